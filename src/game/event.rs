@@ -1,0 +1,595 @@
+//! The event vocabulary: the wire contract between recorders (people, DGT boards, clocks)
+//! and the service, and the shape in which every fact is kept in the log.
+//!
+//! Events are JSON objects tagged by `type` (snake_case), colours are `"white"`/`"black"`,
+//! moves are SAN (UCI accepted), times are milliseconds. Two families exist:
+//!
+//! * [`RecordedEvent`]: what people and devices report about the board. Clients submit these.
+//! * [`ServiceEvent`]: what the service appends itself — the game's creation and the decision
+//!   events that a recorded event causes under the Laws. Clients can never submit these.
+//!
+//! Both families are stored in the same log; [`Event`] is their union.
+
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+/// A player colour (`white` or `black`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Side {
+    /// The player of the white pieces.
+    White,
+    /// The player of the black pieces.
+    Black,
+}
+
+impl Side {
+    /// The other player.
+    pub fn opponent(self) -> Side {
+        match self {
+            Side::White => Side::Black,
+            Side::Black => Side::White,
+        }
+    }
+
+    /// The lower-case English name used on the wire and in rulings.
+    pub fn name(self) -> &'static str {
+        match self {
+            Side::White => "white",
+            Side::Black => "black",
+        }
+    }
+}
+
+impl From<shakmaty::Color> for Side {
+    fn from(color: shakmaty::Color) -> Self {
+        match color {
+            shakmaty::Color::White => Side::White,
+            shakmaty::Color::Black => Side::Black,
+        }
+    }
+}
+
+impl From<Side> for shakmaty::Color {
+    fn from(side: Side) -> Self {
+        match side {
+            Side::White => shakmaty::Color::White,
+            Side::Black => shakmaty::Color::Black,
+        }
+    }
+}
+
+/// The kind of draw claim a player makes to the arbiter (Article 9 and Guidelines III).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ClaimKind {
+    /// Threefold repetition of position (9.2).
+    Repetition,
+    /// Fifty moves without a capture or pawn move (9.3).
+    FiftyMoves,
+    /// Quickplay finish: the opponent cannot win by normal means (Guidelines III.5).
+    QuickplayFinish,
+}
+
+/// The result of a game, as written in PGN.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+pub enum GameResult {
+    /// White won.
+    #[serde(rename = "1-0")]
+    WhiteWins,
+    /// Black won.
+    #[serde(rename = "0-1")]
+    BlackWins,
+    /// The game was drawn.
+    #[serde(rename = "1/2-1/2")]
+    Draw,
+}
+
+impl GameResult {
+    /// The PGN notation of the result.
+    pub fn pgn(self) -> &'static str {
+        match self {
+            GameResult::WhiteWins => "1-0",
+            GameResult::BlackWins => "0-1",
+            GameResult::Draw => "1/2-1/2",
+        }
+    }
+
+    /// The result in which `side` wins.
+    pub fn win_for(side: Side) -> GameResult {
+        match side {
+            Side::White => GameResult::WhiteWins,
+            Side::Black => GameResult::BlackWins,
+        }
+    }
+}
+
+/// Extra time given to a player (for example 9.5.3 after an incorrect claim, 7.5.5 after
+/// an illegal move).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TimeBonus {
+    /// The player who receives the time.
+    pub side: Side,
+    /// Milliseconds added to that player's clock.
+    pub add_ms: u64,
+}
+
+/// A clock reading, as shown on the clock when the event happened.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ClockReading {
+    /// White's remaining time in milliseconds.
+    pub white_ms: Option<u64>,
+    /// Black's remaining time in milliseconds.
+    pub black_ms: Option<u64>,
+}
+
+/// What people and devices report about the board. Each variant is a fact, recorded as it
+/// happened, even when it is irregular (Principle 5: record what happened).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+pub enum RecordedEvent {
+    /// A completed legal move, in SAN (UCI accepted).
+    Move {
+        /// The player who moved.
+        by: Side,
+        /// The move in SAN (`Nf3`, `exd5`, `O-O`, `e8=Q+`) or UCI (`g1f3`).
+        san: String,
+    },
+    /// An illegal move or an irregularity under 7.5.2-7.5.4, noticed by the arbiter or a player.
+    IllegalMove {
+        /// The player who made it.
+        by: Side,
+        /// What happened, in words (e.g. `2...Nf6 leaving the king in check`).
+        description: String,
+        /// Whether the move was completed (the clock was pressed), which is what 7.5.5 penalises.
+        completed: bool,
+    },
+    /// A press of the clock after a move.
+    ClockPress {
+        /// The player who pressed.
+        by: Side,
+        /// White's remaining time after the press, if read off the clock.
+        #[serde(default)]
+        white_ms: Option<u64>,
+        /// Black's remaining time after the press, if read off the clock.
+        #[serde(default)]
+        black_ms: Option<u64>,
+    },
+    /// The clock was paused (by a player to claim, or by the arbiter).
+    ClockPause {
+        /// The player who paused it; absent when the arbiter did.
+        #[serde(default)]
+        by: Option<Side>,
+    },
+    /// The clock was restarted.
+    ClockResume {},
+    /// The arbiter set a clock (e.g. after a penalty applied by hand or a clock malfunction).
+    ClockAdjust {
+        /// Whose clock changed.
+        side: Side,
+        /// Milliseconds added (positive) or removed (negative).
+        delta_ms: i64,
+        /// Why.
+        reason: String,
+    },
+    /// A piece touched with intent to move or capture it (4.3).
+    Touch {
+        /// The player who touched.
+        by: Side,
+        /// The square of the touched piece, e.g. `b8`.
+        square: String,
+    },
+    /// A draw offer (9.1.2).
+    DrawOffer {
+        /// The player who offered.
+        by: Side,
+    },
+    /// Acceptance of the pending draw offer (or of a claim, which stands as an offer, 9.1.2.3).
+    DrawAccept {
+        /// The player who accepted.
+        by: Side,
+    },
+    /// An oral rejection of the pending draw offer.
+    DrawDecline {
+        /// The player who declined.
+        by: Side,
+    },
+    /// A claim to the arbiter (9.2, 9.3, Guidelines III.5).
+    Claim {
+        /// The claimant.
+        by: Side,
+        /// What is claimed.
+        kind: ClaimKind,
+        /// The move written on the scoresheet and declared, not played (9.2.1 / 9.3.1).
+        #[serde(default)]
+        intended_move: Option<String>,
+    },
+    /// A flag fall noticed by a player or the arbiter (6.9).
+    Flag {
+        /// The player whose time ran out.
+        side: Side,
+    },
+    /// A resignation (5.1.2).
+    Resign {
+        /// The player who resigned.
+        by: Side,
+    },
+    /// A judgement ruling by the arbiter (quickplay finish, 11.5, penalties, anything the
+    /// engine does not decide mechanically).
+    ArbiterDecision {
+        /// The event the decision is about, if any.
+        #[serde(default)]
+        subject_seq: Option<u64>,
+        /// What the arbiter decided.
+        decision: ArbiterRuling,
+        /// The arbiter's stated reasons, with the article.
+        reason: String,
+        /// The result, when the decision ends the game.
+        #[serde(default)]
+        result: Option<GameResult>,
+        /// Time given to a player, when the decision includes it.
+        #[serde(default)]
+        penalty: Option<TimeBonus>,
+    },
+    /// An appeal against a decision.
+    AppealLodged {
+        /// Who appeals (a player's colour or a name).
+        by: String,
+        /// The `seq` of the decision appealed against.
+        against_seq: u64,
+        /// The grounds of the appeal.
+        grounds: String,
+    },
+    /// The appeals committee's decision.
+    AppealDecided {
+        /// The `seq` of the decision that was appealed against.
+        against_seq: u64,
+        /// Whether the appeal was upheld.
+        upheld: bool,
+        /// The new result, when an upheld appeal changes it.
+        #[serde(default)]
+        result: Option<GameResult>,
+        /// The committee's reasons.
+        reason: String,
+    },
+    /// Retracts the latest still-standing recorded event (and the decisions it caused) after
+    /// a data-entry error. Nothing is deleted: the retraction is itself recorded.
+    Correction {
+        /// The `seq` of the event retracted.
+        retracts_seq: u64,
+        /// Why (e.g. `wrong square typed`).
+        reason: String,
+    },
+}
+
+/// The arbiter's judgement in an `arbiter_decision` event.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ArbiterRuling {
+    /// The game ends with the result given (e.g. III.5 claim accepted, 11.5 loss).
+    GameEnded,
+    /// A claim (III.5) is rejected.
+    ClaimRejected,
+    /// The decision on a claim (III.5) is postponed.
+    ClaimPostponed,
+    /// A time penalty or bonus, as given in `penalty`.
+    TimePenalty,
+    /// A warning to a player (12.9.1).
+    Warning,
+}
+
+/// What the service appends by itself: the game's creation and the consequences of recorded
+/// events under the Laws (Principle 3: decisions are events).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+pub enum ServiceEvent {
+    /// The game was created with these settings (always `seq` 1, so the settings that govern
+    /// every ruling are part of the hash chain).
+    GameCreated(Box<GameSettings>),
+    /// A claim (9.2 / 9.3) was ruled on by the engine.
+    ClaimRuled(Box<ClaimRuling>),
+    /// Time was added to a player's clock as a consequence of an event.
+    PenaltyApplied {
+        /// Who receives the time.
+        side: Side,
+        /// Milliseconds added.
+        add_ms: u64,
+        /// The article applied (e.g. `9.5.3`, `7.5.5`).
+        article: String,
+        /// Why, in a sentence.
+        reason: String,
+        /// The event that caused it.
+        cause_seq: u64,
+        /// Who made the ruling.
+        ruled_by: RuledBy,
+    },
+    /// The game ended.
+    GameEnded {
+        /// The result.
+        result: GameResult,
+        /// How it ended.
+        termination: Termination,
+        /// The article applied.
+        article: String,
+        /// Why, in a sentence.
+        reason: String,
+        /// The event that caused it.
+        cause_seq: u64,
+        /// Who made the ruling.
+        ruled_by: RuledBy,
+    },
+}
+
+/// The engine and edition of the Laws a decision was made under (Principle 3), so that an
+/// audit can reproduce it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RuledBy {
+    /// The version of the rules engine.
+    pub engine_version: String,
+    /// The edition of the Laws of Chess.
+    pub laws_edition: LawsEdition,
+}
+
+/// How a game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Termination {
+    /// 5.1.1
+    Checkmate,
+    /// 5.2.1
+    Stalemate,
+    /// 5.2.2
+    DeadPosition,
+    /// 9.6.1
+    FivefoldRepetition,
+    /// 9.6.2
+    SeventyFiveMoves,
+    /// 5.2.3 / 9.1
+    Agreement,
+    /// 9.2
+    RepetitionClaim,
+    /// 9.3
+    FiftyMovesClaim,
+    /// 6.9
+    Flag,
+    /// 5.1.2
+    Resignation,
+    /// 7.5.5
+    IllegalMoves,
+    /// A judgement ruling by the arbiter.
+    Arbiter,
+    /// An upheld appeal.
+    Appeal,
+}
+
+/// The outcome of a claim.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ClaimOutcome {
+    /// The claim is correct.
+    Upheld,
+    /// The claim is incorrect.
+    Rejected,
+}
+
+/// The engine's ruling on a claim, with the evidence an arbiter shows the players
+/// (Principle 4).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ClaimRuling {
+    /// The `seq` of the claim.
+    pub claim_seq: u64,
+    /// Correct or not.
+    pub outcome: ClaimOutcome,
+    /// The article applied, in the game's edition of the Laws.
+    pub article: String,
+    /// One plain sentence.
+    pub reason: String,
+    /// What the ruling rests on.
+    pub evidence: serde_json::Value,
+    /// Time given to the opponent for an incorrect claim (9.5.3).
+    #[serde(default)]
+    pub penalty: Option<TimeBonus>,
+    /// The written move the claimant must now play (9.5.3, Articles 3 and 4).
+    #[serde(default)]
+    pub must_play: Option<String>,
+    /// Who made the ruling.
+    pub ruled_by: RuledBy,
+}
+
+/// Every event in a game's log.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
+#[serde(untagged)]
+pub enum Event {
+    /// Reported by people or devices.
+    Recorded(RecordedEvent),
+    /// Appended by the service.
+    Service(ServiceEvent),
+}
+
+/// The edition of the FIDE Laws of Chess that governs a game.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+pub enum LawsEdition {
+    /// The Laws effective from 1 January 2018.
+    #[serde(rename = "2018")]
+    Y2018,
+    /// The Laws effective from 1 January 2023 (the default).
+    #[default]
+    #[serde(rename = "2023")]
+    Y2023,
+}
+
+/// The rate of play, which decides the penalties (Appendix A and B apply to rapid and blitz).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum TimeControlKind {
+    /// Standard play.
+    Standard,
+    /// Rapid play (Appendix A).
+    Rapid,
+    /// Blitz (Appendix B).
+    Blitz,
+}
+
+/// The time control of the game.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TimeControl {
+    /// Standard, rapid or blitz.
+    pub kind: TimeControlKind,
+    /// Each player's initial time in milliseconds.
+    pub base_ms: u64,
+    /// Time added per move in milliseconds (0 for none).
+    #[serde(default)]
+    pub increment_ms: u64,
+}
+
+/// Whether players may offer draws (9.1.1 and event regulations).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum DrawOfferPolicy {
+    /// Players may agree a draw.
+    #[default]
+    Allowed,
+    /// Players may not agree a draw at all.
+    Forbidden,
+    /// A draw by agreement needs the arbiter's consent ("Sofia rules").
+    ArbiterConsent,
+}
+
+/// The event's regulations that bear on the rulings.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Regulations {
+    /// Whether draw offers are allowed.
+    #[serde(default)]
+    pub draw_offers: DrawOfferPolicy,
+    /// The earliest move number at which a draw may be agreed (9.1.1); none if unrestricted.
+    #[serde(default)]
+    pub earliest_agreement_move: Option<u32>,
+    /// Whether Guidelines III (quickplay finish) are in force.
+    #[serde(default)]
+    pub quickplay_finish: bool,
+    /// The time given to the opponent after an incorrect claim, in milliseconds; defaults to
+    /// 2 minutes in standard play (9.5.3) and 1 minute in rapid and blitz (A.3).
+    #[serde(default)]
+    pub incorrect_claim_penalty_ms: Option<u64>,
+}
+
+/// A player of the game.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Player {
+    /// The name as on the pairing list (`Surname, Given name`).
+    pub name: String,
+    /// The FIDE ID, if known.
+    #[serde(default)]
+    pub fide_id: Option<u64>,
+}
+
+/// Everything that governs a game, fixed when it is created.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct GameSettings {
+    /// The player of the white pieces.
+    pub white: Player,
+    /// The player of the black pieces.
+    pub black: Player,
+    /// The tournament's name (PGN `Event`).
+    pub event: String,
+    /// The round (PGN `Round`), e.g. `5` or `5.1`.
+    pub round: String,
+    /// The board number.
+    #[serde(default)]
+    pub board: Option<u32>,
+    /// The venue (PGN `Site`).
+    #[serde(default)]
+    pub site: Option<String>,
+    /// The start position as FEN; the standard start when absent. Chess960 castling
+    /// (Shredder-FEN or X-FEN) is accepted.
+    #[serde(default)]
+    pub start_fen: Option<String>,
+    /// The time control.
+    pub time_control: TimeControl,
+    /// The edition of the Laws that governs the game (default 2023).
+    #[serde(default)]
+    pub laws_edition: LawsEdition,
+    /// The event's regulations.
+    #[serde(default)]
+    pub regulations: Regulations,
+}
+
+impl RecordedEvent {
+    /// The `type` tag of this event, as stored.
+    pub fn type_name(&self) -> &'static str {
+        match self {
+            RecordedEvent::Move { .. } => "move",
+            RecordedEvent::IllegalMove { .. } => "illegal_move",
+            RecordedEvent::ClockPress { .. } => "clock_press",
+            RecordedEvent::ClockPause { .. } => "clock_pause",
+            RecordedEvent::ClockResume {} => "clock_resume",
+            RecordedEvent::ClockAdjust { .. } => "clock_adjust",
+            RecordedEvent::Touch { .. } => "touch",
+            RecordedEvent::DrawOffer { .. } => "draw_offer",
+            RecordedEvent::DrawAccept { .. } => "draw_accept",
+            RecordedEvent::DrawDecline { .. } => "draw_decline",
+            RecordedEvent::Claim { .. } => "claim",
+            RecordedEvent::Flag { .. } => "flag",
+            RecordedEvent::Resign { .. } => "resign",
+            RecordedEvent::ArbiterDecision { .. } => "arbiter_decision",
+            RecordedEvent::AppealLodged { .. } => "appeal_lodged",
+            RecordedEvent::AppealDecided { .. } => "appeal_decided",
+            RecordedEvent::Correction { .. } => "correction",
+        }
+    }
+}
+
+impl ServiceEvent {
+    /// The `type` tag of this event, as stored.
+    pub fn type_name(&self) -> &'static str {
+        match self {
+            ServiceEvent::GameCreated(_) => "game_created",
+            ServiceEvent::ClaimRuled(_) => "claim_ruled",
+            ServiceEvent::PenaltyApplied { .. } => "penalty_applied",
+            ServiceEvent::GameEnded { .. } => "game_ended",
+        }
+    }
+}
+
+impl Event {
+    /// The `type` tag of this event, as stored.
+    pub fn type_name(&self) -> &'static str {
+        match self {
+            Event::Recorded(e) => e.type_name(),
+            Event::Service(e) => e.type_name(),
+        }
+    }
+}
+
+/// The `type` tags that only the service may append.
+pub const SERVICE_EVENT_TYPES: &[&str] =
+    &["game_created", "claim_ruled", "penalty_applied", "game_ended"];
+
+/// Every `type` tag a client may submit.
+pub const RECORDED_EVENT_TYPES: &[&str] = &[
+    "move",
+    "illegal_move",
+    "clock_press",
+    "clock_pause",
+    "clock_resume",
+    "clock_adjust",
+    "touch",
+    "draw_offer",
+    "draw_accept",
+    "draw_decline",
+    "claim",
+    "flag",
+    "resign",
+    "arbiter_decision",
+    "appeal_lodged",
+    "appeal_decided",
+    "correction",
+];
