@@ -3,4 +3,7 @@
 //! `game` and `rules` are the pure core (the FIDE Laws); `store` holds all SQL; `http` is the
 //! thin actix-web shell.
 
+pub mod cluster;
 pub mod game;
+pub mod http;
+pub mod store;

@@ -1,1 +1,261 @@
-fn main() {}
+//! `arbiter`: the command line of the arbitration record service.
+//!
+//! `serve` runs the HTTP service (on a private PostgreSQL cluster when no `DATABASE_URL` is
+//! set), `migrate` applies migrations, `openapi` prints the OpenAPI document, `verify --all`
+//! checks every game's hash chain.
+
+use anyhow::{Context, Result};
+use arbiter::cluster::Cluster;
+use arbiter::http::{AppState, Limits};
+use arbiter::store::Store;
+use clap::{Parser, Subcommand};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "arbiter",
+    version,
+    about = "Arbitration record service for over-the-board chess"
+)]
+struct Cli {
+    /// Log filter (`info`, `debug`, `arbiter=debug,actix_web=info`, ...).
+    #[arg(long, env = "ARBITER_LOG", default_value = "info", global = true)]
+    log_level: String,
+    /// Log as JSON lines instead of text.
+    #[arg(long, env = "ARBITER_LOG_JSON", global = true)]
+    log_json: bool,
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, clap::Args)]
+struct DatabaseArgs {
+    /// PostgreSQL URL. Without it, a private cluster is run from the installed PostgreSQL.
+    #[arg(long, env = "DATABASE_URL")]
+    database_url: Option<String>,
+    /// Where the private cluster keeps its data (default: /var/lib/arbiter as root,
+    /// ~/.local/share/arbiter otherwise).
+    #[arg(long, env = "ARBITER_DATA_DIR")]
+    data_dir: Option<PathBuf>,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Run the HTTP service.
+    Serve {
+        #[command(flatten)]
+        database: DatabaseArgs,
+        /// Address to listen on.
+        #[arg(long, env = "ARBITER_BIND", default_value = "127.0.0.1")]
+        bind: String,
+        /// Port to listen on.
+        #[arg(long, env = "ARBITER_PORT", default_value_t = 8080)]
+        port: u16,
+        /// Database connections in the pool.
+        #[arg(long, env = "ARBITER_DB_CONNECTIONS", default_value_t = 16)]
+        db_connections: u32,
+    },
+    /// Apply pending database migrations and exit.
+    Migrate {
+        #[command(flatten)]
+        database: DatabaseArgs,
+    },
+    /// Print the OpenAPI document (regenerate the committed one with
+    /// `cargo run -- openapi > openapi/openapi.json`).
+    Openapi,
+    /// Verify hash chains.
+    Verify {
+        #[command(flatten)]
+        database: DatabaseArgs,
+        /// Check every game in the database.
+        #[arg(long)]
+        all: bool,
+    },
+}
+
+/// The database to use: the given URL, or a private cluster started for the purpose.
+struct Database {
+    url: String,
+    cluster: Option<Cluster>,
+}
+
+impl Database {
+    async fn open(args: &DatabaseArgs) -> Result<Database> {
+        if let Some(url) = &args.database_url {
+            return Ok(Database {
+                url: url.clone(),
+                cluster: None,
+            });
+        }
+        let base = args.data_dir.clone().unwrap_or_else(default_data_dir);
+        let cluster = tokio::task::spawn_blocking(move || Cluster::start(&base)).await??;
+        Store::ensure_arbiter_database(&cluster.admin_url())
+            .await
+            .context("cannot create the `arbiter` database in the private cluster")?;
+        Ok(Database {
+            url: cluster.database_url(),
+            cluster: Some(cluster),
+        })
+    }
+
+    fn close(self) -> Result<()> {
+        match self.cluster {
+            Some(cluster) => cluster.stop(),
+            None => Ok(()),
+        }
+    }
+}
+
+fn default_data_dir() -> PathBuf {
+    let root = std::fs::read_to_string("/proc/self/status")
+        .map(|s| {
+            s.lines()
+                .any(|l| l.starts_with("Uid:") && l.split_whitespace().nth(2) == Some("0"))
+        })
+        .unwrap_or(false);
+    if root {
+        return PathBuf::from("/var/lib/arbiter");
+    }
+    std::env::var_os("XDG_DATA_HOME")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".local/share")))
+        .unwrap_or_else(|| PathBuf::from("."))
+        .join("arbiter")
+}
+
+fn init_logging(cli: &Cli) {
+    let filter = tracing_subscriber::EnvFilter::try_new(&cli.log_level)
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
+    let builder = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr);
+    if cli.log_json {
+        builder.json().init();
+    } else {
+        builder.init();
+    }
+}
+
+#[tokio::main]
+async fn main() -> ExitCode {
+    let cli = Cli::parse();
+    init_logging(&cli);
+    match run(cli).await {
+        Ok(code) => code,
+        Err(error) => {
+            eprintln!("arbiter: {error:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+async fn run(cli: Cli) -> Result<ExitCode> {
+    match cli.command {
+        Command::Openapi => {
+            println!(
+                "{}",
+                serde_json::to_string_pretty(&arbiter::http::openapi())?
+            );
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Migrate { database } => {
+            let database = Database::open(&database).await?;
+            let outcome = migrate(&database.url).await;
+            database.close()?;
+            outcome?;
+            println!("migrations applied");
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Serve {
+            database,
+            bind,
+            port,
+            db_connections,
+        } => {
+            let database = Database::open(&database).await?;
+            let outcome = serve(&database.url, &bind, port, db_connections).await;
+            let closed = database.close();
+            outcome?;
+            closed?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Verify { database, all } => {
+            if !all {
+                anyhow::bail!(
+                    "say what to verify: `arbiter verify --all` checks every game in the database"
+                );
+            }
+            let database = Database::open(&database).await?;
+            let outcome = verify_all(&database.url).await;
+            database.close()?;
+            outcome
+        }
+    }
+}
+
+async fn migrate(url: &str) -> Result<Store> {
+    let store = Store::connect(url, 2)
+        .await
+        .with_context(|| format!("cannot connect to the database at {}", redact(url)))?;
+    store
+        .migrate()
+        .await
+        .context("applying migrations failed")?;
+    Ok(store)
+}
+
+async fn serve(url: &str, bind: &str, port: u16, db_connections: u32) -> Result<()> {
+    migrate(url).await?;
+    let store = Store::connect(url, db_connections)
+        .await
+        .with_context(|| format!("cannot connect to the database at {}", redact(url)))?;
+    let state = AppState {
+        store,
+        limits: Limits::default(),
+    };
+    let server = actix_web::HttpServer::new(move || arbiter::http::app(state.clone()))
+        .bind((bind, port))
+        .with_context(|| format!("cannot listen on {bind}:{port}"))?;
+    tracing::info!(address = %format!("http://{bind}:{port}"), docs = %format!("http://{bind}:{port}/docs/"), "arbiter is serving");
+    server.run().await.context("the HTTP server failed")?;
+    tracing::info!("arbiter stopped");
+    Ok(())
+}
+
+async fn verify_all(url: &str) -> Result<ExitCode> {
+    let store = Store::connect(url, 2).await?;
+    let mut broken = 0usize;
+    let ids = store.all_game_ids().await?;
+    for id in &ids {
+        let report = store.verify_chain(*id).await?;
+        match &report.first_break {
+            None => println!(
+                "{id}: intact, {} events, head seq {} hash {}",
+                report.events, report.head_seq, report.head_hash
+            ),
+            Some(b) => {
+                broken += 1;
+                println!("{id}: BROKEN at seq {}: {}", b.seq, b.reason);
+            }
+        }
+    }
+    println!("{} games checked, {} broken", ids.len(), broken);
+    Ok(if broken == 0 {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(2)
+    })
+}
+
+/// The URL without a password, for messages.
+fn redact(url: &str) -> String {
+    match (url.find("://"), url.rfind('@')) {
+        (Some(scheme), Some(at)) if at > scheme => {
+            let userinfo = &url[scheme + 3..at];
+            let user = userinfo.split(':').next().unwrap_or("");
+            format!("{}{}@{}", &url[..scheme + 3], user, &url[at + 1..])
+        }
+        _ => url.to_string(),
+    }
+}

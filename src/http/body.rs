@@ -1,0 +1,123 @@
+//! Reading request bodies: a size limit enforced while streaming, JSON syntax errors with
+//! their line and column, and typed decoding that names the wrong field (`events[2].by`).
+
+use super::error::ApiError;
+use actix_web::web;
+use futures_util::StreamExt;
+use serde::de::DeserializeOwned;
+use serde_json::{Map, Value};
+
+/// Reads the whole body, refusing it as soon as it exceeds `limit` bytes.
+pub async fn read_limited(mut payload: web::Payload, limit: usize) -> Result<Vec<u8>, ApiError> {
+    let mut body = Vec::new();
+    while let Some(chunk) = payload.next().await {
+        let chunk = chunk.map_err(|e| {
+            ApiError::bad_request(
+                "unreadable_body",
+                format!("The request body could not be read ({e}); send it again."),
+            )
+        })?;
+        if body.len() + chunk.len() > limit {
+            return Err(ApiError::too_large(format!(
+                "The request body is larger than {limit} bytes; nothing was stored. Send fewer \
+                 events per request."
+            )));
+        }
+        body.extend_from_slice(&chunk);
+    }
+    Ok(body)
+}
+
+/// Parses a body that must be one JSON object.
+pub fn json_object(body: &[u8]) -> Result<Map<String, Value>, ApiError> {
+    if body.is_empty() {
+        return Err(ApiError::bad_request(
+            "empty_body",
+            "The request body is empty; send a JSON object (Content-Type: application/json).",
+        ));
+    }
+    let value: Value = serde_json::from_slice(body).map_err(|e| {
+        ApiError::bad_request(
+            "malformed_json",
+            format!(
+                "The request body is not valid JSON: {e}. Nothing was stored; fix the JSON and \
+                 send it again."
+            ),
+        )
+    })?;
+    match value {
+        Value::Object(map) => Ok(map),
+        other => Err(ApiError::invalid_field(
+            "",
+            format!(
+                "The request body must be a JSON object, not {}.",
+                json_kind(&other)
+            ),
+        )),
+    }
+}
+
+/// Decodes `value` as `T`; an error names the field as `prefix` followed by the path inside.
+pub fn decode_at<T: DeserializeOwned>(value: Value, prefix: &str) -> Result<T, ApiError> {
+    serde_path_to_error::deserialize(value).map_err(|error| {
+        let inner = error.path().to_string();
+        let field = match (prefix.is_empty(), inner == ".") {
+            (true, _) => inner,
+            (false, true) => prefix.to_string(),
+            (false, false) => format!("{prefix}.{inner}"),
+        };
+        let message = error.into_inner().to_string();
+        ApiError::invalid_field(
+            field.clone(),
+            format!("Field `{field}` is wrong: {message}. Nothing was stored."),
+        )
+    })
+}
+
+/// Removes `key` from `map` and decodes it, if present and not null.
+pub fn take_optional<T: DeserializeOwned>(
+    map: &mut Map<String, Value>,
+    key: &str,
+    prefix: &str,
+) -> Result<Option<T>, ApiError> {
+    let path = if prefix.is_empty() {
+        key.to_string()
+    } else {
+        format!("{prefix}.{key}")
+    };
+    match map.remove(key) {
+        None | Some(Value::Null) => Ok(None),
+        Some(value) => decode_at(value, &path).map(Some),
+    }
+}
+
+/// Removes `key` from `map` and decodes it; it must be present.
+pub fn take_required<T: DeserializeOwned>(
+    map: &mut Map<String, Value>,
+    key: &str,
+    prefix: &str,
+) -> Result<T, ApiError> {
+    let path = if prefix.is_empty() {
+        key.to_string()
+    } else {
+        format!("{prefix}.{key}")
+    };
+    take_optional(map, key, prefix)?.ok_or_else(|| {
+        ApiError::invalid_field(
+            path.clone(),
+            format!("Field `{path}` is missing; it is required. Nothing was stored."),
+        )
+    })
+}
+
+/// The JSON kind of a value, for messages.
+pub fn json_kind(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}

@@ -1,0 +1,257 @@
+//! The one HTTP error type. Every 4xx and 5xx leaves the service as
+//! `application/problem+json` (RFC 9457) with a sentence a person can act on and, for bad
+//! input, the field that is wrong. A 500 logs its cause chain and tells the client nothing
+//! about the internals.
+
+use crate::store::StoreError;
+use actix_web::http::StatusCode;
+use actix_web::{HttpResponse, ResponseError};
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+/// The media type of every error body.
+pub const PROBLEM_JSON: &str = "application/problem+json";
+
+/// An error response body (RFC 9457 problem details).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct Problem {
+    /// A URI naming the kind of problem (`urn:arbiter:problem:<code>`).
+    #[serde(rename = "type")]
+    pub kind: String,
+    /// A short summary of the kind of problem.
+    pub title: String,
+    /// The HTTP status.
+    pub status: u16,
+    /// What went wrong and what to do about it.
+    pub detail: String,
+    /// A stable machine-readable code (`stale_seq`, `invalid_field`, `game_not_found`, ...).
+    pub code: String,
+    /// The field of the request that is wrong, as a path (`events[2].san`), for bad input.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub field: Option<String>,
+    /// The game's last stored `seq`, when an append was refused because it was stale.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub current_seq: Option<u64>,
+}
+
+/// An error that becomes a problem response.
+#[derive(Debug)]
+pub struct ApiError {
+    status: StatusCode,
+    code: &'static str,
+    title: &'static str,
+    detail: String,
+    field: Option<String>,
+    current_seq: Option<u64>,
+    cause: Option<anyhow::Error>,
+}
+
+impl std::fmt::Display for ApiError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} ({}): {}", self.title, self.status, self.detail)
+    }
+}
+
+impl ApiError {
+    fn new(status: StatusCode, code: &'static str, title: &'static str, detail: String) -> Self {
+        ApiError {
+            status,
+            code,
+            title,
+            detail,
+            field: None,
+            current_seq: None,
+            cause: None,
+        }
+    }
+
+    /// 400: the request cannot be read (malformed JSON, a bad query parameter or path).
+    pub fn bad_request(code: &'static str, detail: impl Into<String>) -> Self {
+        Self::new(StatusCode::BAD_REQUEST, code, "Bad request", detail.into())
+    }
+
+    /// 422: a field of a well-formed request is wrong.
+    pub fn invalid_field(field: impl Into<String>, detail: impl Into<String>) -> Self {
+        let mut error = Self::new(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "invalid_field",
+            "Invalid field",
+            detail.into(),
+        );
+        error.field = Some(field.into());
+        error
+    }
+
+    /// 422 with a code of its own (e.g. `service_event_submitted`, `illegal_move`).
+    pub fn unprocessable(code: &'static str, detail: impl Into<String>) -> Self {
+        Self::new(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            code,
+            "Request refused",
+            detail.into(),
+        )
+    }
+
+    /// 404.
+    pub fn not_found(code: &'static str, detail: impl Into<String>) -> Self {
+        Self::new(StatusCode::NOT_FOUND, code, "Not found", detail.into())
+    }
+
+    /// 409.
+    pub fn conflict(code: &'static str, detail: impl Into<String>) -> Self {
+        Self::new(StatusCode::CONFLICT, code, "Conflict", detail.into())
+    }
+
+    /// 413.
+    pub fn too_large(detail: impl Into<String>) -> Self {
+        Self::new(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            "body_too_large",
+            "Request body too large",
+            detail.into(),
+        )
+    }
+
+    /// 405.
+    pub fn method_not_allowed(detail: impl Into<String>) -> Self {
+        Self::new(
+            StatusCode::METHOD_NOT_ALLOWED,
+            "method_not_allowed",
+            "Method not allowed",
+            detail.into(),
+        )
+    }
+
+    /// Any other 4xx, with its standard reason as the title.
+    pub fn with_status(status: StatusCode, detail: impl Into<String>) -> Self {
+        Self::new(
+            status,
+            "request_refused",
+            status.canonical_reason().unwrap_or("Request refused"),
+            detail.into(),
+        )
+    }
+
+    /// 503: the database cannot be reached.
+    pub fn unavailable(cause: anyhow::Error) -> Self {
+        let mut error = Self::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "database_unavailable",
+            "Service unavailable",
+            "The service cannot reach its database right now; nothing was stored. Retry in a \
+             few seconds with the same event_ids."
+                .into(),
+        );
+        error.cause = Some(cause);
+        error
+    }
+
+    /// 500: something the client cannot fix. The cause is logged, never sent.
+    pub fn internal(cause: anyhow::Error) -> Self {
+        let mut error = Self::new(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "internal_error",
+            "Internal error",
+            "The service failed while handling this request and stored nothing from it. \
+             Retry with the same event_ids; if it persists, report the time of the request \
+             to the operator."
+                .into(),
+        );
+        error.cause = Some(cause);
+        error
+    }
+
+    /// Names the field that is wrong.
+    pub fn with_field(mut self, field: impl Into<String>) -> Self {
+        self.field = Some(field.into());
+        self
+    }
+
+    /// The HTTP status.
+    pub fn status(&self) -> StatusCode {
+        self.status
+    }
+
+    /// The problem body.
+    pub fn problem(&self) -> Problem {
+        Problem {
+            kind: format!("urn:arbiter:problem:{}", self.code),
+            title: self.title.to_string(),
+            status: self.status.as_u16(),
+            detail: self.detail.clone(),
+            code: self.code.to_string(),
+            field: self.field.clone(),
+            current_seq: self.current_seq,
+        }
+    }
+}
+
+impl ResponseError for ApiError {
+    fn status_code(&self) -> StatusCode {
+        self.status
+    }
+
+    fn error_response(&self) -> HttpResponse {
+        if let Some(cause) = &self.cause {
+            if self.status.is_server_error() {
+                tracing::error!(status = self.status.as_u16(), code = self.code, error = ?cause, "request failed");
+            }
+        }
+        HttpResponse::build(self.status)
+            .content_type(PROBLEM_JSON)
+            .json(self.problem())
+    }
+}
+
+impl From<StoreError> for ApiError {
+    fn from(error: StoreError) -> Self {
+        match error {
+            StoreError::GameNotFound(id) => ApiError::not_found(
+                "game_not_found",
+                format!(
+                    "No game with id {id} exists. Check the id (GET /v1/games lists games), or \
+                     create the game first with POST /v1/games."
+                ),
+            ),
+            StoreError::StaleSeq { expected, current } => {
+                let mut problem = ApiError::conflict(
+                    "stale_seq",
+                    format!(
+                        "The request expected the game's last seq to be {expected}, but it is \
+                         {current}: other events were recorded first, and nothing from this \
+                         request was stored. Read the events after seq {expected}, check that \
+                         yours still apply, and send them again with expected_seq {current}."
+                    ),
+                );
+                problem.current_seq = Some(current);
+                problem
+            }
+            StoreError::EventIdReused { event_id, seq } => ApiError::conflict(
+                "event_id_reused",
+                format!(
+                    "event_id {event_id} is already stored as seq {seq} of this game, but not as \
+                     this same append; nothing was stored. Use a new event_id for a new event, \
+                     or resend the original request unchanged to retry it."
+                ),
+            ),
+            StoreError::DuplicateEventIdInRequest(id) => ApiError::invalid_field(
+                "events",
+                format!(
+                    "event_id {id} appears more than once in this request; give each event its \
+                     own id."
+                ),
+            ),
+            StoreError::GameIdTaken(id) => ApiError::conflict(
+                "game_id_taken",
+                format!(
+                    "A game with id {id} already exists with different settings; nothing was \
+                     stored. Omit game_id to get a fresh one, or fetch the existing game."
+                ),
+            ),
+            StoreError::Database(sqlx::Error::PoolTimedOut)
+            | StoreError::Database(sqlx::Error::Io(_))
+            | StoreError::Database(sqlx::Error::PoolClosed) => ApiError::unavailable(error.into()),
+            other => ApiError::internal(other.into()),
+        }
+    }
+}

@@ -1,0 +1,559 @@
+//! Games and their event logs: create, fetch, list, append, read.
+//!
+//! Bodies are read by hand (size limit while streaming, field paths in errors) rather than
+//! through actix's `Json` extractor, so that every refusal is a problem body naming the field.
+
+use super::body::{decode_at, json_kind, json_object, read_limited, take_optional, take_required};
+use super::error::{ApiError, Problem};
+use super::{AppState, Limits, RECORDED_BY_ANONYMOUS};
+use crate::game::event::{
+    ClockReading, Event, GameSettings, RECORDED_EVENT_TYPES, RecordedEvent, SERVICE_EVENT_TYPES,
+};
+use crate::store::{
+    EventEnvelope, GameFilter, GameListPage, GameStatus, GameSummary, ListCursor, NewEvent,
+};
+use actix_web::{HttpResponse, get, post, web};
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use utoipa::{IntoParams, ToSchema};
+use uuid::Uuid;
+
+/// The body of `POST /v1/games`: the game's settings, with an optional client-chosen id.
+#[derive(Debug, Deserialize, ToSchema)]
+#[schema(example = json!({
+    "white": {"name": "Carlsen, Magnus", "fide_id": 1503014},
+    "black": {"name": "Nepomniachtchi, Ian"},
+    "event": "Open Championship 2026", "round": "5", "board": 1,
+    "time_control": {"kind": "standard", "base_ms": 5_400_000, "increment_ms": 30_000}
+}))]
+pub struct CreateGameRequest {
+    /// Choose the game's id (makes creation idempotent: the same id and settings again
+    /// answer with the stored game). A fresh id is generated when absent.
+    pub game_id: Option<Uuid>,
+    /// The id of the `game_created` event (generated when absent).
+    pub event_id: Option<Uuid>,
+    /// The settings.
+    #[serde(flatten)]
+    pub settings: GameSettings,
+}
+
+/// The answer to `POST /v1/games`.
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct GameCreatedResponse {
+    /// The game as listed.
+    pub game: GameSummary,
+    /// The stored `game_created` event (`seq` 1).
+    pub event: EventEnvelope,
+}
+
+/// One event to append: an event object (tagged by `type`) with optional envelope fields.
+#[derive(Debug, Deserialize, ToSchema)]
+#[schema(example = json!({"type": "move", "by": "white", "san": "e4",
+    "event_id": "6f1c1a52-5bb0-4f57-9a44-4d7b4c8e2a10", "clock": {"white_ms": 5_395_000, "black_ms": 5_400_000}}))]
+pub struct NewEventRequest {
+    /// The event's id; send one so that a retry of the same request is recognised and
+    /// answered with what was stored. Generated when absent.
+    pub event_id: Option<Uuid>,
+    /// When it happened at the board (RFC 3339).
+    pub occurred_at: Option<DateTime<Utc>>,
+    /// The clock as read when it happened.
+    pub clock: Option<ClockReading>,
+    /// The event.
+    #[serde(flatten)]
+    pub event: RecordedEvent,
+}
+
+/// The body of `POST /v1/games/{id}/events`.
+#[derive(Debug, Deserialize, ToSchema)]
+#[schema(example = json!({"expected_seq": 1, "events": [
+    {"type": "move", "by": "white", "san": "e4"},
+    {"type": "clock_press", "by": "white", "white_ms": 5_395_000}
+]}))]
+pub struct AppendRequest {
+    /// The `seq` of the game's last event as the client knows it (`last_seq` of the game).
+    pub expected_seq: u64,
+    /// The events, in the order they happened.
+    pub events: Vec<NewEventRequest>,
+}
+
+/// The answer to an append: every stored envelope.
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct AppendResponse {
+    /// The stored events, in `seq` order.
+    pub events: Vec<EventEnvelope>,
+    /// The game's last `seq` after this append: the next `expected_seq`.
+    pub last_seq: u64,
+}
+
+/// A page of a game's log.
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct EventPage {
+    /// The events, in `seq` order.
+    pub items: Vec<EventEnvelope>,
+    /// The game's last `seq` when read.
+    pub last_seq: u64,
+}
+
+/// Filters and paging of `GET /v1/games`.
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct ListGamesQuery {
+    /// Only games of this event (exact name).
+    pub event: Option<String>,
+    /// Only games of this round.
+    pub round: Option<String>,
+    /// Only games with this status.
+    pub status: Option<GameStatus>,
+    /// The `next` value of the previous page.
+    pub after: Option<String>,
+    /// Page size, 1 to 500 (default 50).
+    pub limit: Option<u64>,
+}
+
+/// Paging of `GET /v1/games/{id}/events`.
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct ReadEventsQuery {
+    /// Only events with a `seq` greater than this (default 0: from the start).
+    pub after: Option<u64>,
+    /// At most this many events, 1 to 10000 (default 1000).
+    pub limit: Option<u64>,
+}
+
+/// Checks a page size against its bounds.
+pub(super) fn page_limit(limit: Option<u64>, default: u64, max: u64) -> Result<u64, ApiError> {
+    match limit {
+        None => Ok(default),
+        Some(n) if (1..=max).contains(&n) => Ok(n),
+        Some(n) => Err(ApiError::bad_request(
+            "invalid_limit",
+            format!("limit {n} is out of range; ask for 1 to {max} items per page."),
+        )
+        .with_field("limit")),
+    }
+}
+
+/// Validates what the Laws and the service need from a game's settings.
+fn validate_settings(settings: &GameSettings) -> Result<(), ApiError> {
+    let texts = [
+        ("white.name", Some(settings.white.name.as_str())),
+        ("black.name", Some(settings.black.name.as_str())),
+        ("event", Some(settings.event.as_str())),
+        ("round", Some(settings.round.as_str())),
+        ("site", settings.site.as_deref()),
+    ];
+    for (field, text) in texts {
+        let Some(text) = text else { continue };
+        if text.trim().is_empty() {
+            return Err(ApiError::invalid_field(
+                field,
+                format!("Field `{field}` is empty; give it a value."),
+            ));
+        }
+        if text.chars().count() > 200 || text.chars().any(char::is_control) {
+            return Err(ApiError::invalid_field(
+                field,
+                format!(
+                    "Field `{field}` must be at most 200 characters with no control characters."
+                ),
+            ));
+        }
+    }
+    let control = &settings.time_control;
+    if control.base_ms == 0 || control.base_ms > 86_400_000 {
+        return Err(ApiError::invalid_field(
+            "time_control.base_ms",
+            "time_control.base_ms must be between 1 and 86400000 (24 hours) milliseconds.",
+        ));
+    }
+    if control.increment_ms > 3_600_000 {
+        return Err(ApiError::invalid_field(
+            "time_control.increment_ms",
+            "time_control.increment_ms must be at most 3600000 (one hour) milliseconds.",
+        ));
+    }
+    if settings
+        .regulations
+        .incorrect_claim_penalty_ms
+        .is_some_and(|ms| ms > 3_600_000)
+    {
+        return Err(ApiError::invalid_field(
+            "regulations.incorrect_claim_penalty_ms",
+            "regulations.incorrect_claim_penalty_ms must be at most 3600000 (one hour).",
+        ));
+    }
+    if let Some(fen) = &settings.start_fen {
+        check_start_fen(fen)?;
+    }
+    Ok(())
+}
+
+/// Checks that a start FEN is a legal chess position (standard or Chess960 castling).
+fn check_start_fen(fen: &str) -> Result<(), ApiError> {
+    use shakmaty::{CastlingMode, Chess, fen::Fen};
+    let invalid = |why: String| {
+        ApiError::invalid_field(
+            "start_fen",
+            format!(
+                "start_fen is not a usable start position: {why}. Give a legal position in FEN."
+            ),
+        )
+    };
+    if fen.len() > 100 {
+        return Err(invalid("it is longer than 100 characters".into()));
+    }
+    let parsed: Fen = fen.parse().map_err(|e| invalid(format!("{e}")))?;
+    let standard: Result<Chess, _> = parsed.clone().into_position(CastlingMode::Standard);
+    if standard.is_ok() {
+        return Ok(());
+    }
+    parsed
+        .into_position::<Chess>(CastlingMode::Chess960)
+        .map(|_| ())
+        .map_err(|e| invalid(format!("{e}")))
+}
+
+/// Create a game.
+///
+/// Appends `game_created` as `seq` 1 with the settings that govern every ruling in the game.
+/// Sending the same `game_id` and settings again answers 200 with the stored game (a retry);
+/// the same `game_id` with other settings is a 409.
+#[utoipa::path(
+    tag = "games",
+    request_body = CreateGameRequest,
+    responses(
+        (status = 201, description = "The game was created.", body = GameCreatedResponse),
+        (status = 200, description = "A game with this id and these settings already existed.", body = GameCreatedResponse),
+        (status = 400, description = "The body is not JSON.", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "The game_id is taken by a game with other settings.", body = Problem, content_type = "application/problem+json"),
+        (status = 413, description = "The body is too large.", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "A field is missing or wrong; `field` names it.", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[post("/games")]
+pub async fn create_game(
+    state: web::Data<AppState>,
+    payload: web::Payload,
+) -> Result<HttpResponse, ApiError> {
+    let body = read_limited(payload, state.limits.body_bytes).await?;
+    let mut object = json_object(&body)?;
+    let game_id: Option<Uuid> = take_optional(&mut object, "game_id", "")?;
+    let event_id: Option<Uuid> = take_optional(&mut object, "event_id", "")?;
+    let settings: GameSettings = decode_at(Value::Object(object), "")?;
+    validate_settings(&settings)?;
+    let created = state
+        .store
+        .create_game(game_id, event_id, &settings, RECORDED_BY_ANONYMOUS)
+        .await?;
+    let status = if created.newly_created {
+        actix_web::http::StatusCode::CREATED
+    } else {
+        actix_web::http::StatusCode::OK
+    };
+    Ok(HttpResponse::build(status)
+        .insert_header(("Location", format!("/v1/games/{}", created.summary.game_id)))
+        .json(GameCreatedResponse {
+            game: created.summary,
+            event: created.envelope,
+        }))
+}
+
+/// List games.
+///
+/// Oldest first, filtered by event, round and status; follow `next` for the next page.
+#[utoipa::path(
+    tag = "games",
+    params(ListGamesQuery),
+    responses(
+        (status = 200, description = "A page of games.", body = GameListPage),
+        (status = 400, description = "A query parameter is wrong; `field` names it.", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[get("/games")]
+pub async fn list_games(
+    state: web::Data<AppState>,
+    query: web::Query<ListGamesQuery>,
+) -> Result<web::Json<GameListPage>, ApiError> {
+    let query = query.into_inner();
+    let limit = page_limit(query.limit, 50, 500)?;
+    let after = match query.after.as_deref() {
+        None => None,
+        Some(text) => Some(ListCursor::decode(text).ok_or_else(|| {
+            ApiError::bad_request(
+                "invalid_cursor",
+                "`after` is not a cursor this service gave out; pass the `next` value of the \
+                 previous page unchanged, or omit it to start from the first game.",
+            )
+            .with_field("after")
+        })?),
+    };
+    let filter = GameFilter {
+        event: query.event,
+        round: query.round,
+        status: query.status,
+        after,
+        limit,
+    };
+    Ok(web::Json(state.store.list_games(&filter).await?))
+}
+
+/// Fetch a game.
+#[utoipa::path(
+    tag = "games",
+    params(("id" = Uuid, Path, description = "The game's id.")),
+    responses(
+        (status = 200, description = "The game.", body = GameSummary),
+        (status = 400, description = "The id is not a UUID.", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such game.", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[get("/games/{id}")]
+pub async fn get_game(
+    state: web::Data<AppState>,
+    id: web::Path<Uuid>,
+) -> Result<web::Json<GameSummary>, ApiError> {
+    let id = id.into_inner();
+    let game = state
+        .store
+        .game(id)
+        .await?
+        .ok_or(crate::store::StoreError::GameNotFound(id))?;
+    Ok(web::Json(game))
+}
+
+/// Decodes the `events` list of an append, naming the wrong field of a wrong event.
+fn decode_events(value: Value, max: usize) -> Result<Vec<NewEvent>, ApiError> {
+    let Value::Array(items) = value else {
+        return Err(ApiError::invalid_field(
+            "events",
+            format!(
+                "`events` must be an array of event objects, not {}.",
+                json_kind(&value)
+            ),
+        ));
+    };
+    if items.is_empty() {
+        return Err(ApiError::invalid_field(
+            "events",
+            "`events` is empty; send at least one event.",
+        ));
+    }
+    if items.len() > max {
+        return Err(ApiError::invalid_field(
+            "events",
+            format!(
+                "`events` holds {} events; send at most {max} per request.",
+                items.len()
+            ),
+        ));
+    }
+    items
+        .into_iter()
+        .enumerate()
+        .map(|(index, item)| decode_event(item, &format!("events[{index}]")))
+        .collect()
+}
+
+/// Decodes one event object of an append.
+fn decode_event(item: Value, path: &str) -> Result<NewEvent, ApiError> {
+    let Value::Object(mut object) = item else {
+        return Err(ApiError::invalid_field(
+            path,
+            format!(
+                "`{path}` must be an event object, not {}.",
+                json_kind(&item)
+            ),
+        ));
+    };
+    let event_id: Option<Uuid> = take_optional(&mut object, "event_id", path)?;
+    let occurred_at: Option<DateTime<Utc>> = take_optional(&mut object, "occurred_at", path)?;
+    let clock: Option<ClockReading> = take_optional(&mut object, "clock", path)?;
+    let type_path = format!("{path}.type");
+    let kind = match object.get("type") {
+        Some(Value::String(kind)) => kind.clone(),
+        Some(other) => {
+            return Err(ApiError::invalid_field(
+                type_path.clone(),
+                format!("`{type_path}` must be a string, not {}.", json_kind(other)),
+            ));
+        }
+        None => {
+            return Err(ApiError::invalid_field(
+                type_path.clone(),
+                format!(
+                    "`{type_path}` is missing: every event names its type, one of {}.",
+                    RECORDED_EVENT_TYPES.join(", ")
+                ),
+            ));
+        }
+    };
+    if SERVICE_EVENT_TYPES.contains(&kind.as_str()) {
+        return Err(ApiError::unprocessable(
+            "service_event_submitted",
+            format!(
+                "`{kind}` events are appended by the service itself as the consequence of \
+                 recorded events and cannot be submitted. Record what happened at the board \
+                 (for example a `claim`) and the service appends its ruling."
+            ),
+        )
+        .with_field(type_path));
+    }
+    if !RECORDED_EVENT_TYPES.contains(&kind.as_str()) {
+        return Err(ApiError::invalid_field(
+            type_path.clone(),
+            format!(
+                "`{kind}` is not an event type. Record one of: {}.",
+                RECORDED_EVENT_TYPES.join(", ")
+            ),
+        ));
+    }
+    let event: RecordedEvent = decode_at(Value::Object(object), path)?;
+    validate_event_text(&event, path)?;
+    Ok(NewEvent {
+        event_id: event_id.unwrap_or_else(Uuid::new_v4),
+        event: Event::Recorded(event),
+        occurred_at,
+        clock,
+    })
+}
+
+/// Bounds the free-text fields of an event.
+fn validate_event_text(event: &RecordedEvent, path: &str) -> Result<(), ApiError> {
+    let (field, text, max) = match event {
+        RecordedEvent::Move { san, .. } => ("san", san, 16),
+        RecordedEvent::Touch { square, .. } => ("square", square, 2),
+        RecordedEvent::IllegalMove { description, .. } => ("description", description, 2000),
+        RecordedEvent::ClockAdjust { reason, .. }
+        | RecordedEvent::ArbiterDecision { reason, .. }
+        | RecordedEvent::AppealDecided { reason, .. }
+        | RecordedEvent::Correction { reason, .. } => ("reason", reason, 2000),
+        RecordedEvent::AppealLodged { grounds, .. } => ("grounds", grounds, 4000),
+        RecordedEvent::Claim {
+            intended_move: Some(intended),
+            ..
+        } => ("intended_move", intended, 16),
+        _ => return Ok(()),
+    };
+    let field_path = format!("{path}.{field}");
+    if text.trim().is_empty() {
+        return Err(ApiError::invalid_field(
+            field_path.clone(),
+            format!("`{field_path}` is empty; give it a value."),
+        ));
+    }
+    if text.chars().count() > max {
+        return Err(ApiError::invalid_field(
+            field_path.clone(),
+            format!("`{field_path}` is longer than {max} characters."),
+        ));
+    }
+    if let RecordedEvent::AppealLodged { by, .. } = event {
+        if by.trim().is_empty() || by.chars().count() > 200 {
+            return Err(ApiError::invalid_field(
+                format!("{path}.by"),
+                format!("`{path}.by` must name who appeals, in 1 to 200 characters."),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Record events.
+///
+/// Appends the events after `expected_seq`, all or nothing. If the game's last `seq` is not
+/// `expected_seq`, nothing is stored and the 409 answer carries `current_seq`. Resending a
+/// request whose `event_id`s are already stored at those places answers 200 with the stored
+/// envelopes and stores nothing.
+#[utoipa::path(
+    tag = "events",
+    params(("id" = Uuid, Path, description = "The game's id.")),
+    request_body = AppendRequest,
+    responses(
+        (status = 201, description = "The events were stored.", body = AppendResponse),
+        (status = 200, description = "A retry: these events were already stored by an identical request.", body = AppendResponse),
+        (status = 400, description = "The body is not JSON, or the id is not a UUID.", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such game.", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "`expected_seq` is stale (`current_seq` says where the log is), or an `event_id` is reused.", body = Problem, content_type = "application/problem+json"),
+        (status = 413, description = "The body is too large.", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "An event is malformed, of an unknown type or a service type; `field` names it.", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[post("/games/{id}/events")]
+pub async fn append_events(
+    state: web::Data<AppState>,
+    id: web::Path<Uuid>,
+    payload: web::Payload,
+) -> Result<HttpResponse, ApiError> {
+    let game_id = id.into_inner();
+    let Limits {
+        body_bytes,
+        events_per_append,
+    } = state.limits;
+    let body = read_limited(payload, body_bytes).await?;
+    let mut object = json_object(&body)?;
+    let expected_seq: u64 = take_required(&mut object, "expected_seq", "")?;
+    let events = object.remove("events").ok_or_else(|| {
+        ApiError::invalid_field("events", "Field `events` is missing; it is required.")
+    })?;
+    if let Some(unknown) = object.keys().next() {
+        return Err(ApiError::invalid_field(
+            unknown.clone(),
+            format!("Unknown field `{unknown}`; the body has `expected_seq` and `events` only."),
+        ));
+    }
+    let events = decode_events(events, events_per_append)?;
+    let appended = state
+        .store
+        .append(game_id, expected_seq, &events, RECORDED_BY_ANONYMOUS)
+        .await?;
+    let last_seq = appended
+        .envelopes
+        .last()
+        .map(|e| e.seq)
+        .unwrap_or(expected_seq);
+    let status = if appended.newly_stored {
+        actix_web::http::StatusCode::CREATED
+    } else {
+        actix_web::http::StatusCode::OK
+    };
+    Ok(HttpResponse::build(status).json(AppendResponse {
+        events: appended.envelopes,
+        last_seq,
+    }))
+}
+
+/// Read a game's log.
+#[utoipa::path(
+    tag = "events",
+    params(("id" = Uuid, Path, description = "The game's id."), ReadEventsQuery),
+    responses(
+        (status = 200, description = "The events after `after`, in `seq` order.", body = EventPage),
+        (status = 400, description = "A parameter is wrong; `field` names it.", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such game.", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[get("/games/{id}/events")]
+pub async fn read_events(
+    state: web::Data<AppState>,
+    id: web::Path<Uuid>,
+    query: web::Query<ReadEventsQuery>,
+) -> Result<web::Json<EventPage>, ApiError> {
+    let game_id = id.into_inner();
+    let limit = page_limit(query.limit, 1000, 10_000)?;
+    let last_seq = state
+        .store
+        .last_seq(game_id)
+        .await?
+        .ok_or(crate::store::StoreError::GameNotFound(game_id))?;
+    let items = state
+        .store
+        .read_events(
+            game_id,
+            query.after.unwrap_or(0),
+            Some(last_seq),
+            Some(limit),
+        )
+        .await?;
+    Ok(web::Json(EventPage { items, last_seq }))
+}

@@ -1,0 +1,199 @@
+//! The HTTP shell: actix-web handlers that read requests, call the store (and, for rulings,
+//! the pure game core), and render answers. No SQL and no chess logic live here.
+//!
+//! The server and the tests build the app with the same [`app`] function, and the OpenAPI
+//! document is collected from the same route configuration ([`routes`]), so the document
+//! cannot describe routes the server does not have.
+
+pub mod body;
+pub mod error;
+pub mod feed;
+pub mod games;
+pub mod health;
+
+use crate::store::Store;
+use actix_web::body::{EitherBody, MessageBody};
+use actix_web::dev::{ServiceFactory, ServiceRequest, ServiceResponse};
+use actix_web::http::{StatusCode, header};
+use actix_web::middleware::{Next, from_fn};
+use actix_web::{App, HttpRequest, HttpResponse, ResponseError, web};
+use error::ApiError;
+use utoipa::OpenApi;
+use utoipa::openapi::OpenApi as OpenApiDocument;
+use utoipa_actix_web::{AppExt, scope, service_config::ServiceConfig};
+use utoipa_swagger_ui::SwaggerUi;
+
+/// Who recorded an event, until bearer tokens identify the recorder.
+pub const RECORDED_BY_ANONYMOUS: &str = "anonymous";
+
+/// Request limits.
+#[derive(Clone, Copy, Debug)]
+pub struct Limits {
+    /// The largest request body accepted, in bytes.
+    pub body_bytes: usize,
+    /// The most events accepted in one append.
+    pub events_per_append: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            body_bytes: 1024 * 1024,
+            events_per_append: 1000,
+        }
+    }
+}
+
+/// What every handler can reach.
+#[derive(Clone, Debug)]
+pub struct AppState {
+    /// The event store.
+    pub store: Store,
+    /// Request limits.
+    pub limits: Limits,
+}
+
+/// The fixed parts of the OpenAPI document; paths and schemas are collected from [`routes`].
+#[derive(OpenApi)]
+#[openapi(
+    info(
+        title = "Arbiter: arbitration record service for over-the-board chess",
+        description = "Keeps every board event of a tournament game in an append-only, \
+            hash-chained event log and rules on draw claims and automatic draws under the FIDE \
+            Laws of Chess. Every error is `application/problem+json` with a `detail` a person \
+            can act on and, for bad input, the `field` that is wrong.",
+        license(name = "GPL-3.0-or-later", identifier = "GPL-3.0-or-later"),
+    ),
+    tags(
+        (name = "games", description = "Create, list and fetch games."),
+        (name = "events", description = "Record events and read a game's log."),
+        (name = "feed", description = "The global feed of every stored event, in commit order."),
+        (name = "health", description = "Liveness and readiness."),
+    )
+)]
+struct BaseDocument;
+
+/// Registers every documented route. Routes must be added with `.service()`: only those
+/// reach the OpenAPI document.
+pub fn routes(config: &mut ServiceConfig) {
+    config
+        .service(health::healthz)
+        .service(health::readyz)
+        .service(
+            scope("/v1")
+                .service(games::create_game)
+                .service(games::list_games)
+                .service(games::get_game)
+                .service(games::append_events)
+                .service(games::read_events)
+                .service(feed::read_feed),
+        );
+}
+
+/// The OpenAPI document of the service, as served at `/api-docs/openapi.json`.
+pub fn openapi() -> OpenApiDocument {
+    let (_, document) = App::new()
+        .into_utoipa_app()
+        .openapi(BaseDocument::openapi())
+        .configure(routes)
+        .split_for_parts();
+    document
+}
+
+/// The application, as the server runs it and the tests drive it.
+pub fn app(
+    state: AppState,
+) -> App<
+    impl ServiceFactory<
+        ServiceRequest,
+        Config = (),
+        Response = ServiceResponse<impl MessageBody>,
+        Error = actix_web::Error,
+        InitError = (),
+    >,
+> {
+    let (app, document) = App::new()
+        .into_utoipa_app()
+        .openapi(BaseDocument::openapi())
+        .app_data(web::Data::new(state))
+        .app_data(
+            web::PathConfig::default()
+                .error_handler(|error, request| path_error(error.to_string(), request).into()),
+        )
+        .app_data(web::QueryConfig::default().error_handler(|error, _| {
+            ApiError::bad_request(
+                "invalid_query",
+                format!("A query parameter is wrong: {error}. Nothing was changed."),
+            )
+            .into()
+        }))
+        .configure(routes)
+        .split_for_parts();
+    app.service(SwaggerUi::new("/docs/{_:.*}").url("/api-docs/openapi.json", document))
+        .service(web::redirect("/docs", "/docs/"))
+        .default_service(web::to(unknown_route))
+        .wrap(from_fn(problems_only))
+        .wrap(actix_web::middleware::Logger::new("%r %s %b bytes %D ms"))
+}
+
+/// A path segment that does not parse (in practice: a game id that is not a UUID).
+fn path_error(message: String, request: &HttpRequest) -> ApiError {
+    ApiError::bad_request(
+        "invalid_path",
+        format!(
+            "The path {} is wrong: {message}. Game ids are UUIDs such as \
+             123e4567-e89b-42d3-a456-426614174000.",
+            request.path()
+        ),
+    )
+    .with_field("id")
+}
+
+/// Any route the service does not have.
+async fn unknown_route(request: HttpRequest) -> HttpResponse {
+    ApiError::not_found(
+        "no_such_route",
+        format!(
+            "There is no {} {} route. The routes are listed at /docs and in \
+             /api-docs/openapi.json.",
+            request.method(),
+            request.path()
+        ),
+    )
+    .error_response()
+}
+
+/// Turns any error response that is not already a problem body (a 405 from a resource, an
+/// extractor's plain-text error) into one, so that every 4xx and 5xx is problem+json.
+async fn problems_only(
+    request: ServiceRequest,
+    next: Next<impl MessageBody + 'static>,
+) -> Result<ServiceResponse<EitherBody<impl MessageBody>>, actix_web::Error> {
+    let response = next.call(request).await?;
+    let status = response.status();
+    let is_problem = response
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .is_some_and(|v| v.as_bytes() == error::PROBLEM_JSON.as_bytes());
+    if !(status.is_client_error() || status.is_server_error()) || is_problem {
+        return Ok(response.map_into_left_body());
+    }
+    let problem = if status == StatusCode::METHOD_NOT_ALLOWED {
+        ApiError::method_not_allowed(format!(
+            "{} is not allowed on {}. The routes and their methods are listed at /docs.",
+            response.request().method(),
+            response.request().path()
+        ))
+    } else if status.is_server_error() {
+        ApiError::internal(anyhow::anyhow!("bare {status} response from a handler"))
+    } else {
+        ApiError::with_status(
+            status,
+            format!(
+                "The request was refused ({status}). The routes and what they accept are                  described at /docs."
+            ),
+        )
+    };
+    let (request, _) = response.into_parts();
+    Ok(ServiceResponse::new(request, problem.error_response()).map_into_right_body())
+}

@@ -1,0 +1,540 @@
+//! Appending to and reading a game's log, and the global feed.
+//!
+//! An append is one transaction: the retry check, the expected-`seq` check and the inserts.
+//! The database itself guarantees what matters even against a buggy or hostile writer: the
+//! primary key `(game_id, seq)` refuses a second event at a place, the chain trigger refuses a
+//! gap and computes the hash, and the refusal triggers keep rows from ever changing.
+
+use super::{Store, StoreError, to_i64, to_u64};
+use crate::game::event::{ClockReading, Event, GameResult, ServiceEvent, Termination};
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+use sqlx::postgres::PgRow;
+use sqlx::{Postgres, Row, Transaction};
+use std::collections::HashSet;
+use utoipa::ToSchema;
+use uuid::Uuid;
+
+/// An event about to be appended.
+#[derive(Clone, Debug, PartialEq)]
+pub struct NewEvent {
+    /// The client's id for the event (the idempotency key); generated when the client sent none.
+    pub event_id: Uuid,
+    /// The event itself.
+    pub event: Event,
+    /// When it happened at the board, if the recorder knows.
+    pub occurred_at: Option<DateTime<Utc>>,
+    /// The clock as read when it happened.
+    pub clock: Option<ClockReading>,
+}
+
+impl NewEvent {
+    /// An event with a fresh id and no time or clock reading (decision events).
+    pub fn generated(event: Event) -> Self {
+        NewEvent {
+            event_id: Uuid::new_v4(),
+            event,
+            occurred_at: None,
+            clock: None,
+        }
+    }
+}
+
+/// A stored event with everything the log keeps about it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct EventEnvelope {
+    /// The game.
+    pub game_id: Uuid,
+    /// The event's place in the game's log: 1, 2, 3, ... with no gap.
+    pub seq: u64,
+    /// The event's id (the idempotency key of its append).
+    pub event_id: Uuid,
+    /// The append that stored it: a recorded event and the decisions it caused share one.
+    pub batch_id: Uuid,
+    /// When the service stored it (database time, UTC, microseconds).
+    pub recorded_at: DateTime<Utc>,
+    /// Who recorded it.
+    pub recorded_by: String,
+    /// When it happened at the board, if the recorder said.
+    pub occurred_at: Option<DateTime<Utc>>,
+    /// The clock as read when it happened, if the recorder said.
+    pub clock: Option<ClockReading>,
+    /// The hash of the previous event (64 zero digits for `seq` 1), hex.
+    pub prev_hash: String,
+    /// SHA-256 of `prev_hash` and this event's canonical form, hex.
+    pub hash: String,
+    /// The event.
+    pub event: Event,
+}
+
+/// A position in the global feed: the transaction id and position of the last event read.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct FeedCursor {
+    /// The writing transaction's id (`xid8`), as decimal text.
+    pub tx_id: u64,
+    /// The event's global position.
+    pub position: i64,
+}
+
+impl FeedCursor {
+    /// The cursor before the first event.
+    pub const START: FeedCursor = FeedCursor {
+        tx_id: 0,
+        position: 0,
+    };
+
+    /// Parses `TXID-POSITION` (the `next` value of a feed page).
+    pub fn parse(text: &str) -> Option<FeedCursor> {
+        let (tx, pos) = text.split_once('-')?;
+        if tx.is_empty()
+            || pos.is_empty()
+            || !tx.bytes().chain(pos.bytes()).all(|b| b.is_ascii_digit())
+        {
+            return None;
+        }
+        Some(FeedCursor {
+            tx_id: tx.parse().ok()?,
+            position: pos.parse().ok()?,
+        })
+    }
+}
+
+impl std::fmt::Display for FeedCursor {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}-{}", self.tx_id, self.position)
+    }
+}
+
+/// One event of the global feed.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct FeedItem {
+    /// The cursor of this item: pass it as `after` to read what follows it.
+    pub cursor: String,
+    /// The stored event.
+    #[serde(flatten)]
+    pub envelope: EventEnvelope,
+}
+
+/// A page of the global feed.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct FeedPage {
+    /// Events in commit order.
+    pub items: Vec<FeedItem>,
+    /// Pass as `after` to continue; equal to the request's cursor when nothing new is visible.
+    pub next: String,
+}
+
+/// What an append did.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Appended {
+    /// The stored envelopes, in `seq` order.
+    pub envelopes: Vec<EventEnvelope>,
+    /// False when this was a retry answered with what an earlier identical append stored.
+    pub newly_stored: bool,
+}
+
+/// Decodes one `events` row.
+pub(super) fn envelope_from_row(row: &PgRow) -> Result<EventEnvelope, StoreError> {
+    let game_id: Uuid = row.try_get("game_id")?;
+    let seq = to_u64(row.try_get("seq")?);
+    let undecodable = |message: String| StoreError::Undecodable {
+        game_id,
+        seq,
+        message,
+    };
+    let payload: serde_json::Value = row.try_get("payload")?;
+    let event: Event = serde_json::from_value(payload).map_err(|e| undecodable(e.to_string()))?;
+    let metadata: serde_json::Value = row.try_get("metadata")?;
+    let clock = match metadata.get("clock") {
+        None | Some(serde_json::Value::Null) => None,
+        Some(value) => Some(
+            serde_json::from_value::<ClockReading>(value.clone())
+                .map_err(|e| undecodable(e.to_string()))?,
+        ),
+    };
+    let prev_hash: Vec<u8> = row.try_get("prev_hash")?;
+    let hash: Vec<u8> = row.try_get("hash")?;
+    Ok(EventEnvelope {
+        game_id,
+        seq,
+        event_id: row.try_get("event_id")?,
+        batch_id: row.try_get("batch_id")?,
+        recorded_at: row.try_get("recorded_at")?,
+        recorded_by: row.try_get("recorded_by")?,
+        occurred_at: row.try_get("occurred_at")?,
+        clock,
+        prev_hash: hex::encode(prev_hash),
+        hash: hex::encode(hash),
+        event,
+    })
+}
+
+/// The metadata object stored with an event.
+fn metadata_of(event: &NewEvent) -> serde_json::Value {
+    let mut metadata = serde_json::Map::new();
+    if let Some(clock) = &event.clock {
+        metadata.insert("clock".into(), serde_json::json!(clock));
+    }
+    serde_json::Value::Object(metadata)
+}
+
+/// The game's last stored `seq`, or `None` if the game does not exist.
+pub(super) async fn last_seq_in(
+    tx: &mut Transaction<'_, Postgres>,
+    game_id: Uuid,
+) -> Result<Option<u64>, StoreError> {
+    let last: Option<i64> = sqlx::query_scalar("SELECT max(seq) FROM events WHERE game_id = $1")
+        .bind(game_id)
+        .fetch_one(&mut **tx)
+        .await?;
+    Ok(last.map(to_u64))
+}
+
+/// Inserts `events` at `first_seq`, `first_seq + 1`, ... under one batch id. The caller has
+/// checked that `first_seq - 1` is the game's last `seq`; the database re-checks it.
+pub(super) async fn insert_batch(
+    tx: &mut Transaction<'_, Postgres>,
+    game_id: Uuid,
+    first_seq: u64,
+    events: &[NewEvent],
+    recorded_by: &str,
+) -> Result<Vec<EventEnvelope>, StoreError> {
+    let batch_id = Uuid::new_v4();
+    let mut stored = Vec::with_capacity(events.len());
+    for (offset, new) in events.iter().enumerate() {
+        let seq = first_seq + offset as u64;
+        let payload = serde_json::to_value(&new.event).map_err(|e| StoreError::Undecodable {
+            game_id,
+            seq,
+            message: e.to_string(),
+        })?;
+        let row = sqlx::query(
+            "INSERT INTO events (game_id, seq, event_id, batch_id, event_type, payload, metadata, \
+             occurred_at, recorded_by, prev_hash, hash) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, ''::bytea, ''::bytea) \
+             RETURNING game_id, seq, event_id, batch_id, payload, metadata, recorded_at, \
+             occurred_at, recorded_by, prev_hash, hash",
+        )
+        .bind(game_id)
+        .bind(to_i64(seq))
+        .bind(new.event_id)
+        .bind(batch_id)
+        .bind(new.event.type_name())
+        .bind(&payload)
+        .bind(metadata_of(new))
+        .bind(new.occurred_at)
+        .bind(recorded_by)
+        .fetch_one(&mut **tx)
+        .await?;
+        stored.push(envelope_from_row(&row)?);
+    }
+    Ok(stored)
+}
+
+/// Brings the games read model up to date with newly stored events.
+pub(super) async fn project_summary(
+    tx: &mut Transaction<'_, Postgres>,
+    game_id: Uuid,
+    stored: &[EventEnvelope],
+) -> Result<(), StoreError> {
+    let Some(last) = stored.last() else {
+        return Ok(());
+    };
+    let mut ending: Option<(GameResult, Termination)> = None;
+    for envelope in stored {
+        match &envelope.event {
+            Event::Service(ServiceEvent::GameEnded {
+                result,
+                termination,
+                ..
+            }) => ending = Some((*result, *termination)),
+            Event::Recorded(crate::game::event::RecordedEvent::AppealDecided {
+                upheld: true,
+                result: Some(result),
+                ..
+            }) => ending = Some((*result, Termination::Appeal)),
+            _ => {}
+        }
+    }
+    match ending {
+        Some((result, termination)) => {
+            sqlx::query(
+                "UPDATE games SET last_seq = $2, updated_at = $3, status = 'ended', result = $4, \
+                 termination = $5 WHERE game_id = $1",
+            )
+            .bind(game_id)
+            .bind(to_i64(last.seq))
+            .bind(last.recorded_at)
+            .bind(result.pgn())
+            .bind(termination_name(termination))
+            .execute(&mut **tx)
+            .await?;
+        }
+        None => {
+            sqlx::query("UPDATE games SET last_seq = $2, updated_at = $3 WHERE game_id = $1")
+                .bind(game_id)
+                .bind(to_i64(last.seq))
+                .bind(last.recorded_at)
+                .execute(&mut **tx)
+                .await?;
+        }
+    }
+    Ok(())
+}
+
+/// The snake_case name of a termination, as serialized.
+fn termination_name(termination: Termination) -> String {
+    serde_json::to_value(termination)
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_owned))
+        .unwrap_or_default()
+}
+
+/// Whether a database error is the violation of the named constraint.
+pub(super) fn violates(error: &sqlx::Error, constraint: &str) -> bool {
+    matches!(error, sqlx::Error::Database(db) if db.constraint() == Some(constraint))
+}
+
+impl Store {
+    /// Appends `events` to the game's log after `expected_seq`, in one transaction.
+    ///
+    /// * If every `event_id` is already stored as one earlier append that began right after
+    ///   `expected_seq`, this is a retry: the stored envelopes of that append are returned and
+    ///   nothing is stored.
+    /// * If the game's last `seq` is not `expected_seq`, [`StoreError::StaleSeq`] carries the
+    ///   current one.
+    pub async fn append(
+        &self,
+        game_id: Uuid,
+        expected_seq: u64,
+        events: &[NewEvent],
+        recorded_by: &str,
+    ) -> Result<Appended, StoreError> {
+        let mut tx = self.pool.begin().await?;
+        let outcome = self
+            .append_in(&mut tx, game_id, expected_seq, events, recorded_by)
+            .await;
+        match outcome {
+            Ok(appended) => {
+                tx.commit().await?;
+                Ok(appended)
+            }
+            Err(StoreError::Database(error))
+                if violates(&error, "events_game_seq_key")
+                    || violates(&error, "events_seq_contiguous") =>
+            {
+                // Another writer stored at this place first; answer with where the log is now.
+                drop(tx);
+                let current = self.last_seq(game_id).await?.unwrap_or_default();
+                Err(StoreError::StaleSeq {
+                    expected: expected_seq,
+                    current,
+                })
+            }
+            Err(StoreError::Database(error)) if violates(&error, "events_game_event_id_key") => {
+                drop(tx);
+                // A concurrent identical append won the race: answer as a retry would.
+                self.replay_of(game_id, expected_seq, events).await
+            }
+            Err(other) => Err(other),
+        }
+    }
+
+    /// Answers an append whose insert collided on an `event_id` by reading what is stored.
+    async fn replay_of(
+        &self,
+        game_id: Uuid,
+        expected_seq: u64,
+        events: &[NewEvent],
+    ) -> Result<Appended, StoreError> {
+        let mut tx = self.pool.begin().await?;
+        match find_retry(&mut tx, game_id, expected_seq, events).await? {
+            Some(envelopes) => Ok(Appended {
+                envelopes,
+                newly_stored: false,
+            }),
+            None => {
+                let current = last_seq_in(&mut tx, game_id).await?.unwrap_or_default();
+                Err(StoreError::StaleSeq {
+                    expected: expected_seq,
+                    current,
+                })
+            }
+        }
+    }
+
+    /// [`Store::append`] inside a transaction the caller owns (and commits).
+    pub async fn append_in(
+        &self,
+        tx: &mut Transaction<'_, Postgres>,
+        game_id: Uuid,
+        expected_seq: u64,
+        events: &[NewEvent],
+        recorded_by: &str,
+    ) -> Result<Appended, StoreError> {
+        check_unique_ids(events)?;
+        let current = last_seq_in(tx, game_id)
+            .await?
+            .ok_or(StoreError::GameNotFound(game_id))?;
+        if let Some(envelopes) = find_retry(tx, game_id, expected_seq, events).await? {
+            return Ok(Appended {
+                envelopes,
+                newly_stored: false,
+            });
+        }
+        if current != expected_seq {
+            return Err(StoreError::StaleSeq {
+                expected: expected_seq,
+                current,
+            });
+        }
+        let envelopes = insert_batch(tx, game_id, expected_seq + 1, events, recorded_by).await?;
+        project_summary(tx, game_id, &envelopes).await?;
+        Ok(Appended {
+            envelopes,
+            newly_stored: true,
+        })
+    }
+
+    /// The game's last `seq`, or `None` if there is no such game.
+    pub async fn last_seq(&self, game_id: Uuid) -> Result<Option<u64>, StoreError> {
+        let mut tx = self.pool.begin().await?;
+        let last = last_seq_in(&mut tx, game_id).await?;
+        tx.commit().await?;
+        Ok(last)
+    }
+
+    /// The game's events with `seq` in `after < seq <= until` (all of them by default), in order.
+    pub async fn read_events(
+        &self,
+        game_id: Uuid,
+        after: u64,
+        until: Option<u64>,
+        limit: Option<u64>,
+    ) -> Result<Vec<EventEnvelope>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT game_id, seq, event_id, batch_id, payload, metadata, recorded_at, occurred_at, \
+             recorded_by, prev_hash, hash FROM events \
+             WHERE game_id = $1 AND seq > $2 AND seq <= $3 ORDER BY seq LIMIT $4",
+        )
+        .bind(game_id)
+        .bind(to_i64(after))
+        .bind(to_i64(until.unwrap_or(u64::MAX)))
+        .bind(limit.map(to_i64))
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter().map(envelope_from_row).collect()
+    }
+
+    /// Up to `limit` events committed after `after`, in commit order. An event whose
+    /// transaction is still open when the page is read is not skipped: the fence
+    /// (`tx_id < xmin` of the current snapshot) holds back everything from that transaction
+    /// on, until it has committed or aborted.
+    pub async fn feed(&self, after: &FeedCursor, limit: u64) -> Result<FeedPage, StoreError> {
+        let rows = sqlx::query(
+            "SELECT tx_id::text AS tx_text, position, game_id, seq, event_id, batch_id, payload, \
+             metadata, recorded_at, occurred_at, recorded_by, prev_hash, hash FROM events \
+             WHERE (tx_id, position) > ($1::text::xid8, $2) \
+               AND tx_id < pg_snapshot_xmin(pg_current_snapshot()) \
+             ORDER BY tx_id, position LIMIT $3",
+        )
+        .bind(after.tx_id.to_string())
+        .bind(after.position)
+        .bind(to_i64(limit))
+        .fetch_all(&self.pool)
+        .await?;
+        let mut items = Vec::with_capacity(rows.len());
+        let mut next = after.clone();
+        for row in &rows {
+            let tx_text: String = row.try_get("tx_text")?;
+            next = FeedCursor {
+                tx_id: tx_text.parse().unwrap_or_default(),
+                position: row.try_get("position")?,
+            };
+            items.push(FeedItem {
+                cursor: next.to_string(),
+                envelope: envelope_from_row(row)?,
+            });
+        }
+        Ok(FeedPage {
+            items,
+            next: next.to_string(),
+        })
+    }
+}
+
+/// Refuses a request that names the same `event_id` twice.
+fn check_unique_ids(events: &[NewEvent]) -> Result<(), StoreError> {
+    let mut seen = HashSet::with_capacity(events.len());
+    for event in events {
+        if !seen.insert(event.event_id) {
+            return Err(StoreError::DuplicateEventIdInRequest(event.event_id));
+        }
+    }
+    Ok(())
+}
+
+/// If the request's `event_id`s are already stored as one append that began right after
+/// `expected_seq` with the same events, returns that append's envelopes (decisions included).
+/// If some are stored otherwise, the ids are being reused: an error. If none is stored, `None`.
+async fn find_retry(
+    tx: &mut Transaction<'_, Postgres>,
+    game_id: Uuid,
+    expected_seq: u64,
+    events: &[NewEvent],
+) -> Result<Option<Vec<EventEnvelope>>, StoreError> {
+    let ids: Vec<Uuid> = events.iter().map(|e| e.event_id).collect();
+    let rows = sqlx::query(
+        "SELECT game_id, seq, event_id, batch_id, payload, metadata, recorded_at, occurred_at, \
+         recorded_by, prev_hash, hash FROM events WHERE game_id = $1 AND event_id = ANY($2) \
+         ORDER BY seq",
+    )
+    .bind(game_id)
+    .bind(&ids)
+    .fetch_all(&mut **tx)
+    .await?;
+    if rows.is_empty() {
+        return Ok(None);
+    }
+    let found: Vec<EventEnvelope> = rows
+        .iter()
+        .map(envelope_from_row)
+        .collect::<Result<_, _>>()?;
+    let reused = |envelope: &EventEnvelope| StoreError::EventIdReused {
+        event_id: envelope.event_id,
+        seq: envelope.seq,
+    };
+    let batch_id = found[0].batch_id;
+    let batch_rows = sqlx::query(
+        "SELECT game_id, seq, event_id, batch_id, payload, metadata, recorded_at, occurred_at, \
+         recorded_by, prev_hash, hash FROM events WHERE game_id = $1 AND batch_id = $2 ORDER BY seq",
+    )
+    .bind(game_id)
+    .bind(batch_id)
+    .fetch_all(&mut **tx)
+    .await?;
+    let batch: Vec<EventEnvelope> = batch_rows
+        .iter()
+        .map(envelope_from_row)
+        .collect::<Result<_, _>>()?;
+    // The request's events must be exactly the batch's events with those ids, in order, with
+    // the same content, starting right after `expected_seq`.
+    let requested: Vec<&EventEnvelope> =
+        batch.iter().filter(|e| ids.contains(&e.event_id)).collect();
+    let same_place = batch.first().map(|e| e.seq) == Some(expected_seq + 1);
+    let same_events = requested.len() == events.len()
+        && found.len() == events.len()
+        && requested
+            .iter()
+            .zip(events)
+            .all(|(stored, new)| stored.event_id == new.event_id && stored.event == new.event);
+    if same_place && same_events {
+        Ok(Some(batch))
+    } else {
+        let culprit = found
+            .iter()
+            .find(|e| e.batch_id != batch_id)
+            .unwrap_or(&found[0]);
+        Err(reused(culprit))
+    }
+}

@@ -1,0 +1,138 @@
+//! All SQL lives here: appending to and reading the event log, the global feed, the games read
+//! model and hash-chain verification. Nothing outside this module talks to PostgreSQL, so the
+//! guarantees of the log (append-only, contiguous `seq`, hash chain) are kept in one place and
+//! in the database itself.
+
+mod chain;
+mod events;
+mod games;
+
+pub use chain::{ChainBreak, ChainReport, GENESIS_HASH};
+pub use events::{Appended, EventEnvelope, FeedCursor, FeedItem, FeedPage, NewEvent};
+pub use games::{CreatedGame, GameFilter, GameListPage, GameStatus, GameSummary, ListCursor};
+
+use sqlx::PgPool;
+use sqlx::postgres::PgPoolOptions;
+use std::time::Duration;
+use uuid::Uuid;
+
+/// The migrations in `migrations/`, embedded at compile time (see `build.rs`).
+pub static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations");
+
+/// What can go wrong when reading or writing the log.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    /// No game with that id exists.
+    #[error("no game with id {0} exists")]
+    GameNotFound(Uuid),
+    /// The caller expected a different last `seq`: someone else appended first.
+    #[error("expected the game's last seq to be {expected}, but it is {current}")]
+    StaleSeq {
+        /// What the caller expected.
+        expected: u64,
+        /// The game's last stored `seq`.
+        current: u64,
+    },
+    /// An `event_id` is already stored for this game, but not as a retry of this append.
+    #[error(
+        "event_id {event_id} is already stored as seq {seq} of this game with different content or at another place"
+    )]
+    EventIdReused {
+        /// The reused id.
+        event_id: Uuid,
+        /// Where it is stored.
+        seq: u64,
+    },
+    /// The same `event_id` appears twice in one append.
+    #[error("event_id {0} appears more than once in the request")]
+    DuplicateEventIdInRequest(Uuid),
+    /// A game with this id exists with other settings.
+    #[error("a game with id {0} already exists with other settings")]
+    GameIdTaken(Uuid),
+    /// A stored row could not be decoded: the log holds something this version cannot read.
+    #[error("stored event {seq} of game {game_id} cannot be decoded: {message}")]
+    Undecodable {
+        /// The game.
+        game_id: Uuid,
+        /// The event.
+        seq: u64,
+        /// What is wrong with it.
+        message: String,
+    },
+    /// Any other database failure.
+    #[error("database error")]
+    Database(#[from] sqlx::Error),
+    /// Applying migrations failed.
+    #[error("applying migrations failed")]
+    Migrate(#[from] sqlx::migrate::MigrateError),
+}
+
+/// The event store: a handle on the PostgreSQL pool. Cheap to clone.
+#[derive(Clone, Debug)]
+pub struct Store {
+    pool: PgPool,
+}
+
+impl Store {
+    /// Wraps an existing pool (tests use the per-test database of `#[sqlx::test]`).
+    pub fn new(pool: PgPool) -> Self {
+        Store { pool }
+    }
+
+    /// Connects to `database_url` with a pool sized for `max_connections`.
+    pub async fn connect(database_url: &str, max_connections: u32) -> Result<Self, StoreError> {
+        let pool = PgPoolOptions::new()
+            .max_connections(max_connections)
+            .acquire_timeout(Duration::from_secs(5))
+            .connect(database_url)
+            .await?;
+        Ok(Store { pool })
+    }
+
+    /// Creates the database `arbiter` through `admin_url` if it does not exist yet (used for
+    /// the embedded cluster).
+    pub async fn ensure_arbiter_database(admin_url: &str) -> Result<(), StoreError> {
+        let pool = PgPoolOptions::new()
+            .max_connections(1)
+            .connect(admin_url)
+            .await?;
+        let exists: Option<i32> =
+            sqlx::query_scalar("SELECT 1 FROM pg_database WHERE datname = 'arbiter'")
+                .fetch_optional(&pool)
+                .await?;
+        if exists.is_none() {
+            sqlx::query("CREATE DATABASE arbiter")
+                .execute(&pool)
+                .await?;
+        }
+        pool.close().await;
+        Ok(())
+    }
+
+    /// Applies every pending migration.
+    pub async fn migrate(&self) -> Result<(), StoreError> {
+        MIGRATOR.run(&self.pool).await?;
+        Ok(())
+    }
+
+    /// The underlying pool.
+    pub fn pool(&self) -> &PgPool {
+        &self.pool
+    }
+
+    /// Whether the database answers a trivial query.
+    pub async fn ping(&self) -> Result<(), StoreError> {
+        sqlx::query("SELECT 1").execute(&self.pool).await?;
+        Ok(())
+    }
+}
+
+/// Converts a stored `bigint` that is non-negative by constraint.
+fn to_u64(value: i64) -> u64 {
+    u64::try_from(value).unwrap_or_default()
+}
+
+/// Converts a `seq` for binding; a `seq` above `i64::MAX` can never exist.
+fn to_i64(value: u64) -> i64 {
+    i64::try_from(value).unwrap_or(i64::MAX)
+}
