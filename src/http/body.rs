@@ -61,17 +61,32 @@ pub fn json_object(body: &[u8]) -> Result<Map<String, Value>, ApiError> {
 pub fn decode_at<T: DeserializeOwned>(value: Value, prefix: &str) -> Result<T, ApiError> {
     serde_path_to_error::deserialize(value).map_err(|error| {
         let inner = error.path().to_string();
-        let field = match (prefix.is_empty(), inner == ".") {
-            (true, _) => inner,
-            (false, true) => prefix.to_string(),
-            (false, false) => format!("{prefix}.{inner}"),
-        };
         let message = error.into_inner().to_string();
+        let mut parts: Vec<String> = Vec::new();
+        if !prefix.is_empty() {
+            parts.push(prefix.to_string());
+        }
+        if inner != "." {
+            parts.push(inner);
+        }
+        // serde names a missing or unknown field only in its message: add it to the path.
+        if let Some(name) = named_field(&message) {
+            parts.push(name.to_string());
+        }
+        let field = parts.join(".");
         ApiError::invalid_field(
             field.clone(),
             format!("Field `{field}` is wrong: {message}. Nothing was stored."),
         )
     })
+}
+
+/// The field a serde message names: "missing field `by`", "unknown field `colour`, ...".
+fn named_field(message: &str) -> Option<&str> {
+    let rest = message
+        .strip_prefix("missing field `")
+        .or_else(|| message.strip_prefix("unknown field `"))?;
+    rest.split('`').next()
 }
 
 /// Removes `key` from `map` and decodes it, if present and not null.

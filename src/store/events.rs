@@ -321,19 +321,12 @@ impl Store {
             }
             Err(StoreError::Database(error))
                 if violates(&error, "events_game_seq_key")
-                    || violates(&error, "events_seq_contiguous") =>
+                    || violates(&error, "events_seq_contiguous")
+                    || violates(&error, "events_game_event_id_key") =>
             {
-                // Another writer stored at this place first; answer with where the log is now.
+                // Another writer stored at this place first: either an identical request (a
+                // concurrent retry, answered with what it stored) or a different one (stale).
                 drop(tx);
-                let current = self.last_seq(game_id).await?.unwrap_or_default();
-                Err(StoreError::StaleSeq {
-                    expected: expected_seq,
-                    current,
-                })
-            }
-            Err(StoreError::Database(error)) if violates(&error, "events_game_event_id_key") => {
-                drop(tx);
-                // A concurrent identical append won the race: answer as a retry would.
                 self.replay_of(game_id, expected_seq, events).await
             }
             Err(other) => Err(other),

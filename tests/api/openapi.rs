@@ -1,0 +1,32 @@
+//! The committed OpenAPI document is the one the code generates.
+
+#[test]
+fn the_committed_openapi_document_equals_the_generated_one() {
+    let generated = serde_json::to_value(arbiter::http::openapi()).expect("serialize document");
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/openapi/openapi.json");
+    let committed: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(path).expect("openapi/openapi.json is committed"),
+    )
+    .expect("openapi/openapi.json is JSON");
+    assert!(
+        generated == committed,
+        "openapi/openapi.json is out of date: regenerate it with \
+         `cargo run -- openapi > openapi/openapi.json`"
+    );
+}
+
+#[test]
+fn the_openapi_document_is_version_3_1_and_lists_every_route() {
+    let document = serde_json::to_value(arbiter::http::openapi()).expect("serialize document");
+    assert!(document["openapi"].as_str().is_some_and(|v| v.starts_with("3.1")));
+    for path in [
+        "/healthz",
+        "/readyz",
+        "/v1/games",
+        "/v1/games/{id}",
+        "/v1/games/{id}/events",
+        "/v1/feed",
+    ] {
+        assert!(document["paths"].get(path).is_some(), "{path} is documented");
+    }
+}
