@@ -192,10 +192,12 @@ impl ResponseError for ApiError {
     }
 
     fn error_response(&self) -> HttpResponse {
-        if let Some(cause) = &self.cause {
-            if self.status.is_server_error() {
-                tracing::error!(status = self.status.as_u16(), code = self.code, error = ?cause, "request failed");
-            }
+        if let Some(cause) = self
+            .cause
+            .as_ref()
+            .filter(|_| self.status.is_server_error())
+        {
+            tracing::error!(status = self.status.as_u16(), code = self.code, error = ?cause, "request failed");
         }
         HttpResponse::build(self.status)
             .content_type(PROBLEM_JSON)

@@ -448,13 +448,13 @@ fn validate_event_text(event: &RecordedEvent, path: &str) -> Result<(), ApiError
             format!("`{field_path}` is longer than {max} characters."),
         ));
     }
-    if let RecordedEvent::AppealLodged { by, .. } = event {
-        if by.trim().is_empty() || by.chars().count() > 200 {
-            return Err(ApiError::invalid_field(
-                format!("{path}.by"),
-                format!("`{path}.by` must name who appeals, in 1 to 200 characters."),
-            ));
-        }
+    if let RecordedEvent::AppealLodged { by, .. } = event
+        && (by.trim().is_empty() || by.chars().count() > 200)
+    {
+        return Err(ApiError::invalid_field(
+            format!("{path}.by"),
+            format!("`{path}.by` must name who appeals, in 1 to 200 characters."),
+        ));
     }
     Ok(())
 }

@@ -32,19 +32,33 @@ async fn thirty_two_concurrent_appends_with_the_same_expected_seq_store_exactly_
         }
     }))
     .await;
-    let stored: Vec<_> = replies.iter().filter(|(status, _)| *status == 201).collect();
-    let refused: Vec<_> = replies.iter().filter(|(status, _)| *status == 409).collect();
+    let stored: Vec<_> = replies
+        .iter()
+        .filter(|(status, _)| *status == 201)
+        .collect();
+    let refused: Vec<_> = replies
+        .iter()
+        .filter(|(status, _)| *status == 409)
+        .collect();
     assert_eq!(stored.len(), 1, "exactly one append is stored: {replies:?}");
-    assert_eq!(refused.len(), 31, "every other append is refused: {replies:?}");
+    assert_eq!(
+        refused.len(),
+        31,
+        "every other append is refused: {replies:?}"
+    );
     for (_, body) in &refused {
         assert_eq!(body["code"], "stale_seq");
-        assert_eq!(body["current_seq"], 2, "the refusal carries the current seq: {body}");
+        assert_eq!(
+            body["current_seq"], 2,
+            "the refusal carries the current seq: {body}"
+        );
     }
-    let rows: Vec<(i64,)> = sqlx::query_as("SELECT seq FROM events WHERE game_id = $1 ORDER BY seq")
-        .bind(game)
-        .fetch_all(db.store.pool())
-        .await
-        .unwrap();
+    let rows: Vec<(i64,)> =
+        sqlx::query_as("SELECT seq FROM events WHERE game_id = $1 ORDER BY seq")
+            .bind(game)
+            .fetch_all(db.store.pool())
+            .await
+            .unwrap();
     assert_eq!(seqs_of(&rows), vec![1, 2], "no gap and no duplicate in seq");
     db.finish().await;
 }
@@ -96,18 +110,33 @@ async fn concurrent_identical_retries_store_one_copy_and_all_get_the_stored_answ
 async fn a_feed_reader_sees_every_event_exactly_once_although_a_slow_writer_commits_late() {
     let db = TestDb::new().await;
     let store = &db.store;
-    let slow_game = store.create_game(None, None, &settings(), "test").await.unwrap().summary.game_id;
-    let fast_game = store.create_game(None, None, &settings(), "test").await.unwrap().summary.game_id;
+    let slow_game = store
+        .create_game(None, None, &settings(), "test")
+        .await
+        .unwrap()
+        .summary
+        .game_id;
+    let fast_game = store
+        .create_game(None, None, &settings(), "test")
+        .await
+        .unwrap()
+        .summary
+        .game_id;
 
     let mut seen: Vec<(Uuid, u64)> = Vec::new();
     let mut cursor = FeedCursor::START;
-    let poll = |page: arbiter::store::FeedPage, cursor: &mut FeedCursor, seen: &mut Vec<(Uuid, u64)>| {
-        for item in page.items {
-            seen.push((item.envelope.game_id, item.envelope.seq));
-        }
-        *cursor = FeedCursor::parse(&page.next).expect("next is a cursor");
-    };
-    poll(store.feed(&cursor, 1000).await.unwrap(), &mut cursor, &mut seen);
+    let poll =
+        |page: arbiter::store::FeedPage, cursor: &mut FeedCursor, seen: &mut Vec<(Uuid, u64)>| {
+            for item in page.items {
+                seen.push((item.envelope.game_id, item.envelope.seq));
+            }
+            *cursor = FeedCursor::parse(&page.next).expect("next is a cursor");
+        };
+    poll(
+        store.feed(&cursor, 1000).await.unwrap(),
+        &mut cursor,
+        &mut seen,
+    );
 
     // The slow writer opens its transaction and inserts, but does not commit yet.
     let mut slow = store.pool().begin().await.unwrap();
@@ -117,15 +146,30 @@ async fn a_feed_reader_sees_every_event_exactly_once_although_a_slow_writer_comm
         .unwrap();
     // Later writers commit while the slow one is open; the reader polls in between.
     for i in 0..5u64 {
-        store.append(fast_game, 1 + i, &[clock_adjust(i as i64)], "fast").await.unwrap();
-        poll(store.feed(&cursor, 1000).await.unwrap(), &mut cursor, &mut seen);
+        store
+            .append(fast_game, 1 + i, &[clock_adjust(i as i64)], "fast")
+            .await
+            .unwrap();
+        poll(
+            store.feed(&cursor, 1000).await.unwrap(),
+            &mut cursor,
+            &mut seen,
+        );
     }
-    assert_eq!(seen.len(), 2, "nothing committed after the open transaction began is passed yet: {seen:?}");
+    assert_eq!(
+        seen.len(),
+        2,
+        "nothing committed after the open transaction began is passed yet: {seen:?}"
+    );
     slow.commit().await.unwrap();
     // Tests in other databases of the same server can hold the snapshot's xmin back for a
     // moment (transaction ids are server-wide), so poll until the feed has caught up.
     for _ in 0..200 {
-        poll(store.feed(&cursor, 1000).await.unwrap(), &mut cursor, &mut seen);
+        poll(
+            store.feed(&cursor, 1000).await.unwrap(),
+            &mut cursor,
+            &mut seen,
+        );
         if seen.len() >= 8 {
             break;
         }
@@ -136,7 +180,11 @@ async fn a_feed_reader_sees_every_event_exactly_once_although_a_slow_writer_comm
         .chain((2..=6).map(|seq| (fast_game, seq)))
         .collect();
     let unique: HashSet<(Uuid, u64)> = seen.iter().copied().collect();
-    assert_eq!(unique.len(), seen.len(), "no event was read twice: {seen:?}");
+    assert_eq!(
+        unique.len(),
+        seen.len(),
+        "no event was read twice: {seen:?}"
+    );
     assert_eq!(unique, expected, "every event was read");
     db.finish().await;
 }
@@ -153,11 +201,19 @@ async fn the_feed_pages_through_every_event_with_small_pages() {
     let mut total = 0;
     // Other tests' transactions on the same server can hold the fence back for a moment.
     for _ in 0..400 {
-        let (status, body, _) = send(&app, test::TestRequest::get().uri(&format!("/v1/feed?limit=2&after={after}"))).await;
+        let (status, body, _) = send(
+            &app,
+            test::TestRequest::get().uri(&format!("/v1/feed?limit=2&after={after}")),
+        )
+        .await;
         assert_eq!(status, 200, "{body}");
         let items = body["items"].as_array().unwrap().len();
         if items == 0 {
-            assert_eq!(body["next"].as_str().unwrap(), after, "an empty page keeps the cursor");
+            assert_eq!(
+                body["next"].as_str().unwrap(),
+                after,
+                "an empty page keeps the cursor"
+            );
             if total == 9 {
                 break;
             }
@@ -175,7 +231,13 @@ async fn the_feed_pages_through_every_event_with_small_pages() {
 #[actix_web::test]
 async fn update_delete_and_truncate_on_events_fail_also_in_replica_mode() {
     let db = TestDb::new().await;
-    let game = db.store.create_game(None, None, &settings(), "test").await.unwrap().summary.game_id;
+    let game = db
+        .store
+        .create_game(None, None, &settings(), "test")
+        .await
+        .unwrap()
+        .summary
+        .game_id;
     let pool = db.store.pool();
     for replica in [false, true] {
         let statements = [
@@ -186,9 +248,15 @@ async fn update_delete_and_truncate_on_events_fail_also_in_replica_mode() {
         for statement in statements {
             let mut tx = pool.begin().await.unwrap();
             if replica {
-                sqlx::query("SET LOCAL session_replication_role = replica").execute(&mut *tx).await.unwrap();
+                sqlx::query("SET LOCAL session_replication_role = replica")
+                    .execute(&mut *tx)
+                    .await
+                    .unwrap();
             }
-            let error = sqlx::query(statement).execute(&mut *tx).await.expect_err(statement);
+            let error = sqlx::query(statement)
+                .execute(&mut *tx)
+                .await
+                .expect_err(statement);
             assert!(
                 error.to_string().contains("append-only"),
                 "{statement} (replica: {replica}) is refused as append-only: {error}"
@@ -205,28 +273,49 @@ async fn update_delete_and_truncate_on_events_fail_also_in_replica_mode() {
 async fn a_payload_edited_behind_the_triggers_is_named_by_chain_verification() {
     let db = TestDb::new().await;
     let store = &db.store;
-    let game = store.create_game(None, None, &settings(), "test").await.unwrap().summary.game_id;
+    let game = store
+        .create_game(None, None, &settings(), "test")
+        .await
+        .unwrap()
+        .summary
+        .game_id;
     let moves = ["e4", "e5", "Nf3", "Nc6"];
     for (i, san) in moves.iter().enumerate() {
         let by = if i % 2 == 0 { Side::White } else { Side::Black };
-        let event = NewEvent::generated(Event::Recorded(RecordedEvent::Move { by, san: (*san).into() }));
-        store.append(game, 1 + i as u64, &[event], "test").await.unwrap();
+        let event = NewEvent::generated(Event::Recorded(RecordedEvent::Move {
+            by,
+            san: (*san).into(),
+        }));
+        store
+            .append(game, 1 + i as u64, &[event], "test")
+            .await
+            .unwrap();
     }
     assert!(store.verify_chain(game).await.unwrap().intact);
     // A superuser bypasses the refusal trigger and rewrites seq 3 (Black's 1...e5 -> 1...c5).
     let mut tx = store.pool().begin().await.unwrap();
-    sqlx::query("ALTER TABLE events DISABLE TRIGGER events_refuse_update_delete").execute(&mut *tx).await.unwrap();
+    sqlx::query("ALTER TABLE events DISABLE TRIGGER events_refuse_update_delete")
+        .execute(&mut *tx)
+        .await
+        .unwrap();
     sqlx::query("UPDATE events SET payload = jsonb_set(payload, '{san}', '\"c5\"') WHERE game_id = $1 AND seq = 3")
         .bind(game)
         .execute(&mut *tx)
         .await
         .unwrap();
-    sqlx::query("ALTER TABLE events ENABLE ALWAYS TRIGGER events_refuse_update_delete").execute(&mut *tx).await.unwrap();
+    sqlx::query("ALTER TABLE events ENABLE ALWAYS TRIGGER events_refuse_update_delete")
+        .execute(&mut *tx)
+        .await
+        .unwrap();
     tx.commit().await.unwrap();
     let report = store.verify_chain(game).await.unwrap();
     assert!(!report.intact);
     let broken = report.first_break.expect("a break is reported");
-    assert_eq!(broken.seq, 3, "the first bad seq is named: {}", broken.reason);
+    assert_eq!(
+        broken.seq, 3,
+        "the first bad seq is named: {}",
+        broken.reason
+    );
     assert!(broken.reason.contains("altered"), "{}", broken.reason);
     db.finish().await;
 }
@@ -234,7 +323,13 @@ async fn a_payload_edited_behind_the_triggers_is_named_by_chain_verification() {
 #[actix_web::test]
 async fn an_event_cannot_be_inserted_with_a_gap_or_a_forged_hash() {
     let db = TestDb::new().await;
-    let game = db.store.create_game(None, None, &settings(), "test").await.unwrap().summary.game_id;
+    let game = db
+        .store
+        .create_game(None, None, &settings(), "test")
+        .await
+        .unwrap()
+        .summary
+        .game_id;
     let gap = sqlx::query(
         "INSERT INTO events (game_id, seq, event_id, batch_id, event_type, payload, recorded_by, prev_hash, hash) \
          VALUES ($1, 3, gen_random_uuid(), gen_random_uuid(), 'resign', '{\"type\":\"resign\",\"by\":\"white\"}', 'x', ''::bytea, ''::bytea)",
@@ -261,11 +356,31 @@ async fn an_event_cannot_be_inserted_with_a_gap_or_a_forged_hash() {
 async fn appending_to_an_unknown_game_or_with_a_stale_seq_through_the_store_is_refused() {
     let db = TestDb::new().await;
     let missing = Uuid::new_v4();
-    let error = db.store.append(missing, 1, &[clock_adjust(1)], "t").await.expect_err("unknown game");
+    let error = db
+        .store
+        .append(missing, 1, &[clock_adjust(1)], "t")
+        .await
+        .expect_err("unknown game");
     assert!(matches!(error, StoreError::GameNotFound(id) if id == missing));
-    let game = db.store.create_game(None, None, &settings(), "t").await.unwrap().summary.game_id;
-    let error = db.store.append(game, 0, &[clock_adjust(1)], "t").await.expect_err("stale");
-    assert!(matches!(error, StoreError::StaleSeq { expected: 0, current: 1 }));
+    let game = db
+        .store
+        .create_game(None, None, &settings(), "t")
+        .await
+        .unwrap()
+        .summary
+        .game_id;
+    let error = db
+        .store
+        .append(game, 0, &[clock_adjust(1)], "t")
+        .await
+        .expect_err("stale");
+    assert!(matches!(
+        error,
+        StoreError::StaleSeq {
+            expected: 0,
+            current: 1
+        }
+    ));
     db.finish().await;
 }
 

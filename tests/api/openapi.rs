@@ -18,7 +18,11 @@ fn the_committed_openapi_document_equals_the_generated_one() {
 #[test]
 fn the_openapi_document_is_version_3_1_and_lists_every_route() {
     let document = serde_json::to_value(arbiter::http::openapi()).expect("serialize document");
-    assert!(document["openapi"].as_str().is_some_and(|v| v.starts_with("3.1")));
+    assert!(
+        document["openapi"]
+            .as_str()
+            .is_some_and(|v| v.starts_with("3.1"))
+    );
     for path in [
         "/healthz",
         "/readyz",
@@ -27,6 +31,9 @@ fn the_openapi_document_is_version_3_1_and_lists_every_route() {
         "/v1/games/{id}/events",
         "/v1/feed",
     ] {
-        assert!(document["paths"].get(path).is_some(), "{path} is documented");
+        assert!(
+            document["paths"].get(path).is_some(),
+            "{path} is documented"
+        );
     }
 }

@@ -15,7 +15,10 @@ async fn a_game_is_created_fetched_listed_and_its_events_read_back() {
     assert_eq!(status, 200, "{body}");
     assert_eq!(body["white"], "Carlsen, Magnus");
     assert_eq!(body["last_seq"], 1);
-    assert_eq!(body["settings"]["laws_edition"], "2023", "the 2023 Laws are the default");
+    assert_eq!(
+        body["settings"]["laws_edition"], "2023",
+        "the 2023 Laws are the default"
+    );
 
     let (status, body) = append(&app, game, 1, json!([
         {"type": "move", "by": "white", "san": "e4", "occurred_at": "2026-11-22T10:00:00Z", "clock": {"white_ms": 5_399_000, "black_ms": 5_400_000}},
@@ -23,14 +26,24 @@ async fn a_game_is_created_fetched_listed_and_its_events_read_back() {
     ])).await;
     assert_eq!(status, 201, "{body}");
     assert_eq!(body["last_seq"], 3);
-    let (status, body, _) = send(&app, TestRequest::get().uri(&format!("/v1/games/{game}/events?after=1"))).await;
+    let (status, body, _) = send(
+        &app,
+        TestRequest::get().uri(&format!("/v1/games/{game}/events?after=1")),
+    )
+    .await;
     assert_eq!(status, 200, "{body}");
     let items = body["items"].as_array().unwrap();
     assert_eq!(items.len(), 2);
-    assert_eq!(items[0]["event"], json!({"type": "move", "by": "white", "san": "e4"}));
+    assert_eq!(
+        items[0]["event"],
+        json!({"type": "move", "by": "white", "san": "e4"})
+    );
     assert_eq!(items[0]["clock"]["white_ms"], 5_399_000);
     assert_eq!(items[0]["occurred_at"], "2026-11-22T10:00:00Z");
-    assert_eq!(items[1]["prev_hash"], items[0]["hash"], "the envelopes carry the chain");
+    assert_eq!(
+        items[1]["prev_hash"], items[0]["hash"],
+        "the envelopes carry the chain"
+    );
     db.finish().await;
 }
 
@@ -41,15 +54,27 @@ async fn games_are_listed_with_filters_and_pages() {
     for round in ["1", "1", "2"] {
         let mut settings = standard_game();
         settings["round"] = json!(round);
-        let (status, body, _) = send(&app, TestRequest::post().uri("/v1/games").set_json(settings)).await;
+        let (status, body, _) = send(
+            &app,
+            TestRequest::post().uri("/v1/games").set_json(settings),
+        )
+        .await;
         assert_eq!(status, 201, "{body}");
     }
     let (_, body, _) = send(&app, TestRequest::get().uri("/v1/games?round=1")).await;
     assert_eq!(body["items"].as_array().unwrap().len(), 2);
-    let (_, body, _) = send(&app, TestRequest::get().uri("/v1/games?event=Test%20Open%202026&status=in_progress&limit=2")).await;
+    let (_, body, _) = send(
+        &app,
+        TestRequest::get().uri("/v1/games?event=Test%20Open%202026&status=in_progress&limit=2"),
+    )
+    .await;
     assert_eq!(body["items"].as_array().unwrap().len(), 2);
     let next = body["next"].as_str().expect("a next page").to_string();
-    let (_, body, _) = send(&app, TestRequest::get().uri(&format!("/v1/games?limit=2&after={next}"))).await;
+    let (_, body, _) = send(
+        &app,
+        TestRequest::get().uri(&format!("/v1/games?limit=2&after={next}")),
+    )
+    .await;
     assert_eq!(body["items"].as_array().unwrap().len(), 1);
     assert!(body["next"].is_null());
     let (_, body, _) = send(&app, TestRequest::get().uri("/v1/games?status=ended")).await;
@@ -100,26 +125,62 @@ async fn refused_append(body: Value, status: u16, code: &str, field: Option<&str
 
 #[actix_web::test]
 async fn an_unknown_event_type_is_refused_naming_the_field() {
-    refused_append(json!({"expected_seq": 1, "events": [{"type": "castle", "by": "white"}]}), 422, "invalid_field", Some("events[0].type")).await;
+    refused_append(
+        json!({"expected_seq": 1, "events": [{"type": "castle", "by": "white"}]}),
+        422,
+        "invalid_field",
+        Some("events[0].type"),
+    )
+    .await;
 }
 
 #[actix_web::test]
 async fn a_missing_field_is_refused_naming_it() {
-    refused_append(json!({"expected_seq": 1, "events": [{"type": "move", "san": "e4"}]}), 422, "invalid_field", Some("events[0].by")).await;
-    refused_append(json!({"events": [{"type": "move", "by": "white", "san": "e4"}]}), 422, "invalid_field", Some("expected_seq")).await;
+    refused_append(
+        json!({"expected_seq": 1, "events": [{"type": "move", "san": "e4"}]}),
+        422,
+        "invalid_field",
+        Some("events[0].by"),
+    )
+    .await;
+    refused_append(
+        json!({"events": [{"type": "move", "by": "white", "san": "e4"}]}),
+        422,
+        "invalid_field",
+        Some("expected_seq"),
+    )
+    .await;
 }
 
 #[actix_web::test]
 async fn a_mistyped_field_is_refused() {
-    refused_append(json!({"expected_seq": "one", "events": []}), 422, "invalid_field", Some("expected_seq")).await;
-    refused_append(json!({"expected_seq": 1, "events": [{"type": "move", "by": "green", "san": "e4"}]}), 422, "invalid_field", Some("events[0]")).await;
+    refused_append(
+        json!({"expected_seq": "one", "events": []}),
+        422,
+        "invalid_field",
+        Some("expected_seq"),
+    )
+    .await;
+    refused_append(
+        json!({"expected_seq": 1, "events": [{"type": "move", "by": "green", "san": "e4"}]}),
+        422,
+        "invalid_field",
+        Some("events[0]"),
+    )
+    .await;
     refused_append(json!({"expected_seq": 1, "events": [{"type": "move", "by": "white", "san": "e4", "clock": {"white_ms": -5}}]}), 422, "invalid_field", Some("events[0].clock.white_ms")).await;
     refused_append(json!({"expected_seq": 1, "events": [{"type": "move", "by": "white", "san": "e4", "event_id": "not-a-uuid"}]}), 422, "invalid_field", Some("events[0].event_id")).await;
 }
 
 #[actix_web::test]
 async fn an_unknown_field_in_an_event_is_refused() {
-    refused_append(json!({"expected_seq": 1, "events": [{"type": "resign", "by": "white", "reason": "lost"}]}), 422, "invalid_field", Some("events[0].reason")).await;
+    refused_append(
+        json!({"expected_seq": 1, "events": [{"type": "resign", "by": "white", "reason": "lost"}]}),
+        422,
+        "invalid_field",
+        Some("events[0].reason"),
+    )
+    .await;
 }
 
 #[actix_web::test]
@@ -156,11 +217,30 @@ async fn malformed_json_empty_bodies_and_empty_lists_are_refused() {
         ("{\"expected_seq\": 1, \"events\": [", 400, "malformed_json"),
         ("", 400, "empty_body"),
         ("[1, 2]", 422, "invalid_field"),
-        ("{\"expected_seq\": 1, \"events\": []}", 422, "invalid_field"),
-        ("{\"expected_seq\": 1, \"events\": {}}", 422, "invalid_field"),
-        ("{\"expected_seq\": 1, \"events\": [], \"extra\": 1}", 422, "invalid_field"),
+        (
+            "{\"expected_seq\": 1, \"events\": []}",
+            422,
+            "invalid_field",
+        ),
+        (
+            "{\"expected_seq\": 1, \"events\": {}}",
+            422,
+            "invalid_field",
+        ),
+        (
+            "{\"expected_seq\": 1, \"events\": [], \"extra\": 1}",
+            422,
+            "invalid_field",
+        ),
     ] {
-        let reply = send(&app, TestRequest::post().uri(&uri).insert_header(("content-type", "application/json")).set_payload(payload)).await;
+        let reply = send(
+            &app,
+            TestRequest::post()
+                .uri(&uri)
+                .insert_header(("content-type", "application/json"))
+                .set_payload(payload),
+        )
+        .await;
         assert_problem(&reply, status, code);
     }
     let deep = format!("{}{}", "[".repeat(10_000), "]".repeat(10_000));
@@ -176,7 +256,13 @@ async fn an_oversized_body_is_refused_and_nothing_is_stored() {
     let app = test::init_service(arbiter::http::app(db.state())).await;
     let game = create_game(&app).await;
     let huge = json!({"expected_seq": 1, "events": [{"type": "clock_adjust", "side": "white", "delta_ms": 1, "reason": "x".repeat(2 * 1024 * 1024)}]});
-    let reply = send(&app, TestRequest::post().uri(&format!("/v1/games/{game}/events")).set_json(huge)).await;
+    let reply = send(
+        &app,
+        TestRequest::post()
+            .uri(&format!("/v1/games/{game}/events"))
+            .set_json(huge),
+    )
+    .await;
     assert_problem(&reply, 413, "body_too_large");
     assert_eq!(db.event_count().await, 1);
     db.finish().await;
@@ -187,18 +273,82 @@ async fn unknown_games_invalid_uuids_bad_cursors_and_limits_are_4xx() {
     let db = TestDb::new().await;
     let app = test::init_service(arbiter::http::app(db.state())).await;
     let missing = Uuid::new_v4();
-    assert_problem(&send(&app, TestRequest::get().uri(&format!("/v1/games/{missing}"))).await, 404, "game_not_found");
-    assert_problem(&send(&app, TestRequest::get().uri(&format!("/v1/games/{missing}/events"))).await, 404, "game_not_found");
-    let reply = send(&app, TestRequest::post().uri(&format!("/v1/games/{missing}/events")).set_json(json!({"expected_seq": 1, "events": [{"type": "resign", "by": "white"}]}))).await;
+    assert_problem(
+        &send(
+            &app,
+            TestRequest::get().uri(&format!("/v1/games/{missing}")),
+        )
+        .await,
+        404,
+        "game_not_found",
+    );
+    assert_problem(
+        &send(
+            &app,
+            TestRequest::get().uri(&format!("/v1/games/{missing}/events")),
+        )
+        .await,
+        404,
+        "game_not_found",
+    );
+    let reply = send(
+        &app,
+        TestRequest::post()
+            .uri(&format!("/v1/games/{missing}/events"))
+            .set_json(json!({"expected_seq": 1, "events": [{"type": "resign", "by": "white"}]})),
+    )
+    .await;
     assert_problem(&reply, 404, "game_not_found");
-    assert_problem(&send(&app, TestRequest::get().uri("/v1/games/not-a-uuid")).await, 400, "invalid_path");
-    assert_problem(&send(&app, TestRequest::post().uri("/v1/games/1234/events").set_json(json!({}))).await, 400, "invalid_path");
-    assert_problem(&send(&app, TestRequest::get().uri("/v1/feed?after=abc")).await, 400, "invalid_cursor");
-    assert_problem(&send(&app, TestRequest::get().uri("/v1/feed?limit=100000000")).await, 400, "invalid_limit");
-    assert_problem(&send(&app, TestRequest::get().uri("/v1/games?limit=0")).await, 400, "invalid_limit");
-    assert_problem(&send(&app, TestRequest::get().uri("/v1/games?after=%27%3B%20DROP%20TABLE%20events")).await, 400, "invalid_cursor");
-    assert_problem(&send(&app, TestRequest::get().uri("/v1/games?status=lost")).await, 400, "invalid_query");
-    assert_problem(&send(&app, TestRequest::get().uri("/v2/nothing")).await, 404, "no_such_route");
+    assert_problem(
+        &send(&app, TestRequest::get().uri("/v1/games/not-a-uuid")).await,
+        400,
+        "invalid_path",
+    );
+    assert_problem(
+        &send(
+            &app,
+            TestRequest::post()
+                .uri("/v1/games/1234/events")
+                .set_json(json!({})),
+        )
+        .await,
+        400,
+        "invalid_path",
+    );
+    assert_problem(
+        &send(&app, TestRequest::get().uri("/v1/feed?after=abc")).await,
+        400,
+        "invalid_cursor",
+    );
+    assert_problem(
+        &send(&app, TestRequest::get().uri("/v1/feed?limit=100000000")).await,
+        400,
+        "invalid_limit",
+    );
+    assert_problem(
+        &send(&app, TestRequest::get().uri("/v1/games?limit=0")).await,
+        400,
+        "invalid_limit",
+    );
+    assert_problem(
+        &send(
+            &app,
+            TestRequest::get().uri("/v1/games?after=%27%3B%20DROP%20TABLE%20events"),
+        )
+        .await,
+        400,
+        "invalid_cursor",
+    );
+    assert_problem(
+        &send(&app, TestRequest::get().uri("/v1/games?status=lost")).await,
+        400,
+        "invalid_query",
+    );
+    assert_problem(
+        &send(&app, TestRequest::get().uri("/v2/nothing")).await,
+        404,
+        "no_such_route",
+    );
     assert_eq!(db.event_count().await, 0);
     db.finish().await;
 }
@@ -209,25 +359,60 @@ async fn game_settings_are_validated_with_the_field_named() {
     let app = test::init_service(arbiter::http::app(db.state())).await;
     let cases: Vec<(Box<dyn Fn(&mut Value)>, &str)> = vec![
         (Box::new(|s| s["white"]["name"] = json!("  ")), "white.name"),
-        (Box::new(|s| s["time_control"]["base_ms"] = json!(0)), "time_control.base_ms"),
-        (Box::new(|s| s["time_control"]["kind"] = json!("bullet")), "time_control.kind"),
-        (Box::new(|s| s["laws_edition"] = json!("1997")), "laws_edition"),
-        (Box::new(|s| s["start_fen"] = json!("8/8/8/8/8/8/8/8 w - - 0 1")), "start_fen"),
-        (Box::new(|s| s["regulations"] = json!({"draw_offers": "sometimes"})), "regulations.draw_offers"),
-        (Box::new(|s| { s.as_object_mut().unwrap().remove("event"); }), "event"),
+        (
+            Box::new(|s| s["time_control"]["base_ms"] = json!(0)),
+            "time_control.base_ms",
+        ),
+        (
+            Box::new(|s| s["time_control"]["kind"] = json!("bullet")),
+            "time_control.kind",
+        ),
+        (
+            Box::new(|s| s["laws_edition"] = json!("1997")),
+            "laws_edition",
+        ),
+        (
+            Box::new(|s| s["start_fen"] = json!("8/8/8/8/8/8/8/8 w - - 0 1")),
+            "start_fen",
+        ),
+        (
+            Box::new(|s| s["regulations"] = json!({"draw_offers": "sometimes"})),
+            "regulations.draw_offers",
+        ),
+        (
+            Box::new(|s| {
+                s.as_object_mut().unwrap().remove("event");
+            }),
+            "event",
+        ),
         (Box::new(|s| s["colour"] = json!("x")), "colour"),
         (Box::new(|s| s["game_id"] = json!("12")), "game_id"),
     ];
     for (change, field) in cases {
         let mut settings = standard_game();
         change(&mut settings);
-        let reply = send(&app, TestRequest::post().uri("/v1/games").set_json(&settings)).await;
+        let reply = send(
+            &app,
+            TestRequest::post().uri("/v1/games").set_json(&settings),
+        )
+        .await;
         assert_eq!(reply.0, 422, "{field}: {}", reply.1);
-        assert_eq!(reply.1["field"].as_str().map(|f| f.contains(field) || field.contains(f)), Some(true), "{field}: {}", reply.1);
+        assert_eq!(
+            reply.1["field"]
+                .as_str()
+                .map(|f| f.contains(field) || field.contains(f)),
+            Some(true),
+            "{field}: {}",
+            reply.1
+        );
     }
     let mut settings = standard_game();
     settings["start_fen"] = json!("4k3/8/8/8/8/8/8/4K2R w K - 0 1");
-    let reply = send(&app, TestRequest::post().uri("/v1/games").set_json(&settings)).await;
+    let reply = send(
+        &app,
+        TestRequest::post().uri("/v1/games").set_json(&settings),
+    )
+    .await;
     assert_eq!(reply.0, 201, "a legal start FEN is accepted: {}", reply.1);
     assert_eq!(db.event_count().await, 1);
     db.finish().await;
@@ -241,7 +426,10 @@ async fn health_readiness_the_document_and_swagger_ui_are_served() {
     assert_eq!(send(&app, TestRequest::get().uri("/readyz")).await.0, 200);
     let (status, document, _) = send(&app, TestRequest::get().uri("/api-docs/openapi.json")).await;
     assert_eq!(status, 200);
-    assert_eq!(document, serde_json::to_value(arbiter::http::openapi()).unwrap());
+    assert_eq!(
+        document,
+        serde_json::to_value(arbiter::http::openapi()).unwrap()
+    );
     let response = test::call_service(&app, TestRequest::get().uri("/docs/").to_request()).await;
     assert_eq!(response.status(), 200);
     let page = String::from_utf8_lossy(&test::read_body(response).await).to_string();

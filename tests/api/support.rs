@@ -41,7 +41,9 @@ impl TestDb {
             Some(slash) => format!("{}/{name}", &admin[..slash]),
             None => panic!("ARBITER_TEST_DATABASE_URL needs a database name"),
         };
-        let store = Store::connect(&url, 40).await.expect("connect test database");
+        let store = Store::connect(&url, 40)
+            .await
+            .expect("connect test database");
         store.migrate().await.expect("migrations apply");
         TestDb { name, store }
     }
@@ -107,7 +109,8 @@ where
     let body = if bytes.is_empty() {
         Value::Null
     } else {
-        serde_json::from_slice(&bytes).unwrap_or_else(|_| Value::String(String::from_utf8_lossy(&bytes).into()))
+        serde_json::from_slice(&bytes)
+            .unwrap_or_else(|_| Value::String(String::from_utf8_lossy(&bytes).into()))
     };
     (status, body, content_type)
 }
@@ -118,9 +121,18 @@ where
     S: Service<actix_http::Request, Response = ServiceResponse<B>, Error = actix_web::Error>,
     B: MessageBody,
 {
-    let (status, body, _) = send(app, test::TestRequest::post().uri("/v1/games").set_json(standard_game())).await;
+    let (status, body, _) = send(
+        app,
+        test::TestRequest::post()
+            .uri("/v1/games")
+            .set_json(standard_game()),
+    )
+    .await;
     assert_eq!(status, 201, "game creation answered {body}");
-    body["game"]["game_id"].as_str().and_then(|s| s.parse().ok()).expect("game id")
+    body["game"]["game_id"]
+        .as_str()
+        .and_then(|s| s.parse().ok())
+        .expect("game id")
 }
 
 /// Appends events through the API.
@@ -143,8 +155,15 @@ where
 pub fn assert_problem(reply: &(u16, Value, Option<String>), status: u16, code: &str) {
     let (got, body, content_type) = reply;
     assert_eq!(*got, status, "status of {body}");
-    assert_eq!(content_type.as_deref(), Some("application/problem+json"), "media type of {body}");
+    assert_eq!(
+        content_type.as_deref(),
+        Some("application/problem+json"),
+        "media type of {body}"
+    );
     assert_eq!(body["code"], code, "code of {body}");
     assert_eq!(body["status"], status, "status field of {body}");
-    assert!(body["detail"].as_str().is_some_and(|d| d.len() > 20), "a detail a person can act on: {body}");
+    assert!(
+        body["detail"].as_str().is_some_and(|d| d.len() > 20),
+        "a detail a person can act on: {body}"
+    );
 }
