@@ -357,7 +357,8 @@ async fn unknown_games_invalid_uuids_bad_cursors_and_limits_are_4xx() {
 async fn game_settings_are_validated_with_the_field_named() {
     let db = TestDb::new().await;
     let app = test::init_service(arbiter::http::app(db.state())).await;
-    let cases: Vec<(Box<dyn Fn(&mut Value)>, &str)> = vec![
+    type Change = Box<dyn Fn(&mut Value)>;
+    let cases: Vec<(Change, &str)> = vec![
         (Box::new(|s| s["white"]["name"] = json!("  ")), "white.name"),
         (
             Box::new(|s| s["time_control"]["base_ms"] = json!(0)),
