@@ -3,7 +3,9 @@
 //! `game` and `rules` are the pure core (the FIDE Laws); `store` holds all SQL; `http` is the
 //! thin actix-web shell.
 
+pub mod access;
 pub mod cluster;
 pub mod game;
 pub mod http;
+pub mod integrity;
 pub mod store;

@@ -55,6 +55,10 @@ enum Command {
         /// Database connections in the pool.
         #[arg(long, env = "ARBITER_DB_CONNECTIONS", default_value_t = 16)]
         db_connections: u32,
+        /// The database role the service works as (may append and read events, never change
+        /// them); migrations run as DATABASE_URL's own user.
+        #[arg(long, env = "ARBITER_SERVICE_ROLE", default_value = "arbiter_service")]
+        service_role: String,
     },
     /// Apply pending database migrations and exit.
     Migrate {
@@ -64,13 +68,52 @@ enum Command {
     /// Print the OpenAPI document (regenerate the committed one with
     /// `cargo run -- openapi > openapi/openapi.json`).
     Openapi,
-    /// Verify hash chains.
+    /// Verify hash chains: an exported game offline (`arbiter verify FILE`), or every game in
+    /// the database (`arbiter verify --all`).
     Verify {
         #[command(flatten)]
         database: DatabaseArgs,
         /// Check every game in the database.
-        #[arg(long)]
+        #[arg(long, conflicts_with = "file")]
         all: bool,
+        /// An export (`GET /v1/games/{id}/export`) to check without a database.
+        file: Option<PathBuf>,
+        /// The published chain head's seq (`GET /v1/games/{id}/digest`): the export must end there.
+        #[arg(long, requires = "digest_hash")]
+        digest_seq: Option<u64>,
+        /// The published chain head's hash.
+        #[arg(long, requires = "digest_seq")]
+        digest_hash: Option<String>,
+    },
+    /// Manage bearer tokens.
+    Token {
+        #[command(flatten)]
+        database: DatabaseArgs,
+        #[command(subcommand)]
+        action: TokenAction,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+enum TokenAction {
+    /// Create a token and print it (only once: only its hash is stored).
+    Create {
+        /// The role.
+        #[arg(long, value_enum)]
+        role: arbiter::access::Role,
+        /// Who holds it.
+        #[arg(long)]
+        name: String,
+        /// Limit the token to this event (repeat for several).
+        #[arg(long = "event")]
+        events: Vec<String>,
+    },
+    /// List tokens.
+    List,
+    /// Revoke a token at once.
+    Revoke {
+        /// The token's id.
+        token_id: uuid::Uuid,
     },
 }
 
@@ -172,22 +215,39 @@ async fn run(cli: Cli) -> Result<ExitCode> {
             bind,
             port,
             db_connections,
+            service_role,
         } => {
             let database = Database::open(&database).await?;
-            let outcome = serve(&database.url, &bind, port, db_connections).await;
+            let outcome = serve(&database.url, &bind, port, db_connections, service_role).await;
             let closed = database.close();
             outcome?;
             closed?;
             Ok(ExitCode::SUCCESS)
         }
-        Command::Verify { database, all } => {
+        Command::Verify {
+            database,
+            all,
+            file,
+            digest_seq,
+            digest_hash,
+        } => {
+            if let Some(file) = file {
+                return verify_file(&file, digest_seq.zip(digest_hash));
+            }
             if !all {
                 anyhow::bail!(
-                    "say what to verify: `arbiter verify --all` checks every game in the database"
+                    "say what to verify: `arbiter verify FILE` checks an export offline, \
+                     `arbiter verify --all` every game in the database"
                 );
             }
             let database = Database::open(&database).await?;
             let outcome = verify_all(&database.url).await;
+            database.close()?;
+            outcome
+        }
+        Command::Token { database, action } => {
+            let database = Database::open(&database).await?;
+            let outcome = manage_tokens(&database.url, action).await;
             database.close()?;
             outcome
         }
@@ -205,11 +265,23 @@ async fn migrate(url: &str) -> Result<Store> {
     Ok(store)
 }
 
-async fn serve(url: &str, bind: &str, port: u16, db_connections: u32) -> Result<()> {
+async fn serve(
+    url: &str,
+    bind: &str,
+    port: u16,
+    db_connections: u32,
+    service_role: String,
+) -> Result<()> {
     migrate(url).await?;
-    let store = Store::connect(url, db_connections)
+    let store = Store::connect_as_service(url, db_connections, &service_role)
         .await
-        .with_context(|| format!("cannot connect to the database at {}", redact(url)))?;
+        .with_context(|| {
+            format!(
+                "cannot connect to the database at {} as the role {service_role} (the role \
+                 DATABASE_URL's user must be able to SET ROLE to)",
+                redact(url)
+            )
+        })?;
     let state = AppState {
         store,
         limits: Limits::default(),
@@ -221,6 +293,75 @@ async fn serve(url: &str, bind: &str, port: u16, db_connections: u32) -> Result<
     server.run().await.context("the HTTP server failed")?;
     tracing::info!("arbiter stopped");
     Ok(())
+}
+
+async fn manage_tokens(url: &str, action: TokenAction) -> Result<ExitCode> {
+    let store = migrate(url).await?;
+    match action {
+        TokenAction::Create { role, name, events } => {
+            let events = (!events.is_empty()).then_some(events);
+            arbiter::http::tokens::check_token_fields(&name, events.as_deref())
+                .map_err(|e| anyhow::anyhow!("{}", e.problem().detail))?;
+            let (info, token) = store
+                .create_token(&name, role, events.as_deref(), "arbiter token create")
+                .await?;
+            eprintln!(
+                "token {} for {} ({}) created; it is printed once, store it now:",
+                info.token_id,
+                info.name,
+                info.role.as_str()
+            );
+            println!("{token}");
+        }
+        TokenAction::List => {
+            for info in store.list_tokens().await? {
+                println!("{}", serde_json::to_string(&info)?);
+            }
+        }
+        TokenAction::Revoke { token_id } => match store.revoke_token(token_id).await? {
+            Some(info) => println!("revoked {} ({})", info.token_id, info.name),
+            None => anyhow::bail!("no token with id {token_id}"),
+        },
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn verify_file(file: &std::path::Path, digest: Option<(u64, String)>) -> Result<ExitCode> {
+    let text =
+        std::fs::read_to_string(file).with_context(|| format!("cannot read {}", file.display()))?;
+    let digest = match digest {
+        Some((seq, hash)) => {
+            let game_id = text
+                .lines()
+                .next()
+                .and_then(|line| serde_json::from_str::<serde_json::Value>(line).ok())
+                .and_then(|v| v["game_id"].as_str().and_then(|s| s.parse().ok()))
+                .unwrap_or_default();
+            Some(arbiter::integrity::ChainDigest { game_id, seq, hash })
+        }
+        None => None,
+    };
+    match arbiter::integrity::verify_export(&text, digest.as_ref()) {
+        Ok(verified) => {
+            println!(
+                "{}: intact, {} events, head seq {} hash {}{}",
+                file.display(),
+                verified.events,
+                verified.head.seq,
+                verified.head.hash,
+                if digest.is_some() {
+                    ", matches the digest"
+                } else {
+                    " (no digest given: a truncated copy cannot be told apart)"
+                }
+            );
+            Ok(ExitCode::SUCCESS)
+        }
+        Err(broken) => {
+            println!("{}: BROKEN at {broken}", file.display());
+            Ok(ExitCode::from(2))
+        }
+    }
 }
 
 async fn verify_all(url: &str) -> Result<ExitCode> {

@@ -45,6 +45,12 @@ pub fn json_object(body: &[u8]) -> Result<Map<String, Value>, ApiError> {
             ),
         )
     })?;
+    if let Some(field) = field_with_nul(&value, "") {
+        return Err(ApiError::invalid_field(
+            field.clone(),
+            format!("`{field}` contains the character U+0000, which cannot be stored; remove it."),
+        ));
+    }
     match value {
         Value::Object(map) => Ok(map),
         other => Err(ApiError::invalid_field(
@@ -54,6 +60,32 @@ pub fn json_object(body: &[u8]) -> Result<Map<String, Value>, ApiError> {
                 json_kind(&other)
             ),
         )),
+    }
+}
+
+/// The path of the first string (or key) holding U+0000, which PostgreSQL's jsonb refuses.
+fn field_with_nul(value: &Value, path: &str) -> Option<String> {
+    let join = |key: &str| {
+        if path.is_empty() {
+            key.to_string()
+        } else {
+            format!("{path}.{key}")
+        }
+    };
+    match value {
+        Value::String(text) if text.contains('\0') => Some(path.to_string()),
+        Value::Array(items) => items
+            .iter()
+            .enumerate()
+            .find_map(|(i, item)| field_with_nul(item, &format!("{path}[{i}]"))),
+        Value::Object(map) => map.iter().find_map(|(key, item)| {
+            if key.contains('\0') {
+                Some(join("(a key)"))
+            } else {
+                field_with_nul(item, &join(key))
+            }
+        }),
+        _ => None,
     }
 }
 

@@ -46,6 +46,12 @@ pub struct ApiError {
     cause: Option<anyhow::Error>,
 }
 
+impl From<crate::access::Denied> for ApiError {
+    fn from(denied: crate::access::Denied) -> Self {
+        ApiError::new(StatusCode::FORBIDDEN, "forbidden", "Forbidden", denied.0)
+    }
+}
+
 impl std::fmt::Display for ApiError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "{} ({}): {}", self.title, self.status, self.detail)
@@ -88,6 +94,16 @@ impl ApiError {
             StatusCode::UNPROCESSABLE_ENTITY,
             code,
             "Request refused",
+            detail.into(),
+        )
+    }
+
+    /// 401: no token, or a token that is not valid.
+    pub fn unauthenticated(code: &'static str, detail: impl Into<String>) -> Self {
+        Self::new(
+            StatusCode::UNAUTHORIZED,
+            code,
+            "Authentication required",
             detail.into(),
         )
     }
@@ -199,9 +215,11 @@ impl ResponseError for ApiError {
         {
             tracing::error!(status = self.status.as_u16(), code = self.code, error = ?cause, "request failed");
         }
-        HttpResponse::build(self.status)
-            .content_type(PROBLEM_JSON)
-            .json(self.problem())
+        let mut response = HttpResponse::build(self.status);
+        if self.status == StatusCode::UNAUTHORIZED {
+            response.insert_header(("WWW-Authenticate", "Bearer"));
+        }
+        response.content_type(PROBLEM_JSON).json(self.problem())
     }
 }
 

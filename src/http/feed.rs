@@ -1,6 +1,7 @@
 //! The global feed: every stored event of every game, in commit order, for integrations.
 
 use super::AppState;
+use super::auth::Caller;
 use super::error::{ApiError, Problem};
 use super::games::page_limit;
 use crate::store::{FeedCursor, FeedPage};
@@ -26,15 +27,18 @@ pub struct FeedQuery {
 /// page returns the same cursor.
 #[utoipa::path(
     tag = "feed",
+    security(("bearer" = [])),
     params(FeedQuery),
     responses(
         (status = 200, description = "A page of the feed.", body = FeedPage),
         (status = 400, description = "The cursor or limit is wrong; `field` names it.", body = Problem, content_type = "application/problem+json"),
+        (status = 401, description = "No valid bearer token.", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[get("/feed")]
 pub async fn read_feed(
     state: web::Data<AppState>,
+    _caller: Caller,
     query: web::Query<FeedQuery>,
 ) -> Result<web::Json<FeedPage>, ApiError> {
     let limit = page_limit(query.limit, 100, 1000)?;

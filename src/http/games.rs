@@ -3,9 +3,10 @@
 //! Bodies are read by hand (size limit while streaming, field paths in errors) rather than
 //! through actix's `Json` extractor, so that every refusal is a problem body naming the field.
 
+use super::auth::Caller;
 use super::body::{decode_at, json_kind, json_object, read_limited, take_optional, take_required};
 use super::error::{ApiError, Problem};
-use super::{AppState, Limits, RECORDED_BY_ANONYMOUS};
+use super::{AppState, Limits};
 use crate::game::event::{
     ClockReading, Event, GameSettings, RECORDED_EVENT_TYPES, RecordedEvent, SERVICE_EVENT_TYPES,
 };
@@ -221,11 +222,14 @@ fn check_start_fen(fen: &str) -> Result<(), ApiError> {
 /// the same `game_id` with other settings is a 409.
 #[utoipa::path(
     tag = "games",
+    security(("bearer" = [])),
     request_body = CreateGameRequest,
     responses(
         (status = 201, description = "The game was created.", body = GameCreatedResponse),
         (status = 200, description = "A game with this id and these settings already existed.", body = GameCreatedResponse),
         (status = 400, description = "The body is not JSON.", body = Problem, content_type = "application/problem+json"),
+        (status = 401, description = "No valid bearer token.", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "The token's role or events do not allow this.", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "The game_id is taken by a game with other settings.", body = Problem, content_type = "application/problem+json"),
         (status = 413, description = "The body is too large.", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "A field is missing or wrong; `field` names it.", body = Problem, content_type = "application/problem+json"),
@@ -234,6 +238,7 @@ fn check_start_fen(fen: &str) -> Result<(), ApiError> {
 #[post("/games")]
 pub async fn create_game(
     state: web::Data<AppState>,
+    caller: Caller,
     payload: web::Payload,
 ) -> Result<HttpResponse, ApiError> {
     let body = read_limited(payload, state.limits.body_bytes).await?;
@@ -242,9 +247,10 @@ pub async fn create_game(
     let event_id: Option<Uuid> = take_optional(&mut object, "event_id", "")?;
     let settings: GameSettings = decode_at(Value::Object(object), "")?;
     validate_settings(&settings)?;
+    caller.0.may_create_game(&settings.event)?;
     let created = state
         .store
-        .create_game(game_id, event_id, &settings, RECORDED_BY_ANONYMOUS)
+        .create_game(game_id, event_id, &settings, &caller.0.recorder())
         .await?;
     let status = if created.newly_created {
         actix_web::http::StatusCode::CREATED
@@ -264,19 +270,34 @@ pub async fn create_game(
 /// Oldest first, filtered by event, round and status; follow `next` for the next page.
 #[utoipa::path(
     tag = "games",
+    security(("bearer" = [])),
     params(ListGamesQuery),
     responses(
         (status = 200, description = "A page of games.", body = GameListPage),
-        (status = 400, description = "A query parameter is wrong; `field` names it.", body = Problem, content_type = "application/problem+json"),
+        (status = 400, description = "A query parameter is wrong; `field` names it.", body = Problem, content_type = "application/problem+json"),        (status = 401, description = "No valid bearer token.", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "The token's role or events do not allow this.", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[get("/games")]
 pub async fn list_games(
     state: web::Data<AppState>,
+    _caller: Caller,
     query: web::Query<ListGamesQuery>,
 ) -> Result<web::Json<GameListPage>, ApiError> {
     let query = query.into_inner();
     let limit = page_limit(query.limit, 50, 500)?;
+    for (field, text) in [("event", &query.event), ("round", &query.round)] {
+        if text
+            .as_deref()
+            .is_some_and(|t| t.contains('\0') || t.chars().count() > 200)
+        {
+            return Err(ApiError::bad_request(
+                "invalid_query",
+                format!("`{field}` must be at most 200 characters, without U+0000."),
+            )
+            .with_field(field));
+        }
+    }
     let after = match query.after.as_deref() {
         None => None,
         Some(text) => Some(ListCursor::decode(text).ok_or_else(|| {
@@ -301,16 +322,20 @@ pub async fn list_games(
 /// Fetch a game.
 #[utoipa::path(
     tag = "games",
+    security(("bearer" = [])),
     params(("id" = Uuid, Path, description = "The game's id.")),
     responses(
         (status = 200, description = "The game.", body = GameSummary),
         (status = 400, description = "The id is not a UUID.", body = Problem, content_type = "application/problem+json"),
+        (status = 401, description = "No valid bearer token.", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "The token's role or events do not allow this.", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such game.", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[get("/games/{id}")]
 pub async fn get_game(
     state: web::Data<AppState>,
+    _caller: Caller,
     id: web::Path<Uuid>,
 ) -> Result<web::Json<GameSummary>, ApiError> {
     let id = id.into_inner();
@@ -467,12 +492,15 @@ fn validate_event_text(event: &RecordedEvent, path: &str) -> Result<(), ApiError
 /// envelopes and stores nothing.
 #[utoipa::path(
     tag = "events",
+    security(("bearer" = [])),
     params(("id" = Uuid, Path, description = "The game's id.")),
     request_body = AppendRequest,
     responses(
         (status = 201, description = "The events were stored.", body = AppendResponse),
         (status = 200, description = "A retry: these events were already stored by an identical request.", body = AppendResponse),
         (status = 400, description = "The body is not JSON, or the id is not a UUID.", body = Problem, content_type = "application/problem+json"),
+        (status = 401, description = "No valid bearer token.", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "The token's role or events do not allow this.", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such game.", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "`expected_seq` is stale (`current_seq` says where the log is), or an `event_id` is reused.", body = Problem, content_type = "application/problem+json"),
         (status = 413, description = "The body is too large.", body = Problem, content_type = "application/problem+json"),
@@ -482,6 +510,7 @@ fn validate_event_text(event: &RecordedEvent, path: &str) -> Result<(), ApiError
 #[post("/games/{id}/events")]
 pub async fn append_events(
     state: web::Data<AppState>,
+    caller: Caller,
     id: web::Path<Uuid>,
     payload: web::Payload,
 ) -> Result<HttpResponse, ApiError> {
@@ -503,9 +532,17 @@ pub async fn append_events(
         ));
     }
     let events = decode_events(events, events_per_append)?;
+    let game = state
+        .store
+        .game(game_id)
+        .await?
+        .ok_or(crate::store::StoreError::GameNotFound(game_id))?;
+    for event in &events {
+        caller.0.may_record(event.event.type_name(), &game.event)?;
+    }
     let appended = state
         .store
-        .append(game_id, expected_seq, &events, RECORDED_BY_ANONYMOUS)
+        .append(game_id, expected_seq, &events, &caller.0.recorder())
         .await?;
     let last_seq = appended
         .envelopes
@@ -526,16 +563,20 @@ pub async fn append_events(
 /// Read a game's log.
 #[utoipa::path(
     tag = "events",
+    security(("bearer" = [])),
     params(("id" = Uuid, Path, description = "The game's id."), ReadEventsQuery),
     responses(
         (status = 200, description = "The events after `after`, in `seq` order.", body = EventPage),
         (status = 400, description = "A parameter is wrong; `field` names it.", body = Problem, content_type = "application/problem+json"),
+        (status = 401, description = "No valid bearer token.", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "The token's role or events do not allow this.", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such game.", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[get("/games/{id}/events")]
 pub async fn read_events(
     state: web::Data<AppState>,
+    _caller: Caller,
     id: web::Path<Uuid>,
     query: web::Query<ReadEventsQuery>,
 ) -> Result<web::Json<EventPage>, ApiError> {

@@ -5,11 +5,14 @@
 //! document is collected from the same route configuration ([`routes`]), so the document
 //! cannot describe routes the server does not have.
 
+pub mod auth;
 pub mod body;
 pub mod error;
 pub mod feed;
 pub mod games;
 pub mod health;
+pub mod integrity;
+pub mod tokens;
 
 use crate::store::Store;
 use actix_web::body::{EitherBody, MessageBody};
@@ -22,9 +25,6 @@ use utoipa::OpenApi;
 use utoipa::openapi::OpenApi as OpenApiDocument;
 use utoipa_actix_web::{AppExt, scope, service_config::ServiceConfig};
 use utoipa_swagger_ui::SwaggerUi;
-
-/// Who recorded an event, until bearer tokens identify the recorder.
-pub const RECORDED_BY_ANONYMOUS: &str = "anonymous";
 
 /// Request limits.
 #[derive(Clone, Copy, Debug)]
@@ -68,10 +68,37 @@ pub struct AppState {
         (name = "games", description = "Create, list and fetch games."),
         (name = "events", description = "Record events and read a game's log."),
         (name = "feed", description = "The global feed of every stored event, in commit order."),
+        (name = "integrity", description = "Chain heads and exports that anyone can verify offline."),
+        (name = "tokens", description = "Bearer tokens and their roles (admin only)."),
         (name = "health", description = "Liveness and readiness."),
-    )
+    ),
+    modifiers(&BearerScheme)
 )]
 struct BaseDocument;
+
+/// Declares the bearer-token security scheme used by every `/v1` route.
+struct BearerScheme;
+
+impl utoipa::Modify for BearerScheme {
+    fn modify(&self, document: &mut OpenApiDocument) {
+        use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
+        let components = document.components.get_or_insert_with(Default::default);
+        components.add_security_scheme(
+            "bearer",
+            SecurityScheme::Http(
+                HttpBuilder::new()
+                    .scheme(HttpAuthScheme::Bearer)
+                    .description(Some(
+                        "A token from `arbiter token create` or `POST /v1/tokens`. Roles: \
+                         admin (tokens), arbiter (games, board events, arbiter decisions, \
+                         corrections, lodged appeals; optionally limited to named events), \
+                         appeals (appeal events), reader (read only).",
+                    ))
+                    .build(),
+            ),
+        );
+    }
+}
 
 /// Registers every documented route. Routes must be added with `.service()`: only those
 /// reach the OpenAPI document.
@@ -86,7 +113,12 @@ pub fn routes(config: &mut ServiceConfig) {
                 .service(games::get_game)
                 .service(games::append_events)
                 .service(games::read_events)
-                .service(feed::read_feed),
+                .service(integrity::digest)
+                .service(integrity::export)
+                .service(feed::read_feed)
+                .service(tokens::create_token)
+                .service(tokens::list_tokens)
+                .service(tokens::revoke_token),
         );
 }
 

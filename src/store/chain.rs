@@ -37,8 +37,7 @@ pub struct ChainReport {
     pub first_break: Option<ChainBreak>,
 }
 
-/// The hash before `seq` 1.
-pub const GENESIS_HASH: [u8; 32] = [0; 32];
+pub use crate::integrity::GENESIS_HASH;
 
 impl Store {
     /// Recomputes every hash of the game's chain and reports the first break.

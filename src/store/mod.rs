@@ -6,10 +6,12 @@
 mod chain;
 mod events;
 mod games;
+mod tokens;
 
 pub use chain::{ChainBreak, ChainReport, GENESIS_HASH};
 pub use events::{Appended, EventEnvelope, FeedCursor, FeedItem, FeedPage, NewEvent};
 pub use games::{CreatedGame, GameFilter, GameListPage, GameStatus, GameSummary, ListCursor};
+pub use tokens::{TokenInfo, token_hash};
 
 use sqlx::PgPool;
 use sqlx::postgres::PgPoolOptions;
@@ -87,6 +89,44 @@ impl Store {
             .connect(database_url)
             .await?;
         Ok(Store { pool })
+    }
+
+    /// Connects as the service: every pooled connection switches to the database role
+    /// `role` (`arbiter_service` by migration `0002`), which may read and append events but
+    /// not update, delete or truncate them.
+    pub async fn connect_as_service(
+        database_url: &str,
+        max_connections: u32,
+        role: &str,
+    ) -> Result<Self, StoreError> {
+        let role = role.to_string();
+        let pool = PgPoolOptions::new()
+            .max_connections(max_connections)
+            .acquire_timeout(Duration::from_secs(5))
+            .after_connect(move |connection, _| {
+                let role = role.clone();
+                Box::pin(async move {
+                    sqlx::query("SELECT set_config('role', $1, false)")
+                        .bind(role)
+                        .execute(connection)
+                        .await?;
+                    Ok(())
+                })
+            })
+            .connect(database_url)
+            .await?;
+        Ok(Store { pool })
+    }
+
+    /// The game's chain head (last `seq` and its hash, hex), or `None` if there is no such game.
+    pub async fn chain_head(&self, game_id: Uuid) -> Result<Option<(u64, String)>, StoreError> {
+        let row: Option<(i64, Vec<u8>)> = sqlx::query_as(
+            "SELECT seq, hash FROM events WHERE game_id = $1 ORDER BY seq DESC LIMIT 1",
+        )
+        .bind(game_id)
+        .fetch_optional(&self.pool)
+        .await?;
+        Ok(row.map(|(seq, hash)| (to_u64(seq), hex::encode(hash))))
     }
 
     /// Creates the database `arbiter` through `admin_url` if it does not exist yet (used for

@@ -18,12 +18,14 @@ fn seqs_of(rows: &[(i64,)]) -> Vec<i64> {
 async fn thirty_two_concurrent_appends_with_the_same_expected_seq_store_exactly_one() {
     let db = TestDb::new().await;
     let app = test::init_service(arbiter::http::app(db.state())).await;
-    let game = create_game(&app).await;
+    let game = create_game(&app, &db).await;
     let replies = join_all((0..32).map(|i| {
         let app = &app;
+        let db = &db;
         async move {
             append(
                 app,
+                db,
                 game,
                 1,
                 json!([{"type": "clock_adjust", "side": "white", "delta_ms": i, "reason": format!("writer {i}")}]),
@@ -67,13 +69,13 @@ async fn thirty_two_concurrent_appends_with_the_same_expected_seq_store_exactly_
 async fn the_same_append_retried_with_the_same_event_ids_gets_the_same_answer_and_one_copy() {
     let db = TestDb::new().await;
     let app = test::init_service(arbiter::http::app(db.state())).await;
-    let game = create_game(&app).await;
+    let game = create_game(&app, &db).await;
     let events = json!([
         {"type": "move", "by": "white", "san": "e4", "event_id": Uuid::new_v4()},
         {"type": "clock_press", "by": "white", "white_ms": 5_390_000, "event_id": Uuid::new_v4()}
     ]);
-    let (first_status, first) = append(&app, game, 1, events.clone()).await;
-    let (second_status, second) = append(&app, game, 1, events.clone()).await;
+    let (first_status, first) = append(&app, &db, game, 1, events.clone()).await;
+    let (second_status, second) = append(&app, &db, game, 1, events.clone()).await;
     assert_eq!(first_status, 201, "{first}");
     assert_eq!(second_status, 200, "a retry is answered 200: {second}");
     assert_eq!(first, second, "the retry gets the stored envelopes");
@@ -82,10 +84,10 @@ async fn the_same_append_retried_with_the_same_event_ids_gets_the_same_answer_an
     // The same ids for different content, or at another place, are refused.
     let mut changed = events.clone();
     changed[0]["san"] = json!("d4");
-    let (status, body) = append(&app, game, 1, changed).await;
+    let (status, body) = append(&app, &db, game, 1, changed).await;
     assert_eq!(status, 409, "{body}");
     assert_eq!(body["code"], "event_id_reused");
-    let (status, body) = append(&app, game, 3, events).await;
+    let (status, body) = append(&app, &db, game, 3, events).await;
     assert_eq!(status, 409, "{body}");
     assert_eq!(db.event_count().await, 3);
     db.finish().await;
@@ -95,9 +97,9 @@ async fn the_same_append_retried_with_the_same_event_ids_gets_the_same_answer_an
 async fn concurrent_identical_retries_store_one_copy_and_all_get_the_stored_answer() {
     let db = TestDb::new().await;
     let app = test::init_service(arbiter::http::app(db.state())).await;
-    let game = create_game(&app).await;
+    let game = create_game(&app, &db).await;
     let events = json!([{"type": "move", "by": "white", "san": "e4", "event_id": Uuid::new_v4()}]);
-    let replies = join_all((0..8).map(|_| append(&app, game, 1, events.clone()))).await;
+    let replies = join_all((0..8).map(|_| append(&app, &db, game, 1, events.clone()))).await;
     for (status, body) in &replies {
         assert!(*status == 201 || *status == 200, "{status} {body}");
         assert_eq!(body["events"][0]["seq"], 2);
@@ -194,8 +196,8 @@ async fn the_feed_pages_through_every_event_with_small_pages() {
     let db = TestDb::new().await;
     let app = test::init_service(arbiter::http::app(db.state())).await;
     for _ in 0..3 {
-        let game = create_game(&app).await;
-        append(&app, game, 1, json!([{"type": "move", "by": "white", "san": "e4"}, {"type": "move", "by": "black", "san": "e5"}])).await;
+        let game = create_game(&app, &db).await;
+        append(&app, &db, game, 1, json!([{"type": "move", "by": "white", "san": "e4"}, {"type": "move", "by": "black", "san": "e5"}])).await;
     }
     let mut after = FeedCursor::START.to_string();
     let mut total = 0;
@@ -203,7 +205,7 @@ async fn the_feed_pages_through_every_event_with_small_pages() {
     for _ in 0..400 {
         let (status, body, _) = send(
             &app,
-            test::TestRequest::get().uri(&format!("/v1/feed?limit=2&after={after}")),
+            db.get().uri(&format!("/v1/feed?limit=2&after={after}")),
         )
         .await;
         assert_eq!(status, 200, "{body}");

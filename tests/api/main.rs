@@ -5,3 +5,4 @@ mod log_guarantees;
 mod openapi;
 mod requests;
 mod support;
+mod trust;

@@ -2,7 +2,7 @@
 //! answered with a problem body, with nothing stored.
 
 use crate::support::{TestDb, append, assert_problem, create_game, send, standard_game};
-use actix_web::test::{self, TestRequest};
+use actix_web::test;
 use serde_json::{Value, json};
 use uuid::Uuid;
 
@@ -10,8 +10,8 @@ use uuid::Uuid;
 async fn a_game_is_created_fetched_listed_and_its_events_read_back() {
     let db = TestDb::new().await;
     let app = test::init_service(arbiter::http::app(db.state())).await;
-    let game = create_game(&app).await;
-    let (status, body, _) = send(&app, TestRequest::get().uri(&format!("/v1/games/{game}"))).await;
+    let game = create_game(&app, &db).await;
+    let (status, body, _) = send(&app, db.get().uri(&format!("/v1/games/{game}"))).await;
     assert_eq!(status, 200, "{body}");
     assert_eq!(body["white"], "Carlsen, Magnus");
     assert_eq!(body["last_seq"], 1);
@@ -20,7 +20,7 @@ async fn a_game_is_created_fetched_listed_and_its_events_read_back() {
         "the 2023 Laws are the default"
     );
 
-    let (status, body) = append(&app, game, 1, json!([
+    let (status, body) = append(&app, &db, game, 1, json!([
         {"type": "move", "by": "white", "san": "e4", "occurred_at": "2026-11-22T10:00:00Z", "clock": {"white_ms": 5_399_000, "black_ms": 5_400_000}},
         {"type": "draw_offer", "by": "white"}
     ])).await;
@@ -28,7 +28,7 @@ async fn a_game_is_created_fetched_listed_and_its_events_read_back() {
     assert_eq!(body["last_seq"], 3);
     let (status, body, _) = send(
         &app,
-        TestRequest::get().uri(&format!("/v1/games/{game}/events?after=1")),
+        db.get().uri(&format!("/v1/games/{game}/events?after=1")),
     )
     .await;
     assert_eq!(status, 200, "{body}");
@@ -54,30 +54,27 @@ async fn games_are_listed_with_filters_and_pages() {
     for round in ["1", "1", "2"] {
         let mut settings = standard_game();
         settings["round"] = json!(round);
-        let (status, body, _) = send(
-            &app,
-            TestRequest::post().uri("/v1/games").set_json(settings),
-        )
-        .await;
+        let (status, body, _) = send(&app, db.post().uri("/v1/games").set_json(settings)).await;
         assert_eq!(status, 201, "{body}");
     }
-    let (_, body, _) = send(&app, TestRequest::get().uri("/v1/games?round=1")).await;
+    let (_, body, _) = send(&app, db.get().uri("/v1/games?round=1")).await;
     assert_eq!(body["items"].as_array().unwrap().len(), 2);
     let (_, body, _) = send(
         &app,
-        TestRequest::get().uri("/v1/games?event=Test%20Open%202026&status=in_progress&limit=2"),
+        db.get()
+            .uri("/v1/games?event=Test%20Open%202026&status=in_progress&limit=2"),
     )
     .await;
     assert_eq!(body["items"].as_array().unwrap().len(), 2);
     let next = body["next"].as_str().expect("a next page").to_string();
     let (_, body, _) = send(
         &app,
-        TestRequest::get().uri(&format!("/v1/games?limit=2&after={next}")),
+        db.get().uri(&format!("/v1/games?limit=2&after={next}")),
     )
     .await;
     assert_eq!(body["items"].as_array().unwrap().len(), 1);
     assert!(body["next"].is_null());
-    let (_, body, _) = send(&app, TestRequest::get().uri("/v1/games?status=ended")).await;
+    let (_, body, _) = send(&app, db.get().uri("/v1/games?status=ended")).await;
     assert_eq!(body["items"].as_array().unwrap().len(), 0);
     db.finish().await;
 }
@@ -89,13 +86,13 @@ async fn creating_a_game_with_a_chosen_id_is_idempotent_and_other_settings_confl
     let id = Uuid::new_v4();
     let mut body = standard_game();
     body["game_id"] = json!(id);
-    let first = send(&app, TestRequest::post().uri("/v1/games").set_json(&body)).await;
-    let again = send(&app, TestRequest::post().uri("/v1/games").set_json(&body)).await;
+    let first = send(&app, db.post().uri("/v1/games").set_json(&body)).await;
+    let again = send(&app, db.post().uri("/v1/games").set_json(&body)).await;
     assert_eq!(first.0, 201);
     assert_eq!(again.0, 200);
     assert_eq!(first.1, again.1);
     body["round"] = json!("9");
-    let conflict = send(&app, TestRequest::post().uri("/v1/games").set_json(&body)).await;
+    let conflict = send(&app, db.post().uri("/v1/games").set_json(&body)).await;
     assert_problem(&conflict, 409, "game_id_taken");
     assert_eq!(db.event_count().await, 1);
     db.finish().await;
@@ -105,11 +102,11 @@ async fn creating_a_game_with_a_chosen_id_is_idempotent_and_other_settings_confl
 async fn refused_append(body: Value, status: u16, code: &str, field: Option<&str>) {
     let db = TestDb::new().await;
     let app = test::init_service(arbiter::http::app(db.state())).await;
-    let game = create_game(&app).await;
+    let game = create_game(&app, &db).await;
     let before = db.event_count().await;
     let reply = send(
         &app,
-        TestRequest::post()
+        db.post()
             .uri(&format!("/v1/games/{game}/events"))
             .insert_header(("content-type", "application/json"))
             .set_payload(body.to_string()),
@@ -198,8 +195,15 @@ async fn decision_events_cannot_be_submitted_by_clients() {
 async fn a_stale_expected_seq_is_refused_with_the_current_seq() {
     let db = TestDb::new().await;
     let app = test::init_service(arbiter::http::app(db.state())).await;
-    let game = create_game(&app).await;
-    let (status, body) = append(&app, game, 7, json!([{"type": "resign", "by": "white"}])).await;
+    let game = create_game(&app, &db).await;
+    let (status, body) = append(
+        &app,
+        &db,
+        game,
+        7,
+        json!([{"type": "resign", "by": "white"}]),
+    )
+    .await;
     assert_eq!(status, 409);
     assert_eq!(body["code"], "stale_seq");
     assert_eq!(body["current_seq"], 1);
@@ -211,7 +215,7 @@ async fn a_stale_expected_seq_is_refused_with_the_current_seq() {
 async fn malformed_json_empty_bodies_and_empty_lists_are_refused() {
     let db = TestDb::new().await;
     let app = test::init_service(arbiter::http::app(db.state())).await;
-    let game = create_game(&app).await;
+    let game = create_game(&app, &db).await;
     let uri = format!("/v1/games/{game}/events");
     for (payload, status, code) in [
         ("{\"expected_seq\": 1, \"events\": [", 400, "malformed_json"),
@@ -235,7 +239,7 @@ async fn malformed_json_empty_bodies_and_empty_lists_are_refused() {
     ] {
         let reply = send(
             &app,
-            TestRequest::post()
+            db.post()
                 .uri(&uri)
                 .insert_header(("content-type", "application/json"))
                 .set_payload(payload),
@@ -244,7 +248,7 @@ async fn malformed_json_empty_bodies_and_empty_lists_are_refused() {
         assert_problem(&reply, status, code);
     }
     let deep = format!("{}{}", "[".repeat(10_000), "]".repeat(10_000));
-    let reply = send(&app, TestRequest::post().uri(&uri).set_payload(deep)).await;
+    let reply = send(&app, db.post().uri(&uri).set_payload(deep)).await;
     assert_problem(&reply, 400, "malformed_json");
     assert_eq!(db.event_count().await, 1);
     db.finish().await;
@@ -254,11 +258,11 @@ async fn malformed_json_empty_bodies_and_empty_lists_are_refused() {
 async fn an_oversized_body_is_refused_and_nothing_is_stored() {
     let db = TestDb::new().await;
     let app = test::init_service(arbiter::http::app(db.state())).await;
-    let game = create_game(&app).await;
+    let game = create_game(&app, &db).await;
     let huge = json!({"expected_seq": 1, "events": [{"type": "clock_adjust", "side": "white", "delta_ms": 1, "reason": "x".repeat(2 * 1024 * 1024)}]});
     let reply = send(
         &app,
-        TestRequest::post()
+        db.post()
             .uri(&format!("/v1/games/{game}/events"))
             .set_json(huge),
     )
@@ -274,78 +278,69 @@ async fn unknown_games_invalid_uuids_bad_cursors_and_limits_are_4xx() {
     let app = test::init_service(arbiter::http::app(db.state())).await;
     let missing = Uuid::new_v4();
     assert_problem(
-        &send(
-            &app,
-            TestRequest::get().uri(&format!("/v1/games/{missing}")),
-        )
-        .await,
+        &send(&app, db.get().uri(&format!("/v1/games/{missing}"))).await,
         404,
         "game_not_found",
     );
     assert_problem(
-        &send(
-            &app,
-            TestRequest::get().uri(&format!("/v1/games/{missing}/events")),
-        )
-        .await,
+        &send(&app, db.get().uri(&format!("/v1/games/{missing}/events"))).await,
         404,
         "game_not_found",
     );
     let reply = send(
         &app,
-        TestRequest::post()
+        db.post()
             .uri(&format!("/v1/games/{missing}/events"))
             .set_json(json!({"expected_seq": 1, "events": [{"type": "resign", "by": "white"}]})),
     )
     .await;
     assert_problem(&reply, 404, "game_not_found");
     assert_problem(
-        &send(&app, TestRequest::get().uri("/v1/games/not-a-uuid")).await,
+        &send(&app, db.get().uri("/v1/games/not-a-uuid")).await,
         400,
         "invalid_path",
     );
     assert_problem(
         &send(
             &app,
-            TestRequest::post()
-                .uri("/v1/games/1234/events")
-                .set_json(json!({})),
+            db.post().uri("/v1/games/1234/events").set_json(json!({})),
         )
         .await,
         400,
         "invalid_path",
     );
     assert_problem(
-        &send(&app, TestRequest::get().uri("/v1/feed?after=abc")).await,
+        &send(&app, db.get().uri("/v1/feed?after=abc")).await,
         400,
         "invalid_cursor",
     );
     assert_problem(
-        &send(&app, TestRequest::get().uri("/v1/feed?limit=100000000")).await,
+        &send(&app, db.get().uri("/v1/feed?limit=100000000")).await,
         400,
         "invalid_limit",
     );
     assert_problem(
-        &send(&app, TestRequest::get().uri("/v1/games?limit=0")).await,
+        &send(&app, db.get().uri("/v1/games?limit=0")).await,
         400,
         "invalid_limit",
     );
     assert_problem(
         &send(
             &app,
-            TestRequest::get().uri("/v1/games?after=%27%3B%20DROP%20TABLE%20events"),
+            db.get()
+                .uri("/v1/games?after=%27%3B%20DROP%20TABLE%20events"),
         )
         .await,
         400,
         "invalid_cursor",
     );
     assert_problem(
-        &send(&app, TestRequest::get().uri("/v1/games?status=lost")).await,
+        &send(&app, db.get().uri("/v1/games?status=lost")).await,
         400,
         "invalid_query",
     );
     assert_problem(
-        &send(&app, TestRequest::get().uri("/v2/nothing")).await,
+        &send(&app, db.get().uri("/v2/nothing")).await,
         404,
         "no_such_route",
     );
@@ -392,11 +387,7 @@ async fn game_settings_are_validated_with_the_field_named() {
     for (change, field) in cases {
         let mut settings = standard_game();
         change(&mut settings);
-        let reply = send(
-            &app,
-            TestRequest::post().uri("/v1/games").set_json(&settings),
-        )
-        .await;
+        let reply = send(&app, db.post().uri("/v1/games").set_json(&settings)).await;
         assert_eq!(reply.0, 422, "{field}: {}", reply.1);
         assert_eq!(
             reply.1["field"]
@@ -409,11 +400,7 @@ async fn game_settings_are_validated_with_the_field_named() {
     }
     let mut settings = standard_game();
     settings["start_fen"] = json!("4k3/8/8/8/8/8/8/4K2R w K - 0 1");
-    let reply = send(
-        &app,
-        TestRequest::post().uri("/v1/games").set_json(&settings),
-    )
-    .await;
+    let reply = send(&app, db.post().uri("/v1/games").set_json(&settings)).await;
     assert_eq!(reply.0, 201, "a legal start FEN is accepted: {}", reply.1);
     assert_eq!(db.event_count().await, 1);
     db.finish().await;
@@ -423,15 +410,15 @@ async fn game_settings_are_validated_with_the_field_named() {
 async fn health_readiness_the_document_and_swagger_ui_are_served() {
     let db = TestDb::new().await;
     let app = test::init_service(arbiter::http::app(db.state())).await;
-    assert_eq!(send(&app, TestRequest::get().uri("/healthz")).await.0, 200);
-    assert_eq!(send(&app, TestRequest::get().uri("/readyz")).await.0, 200);
-    let (status, document, _) = send(&app, TestRequest::get().uri("/api-docs/openapi.json")).await;
+    assert_eq!(send(&app, db.get().uri("/healthz")).await.0, 200);
+    assert_eq!(send(&app, db.get().uri("/readyz")).await.0, 200);
+    let (status, document, _) = send(&app, db.get().uri("/api-docs/openapi.json")).await;
     assert_eq!(status, 200);
     assert_eq!(
         document,
         serde_json::to_value(arbiter::http::openapi()).unwrap()
     );
-    let response = test::call_service(&app, TestRequest::get().uri("/docs/").to_request()).await;
+    let response = test::call_service(&app, db.get().uri("/docs/").to_request()).await;
     assert_eq!(response.status(), 200);
     let page = String::from_utf8_lossy(&test::read_body(response).await).to_string();
     assert!(page.contains("swagger"), "Swagger UI is served offline");

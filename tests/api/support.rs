@@ -4,6 +4,7 @@
 use actix_web::body::MessageBody;
 use actix_web::dev::{Service, ServiceResponse};
 use actix_web::test;
+use arbiter::access::Role;
 use arbiter::http::{AppState, Limits};
 use arbiter::store::Store;
 use serde_json::{Value, json};
@@ -20,7 +21,15 @@ pub fn admin_url() -> String {
 /// inspection when a test fails before reaching it.
 pub struct TestDb {
     pub name: String,
+    /// The store as the database owner (for direct SQL, as an attacker with access would).
     pub store: Store,
+    /// The store as the service runs it (the `arbiter_service` role).
+    pub service: Store,
+    /// Bearer tokens, one per role.
+    pub admin: String,
+    pub arbiter: String,
+    pub appeals: String,
+    pub reader: String,
 }
 
 impl TestDb {
@@ -41,18 +50,49 @@ impl TestDb {
             Some(slash) => format!("{}/{name}", &admin[..slash]),
             None => panic!("ARBITER_TEST_DATABASE_URL needs a database name"),
         };
-        let store = Store::connect(&url, 40)
+        let store = Store::connect(&url, 20)
             .await
             .expect("connect test database");
         store.migrate().await.expect("migrations apply");
-        TestDb { name, store }
+        let service = Store::connect_as_service(&url, 40, "arbiter_service")
+            .await
+            .expect("connect as the service role");
+        let mut tokens = Vec::new();
+        for role in [Role::Admin, Role::Arbiter, Role::Appeals, Role::Reader] {
+            let (_, token) = store
+                .create_token(&format!("test {}", role.as_str()), role, None, "test")
+                .await
+                .expect("create token");
+            tokens.push(token);
+        }
+        let [admin, arbiter, appeals, reader] =
+            <[String; 4]>::try_from(tokens).expect("four tokens");
+        TestDb {
+            name,
+            store,
+            service,
+            admin,
+            arbiter,
+            appeals,
+            reader,
+        }
     }
 
     pub fn state(&self) -> AppState {
         AppState {
-            store: self.store.clone(),
+            store: self.service.clone(),
             limits: Limits::default(),
         }
+    }
+
+    /// A GET request with the arbiter's token.
+    pub fn get(&self) -> test::TestRequest {
+        test::TestRequest::get().insert_header(bearer(&self.arbiter))
+    }
+
+    /// A POST request with the arbiter's token.
+    pub fn post(&self) -> test::TestRequest {
+        test::TestRequest::post().insert_header(bearer(&self.arbiter))
     }
 
     /// The number of events stored, all games together.
@@ -64,6 +104,7 @@ impl TestDb {
     }
 
     pub async fn finish(self) {
+        self.service.pool().close().await;
         self.store.pool().close().await;
         let pool = PgPoolOptions::new()
             .max_connections(1)
@@ -115,19 +156,18 @@ where
     (status, body, content_type)
 }
 
+/// The Authorization header for a token.
+pub fn bearer(token: &str) -> (&'static str, String) {
+    ("Authorization", format!("Bearer {token}"))
+}
+
 /// Creates a game through the API and returns its id.
-pub async fn create_game<S, B>(app: &S) -> Uuid
+pub async fn create_game<S, B>(app: &S, db: &TestDb) -> Uuid
 where
     S: Service<actix_http::Request, Response = ServiceResponse<B>, Error = actix_web::Error>,
     B: MessageBody,
 {
-    let (status, body, _) = send(
-        app,
-        test::TestRequest::post()
-            .uri("/v1/games")
-            .set_json(standard_game()),
-    )
-    .await;
+    let (status, body, _) = send(app, db.post().uri("/v1/games").set_json(standard_game())).await;
     assert_eq!(status, 201, "game creation answered {body}");
     body["game"]["game_id"]
         .as_str()
@@ -136,14 +176,20 @@ where
 }
 
 /// Appends events through the API.
-pub async fn append<S, B>(app: &S, game: Uuid, expected_seq: u64, events: Value) -> (u16, Value)
+pub async fn append<S, B>(
+    app: &S,
+    db: &TestDb,
+    game: Uuid,
+    expected_seq: u64,
+    events: Value,
+) -> (u16, Value)
 where
     S: Service<actix_http::Request, Response = ServiceResponse<B>, Error = actix_web::Error>,
     B: MessageBody,
 {
     let (status, body, _) = send(
         app,
-        test::TestRequest::post()
+        db.post()
             .uri(&format!("/v1/games/{game}/events"))
             .set_json(json!({"expected_seq": expected_seq, "events": events})),
     )

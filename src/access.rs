@@ -1,0 +1,140 @@
+//! Who may write what. Pure rules over roles; the HTTP layer identifies the caller from a
+//! bearer token and asks these rules before doing anything.
+//!
+//! * `admin` manages tokens, and reads everything.
+//! * `arbiter` creates games and records board events, arbiter decisions, corrections and
+//!   lodged appeals, optionally only for the events (tournaments) named in the token.
+//! * `appeals` records `appeal_lodged` and `appeal_decided`, and reads everything.
+//! * `reader` reads everything (federation integrations).
+
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+use uuid::Uuid;
+
+/// A token's role.
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, ToSchema, clap::ValueEnum,
+)]
+#[serde(rename_all = "snake_case")]
+pub enum Role {
+    /// Manages tokens.
+    Admin,
+    /// Creates games and records board events and arbiter decisions.
+    Arbiter,
+    /// Records appeal events.
+    Appeals,
+    /// Reads only.
+    Reader,
+}
+
+impl Role {
+    /// The stored name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Role::Admin => "admin",
+            Role::Arbiter => "arbiter",
+            Role::Appeals => "appeals",
+            Role::Reader => "reader",
+        }
+    }
+
+    /// Parses a stored name.
+    pub fn parse(text: &str) -> Option<Role> {
+        match text {
+            "admin" => Some(Role::Admin),
+            "arbiter" => Some(Role::Arbiter),
+            "appeals" => Some(Role::Appeals),
+            "reader" => Some(Role::Reader),
+            _ => None,
+        }
+    }
+}
+
+/// The caller, as identified by a valid, unrevoked token.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Principal {
+    /// The token's id.
+    pub token_id: Uuid,
+    /// The token's name (who holds it); recorded as `recorded_by`.
+    pub name: String,
+    /// The role.
+    pub role: Role,
+    /// The events (tournaments) the token is limited to; `None` for all.
+    pub events: Option<Vec<String>>,
+}
+
+/// Why the caller may not do something: a 403 with this sentence.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct Denied(pub String);
+
+impl Principal {
+    /// What `recorded_by` says for events this caller stores.
+    pub fn recorder(&self) -> String {
+        format!(
+            "{} ({}, token {})",
+            self.name,
+            self.role.as_str(),
+            self.token_id
+        )
+    }
+
+    /// Whether the token covers games of `event`.
+    fn covers(&self, event: &str) -> Result<(), Denied> {
+        match &self.events {
+            Some(events) if !events.iter().any(|e| e == event) => Err(Denied(format!(
+                "This token is limited to the events {}; the game belongs to `{event}`. Use a \
+                 token for that event.",
+                events.join(", ")
+            ))),
+            _ => Ok(()),
+        }
+    }
+
+    /// May create a game of `event`.
+    pub fn may_create_game(&self, event: &str) -> Result<(), Denied> {
+        if self.role != Role::Arbiter {
+            return Err(Denied(format!(
+                "Creating games needs an arbiter token; this one has the role `{}`.",
+                self.role.as_str()
+            )));
+        }
+        self.covers(event)
+    }
+
+    /// May record an event of type `kind` in a game of `event`.
+    pub fn may_record(&self, kind: &str, event: &str) -> Result<(), Denied> {
+        let allowed = match self.role {
+            Role::Arbiter => kind != "appeal_decided",
+            Role::Appeals => kind == "appeal_lodged" || kind == "appeal_decided",
+            Role::Admin | Role::Reader => false,
+        };
+        if !allowed {
+            let who = match kind {
+                "appeal_decided" => "an appeals token",
+                "appeal_lodged" => "an arbiter or appeals token",
+                _ => "an arbiter token",
+            };
+            return Err(Denied(format!(
+                "Recording `{kind}` needs {who}; this one has the role `{}`.",
+                self.role.as_str()
+            )));
+        }
+        if self.role == Role::Arbiter {
+            self.covers(event)?;
+        }
+        Ok(())
+    }
+
+    /// May manage tokens.
+    pub fn may_manage_tokens(&self) -> Result<(), Denied> {
+        if self.role == Role::Admin {
+            Ok(())
+        } else {
+            Err(Denied(format!(
+                "Managing tokens needs an admin token; this one has the role `{}`.",
+                self.role.as_str()
+            )))
+        }
+    }
+}

@@ -1,0 +1,544 @@
+//! Trust: who may write what, least privilege in the database, offline verification of
+//! exports, and hostile input.
+
+use crate::support::{TestDb, append, assert_problem, bearer, create_game, send, standard_game};
+use actix_web::test::{self, TestRequest};
+use arbiter::access::Role;
+use arbiter::integrity::{ChainDigest, verify_export};
+use serde_json::{Value, json};
+use uuid::Uuid;
+
+#[derive(Clone, Copy, Debug)]
+enum Who {
+    Nobody,
+    BadToken,
+    Admin,
+    Arbiter,
+    Appeals,
+    Reader,
+}
+
+fn token_of(db: &TestDb, who: Who) -> Option<String> {
+    match who {
+        Who::Nobody => None,
+        Who::BadToken => Some("arb_not-a-real-token".into()),
+        Who::Admin => Some(db.admin.clone()),
+        Who::Arbiter => Some(db.arbiter.clone()),
+        Who::Appeals => Some(db.appeals.clone()),
+        Who::Reader => Some(db.reader.clone()),
+    }
+}
+
+#[actix_web::test]
+async fn each_role_against_each_route_is_allowed_or_refused_and_refusals_store_nothing() {
+    let db = TestDb::new().await;
+    let app = test::init_service(arbiter::http::app(db.state())).await;
+    let game = create_game(&app, &db).await;
+    let (victim, _) = db
+        .store
+        .create_token("victim", Role::Reader, None, "test")
+        .await
+        .unwrap();
+    let who_all = [
+        Who::Nobody,
+        Who::BadToken,
+        Who::Admin,
+        Who::Arbiter,
+        Who::Appeals,
+        Who::Reader,
+    ];
+    // (method, uri, body, the roles allowed)
+    let board_event = json!({"expected_seq": 0, "events": [{"type": "clock_adjust", "side": "white", "delta_ms": 1, "reason": "x"}]});
+    let appeal_lodged = json!({"expected_seq": 0, "events": [{"type": "appeal_lodged", "by": "white", "against_seq": 1, "grounds": "x"}]});
+    let appeal_decided = json!({"expected_seq": 0, "events": [{"type": "appeal_decided", "against_seq": 1, "upheld": false, "reason": "x"}]});
+    let routes: Vec<(&str, String, Option<Value>, Vec<&str>)> = vec![
+        (
+            "POST",
+            "/v1/games".into(),
+            Some(standard_game()),
+            vec!["arbiter"],
+        ),
+        (
+            "GET",
+            "/v1/games".into(),
+            None,
+            vec!["admin", "arbiter", "appeals", "reader"],
+        ),
+        (
+            "GET",
+            format!("/v1/games/{game}"),
+            None,
+            vec!["admin", "arbiter", "appeals", "reader"],
+        ),
+        (
+            "GET",
+            format!("/v1/games/{game}/events"),
+            None,
+            vec!["admin", "arbiter", "appeals", "reader"],
+        ),
+        (
+            "GET",
+            format!("/v1/games/{game}/digest"),
+            None,
+            vec!["admin", "arbiter", "appeals", "reader"],
+        ),
+        (
+            "GET",
+            format!("/v1/games/{game}/export"),
+            None,
+            vec!["admin", "arbiter", "appeals", "reader"],
+        ),
+        (
+            "GET",
+            "/v1/feed".into(),
+            None,
+            vec!["admin", "arbiter", "appeals", "reader"],
+        ),
+        (
+            "POST",
+            format!("/v1/games/{game}/events"),
+            Some(board_event),
+            vec!["arbiter"],
+        ),
+        (
+            "POST",
+            format!("/v1/games/{game}/events"),
+            Some(appeal_lodged),
+            vec!["arbiter", "appeals"],
+        ),
+        (
+            "POST",
+            format!("/v1/games/{game}/events"),
+            Some(appeal_decided),
+            vec!["appeals"],
+        ),
+        (
+            "POST",
+            "/v1/tokens".into(),
+            Some(json!({"name": "n", "role": "reader"})),
+            vec!["admin"],
+        ),
+        ("GET", "/v1/tokens".into(), None, vec!["admin"]),
+        (
+            "DELETE",
+            format!("/v1/tokens/{}", victim.token_id),
+            None,
+            vec!["admin"],
+        ),
+    ];
+    for (method, uri, body, allowed) in &routes {
+        for who in who_all {
+            let events_before = db.event_count().await;
+            let mut request = match *method {
+                "GET" => TestRequest::get(),
+                "DELETE" => TestRequest::delete(),
+                _ => TestRequest::post(),
+            }
+            .uri(uri);
+            if let Some(token) = token_of(&db, who) {
+                request = request.insert_header(bearer(&token));
+            }
+            if let Some(body) = body {
+                let mut body = body.clone();
+                if body.get("expected_seq").is_some() {
+                    body["expected_seq"] = json!(db.store.last_seq(game).await.unwrap().unwrap());
+                }
+                request = request.set_json(body);
+            }
+            let reply = send(&app, request).await;
+            let role = format!("{who:?}").to_lowercase();
+            match who {
+                Who::Nobody => assert_problem(&reply, 401, "missing_token"),
+                Who::BadToken => assert_problem(&reply, 401, "invalid_token"),
+                _ if allowed.contains(&role.as_str()) => {
+                    assert!(
+                        reply.0 < 300,
+                        "{method} {uri} as {role} is allowed: {} {}",
+                        reply.0,
+                        reply.1
+                    )
+                }
+                _ => {
+                    assert_problem(&reply, 403, "forbidden");
+                    assert_eq!(
+                        db.event_count().await,
+                        events_before,
+                        "{method} {uri} as {role} stored nothing"
+                    );
+                }
+            }
+        }
+    }
+    // Health, readiness, the document and the docs stay open.
+    for uri in ["/healthz", "/readyz", "/api-docs/openapi.json", "/docs/"] {
+        let response = test::call_service(&app, TestRequest::get().uri(uri).to_request()).await;
+        assert_eq!(response.status(), 200, "{uri} is open");
+    }
+    db.finish().await;
+}
+
+#[actix_web::test]
+async fn a_revoked_token_stops_working_at_once() {
+    let db = TestDb::new().await;
+    let app = test::init_service(arbiter::http::app(db.state())).await;
+    let (status, created, _) = send(
+        &app,
+        TestRequest::post()
+            .uri("/v1/tokens")
+            .insert_header(bearer(&db.admin))
+            .set_json(json!({"name": "Deputy", "role": "reader"})),
+    )
+    .await;
+    assert_eq!(status, 201, "{created}");
+    let token = created["token"].as_str().unwrap().to_string();
+    let id = created["info"]["token_id"].as_str().unwrap().to_string();
+    let (status, _, _) = send(
+        &app,
+        TestRequest::get()
+            .uri("/v1/games")
+            .insert_header(bearer(&token)),
+    )
+    .await;
+    assert_eq!(status, 200);
+    let (status, listed, _) = send(
+        &app,
+        TestRequest::get()
+            .uri("/v1/tokens")
+            .insert_header(bearer(&db.admin)),
+    )
+    .await;
+    assert_eq!(status, 200);
+    assert!(
+        !listed.to_string().contains(&token),
+        "the token itself is never listed"
+    );
+    let (status, revoked, _) = send(
+        &app,
+        TestRequest::delete()
+            .uri(&format!("/v1/tokens/{id}"))
+            .insert_header(bearer(&db.admin)),
+    )
+    .await;
+    assert_eq!(status, 200, "{revoked}");
+    assert!(revoked["revoked_at"].is_string());
+    let reply = send(
+        &app,
+        TestRequest::get()
+            .uri("/v1/games")
+            .insert_header(bearer(&token)),
+    )
+    .await;
+    assert_problem(&reply, 401, "invalid_token");
+    db.finish().await;
+}
+
+#[actix_web::test]
+async fn an_arbiter_scoped_to_one_event_cannot_write_to_another_events_games() {
+    let db = TestDb::new().await;
+    let app = test::init_service(arbiter::http::app(db.state())).await;
+    let other_game = create_game(&app, &db).await; // event "Test Open 2026"
+    let (_, scoped) = db
+        .store
+        .create_token(
+            "Scoped arbiter",
+            Role::Arbiter,
+            Some(&["Junior Cup".to_string()]),
+            "test",
+        )
+        .await
+        .unwrap();
+    let mut junior = standard_game();
+    junior["event"] = json!("Junior Cup");
+    let (status, body, _) = send(
+        &app,
+        TestRequest::post()
+            .uri("/v1/games")
+            .insert_header(bearer(&scoped))
+            .set_json(&junior),
+    )
+    .await;
+    assert_eq!(status, 201, "its own event is allowed: {body}");
+    let reply = send(
+        &app,
+        TestRequest::post()
+            .uri("/v1/games")
+            .insert_header(bearer(&scoped))
+            .set_json(standard_game()),
+    )
+    .await;
+    assert_problem(&reply, 403, "forbidden");
+    let before = db.event_count().await;
+    let reply = send(
+        &app,
+        TestRequest::post()
+            .uri(&format!("/v1/games/{other_game}/events"))
+            .insert_header(bearer(&scoped))
+            .set_json(json!({"expected_seq": 1, "events": [{"type": "resign", "by": "white"}]})),
+    )
+    .await;
+    assert_problem(&reply, 403, "forbidden");
+    assert_eq!(db.event_count().await, before);
+    db.finish().await;
+}
+
+#[actix_web::test]
+async fn the_service_database_role_cannot_update_delete_or_truncate_events() {
+    let db = TestDb::new().await;
+    let app = test::init_service(arbiter::http::app(db.state())).await;
+    create_game(&app, &db).await;
+    for statement in [
+        "UPDATE events SET recorded_by = 'x'",
+        "DELETE FROM events",
+        "TRUNCATE events",
+    ] {
+        let error = sqlx::query(statement)
+            .execute(db.service.pool())
+            .await
+            .expect_err(statement);
+        assert!(
+            error.to_string().contains("permission denied"),
+            "{statement}: {error}"
+        );
+    }
+    let user: String = sqlx::query_scalar("SELECT current_user::text")
+        .fetch_one(db.service.pool())
+        .await
+        .unwrap();
+    assert_eq!(user, "arbiter_service");
+    assert_eq!(db.event_count().await, 1);
+    db.finish().await;
+}
+
+/// Records a game with awkward text (quotes, backslashes, newlines, control characters,
+/// non-ASCII, SQL metacharacters) and returns its export and digest.
+async fn awkward_export(db: &TestDb) -> (String, ChainDigest) {
+    let app = test::init_service(arbiter::http::app(db.state())).await;
+    let game = create_game(&app, db).await;
+    let texts = [
+        "Robert'); DROP TABLE events;--",
+        "quote \" backslash \\ slash / tab \t newline \n cr \r bell \u{7} esc \u{1b}",
+        "Ŝáñçhez–Łukasz 国际象棋 ♔♕♖ 🏁 \u{2028}",
+        &"ü".repeat(1500),
+    ];
+    let mut seq = 1;
+    for text in texts {
+        let (status, body) = append(&app, db, game, seq, json!([
+            {"type": "clock_adjust", "side": "black", "delta_ms": -120000, "reason": text, "occurred_at": "2026-11-22T10:00:00.5Z", "clock": {"white_ms": 1, "black_ms": null}}
+        ])).await;
+        assert_eq!(status, 201, "{body}");
+        seq += 1;
+    }
+    let (status, _) = append(
+        &app,
+        db,
+        game,
+        seq,
+        json!([{"type": "move", "by": "white", "san": "e4"}]),
+    )
+    .await;
+    assert_eq!(status, 201);
+    let response = test::call_service(
+        &app,
+        db.get()
+            .uri(&format!("/v1/games/{game}/export"))
+            .to_request(),
+    )
+    .await;
+    assert_eq!(response.status(), 200);
+    assert_eq!(
+        response.headers().get("content-type").unwrap(),
+        "application/x-ndjson"
+    );
+    let export = String::from_utf8(test::read_body(response).await.to_vec()).unwrap();
+    let (_, digest, _) = send(&app, db.get().uri(&format!("/v1/games/{game}/digest"))).await;
+    (export, serde_json::from_value(digest).unwrap())
+}
+
+#[actix_web::test]
+async fn an_export_verifies_offline_and_matches_the_digest() {
+    let db = TestDb::new().await;
+    let (export, digest) = awkward_export(&db).await;
+    let verified = verify_export(&export, Some(&digest)).expect("the export verifies");
+    assert_eq!(verified.events, 6);
+    assert_eq!(verified.head, digest);
+    db.finish().await;
+}
+
+#[actix_web::test]
+async fn a_flipped_byte_in_any_payload_is_detected_and_named() {
+    let db = TestDb::new().await;
+    let (export, digest) = awkward_export(&db).await;
+    let lines: Vec<&str> = export.lines().collect();
+    for (index, line) in lines.iter().enumerate() {
+        let mut envelope: Value = serde_json::from_str(line).unwrap();
+        // Flip one byte of the payload: the last character of its `type`-independent text.
+        let tampered_text = envelope["event"].to_string();
+        let position = tampered_text
+            .rfind(|c: char| c.is_ascii_alphanumeric())
+            .unwrap();
+        let mut bytes = tampered_text.into_bytes();
+        bytes[position] ^= 0x01;
+        envelope["event"] = match serde_json::from_slice(&bytes) {
+            Ok(value) => value,
+            Err(_) => continue,
+        };
+        let mut copy: Vec<String> = lines.iter().map(|l| l.to_string()).collect();
+        copy[index] = envelope.to_string();
+        let broken = verify_export(&(copy.join("\n") + "\n"), Some(&digest))
+            .expect_err("tampering is detected");
+        assert_eq!(broken.line, index + 1, "the line is named: {broken}");
+        assert_eq!(
+            broken.seq,
+            Some(index as u64 + 1),
+            "the seq is named: {broken}"
+        );
+    }
+    db.finish().await;
+}
+
+#[actix_web::test]
+async fn reordered_lines_and_a_dropped_last_line_are_detected() {
+    let db = TestDb::new().await;
+    let (export, digest) = awkward_export(&db).await;
+    let lines: Vec<&str> = export.lines().collect();
+    let mut swapped = lines.clone();
+    swapped.swap(2, 3);
+    let broken =
+        verify_export(&swapped.join("\n"), Some(&digest)).expect_err("reordering is detected");
+    assert_eq!((broken.line, broken.seq), (3, Some(3)), "{broken}");
+    let dropped = lines[..lines.len() - 1].join("\n");
+    let broken = verify_export(&dropped, Some(&digest))
+        .expect_err("a dropped last line is detected against the digest");
+    assert!(broken.reason.contains("truncated"), "{broken}");
+    assert!(
+        verify_export(&dropped, None).is_ok(),
+        "without a digest, a truncated copy is only a shorter chain"
+    );
+    db.finish().await;
+}
+
+#[actix_web::test]
+async fn the_verify_command_checks_an_export_file_offline() {
+    let db = TestDb::new().await;
+    let (export, digest) = awkward_export(&db).await;
+    let dir = std::env::temp_dir().join(format!("arbiter-verify-{}", Uuid::new_v4()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let good = dir.join("good.jsonl");
+    std::fs::write(&good, &export).unwrap();
+    let bad = dir.join("bad.jsonl");
+    std::fs::write(&bad, export.replacen("DROP TABLE", "DROP TABLF", 1)).unwrap();
+    let run = |file: &std::path::Path| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_arbiter"))
+            .arg("verify")
+            .arg(file)
+            .args([
+                "--digest-seq",
+                &digest.seq.to_string(),
+                "--digest-hash",
+                &digest.hash,
+            ])
+            .env_remove("DATABASE_URL")
+            .output()
+            .expect("run arbiter verify")
+    };
+    let ok = run(&good);
+    assert!(
+        ok.status.success(),
+        "{}",
+        String::from_utf8_lossy(&ok.stdout)
+    );
+    let broken = run(&bad);
+    assert_eq!(broken.status.code(), Some(2));
+    let said = String::from_utf8_lossy(&broken.stdout);
+    assert!(said.contains("line 2 (seq 2)"), "{said}");
+    std::fs::remove_dir_all(dir).ok();
+    db.finish().await;
+}
+
+#[actix_web::test]
+async fn hostile_text_is_stored_exactly_or_refused_never_a_server_error() {
+    let db = TestDb::new().await;
+    let app = test::init_service(arbiter::http::app(db.state())).await;
+    let game = create_game(&app, &db).await;
+    let before = db.event_count().await;
+    for (body, status, field) in [
+        (
+            json!({"expected_seq": 1, "events": [{"type": "clock_adjust", "side": "white", "delta_ms": 1, "reason": "nul \u{0} byte"}]}),
+            422,
+            "events[0].reason",
+        ),
+        (
+            json!({"expected_seq": 1, "events": [{"type": "touch", "by": "white", "square": "e2'; DELETE FROM events;--"}]}),
+            422,
+            "events[0].square",
+        ),
+        (
+            json!({"expected_seq": 1, "events": [{"type": "move", "by": "white", "san": "e4".repeat(100)}]}),
+            422,
+            "events[0].san",
+        ),
+        (
+            json!({"expected_seq": 1, "events": [{"type": "clock_adjust", "side": "white", "delta_ms": 1, "reason": "ß".repeat(5000)}]}),
+            422,
+            "events[0].reason",
+        ),
+        (
+            json!({"expected_seq": 18446744073709551615u64, "events": [{"type": "resign", "by": "white"}]}),
+            409,
+            "",
+        ),
+        (
+            json!({"expected_seq": 1, "events": [{"type": "clock_adjust", "side": "white", "delta_ms": 9223372036854775807i64, "reason": "x"}]}),
+            0,
+            "",
+        ),
+    ] {
+        let reply = send(
+            &app,
+            db.post()
+                .uri(&format!("/v1/games/{game}/events"))
+                .set_json(&body),
+        )
+        .await;
+        assert!(
+            reply.0 < 500,
+            "never a server error: {} {}",
+            reply.0,
+            reply.1
+        );
+        if status != 0 {
+            assert_eq!(reply.0, status, "{}", reply.1);
+        }
+        if !field.is_empty() {
+            assert_eq!(reply.1["field"], field, "{}", reply.1);
+        }
+        if reply.0 >= 400 {
+            assert_eq!(
+                db.event_count().await,
+                before + if reply.0 < 300 { 1 } else { 0 }
+            );
+        }
+    }
+    for uri in [
+        "/v1/games?event=%00",
+        "/v1/games?round=%27%20OR%201%3D1--",
+        "/v1/games?limit=-1",
+        "/v1/games?limit=99999999999999999999999",
+        "/v1/feed?after=1-2-3",
+        "/v1/feed?after=99999999999999999999-1",
+        "/v1/games/00000000-0000-0000-0000-000000000000/events?after=-5",
+    ] {
+        let reply = send(&app, db.get().uri(uri)).await;
+        assert!(reply.0 < 500, "{uri}: {} {}", reply.0, reply.1);
+    }
+    let mut settings = standard_game();
+    settings["event"] = json!("Ŝáñçhez' OR '1'='1 国际象棋");
+    settings["white"]["name"] = json!("O'Brien; DROP TABLE games;--");
+    let reply = send(&app, db.post().uri("/v1/games").set_json(&settings)).await;
+    assert_eq!(reply.0, 201, "{}", reply.1);
+    assert_eq!(
+        reply.1["game"]["white"], "O'Brien; DROP TABLE games;--",
+        "stored exactly"
+    );
+    db.finish().await;
+}
