@@ -4,3 +4,4 @@
 //! thin actix-web shell.
 
 pub mod game;
+pub mod rules;

@@ -570,8 +570,12 @@ impl Event {
 }
 
 /// The `type` tags that only the service may append.
-pub const SERVICE_EVENT_TYPES: &[&str] =
-    &["game_created", "claim_ruled", "penalty_applied", "game_ended"];
+pub const SERVICE_EVENT_TYPES: &[&str] = &[
+    "game_created",
+    "claim_ruled",
+    "penalty_applied",
+    "game_ended",
+];
 
 /// Every `type` tag a client may submit.
 pub const RECORDED_EVENT_TYPES: &[&str] = &[
