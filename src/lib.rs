@@ -8,4 +8,5 @@ pub mod cluster;
 pub mod game;
 pub mod http;
 pub mod integrity;
+pub mod rules;
 pub mod store;

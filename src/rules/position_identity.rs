@@ -1,0 +1,176 @@
+//! Position identity and counting (9.2.3, 9.2, 9.6.1).
+//!
+//! Positions are the same when the same player has the move, pieces of the same kind and
+//! colour occupy the same squares and the possible moves of all pieces are the same:
+//! castling rights (not castling legality, 9.2.3.2) and an en passant capture only where it
+//! is legal (9.2.3.1). shakmaty's `Chess` implements exactly this in `Eq`; its
+//! `zobrist_hash::<Zobrist64>(EnPassantMode::Legal)` is the matching fast key. Keys are only a
+//! filter: every occurrence is confirmed by full equality, so a hash collision can never
+//! make two different positions count as one.
+//!
+//! Counts run over the whole game, not only consecutive moves (9.6.1 since 2017). Because a
+//! capture or pawn move can never be undone, a position can only recur within the
+//! half-moves since the last such move; the search is restricted to that window.
+
+use serde_json::json;
+use shakmaty::zobrist::Zobrist64;
+use shakmaty::{Chess, EnPassantMode, Position};
+
+use super::move_parsing::fen_of;
+
+/// The fast identity key of a position (must be confirmed by `==`).
+pub fn position_key(position: &Chess) -> Zobrist64 {
+    position.zobrist_hash(EnPassantMode::Legal)
+}
+
+/// Every position of a game, by ply (ply 0 = start position), with their identity keys.
+#[derive(Clone, Debug)]
+pub struct PositionHistory {
+    positions: Vec<Chess>,
+    keys: Vec<Zobrist64>,
+}
+
+impl PositionHistory {
+    /// A history holding only the start position.
+    pub fn new(start: Chess) -> PositionHistory {
+        let key = position_key(&start);
+        PositionHistory {
+            positions: vec![start],
+            keys: vec![key],
+        }
+    }
+
+    /// Forget everything and start again from `start` (keeps the allocation).
+    pub fn reset(&mut self, start: Chess) {
+        self.positions.clear();
+        self.keys.clear();
+        self.keys.push(position_key(&start));
+        self.positions.push(start);
+    }
+
+    /// Record the position after the next move.
+    pub fn push(&mut self, position: Chess) {
+        self.keys.push(position_key(&position));
+        self.positions.push(position);
+    }
+
+    /// Drop the last position (never the start position).
+    pub fn pop(&mut self) {
+        if self.positions.len() > 1 {
+            self.positions.pop();
+            self.keys.pop();
+        }
+    }
+
+    /// The number of half-moves played.
+    pub fn ply(&self) -> usize {
+        self.positions.len() - 1
+    }
+
+    /// The current position.
+    pub fn current(&self) -> &Chess {
+        // The history always holds at least the start position.
+        &self.positions[self.positions.len() - 1]
+    }
+
+    /// The position after `ply` half-moves.
+    pub fn at(&self, ply: usize) -> Option<&Chess> {
+        self.positions.get(ply)
+    }
+
+    /// All positions by ply.
+    pub fn positions(&self) -> &[Chess] {
+        &self.positions
+    }
+
+    /// The plies (up to and including `ply`) at which the position at `ply` occurred.
+    pub fn occurrences_of_ply(&self, ply: usize) -> Vec<usize> {
+        match self.positions.get(ply) {
+            Some(position) => self.occurrences_before(position, self.keys[ply], ply + 1, true),
+            None => Vec::new(),
+        }
+    }
+
+    /// How many times the position at `ply` has occurred up to and including `ply`.
+    pub fn count_at_ply(&self, ply: usize) -> usize {
+        let Some(position) = self.positions.get(ply) else {
+            return 0;
+        };
+        let key = self.keys[ply];
+        let window = window_start(position, ply);
+        let mut count = 0;
+        let mut q = ply as isize;
+        while q >= window as isize {
+            let i = q as usize;
+            if self.keys[i] == key && self.positions[i] == *position {
+                count += 1;
+            }
+            q -= 2;
+        }
+        count
+    }
+
+    /// The plies at which `position` occurred in this history, when it would be the position
+    /// after the next move (for a claim with an intended move, 9.2.1). The returned list does
+    /// not include the new occurrence itself.
+    pub fn occurrences_of(&self, position: &Chess) -> Vec<usize> {
+        let next_ply = self.positions.len();
+        self.occurrences_before(position, position_key(position), next_ply, false)
+    }
+
+    fn occurrences_before(
+        &self,
+        position: &Chess,
+        key: Zobrist64,
+        end: usize,
+        includes_self: bool,
+    ) -> Vec<usize> {
+        let reference_ply = if includes_self { end - 1 } else { end };
+        let window = window_start(position, reference_ply);
+        (window..end)
+            .filter(|&i| self.keys[i] == key && self.positions[i] == *position)
+            .collect()
+    }
+
+    /// Positions with the same piece placement as `position` that are nevertheless not the
+    /// same position, with what made them differ (evidence for 9.2.3).
+    pub fn near_misses(&self, position: &Chess) -> Vec<serde_json::Value> {
+        self.positions
+            .iter()
+            .enumerate()
+            .filter(|(_, other)| other.board() == position.board() && *other != position)
+            .map(|(ply, other)| {
+                json!({
+                    "ply": ply,
+                    "fen": fen_of(other),
+                    "differs_by": differences(position, other),
+                })
+            })
+            .collect()
+    }
+}
+
+/// The first ply at which a position equal to `position` (the position at `ply`) could
+/// have stood: positions before the last capture or pawn move can never recur.
+fn window_start(position: &Chess, ply: usize) -> usize {
+    ply.saturating_sub(position.halfmoves() as usize)
+}
+
+/// What makes two positions with the same placement differ, in the terms of 9.2.3:
+/// `side_to_move`, `castling_rights`, `en_passant` (a legal en passant capture).
+pub fn differences(a: &Chess, b: &Chess) -> Vec<&'static str> {
+    let mut found = Vec::new();
+    if a.board() != b.board() {
+        found.push("piece_placement");
+    }
+    if a.turn() != b.turn() {
+        found.push("side_to_move");
+    }
+    if a.castles().castling_rights() != b.castles().castling_rights() {
+        found.push("castling_rights");
+    }
+    if a.legal_ep_square() != b.legal_ep_square() {
+        found.push("en_passant");
+    }
+    found
+}

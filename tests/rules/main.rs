@@ -1,0 +1,5 @@
+//! Rules tests: the Article 9 cases, differential tests against the python-chess oracle,
+//! the chasolver dead-position classes and property tests. No database needed.
+
+mod cases;
+mod table;

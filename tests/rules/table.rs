@@ -1,0 +1,144 @@
+//! A test table: a game with a recorder that decides, then applies, every event.
+
+use arbiter::game::Game;
+use arbiter::game::event::{
+    Event, GameSettings, LawsEdition, Player, RecordedEvent, Regulations, ServiceEvent, Side,
+    TimeControl, TimeControlKind,
+};
+use arbiter::game::refusal::Refusal;
+use serde_json::Value;
+
+pub const CASES: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../shared/cases/article9-cases.json"
+);
+
+/// A case from article9-cases.json.
+pub struct Case {
+    pub fen: Option<String>,
+    pub sans: Vec<String>,
+}
+
+pub fn all_cases() -> Vec<Value> {
+    let text = std::fs::read_to_string(CASES).expect("article9-cases.json is readable");
+    serde_json::from_str(&text).expect("article9-cases.json is JSON")
+}
+
+pub fn case(id: &str) -> Case {
+    let cases = all_cases();
+    let found = cases
+        .iter()
+        .find(|c| c["id"] == id)
+        .unwrap_or_else(|| panic!("case {id} is in article9-cases.json"));
+    Case {
+        fen: found["fen"].as_str().map(str::to_string),
+        sans: found["sans"]
+            .as_array()
+            .expect("sans is a list")
+            .iter()
+            .map(|s| s.as_str().expect("a SAN string").to_string())
+            .collect(),
+    }
+}
+
+pub fn settings(fen: Option<&str>, kind: TimeControlKind) -> GameSettings {
+    GameSettings {
+        white: Player {
+            name: "White, Wanda".into(),
+            fide_id: None,
+        },
+        black: Player {
+            name: "Black, Bob".into(),
+            fide_id: None,
+        },
+        event: "Test".into(),
+        round: "1".into(),
+        board: None,
+        site: None,
+        start_fen: fen.map(str::to_string),
+        time_control: TimeControl {
+            kind,
+            base_ms: 5_400_000,
+            increment_ms: 0,
+        },
+        laws_edition: LawsEdition::Y2023,
+        regulations: Regulations::default(),
+    }
+}
+
+pub struct Table {
+    pub game: Game,
+    pub seq: u64,
+    pub log: Vec<(u64, Event)>,
+}
+
+impl Table {
+    pub fn with_settings(settings: GameSettings) -> Table {
+        let mut game = Game::new(&settings).expect("valid settings");
+        let created = Event::Service(ServiceEvent::GameCreated(Box::new(settings)));
+        game.apply(1, &created).expect("game_created applies");
+        Table {
+            game,
+            seq: 1,
+            log: vec![(1, created)],
+        }
+    }
+
+    pub fn new(fen: Option<&str>) -> Table {
+        Table::with_settings(settings(fen, TimeControlKind::Standard))
+    }
+
+    pub fn from_case(id: &str, kind: TimeControlKind) -> Table {
+        let c = case(id);
+        let mut table = Table::with_settings(settings(c.fen.as_deref(), kind));
+        table.play_all(&c.sans);
+        table
+    }
+
+    /// Decide and, if accepted, store the event and its decisions.
+    pub fn record(&mut self, event: RecordedEvent) -> Result<Vec<ServiceEvent>, Refusal> {
+        let seq = self.seq + 1;
+        let decisions = self.game.decide(seq, &event)?;
+        let stored = Event::Recorded(event);
+        self.game
+            .apply(seq, &stored)
+            .expect("a decided event applies");
+        self.log.push((seq, stored));
+        self.seq = seq;
+        for decision in &decisions {
+            self.seq += 1;
+            let stored = Event::Service(decision.clone());
+            self.game
+                .apply(self.seq, &stored)
+                .expect("a decision applies");
+            self.log.push((self.seq, stored));
+        }
+        Ok(decisions)
+    }
+
+    pub fn play(&mut self, san: &str) -> Vec<ServiceEvent> {
+        let by: Side = self.game.position_turn();
+        self.record(RecordedEvent::Move {
+            by,
+            san: san.to_string(),
+        })
+        .unwrap_or_else(|r| panic!("{san} is accepted: {r}"))
+    }
+
+    pub fn play_all(&mut self, sans: &[String]) {
+        for san in sans {
+            self.play(san);
+        }
+    }
+}
+
+pub trait TurnOf {
+    fn position_turn(&self) -> Side;
+}
+
+impl TurnOf for Game {
+    fn position_turn(&self) -> Side {
+        use shakmaty::Position;
+        self.position().turn().into()
+    }
+}
