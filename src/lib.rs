@@ -4,6 +4,7 @@
 //! thin actix-web shell.
 
 pub mod access;
+pub mod arbitration;
 pub mod cluster;
 pub mod game;
 pub mod http;

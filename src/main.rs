@@ -6,7 +6,7 @@
 
 use anyhow::{Context, Result};
 use arbiter::cluster::Cluster;
-use arbiter::http::{AppState, Limits};
+use arbiter::http::AppState;
 use arbiter::store::Store;
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
@@ -282,10 +282,7 @@ async fn serve(
                 redact(url)
             )
         })?;
-    let state = AppState {
-        store,
-        limits: Limits::default(),
-    };
+    let state = AppState::new(store);
     let server = actix_web::HttpServer::new(move || arbiter::http::app(state.clone()))
         .bind((bind, port))
         .with_context(|| format!("cannot listen on {bind}:{port}"))?;

@@ -223,6 +223,41 @@ impl ResponseError for ApiError {
     }
 }
 
+impl From<crate::arbitration::RecordError> for ApiError {
+    fn from(error: crate::arbitration::RecordError) -> Self {
+        use crate::arbitration::RecordError;
+        match error {
+            RecordError::Store(store) => store.into(),
+            RecordError::Refused {
+                index,
+                seq,
+                refusal,
+            } => {
+                let mut problem = ApiError::unprocessable(
+                    refusal.code(),
+                    format!(
+                        "events[{index}] (it would have been seq {seq}) was not stored, nor \
+                         anything else from this request: {}",
+                        refusal.message()
+                    ),
+                );
+                problem.title = "Refused by the Laws";
+                problem.field = Some(format!("events[{index}]"));
+                problem
+            }
+            RecordError::BeyondLog { asked, last_seq } => ApiError::not_found(
+                "seq_beyond_log",
+                format!(
+                    "The log of this game ends at seq {last_seq}; there is no seq {asked}. Ask \
+                     for at_seq between 1 and {last_seq}."
+                ),
+            )
+            .with_field("at_seq"),
+            corrupt @ RecordError::Corrupt { .. } => ApiError::internal(corrupt.into()),
+        }
+    }
+}
+
 impl From<StoreError> for ApiError {
     fn from(error: StoreError) -> Self {
         match error {

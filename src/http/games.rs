@@ -184,35 +184,9 @@ fn validate_settings(settings: &GameSettings) -> Result<(), ApiError> {
             "regulations.incorrect_claim_penalty_ms must be at most 3600000 (one hour).",
         ));
     }
-    if let Some(fen) = &settings.start_fen {
-        check_start_fen(fen)?;
-    }
-    Ok(())
-}
-
-/// Checks that a start FEN is a legal chess position (standard or Chess960 castling).
-fn check_start_fen(fen: &str) -> Result<(), ApiError> {
-    use shakmaty::{CastlingMode, Chess, fen::Fen};
-    let invalid = |why: String| {
-        ApiError::invalid_field(
-            "start_fen",
-            format!(
-                "start_fen is not a usable start position: {why}. Give a legal position in FEN."
-            ),
-        )
-    };
-    if fen.len() > 100 {
-        return Err(invalid("it is longer than 100 characters".into()));
-    }
-    let parsed: Fen = fen.parse().map_err(|e| invalid(format!("{e}")))?;
-    let standard: Result<Chess, _> = parsed.clone().into_position(CastlingMode::Standard);
-    if standard.is_ok() {
-        return Ok(());
-    }
-    parsed
-        .into_position::<Chess>(CastlingMode::Chess960)
+    crate::game::Game::new(settings)
         .map(|_| ())
-        .map_err(|e| invalid(format!("{e}")))
+        .map_err(|e| ApiError::invalid_field(e.field(), e.to_string()))
 }
 
 /// Create a game.
@@ -319,17 +293,41 @@ pub async fn list_games(
     Ok(web::Json(state.store.list_games(&filter).await?))
 }
 
-/// Fetch a game.
+/// A game with its state as folded from the log.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct GameDetail {
+    /// The game as listed (always as of now).
+    pub game: GameSummary,
+    /// The `seq` the state below was folded to.
+    pub as_of_seq: u64,
+    /// The state: position, moves, clocks, offers, obligations, result.
+    pub state: crate::game::GameView,
+}
+
+/// Time travel: the state as it stood after an event.
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct AtSeqQuery {
+    /// Fold the log only up to this `seq` (the state as it stood after that event).
+    pub at_seq: Option<u64>,
+}
+
+/// Fetch a game and its state.
+///
+/// The state is the log folded by the engine: FEN, side to move, moves and the scoresheet
+/// with `(=)` marks, clocks with penalties applied, half-move count, pending offer,
+/// obligations, illegal-move counts, status and result with termination and article.
+/// `at_seq` gives the same as it stood after that event.
 #[utoipa::path(
     tag = "games",
     security(("bearer" = [])),
-    params(("id" = Uuid, Path, description = "The game's id.")),
+    params(("id" = Uuid, Path, description = "The game's id."), AtSeqQuery),
     responses(
-        (status = 200, description = "The game.", body = GameSummary),
-        (status = 400, description = "The id is not a UUID.", body = Problem, content_type = "application/problem+json"),
+        (status = 200, description = "The game and its state.", body = GameDetail),
+        (status = 400, description = "The id is not a UUID, or at_seq is not a number.", body = Problem, content_type = "application/problem+json"),
         (status = 401, description = "No valid bearer token.", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "The token's role or events do not allow this.", body = Problem, content_type = "application/problem+json"),
-        (status = 404, description = "No such game.", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such game, or at_seq beyond the log.", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[get("/games/{id}")]
@@ -337,14 +335,20 @@ pub async fn get_game(
     state: web::Data<AppState>,
     _caller: Caller,
     id: web::Path<Uuid>,
-) -> Result<web::Json<GameSummary>, ApiError> {
+    query: web::Query<AtSeqQuery>,
+) -> Result<web::Json<GameDetail>, ApiError> {
     let id = id.into_inner();
     let game = state
         .store
         .game(id)
         .await?
         .ok_or(crate::store::StoreError::GameNotFound(id))?;
-    Ok(web::Json(game))
+    let (folded, as_of_seq) = state.arbitration.state_at(id, query.at_seq).await?;
+    Ok(web::Json(GameDetail {
+        game,
+        as_of_seq,
+        state: folded.view(),
+    }))
 }
 
 /// Decodes the `events` list of an append, naming the wrong field of a wrong event.
@@ -541,8 +545,8 @@ pub async fn append_events(
         caller.0.may_record(event.event.type_name(), &game.event)?;
     }
     let appended = state
-        .store
-        .append(game_id, expected_seq, &events, &caller.0.recorder())
+        .arbitration
+        .record(game_id, expected_seq, events, &caller.0.recorder())
         .await?;
     let last_seq = appended
         .envelopes

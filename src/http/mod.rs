@@ -5,6 +5,7 @@
 //! document is collected from the same route configuration ([`routes`]), so the document
 //! cannot describe routes the server does not have.
 
+pub mod appeals;
 pub mod auth;
 pub mod body;
 pub mod error;
@@ -14,6 +15,7 @@ pub mod health;
 pub mod integrity;
 pub mod tokens;
 
+use crate::arbitration::Arbitration;
 use crate::store::Store;
 use actix_web::body::{EitherBody, MessageBody};
 use actix_web::dev::{ServiceFactory, ServiceRequest, ServiceResponse};
@@ -49,8 +51,21 @@ impl Default for Limits {
 pub struct AppState {
     /// The event store.
     pub store: Store,
+    /// Records events with the engine's rulings; keeps warm games.
+    pub arbitration: Arbitration,
     /// Request limits.
     pub limits: Limits,
+}
+
+impl AppState {
+    /// The state of a service over `store` with default limits.
+    pub fn new(store: Store) -> Self {
+        AppState {
+            arbitration: Arbitration::new(store.clone()),
+            store,
+            limits: Limits::default(),
+        }
+    }
 }
 
 /// The fixed parts of the OpenAPI document; paths and schemas are collected from [`routes`].
@@ -67,6 +82,7 @@ pub struct AppState {
     tags(
         (name = "games", description = "Create, list and fetch games."),
         (name = "events", description = "Record events and read a game's log."),
+        (name = "appeals", description = "Positions, audits, rulings and PGN: what appeals committees and the chief arbiter read."),
         (name = "feed", description = "The global feed of every stored event, in commit order."),
         (name = "integrity", description = "Chain heads and exports that anyone can verify offline."),
         (name = "tokens", description = "Bearer tokens and their roles (admin only)."),
@@ -113,6 +129,10 @@ pub fn routes(config: &mut ServiceConfig) {
                 .service(games::get_game)
                 .service(games::append_events)
                 .service(games::read_events)
+                .service(appeals::positions)
+                .service(appeals::audit)
+                .service(appeals::pgn)
+                .service(appeals::rulings)
                 .service(integrity::digest)
                 .service(integrity::export)
                 .service(feed::read_feed)

@@ -389,6 +389,22 @@ impl Store {
         })
     }
 
+    /// If the recorded events of `events` are already stored as one append that began right
+    /// after `expected_seq`, that append's envelopes (a retry); an error if their ids are
+    /// stored otherwise; `None` if none is stored.
+    pub async fn stored_retry(
+        &self,
+        game_id: Uuid,
+        expected_seq: u64,
+        events: &[NewEvent],
+    ) -> Result<Option<Vec<EventEnvelope>>, StoreError> {
+        check_unique_ids(events)?;
+        let mut tx = self.pool.begin().await?;
+        let found = find_retry(&mut tx, game_id, expected_seq, events).await?;
+        tx.commit().await?;
+        Ok(found)
+    }
+
     /// The game's last `seq`, or `None` if there is no such game.
     pub async fn last_seq(&self, game_id: Uuid) -> Result<Option<u64>, StoreError> {
         let mut tx = self.pool.begin().await?;
@@ -476,6 +492,15 @@ async fn find_retry(
     expected_seq: u64,
     events: &[NewEvent],
 ) -> Result<Option<Vec<EventEnvelope>>, StoreError> {
+    // Only recorded events carry the client's ids; decisions the service derived from them
+    // get fresh ids on every attempt and are answered from the stored batch.
+    let events: Vec<&NewEvent> = events
+        .iter()
+        .filter(|e| matches!(e.event, Event::Recorded(_)))
+        .collect();
+    if events.is_empty() {
+        return Ok(None);
+    }
     let ids: Vec<Uuid> = events.iter().map(|e| e.event_id).collect();
     let rows = sqlx::query(
         "SELECT game_id, seq, event_id, batch_id, payload, metadata, recorded_at, occurred_at, \
@@ -519,7 +544,7 @@ async fn find_retry(
         && found.len() == events.len()
         && requested
             .iter()
-            .zip(events)
+            .zip(&events)
             .all(|(stored, new)| stored.event_id == new.event_id && stored.event == new.event);
     if same_place && same_events {
         Ok(Some(batch))

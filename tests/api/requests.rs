@@ -13,11 +13,16 @@ async fn a_game_is_created_fetched_listed_and_its_events_read_back() {
     let game = create_game(&app, &db).await;
     let (status, body, _) = send(&app, db.get().uri(&format!("/v1/games/{game}"))).await;
     assert_eq!(status, 200, "{body}");
-    assert_eq!(body["white"], "Carlsen, Magnus");
-    assert_eq!(body["last_seq"], 1);
+    assert_eq!(body["game"]["white"], "Carlsen, Magnus");
+    assert_eq!(body["game"]["last_seq"], 1);
+    assert_eq!(body["as_of_seq"], 1);
     assert_eq!(
-        body["settings"]["laws_edition"], "2023",
+        body["game"]["settings"]["laws_edition"], "2023",
         "the 2023 Laws are the default"
+    );
+    assert_eq!(
+        body["state"]["fen"],
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
     );
 
     let (status, body) = append(&app, &db, game, 1, json!([

@@ -5,7 +5,7 @@ use actix_web::body::MessageBody;
 use actix_web::dev::{Service, ServiceResponse};
 use actix_web::test;
 use arbiter::access::Role;
-use arbiter::http::{AppState, Limits};
+use arbiter::http::AppState;
 use arbiter::store::Store;
 use serde_json::{Value, json};
 use sqlx::postgres::PgPoolOptions;
@@ -79,10 +79,7 @@ impl TestDb {
     }
 
     pub fn state(&self) -> AppState {
-        AppState {
-            store: self.service.clone(),
-            limits: Limits::default(),
-        }
+        AppState::new(self.service.clone())
     }
 
     /// A GET request with the arbiter's token.

@@ -1,0 +1,441 @@
+//! Recording a game: the application service between the HTTP shell, the pure engine and the
+//! store. It has no SQL and no chess logic of its own.
+//!
+//! A recorded event is judged by [`Game::decide`] on the state after `expected_seq`, and the
+//! event is appended together with the decisions it causes, in one transaction, under the
+//! expected `seq`: a decision can never be stored without its cause, nor a cause without its
+//! decisions. Warm games stay folded in memory (bounded), so appending to a game does not
+//! re-read and re-fold its whole log: only the events stored since (by this instance or
+//! another one writing to the same database) are read and folded. The expected `seq` remains
+//! the guard: a state is used only for the exact `seq` it was folded to.
+
+use crate::game::event::{Event, ServiceEvent};
+use crate::game::{CorruptLog, ENGINE_VERSION, Game, Refusal};
+use crate::store::{Appended, EventEnvelope, NewEvent, Store, StoreError};
+use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use utoipa::ToSchema;
+use uuid::Uuid;
+
+/// What can stop an event from being recorded, or a state from being rebuilt.
+#[derive(Debug, thiserror::Error)]
+pub enum RecordError {
+    /// The store refused or failed.
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    /// The engine refused an event: it is not a fact about the board.
+    #[error("event {index} (it would have been seq {seq}) was refused: {refusal}")]
+    Refused {
+        /// Its index in the request.
+        index: usize,
+        /// The `seq` it would have had.
+        seq: u64,
+        /// Why.
+        refusal: Refusal,
+    },
+    /// The stored log cannot be folded.
+    #[error("the stored log of game {game_id} cannot be folded")]
+    Corrupt {
+        /// The game.
+        game_id: Uuid,
+        /// What is wrong.
+        #[source]
+        source: CorruptLog,
+    },
+    /// A `seq` beyond the end of the log was asked for.
+    #[error("the log of the game ends at seq {last_seq}; there is no seq {asked}")]
+    BeyondLog {
+        /// What was asked for.
+        asked: u64,
+        /// The last stored `seq`.
+        last_seq: u64,
+    },
+}
+
+/// A game folded to a `seq`.
+#[derive(Clone, Debug)]
+struct Warm {
+    game: Game,
+    seq: u64,
+}
+
+/// The most warm games kept in memory.
+const WARM_GAMES: usize = 4096;
+
+/// Records events and rebuilds states. Cheap to clone.
+#[derive(Clone, Debug)]
+pub struct Arbitration {
+    store: Store,
+    warm: Arc<Mutex<HashMap<Uuid, Arc<tokio::sync::Mutex<Option<Warm>>>>>>,
+}
+
+impl Arbitration {
+    /// A recorder over `store` with an empty cache.
+    pub fn new(store: Store) -> Self {
+        Arbitration {
+            store,
+            warm: Arc::new(Mutex::new(HashMap::new())),
+        }
+    }
+
+    /// The store.
+    pub fn store(&self) -> &Store {
+        &self.store
+    }
+
+    /// The slot of a game's warm state (one writer per game at a time in this instance).
+    fn slot(&self, game_id: Uuid) -> Arc<tokio::sync::Mutex<Option<Warm>>> {
+        let mut warm = self
+            .warm
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        if warm.len() >= WARM_GAMES && !warm.contains_key(&game_id) {
+            // Forget games nobody is using right now.
+            warm.retain(|_, slot| Arc::strong_count(slot) > 1);
+        }
+        warm.entry(game_id).or_default().clone()
+    }
+
+    /// Brings `warm` to the end of the stored log (or to `until`), reading only what is new.
+    async fn catch_up(
+        &self,
+        game_id: Uuid,
+        warm: &mut Option<Warm>,
+        until: Option<u64>,
+    ) -> Result<(), RecordError> {
+        if let (Some(state), Some(until)) = (warm.as_ref(), until)
+            && state.seq >= until
+        {
+            return Ok(());
+        }
+        let after = warm.as_ref().map(|w| w.seq).unwrap_or(0);
+        let events = self.store.read_events(game_id, after, until, None).await?;
+        if warm.is_none() && events.is_empty() {
+            return Err(StoreError::GameNotFound(game_id).into());
+        }
+        for envelope in events {
+            fold_into(game_id, warm, &envelope)?;
+        }
+        Ok(())
+    }
+
+    /// Judges `events` on the state after `expected_seq` and appends them with the decisions
+    /// they cause, all or nothing.
+    pub async fn record(
+        &self,
+        game_id: Uuid,
+        expected_seq: u64,
+        events: Vec<NewEvent>,
+        recorded_by: &str,
+    ) -> Result<Appended, RecordError> {
+        let slot = self.slot(game_id);
+        let mut warm = slot.lock().await;
+        // A retry is answered from the log, whatever this instance's state (checked under the
+        // game's lock, so that an identical request in flight here has finished).
+        if let Some(envelopes) = self
+            .store
+            .stored_retry(game_id, expected_seq, &events)
+            .await?
+        {
+            return Ok(Appended {
+                envelopes,
+                newly_stored: false,
+            });
+        }
+        if warm.as_ref().is_some_and(|w| w.seq > expected_seq) {
+            // The request is stale for this instance's state: let the store say so exactly.
+            let current = self.store.last_seq(game_id).await?.unwrap_or_default();
+            return Err(StoreError::StaleSeq {
+                expected: expected_seq,
+                current,
+            }
+            .into());
+        }
+        self.catch_up(game_id, &mut warm, Some(expected_seq))
+            .await?;
+        let state = warm.as_ref().ok_or(StoreError::GameNotFound(game_id))?;
+        if state.seq != expected_seq {
+            return Err(StoreError::StaleSeq {
+                expected: expected_seq,
+                current: state.seq,
+            }
+            .into());
+        }
+        let mut game = state.game.clone();
+        let mut batch = Vec::with_capacity(events.len() * 2);
+        let mut seq = expected_seq;
+        for (index, new) in events.into_iter().enumerate() {
+            seq += 1;
+            let Event::Recorded(recorded) = &new.event else {
+                return Err(RecordError::Refused {
+                    index,
+                    seq,
+                    refusal: Refusal::new(
+                        "service_event_submitted",
+                        "Decision events are appended by the service only.",
+                    ),
+                });
+            };
+            let decisions = game
+                .decide(seq, recorded)
+                .map_err(|refusal| RecordError::Refused {
+                    index,
+                    seq,
+                    refusal,
+                })?;
+            game.apply(seq, &new.event)
+                .map_err(|source| RecordError::Corrupt { game_id, source })?;
+            batch.push(new);
+            for decision in decisions {
+                seq += 1;
+                let event = Event::Service(decision);
+                game.apply(seq, &event)
+                    .map_err(|source| RecordError::Corrupt { game_id, source })?;
+                batch.push(NewEvent::generated(event));
+            }
+        }
+        let appended = self
+            .store
+            .append(game_id, expected_seq, &batch, recorded_by)
+            .await?;
+        if appended.newly_stored {
+            *warm = Some(Warm { game, seq });
+        }
+        Ok(appended)
+    }
+
+    /// The game folded to `at_seq` (the end of the log by default), and that `seq`.
+    pub async fn state_at(
+        &self,
+        game_id: Uuid,
+        at_seq: Option<u64>,
+    ) -> Result<(Game, u64), RecordError> {
+        let slot = self.slot(game_id);
+        let mut warm = slot.lock().await;
+        match at_seq {
+            Some(asked) if warm.as_ref().is_none_or(|w| w.seq > asked) => {
+                drop(warm);
+                // Time travel: fold the prefix from scratch.
+                let events = self
+                    .store
+                    .read_events(game_id, 0, Some(asked), None)
+                    .await?;
+                let last = events.last().map(|e| e.seq).unwrap_or(0);
+                if events.is_empty() {
+                    return Err(StoreError::GameNotFound(game_id).into());
+                }
+                if last < asked {
+                    return Err(RecordError::BeyondLog {
+                        asked,
+                        last_seq: last,
+                    });
+                }
+                let mut state = None;
+                for envelope in &events {
+                    fold_into(game_id, &mut state, envelope)?;
+                }
+                let state = state.ok_or(StoreError::GameNotFound(game_id))?;
+                Ok((state.game, state.seq))
+            }
+            _ => {
+                self.catch_up(game_id, &mut warm, at_seq).await?;
+                let state = warm.as_ref().ok_or(StoreError::GameNotFound(game_id))?;
+                if let Some(asked) = at_seq
+                    && state.seq < asked
+                {
+                    return Err(RecordError::BeyondLog {
+                        asked,
+                        last_seq: state.seq,
+                    });
+                }
+                Ok((state.game.clone(), state.seq))
+            }
+        }
+    }
+
+    /// Re-runs the engine on the log prefix of every stored decision and verifies the chain.
+    pub async fn audit(&self, game_id: Uuid) -> Result<AuditReport, RecordError> {
+        let events = self.store.read_events(game_id, 0, None, None).await?;
+        if events.is_empty() {
+            return Err(StoreError::GameNotFound(game_id).into());
+        }
+        let chain = self.store.verify_chain(game_id).await?;
+        Ok(audit_log(game_id, &events, chain))
+    }
+}
+
+/// Folds one stored envelope into `warm` (creating the game from `game_created`).
+fn fold_into(
+    game_id: Uuid,
+    warm: &mut Option<Warm>,
+    envelope: &EventEnvelope,
+) -> Result<(), RecordError> {
+    let corrupt = |problem: String| RecordError::Corrupt {
+        game_id,
+        source: CorruptLog {
+            seq: envelope.seq,
+            problem,
+        },
+    };
+    match warm {
+        None => {
+            let Event::Service(ServiceEvent::GameCreated(settings)) = &envelope.event else {
+                return Err(corrupt("the log does not begin with game_created".into()));
+            };
+            let mut game = Game::new(settings).map_err(|e| corrupt(e.to_string()))?;
+            game.apply(envelope.seq, &envelope.event)
+                .map_err(|source| RecordError::Corrupt { game_id, source })?;
+            *warm = Some(Warm {
+                game,
+                seq: envelope.seq,
+            });
+        }
+        Some(state) => {
+            if envelope.seq != state.seq + 1 {
+                return Err(corrupt(format!(
+                    "seq {} follows seq {}",
+                    envelope.seq, state.seq
+                )));
+            }
+            state
+                .game
+                .apply(envelope.seq, &envelope.event)
+                .map_err(|source| RecordError::Corrupt { game_id, source })?;
+            state.seq = envelope.seq;
+        }
+    }
+    Ok(())
+}
+
+/// Whether a stored decision is what the engine decides today on the same prefix.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct AuditedDecision {
+    /// The recorded event whose consequences were checked.
+    pub cause_seq: u64,
+    /// Its type.
+    pub cause_type: String,
+    /// The `seq`s of the decisions stored after it.
+    pub stored_seqs: Vec<u64>,
+    /// True when the engine, re-run on the prefix, gives the same decisions.
+    pub reproduced: bool,
+    /// The decisions as stored (when not reproduced).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stored: Option<Vec<serde_json::Value>>,
+    /// The decisions the engine gives now (when not reproduced), or its refusal.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub recomputed: Option<serde_json::Value>,
+}
+
+/// The appeals view of a game: every decision re-checked, and the hash chain.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct AuditReport {
+    /// The game.
+    pub game_id: Uuid,
+    /// The engine that re-ran the decisions.
+    pub engine_version: String,
+    /// `reproduced` (every decision reproduces and the chain is intact), `divergent` (some
+    /// decision does not reproduce) or `chain_broken`.
+    pub verdict: String,
+    /// How many decisions were checked.
+    pub decisions_checked: usize,
+    /// Every recorded event that caused decisions (or should have), with the check.
+    pub decisions: Vec<AuditedDecision>,
+    /// The first decision that does not reproduce, if any.
+    pub first_divergence: Option<u64>,
+    /// The hash chain verification.
+    pub chain: crate::store::ChainReport,
+}
+
+/// Re-decides every recorded event of a log on its prefix and compares with what is stored.
+fn audit_log(
+    game_id: Uuid,
+    events: &[EventEnvelope],
+    chain: crate::store::ChainReport,
+) -> AuditReport {
+    let mut decisions = Vec::new();
+    let mut state: Option<Warm> = None;
+    let mut index = 0;
+    while index < events.len() {
+        let envelope = &events[index];
+        let stored: Vec<&EventEnvelope> = events[index + 1..]
+            .iter()
+            .take_while(|e| matches!(e.event, Event::Service(_)) && e.batch_id == envelope.batch_id)
+            .collect();
+        if let (Some(warm), Event::Recorded(recorded)) = (state.as_ref(), &envelope.event) {
+            let recomputed = warm.game.decide(envelope.seq, recorded);
+            let stored_values: Vec<serde_json::Value> = stored
+                .iter()
+                .map(|e| serde_json::to_value(&e.event).unwrap_or_default())
+                .collect();
+            let (reproduced, recomputed_value) = match &recomputed {
+                Ok(now) => {
+                    let now: Vec<serde_json::Value> = now
+                        .iter()
+                        .map(|d| {
+                            serde_json::to_value(Event::Service(d.clone())).unwrap_or_default()
+                        })
+                        .collect();
+                    (now == stored_values, serde_json::Value::Array(now))
+                }
+                Err(refusal) => (
+                    false,
+                    serde_json::json!({"refused": refusal.code(), "message": refusal.message()}),
+                ),
+            };
+            if !stored.is_empty() || !reproduced {
+                decisions.push(AuditedDecision {
+                    cause_seq: envelope.seq,
+                    cause_type: envelope.event.type_name().to_string(),
+                    stored_seqs: stored.iter().map(|e| e.seq).collect(),
+                    reproduced,
+                    stored: (!reproduced).then_some(stored_values),
+                    recomputed: (!reproduced).then_some(recomputed_value),
+                });
+            }
+        }
+        // Fold the cause and its stored decisions, as the service did.
+        let mut broken = false;
+        for folded in std::iter::once(envelope).chain(stored.iter().copied()) {
+            if fold_into(game_id, &mut state, folded).is_err() {
+                broken = true;
+                break;
+            }
+        }
+        if broken {
+            decisions.push(AuditedDecision {
+                cause_seq: envelope.seq,
+                cause_type: envelope.event.type_name().to_string(),
+                stored_seqs: stored.iter().map(|e| e.seq).collect(),
+                reproduced: false,
+                stored: None,
+                recomputed: Some(serde_json::json!({"refused": "corrupt_log", "message": "the stored events cannot be folded from here on"})),
+            });
+            break;
+        }
+        index += 1 + stored.len();
+    }
+    let first_divergence = decisions
+        .iter()
+        .find(|d| !d.reproduced)
+        .map(|d| d.stored_seqs.first().copied().unwrap_or(d.cause_seq));
+    let verdict = if !chain.intact {
+        "chain_broken"
+    } else if first_divergence.is_some() {
+        "divergent"
+    } else {
+        "reproduced"
+    };
+    AuditReport {
+        game_id,
+        engine_version: ENGINE_VERSION.to_string(),
+        verdict: verdict.to_string(),
+        decisions_checked: decisions
+            .iter()
+            .filter(|d| !d.stored_seqs.is_empty())
+            .count(),
+        decisions,
+        first_divergence,
+        chain,
+    }
+}

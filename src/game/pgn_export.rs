@@ -1,0 +1,314 @@
+//! PGN export of a recorded game: the seven-tag roster, `Result`, `Termination`, `[%clk]`
+//! clock comments where the clock was read, and comments for offers, claims, rulings and
+//! penalties, so that the record can be read in any chess program.
+
+use super::event::{
+    ClockReading, Event, GameResult, RecordedEvent, ServiceEvent, Side, Termination,
+};
+use super::{CorruptLog, Game};
+use shakmaty::{Color, Position};
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+
+/// One stored event, as the export needs it.
+#[derive(Clone, Debug)]
+pub struct LoggedEvent<'a> {
+    /// Its `seq`.
+    pub seq: u64,
+    /// The event.
+    pub event: &'a Event,
+    /// The clock reading stored with it.
+    pub clock: Option<&'a ClockReading>,
+}
+
+/// The half-moves played in `game`'s current position since its start.
+fn ply_of(game: &Game, start_ply: u32) -> usize {
+    let position = game.position();
+    let ply = (position.fullmoves().get() - 1) * 2 + u32::from(position.turn() == Color::Black);
+    ply.saturating_sub(start_ply) as usize
+}
+
+/// `h:mm:ss` for a `[%clk]` comment.
+fn clock_text(ms: u64) -> String {
+    let seconds = ms / 1000;
+    format!(
+        "{}:{:02}:{:02}",
+        seconds / 3600,
+        (seconds / 60) % 60,
+        seconds % 60
+    )
+}
+
+fn escape_tag(text: &str) -> String {
+    text.replace('\\', "\\\\").replace('"', "\\\"")
+}
+
+fn escape_comment(text: &str) -> String {
+    text.replace('}', ")").replace('{', "(")
+}
+
+/// The PGN `Termination` tag value (PGN standard 9.8.1) and words for a comment.
+fn termination_tag(termination: Option<Termination>) -> &'static str {
+    match termination {
+        None => "unterminated",
+        Some(Termination::Flag) => "time forfeit",
+        Some(Termination::IllegalMoves) => "rules infraction",
+        Some(Termination::Arbiter) | Some(Termination::Appeal) => "adjudication",
+        Some(_) => "normal",
+    }
+}
+
+/// The comment an event leaves in the movetext, if any.
+fn comment_for(event: &Event) -> Option<String> {
+    let text = match event {
+        Event::Recorded(recorded) => match recorded {
+            RecordedEvent::DrawOffer { by } => format!("{} offers a draw (=)", by.name()),
+            RecordedEvent::DrawAccept { by } => format!("{} accepts the draw", by.name()),
+            RecordedEvent::DrawDecline { by } => format!("{} declines the draw", by.name()),
+            RecordedEvent::Claim {
+                by,
+                kind,
+                intended_move,
+            } => {
+                let kind = serde_json::to_value(kind)
+                    .ok()
+                    .and_then(|v| v.as_str().map(str::to_owned))
+                    .unwrap_or_default()
+                    .replace('_', " ");
+                match intended_move {
+                    Some(m) => format!(
+                        "{} claims a draw ({kind}) with the intended move {m}",
+                        by.name()
+                    ),
+                    None => format!("{} claims a draw ({kind})", by.name()),
+                }
+            }
+            RecordedEvent::IllegalMove {
+                by, description, ..
+            } => {
+                format!("illegal move by {}: {description}", by.name())
+            }
+            RecordedEvent::Touch { by, square } => format!("{} touched {square}", by.name()),
+            RecordedEvent::Flag { side } => format!("{}'s flag fell", side.name()),
+            RecordedEvent::Resign { by } => format!("{} resigns", by.name()),
+            RecordedEvent::ClockAdjust {
+                side,
+                delta_ms,
+                reason,
+            } => format!(
+                "arbiter adjusts {}'s clock by {} s: {reason}",
+                side.name(),
+                delta_ms / 1000
+            ),
+            RecordedEvent::ArbiterDecision { reason, .. } => format!("arbiter: {reason}"),
+            RecordedEvent::AppealLodged {
+                by,
+                against_seq,
+                grounds,
+            } => format!("appeal by {by} against event {against_seq}: {grounds}"),
+            RecordedEvent::AppealDecided {
+                against_seq,
+                upheld,
+                reason,
+                ..
+            } => format!(
+                "appeal against event {against_seq} {}: {reason}",
+                if *upheld { "upheld" } else { "dismissed" }
+            ),
+            RecordedEvent::Correction {
+                retracts_seq,
+                reason,
+            } => format!("correction: event {retracts_seq} retracted ({reason})"),
+            RecordedEvent::Move { .. }
+            | RecordedEvent::ClockPress { .. }
+            | RecordedEvent::ClockPause { .. }
+            | RecordedEvent::ClockResume {} => return None,
+        },
+        Event::Service(service) => match service {
+            ServiceEvent::GameCreated(_) => return None,
+            ServiceEvent::ClaimRuled(ruling) => format!(
+                "claim {}, {}: {}",
+                match ruling.outcome {
+                    super::event::ClaimOutcome::Upheld => "upheld",
+                    super::event::ClaimOutcome::Rejected => "rejected",
+                },
+                ruling.article,
+                ruling.reason
+            ),
+            ServiceEvent::PenaltyApplied {
+                side,
+                add_ms,
+                article,
+                reason,
+                ..
+            } => format!(
+                "{} s added to {}'s clock ({article}): {reason}",
+                add_ms / 1000,
+                side.name()
+            ),
+            ServiceEvent::GameEnded {
+                result,
+                article,
+                reason,
+                ..
+            } => format!("game ended {} ({article}): {reason}", result.pgn()),
+        },
+    };
+    Some(escape_comment(&text))
+}
+
+/// Writes the PGN of a game's log. `date` is the PGN `Date` (`YYYY.MM.DD`).
+pub fn export_pgn(game_log: &[LoggedEvent<'_>], date: &str) -> Result<String, CorruptLog> {
+    let Some(first) = game_log.first() else {
+        return Err(CorruptLog {
+            seq: 1,
+            problem: "the log is empty".into(),
+        });
+    };
+    let Event::Service(ServiceEvent::GameCreated(settings)) = first.event else {
+        return Err(CorruptLog {
+            seq: first.seq,
+            problem: "the log does not begin with game_created".into(),
+        });
+    };
+    let mut game = Game::new(settings).map_err(|e| CorruptLog {
+        seq: first.seq,
+        problem: e.to_string(),
+    })?;
+    let start = game.position().clone();
+    let start_ply = (start.fullmoves().get() - 1) * 2 + u32::from(start.turn() == Color::Black);
+    let mut clocks: BTreeMap<usize, String> = BTreeMap::new();
+    let mut comments: BTreeMap<usize, Vec<String>> = BTreeMap::new();
+    for logged in game_log {
+        game.apply(logged.seq, logged.event)?;
+        let ply = ply_of(&game, start_ply);
+        if ply > 0 {
+            let mover = if game.position().turn() == Color::White {
+                Side::Black
+            } else {
+                Side::White
+            };
+            let reading = match logged.event {
+                Event::Recorded(RecordedEvent::ClockPress {
+                    by,
+                    white_ms,
+                    black_ms,
+                }) if *by == mover => match mover {
+                    Side::White => *white_ms,
+                    Side::Black => *black_ms,
+                },
+                Event::Recorded(RecordedEvent::Move { .. })
+                | Event::Recorded(RecordedEvent::ClockPress { .. }) => {
+                    logged.clock.and_then(|c| match mover {
+                        Side::White => c.white_ms,
+                        Side::Black => c.black_ms,
+                    })
+                }
+                _ => None,
+            };
+            if let Some(ms) = reading {
+                clocks.insert(ply, format!("[%clk {}]", clock_text(ms)));
+            }
+        }
+        if let Some(comment) = comment_for(logged.event) {
+            comments.entry(ply).or_default().push(comment);
+        }
+    }
+    let view = game.view();
+    let result = view.result.map(GameResult::pgn).unwrap_or("*");
+    let mut pgn = String::new();
+    let tag = |pgn: &mut String, name: &str, value: &str| {
+        let _ = writeln!(pgn, "[{name} \"{}\"]", escape_tag(value));
+    };
+    tag(&mut pgn, "Event", &settings.event);
+    tag(&mut pgn, "Site", settings.site.as_deref().unwrap_or("?"));
+    tag(&mut pgn, "Date", date);
+    tag(&mut pgn, "Round", &settings.round);
+    tag(&mut pgn, "White", &settings.white.name);
+    tag(&mut pgn, "Black", &settings.black.name);
+    tag(&mut pgn, "Result", result);
+    if let Some(board) = settings.board {
+        tag(&mut pgn, "Board", &board.to_string());
+    }
+    if let Some(id) = settings.white.fide_id {
+        tag(&mut pgn, "WhiteFideId", &id.to_string());
+    }
+    if let Some(id) = settings.black.fide_id {
+        tag(&mut pgn, "BlackFideId", &id.to_string());
+    }
+    let control = &settings.time_control;
+    tag(
+        &mut pgn,
+        "TimeControl",
+        &format!("{}+{}", control.base_ms / 1000, control.increment_ms / 1000),
+    );
+    tag(&mut pgn, "Termination", termination_tag(view.termination));
+    if let Some(fen) = &settings.start_fen {
+        tag(&mut pgn, "SetUp", "1");
+        tag(&mut pgn, "FEN", fen);
+    }
+    pgn.push('\n');
+    let mut tokens: Vec<String> = Vec::new();
+    let annotation = |ply: usize| -> Option<String> {
+        let mut parts: Vec<String> = Vec::new();
+        if let Some(clock) = clocks.get(&ply) {
+            parts.push(clock.clone());
+        }
+        if let Some(texts) = comments.get(&ply) {
+            parts.extend(texts.iter().cloned());
+        }
+        (!parts.is_empty()).then(|| format!("{{{}}}", parts.join("; ")))
+    };
+    if let Some(before) = annotation(0) {
+        tokens.push(before);
+    }
+    let white_first = start.turn() == Color::White;
+    let first_move_number = start.fullmoves().get();
+    let last_ply = view.moves.len();
+    for (index, san) in view.moves.iter().enumerate() {
+        let ply = index + 1;
+        let white_to_move = (index % 2 == 0) == white_first;
+        let number = first_move_number as usize + (index + usize::from(!white_first)) / 2;
+        if white_to_move {
+            tokens.push(format!("{number}."));
+        } else if index == 0 {
+            tokens.push(format!("{number}..."));
+        }
+        tokens.push(san.clone());
+        if ply == last_ply {
+            // Comments left after a retracted last move belong here too.
+            let rest: Vec<String> = comments
+                .range(ply..)
+                .flat_map(|(_, texts)| texts.iter().cloned())
+                .collect();
+            let mut parts: Vec<String> = clocks.get(&ply).into_iter().cloned().collect();
+            parts.extend(rest);
+            if !parts.is_empty() {
+                tokens.push(format!("{{{}}}", parts.join("; ")));
+            }
+        } else if let Some(text) = annotation(ply) {
+            tokens.push(text);
+            if !white_to_move {
+                continue;
+            }
+            // After a comment on White's move, Black's move repeats the number (PGN 8.2.2.2).
+            tokens.push(format!("{number}..."));
+        }
+    }
+    tokens.push(result.to_string());
+    let mut line = String::new();
+    for token in tokens {
+        if !line.is_empty() && line.len() + 1 + token.len() > 79 {
+            pgn.push_str(&line);
+            pgn.push('\n');
+            line.clear();
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(&token);
+    }
+    pgn.push_str(&line);
+    pgn.push_str("\n\n");
+    Ok(pgn)
+}
