@@ -60,6 +60,9 @@ struct Warm {
     seq: u64,
 }
 
+/// A game's warm state behind the lock that serialises its writers in this instance.
+type WarmSlot = Arc<tokio::sync::Mutex<Option<Warm>>>;
+
 /// The most warm games kept in memory.
 const WARM_GAMES: usize = 4096;
 
@@ -67,7 +70,7 @@ const WARM_GAMES: usize = 4096;
 #[derive(Clone, Debug)]
 pub struct Arbitration {
     store: Store,
-    warm: Arc<Mutex<HashMap<Uuid, Arc<tokio::sync::Mutex<Option<Warm>>>>>>,
+    warm: Arc<Mutex<HashMap<Uuid, WarmSlot>>>,
 }
 
 impl Arbitration {
@@ -85,7 +88,7 @@ impl Arbitration {
     }
 
     /// The slot of a game's warm state (one writer per game at a time in this instance).
-    fn slot(&self, game_id: Uuid) -> Arc<tokio::sync::Mutex<Option<Warm>>> {
+    fn slot(&self, game_id: Uuid) -> WarmSlot {
         let mut warm = self
             .warm
             .lock()

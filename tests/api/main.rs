@@ -3,6 +3,7 @@
 
 mod log_guarantees;
 mod openapi;
+mod recording;
 mod requests;
 mod support;
 mod trust;

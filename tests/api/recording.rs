@@ -1,0 +1,490 @@
+//! Recording whole games through the API: a real game move by move with clock presses, time
+//! travel, the audit, and concurrent writers (also from two service instances).
+
+use crate::support::{TestDb, append, create_game, send, standard_game};
+use actix_web::test;
+use arbiter::game::Game;
+use arbiter::game::event::{Event, ServiceEvent};
+use futures::future::join_all;
+use serde_json::{Value, json};
+use shakmaty::{CastlingMode, Chess, EnPassantMode, Position, fen::Fen, san::San};
+use uuid::Uuid;
+
+/// A game of a PGN file: its SAN moves and the `[%clk]` after each, in milliseconds.
+struct SourceGame {
+    sans: Vec<String>,
+    clocks: Vec<Option<u64>>,
+    result: String,
+}
+
+/// Reads the movetext tokens of a PGN game: SAN moves, `[%clk]` comments, the result.
+fn parse_movetext(movetext: &str) -> SourceGame {
+    let mut sans = Vec::new();
+    let mut clocks = Vec::new();
+    let mut result = String::from("*");
+    let mut rest = movetext;
+    while let Some(c) = rest.chars().next() {
+        if c.is_whitespace() {
+            rest = &rest[c.len_utf8()..];
+        } else if c == '{' {
+            let end = rest.find('}').expect("a closed comment");
+            let comment = &rest[1..end];
+            if let Some(start) = comment.find("[%clk ") {
+                let time = comment[start + 6..].split(']').next().unwrap().trim();
+                let parts: Vec<u64> = time
+                    .split(':')
+                    .map(|p| p.parse::<f64>().unwrap() as u64)
+                    .collect();
+                let ms = (parts[0] * 3600 + parts[1] * 60 + parts[2]) * 1000;
+                if let Some(last) = clocks.last_mut() {
+                    *last = Some(ms);
+                }
+            }
+            rest = &rest[end + 1..];
+        } else {
+            let end = rest
+                .find(|c: char| c.is_whitespace() || c == '{')
+                .unwrap_or(rest.len());
+            let token = &rest[..end];
+            rest = &rest[end..];
+            if ["1-0", "0-1", "1/2-1/2", "*"].contains(&token) {
+                result = token.to_string();
+            } else if token.ends_with('.')
+                || token.chars().next().is_some_and(|c| c.is_ascii_digit())
+            {
+                // a move number
+            } else {
+                sans.push(token.to_string());
+                clocks.push(None);
+            }
+        }
+    }
+    SourceGame {
+        sans,
+        clocks,
+        result,
+    }
+}
+
+/// The first game of the lichess sample that ends in checkmate and has at least 40 plies.
+fn mated_lichess_game() -> SourceGame {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../shared/data/games/lichess-2025-05.pgn"
+    );
+    let text = std::fs::read_to_string(path).expect("the lichess sample is readable");
+    text.split("\n\n")
+        .filter(|block| !block.trim_start().starts_with('['))
+        .map(parse_movetext)
+        .find(|game| game.sans.len() >= 40 && game.sans.last().is_some_and(|s| s.ends_with('#')))
+        .expect("a mated game")
+}
+
+/// The SAN moves and `[%clk]` values of an exported PGN's movetext.
+fn exported_moves(pgn: &str) -> SourceGame {
+    let movetext: String = pgn
+        .lines()
+        .filter(|l| !l.starts_with('['))
+        .collect::<Vec<_>>()
+        .join(" ");
+    parse_movetext(&movetext)
+}
+
+#[actix_web::test]
+async fn a_real_game_recorded_move_by_move_matches_its_source_after_every_move() {
+    let db = TestDb::new().await;
+    let app = test::init_service(arbiter::http::app(db.state())).await;
+    let source = mated_lichess_game();
+    let mut settings = standard_game();
+    settings["time_control"] = json!({"kind": "blitz", "base_ms": 300_000, "increment_ms": 3_000});
+    let (status, created, _) = send(&app, db.post().uri("/v1/games").set_json(&settings)).await;
+    assert_eq!(status, 201, "{created}");
+    let game: Uuid = created["game"]["game_id"]
+        .as_str()
+        .unwrap()
+        .parse()
+        .unwrap();
+
+    let mut board = Chess::default();
+    let mut seq = 1;
+    for (ply, san) in source.sans.iter().enumerate() {
+        let by = if ply % 2 == 0 { "white" } else { "black" };
+        let mut press = json!({"type": "clock_press", "by": by});
+        if let Some(ms) = source.clocks[ply] {
+            press[format!("{by}_ms")] = json!(ms);
+        }
+        let (status, body) = append(
+            &app,
+            &db,
+            game,
+            seq,
+            json!([{"type": "move", "by": by, "san": san}, press]),
+        )
+        .await;
+        assert_eq!(status, 201, "ply {}: {san}: {body}", ply + 1);
+        seq = body["last_seq"].as_u64().unwrap();
+        let m = san.parse::<San>().unwrap().to_move(&board).unwrap();
+        board.play_unchecked(m);
+        let expected_fen = Fen::from_position(&board, EnPassantMode::Legal).to_string();
+
+        let (_, detail, _) = send(&app, db.get().uri(&format!("/v1/games/{game}"))).await;
+        assert_eq!(
+            detail["state"]["fen"],
+            expected_fen,
+            "the projection after ply {}",
+            ply + 1
+        );
+        let response = test::call_service(
+            &app,
+            db.get().uri(&format!("/v1/games/{game}/pgn")).to_request(),
+        )
+        .await;
+        assert_eq!(response.status(), 200);
+        let pgn = String::from_utf8(test::read_body(response).await.to_vec()).unwrap();
+        let exported = exported_moves(&pgn);
+        assert_eq!(
+            exported.sans,
+            source.sans[..=ply],
+            "the PGN's moves after ply {}",
+            ply + 1
+        );
+        assert_eq!(
+            exported.clocks,
+            source.clocks[..=ply],
+            "the PGN's clocks after ply {}",
+            ply + 1
+        );
+        for tag in [
+            "Event",
+            "Site",
+            "Date",
+            "Round",
+            "White",
+            "Black",
+            "Result",
+            "Termination",
+        ] {
+            assert!(
+                pgn.contains(&format!("[{tag} \"")),
+                "the PGN has {tag}: {pgn}"
+            );
+        }
+    }
+    // The source ends in mate: the game ended by itself (5.1.1) with the source's result.
+    let (_, detail, _) = send(&app, db.get().uri(&format!("/v1/games/{game}"))).await;
+    assert_eq!(detail["state"]["status"], "ended");
+    assert_eq!(detail["state"]["termination"], "checkmate");
+    assert_eq!(detail["state"]["result"], source.result);
+    assert_eq!(detail["game"]["status"], "ended", "the listing knows too");
+    let response = test::call_service(
+        &app,
+        db.get().uri(&format!("/v1/games/{game}/pgn")).to_request(),
+    )
+    .await;
+    let pgn = String::from_utf8(test::read_body(response).await.to_vec()).unwrap();
+    assert_eq!(exported_moves(&pgn).result, source.result);
+    db.finish().await;
+}
+
+/// Records a game with offers, an incorrect and then a correct repetition claim, a touch,
+/// an illegal move and clock readings; returns its id.
+async fn eventful_game<S, B>(app: &S, db: &TestDb) -> Uuid
+where
+    S: actix_web::dev::Service<
+            actix_http::Request,
+            Response = actix_web::dev::ServiceResponse<B>,
+            Error = actix_web::Error,
+        >,
+    B: actix_web::body::MessageBody,
+{
+    let game = create_game(app, db).await;
+    let steps = vec![
+        json!([{"type": "move", "by": "white", "san": "Nf3"}, {"type": "clock_press", "by": "white", "white_ms": 5_390_000}]),
+        json!([{"type": "move", "by": "black", "san": "Nf6"}, {"type": "draw_offer", "by": "black"}]),
+        json!([{"type": "draw_decline", "by": "white"}, {"type": "move", "by": "white", "san": "Ng1"}]),
+        json!([{"type": "touch", "by": "black", "square": "f6"}, {"type": "move", "by": "black", "san": "Ng8"}]),
+        json!([{"type": "claim", "by": "white", "kind": "repetition"}]),
+        json!([{"type": "illegal_move", "by": "white", "description": "Ke2 with the bishop on f1 and the pawn on e2", "completed": true}]),
+        json!([{"type": "move", "by": "white", "san": "Nf3"}, {"type": "move", "by": "black", "san": "Nf6"}]),
+        json!([{"type": "move", "by": "white", "san": "Ng1"}]),
+        json!([{"type": "claim", "by": "black", "kind": "repetition", "intended_move": "Ng8"}]),
+    ];
+    let mut seq = 1;
+    for step in steps {
+        let (status, body) = append(app, db, game, seq, step.clone()).await;
+        assert_eq!(status, 201, "{step}: {body}");
+        seq = body["last_seq"].as_u64().unwrap();
+    }
+    game
+}
+
+#[actix_web::test]
+async fn time_travel_at_every_seq_equals_folding_that_prefix_from_scratch() {
+    let db = TestDb::new().await;
+    let app = test::init_service(arbiter::http::app(db.state())).await;
+    let game = eventful_game(&app, &db).await;
+    let (_, page, _) = send(&app, db.get().uri(&format!("/v1/games/{game}/events"))).await;
+    let events: Vec<Event> = page["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| serde_json::from_value(e["event"].clone()).unwrap())
+        .collect();
+    assert!(
+        events
+            .iter()
+            .any(|e| matches!(e, Event::Service(ServiceEvent::ClaimRuled(_))))
+    );
+    let Event::Service(ServiceEvent::GameCreated(settings)) = &events[0] else {
+        panic!("seq 1 creates the game")
+    };
+    let mut folded = Game::new(settings).unwrap();
+    for (index, event) in events.iter().enumerate() {
+        let seq = index as u64 + 1;
+        folded.apply(seq, event).unwrap();
+        let (status, detail, _) = send(
+            &app,
+            db.get().uri(&format!("/v1/games/{game}?at_seq={seq}")),
+        )
+        .await;
+        assert_eq!(status, 200, "{detail}");
+        assert_eq!(detail["as_of_seq"], seq);
+        assert_eq!(
+            detail["state"],
+            serde_json::to_value(folded.view()).unwrap(),
+            "the state at seq {seq}"
+        );
+        let (_, positions, _) = send(
+            &app,
+            db.get()
+                .uri(&format!("/v1/games/{game}/positions?at_seq={seq}")),
+        )
+        .await;
+        assert_eq!(
+            positions["positions"],
+            serde_json::to_value(folded.positions()).unwrap(),
+            "positions at seq {seq}"
+        );
+    }
+    // The warm state (no at_seq) equals the whole fold, and beyond the log is a 404.
+    let (_, detail, _) = send(&app, db.get().uri(&format!("/v1/games/{game}"))).await;
+    assert_eq!(
+        detail["state"],
+        serde_json::to_value(folded.view()).unwrap()
+    );
+    let last = events.len();
+    let reply = send(
+        &app,
+        db.get()
+            .uri(&format!("/v1/games/{game}?at_seq={}", last + 1)),
+    )
+    .await;
+    crate::support::assert_problem(&reply, 404, "seq_beyond_log");
+    db.finish().await;
+}
+
+#[actix_web::test]
+async fn the_audit_reproduces_every_decision_and_names_an_altered_one() {
+    let db = TestDb::new().await;
+    let app = test::init_service(arbiter::http::app(db.state())).await;
+    let game = eventful_game(&app, &db).await;
+    let (status, audit, _) = send(&app, db.get().uri(&format!("/v1/games/{game}/audit"))).await;
+    assert_eq!(status, 200, "{audit}");
+    assert_eq!(audit["verdict"], "reproduced", "{audit}");
+    assert!(audit["decisions_checked"].as_u64().unwrap() >= 3, "{audit}");
+    assert!(
+        audit["decisions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|d| d["reproduced"] == true)
+    );
+    assert_eq!(audit["chain"]["intact"], true);
+
+    // Someone with database access rewrites the first claim ruling behind the service's back.
+    let altered: i64 = sqlx::query_scalar(
+        "SELECT seq FROM events WHERE game_id = $1 AND event_type = 'claim_ruled' ORDER BY seq LIMIT 1",
+    )
+    .bind(game)
+    .fetch_one(db.store.pool())
+    .await
+    .unwrap();
+    let mut tx = db.store.pool().begin().await.unwrap();
+    sqlx::query("ALTER TABLE events DISABLE TRIGGER events_refuse_update_delete")
+        .execute(&mut *tx)
+        .await
+        .unwrap();
+    sqlx::query("UPDATE events SET payload = jsonb_set(payload, '{outcome}', '\"upheld\"') WHERE game_id = $1 AND seq = $2")
+        .bind(game)
+        .bind(altered)
+        .execute(&mut *tx)
+        .await
+        .unwrap();
+    sqlx::query("ALTER TABLE events ENABLE ALWAYS TRIGGER events_refuse_update_delete")
+        .execute(&mut *tx)
+        .await
+        .unwrap();
+    tx.commit().await.unwrap();
+
+    // A fresh service instance (nothing warm) audits the altered log.
+    let state = arbiter::http::AppState::new(db.service.clone());
+    let app = test::init_service(arbiter::http::app(state)).await;
+    let (_, audit, _) = send(&app, db.get().uri(&format!("/v1/games/{game}/audit"))).await;
+    assert_eq!(audit["verdict"], "chain_broken", "{audit}");
+    assert_eq!(audit["chain"]["first_break"]["seq"], altered, "{audit}");
+    assert_eq!(
+        audit["first_divergence"], altered,
+        "the altered decision is named: {audit}"
+    );
+    let divergent = audit["decisions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|d| d["reproduced"] == false)
+        .unwrap();
+    assert!(
+        divergent["stored_seqs"]
+            .as_array()
+            .unwrap()
+            .contains(&json!(altered))
+    );
+    assert_eq!(
+        divergent["stored"][0]["outcome"], "upheld",
+        "the stored version is shown"
+    );
+    assert_eq!(
+        divergent["recomputed"][0]["outcome"], "rejected",
+        "the engine's version is shown"
+    );
+    db.finish().await;
+}
+
+/// Checks that every decision in the log sits right after its cause or after another
+/// decision of the same append.
+fn assert_no_decision_is_separated_from_its_cause(items: &[Value]) {
+    for (index, item) in items.iter().enumerate() {
+        let event = &item["event"];
+        let cause = event.get("cause_seq").or_else(|| event.get("claim_seq"));
+        if let Some(cause) = cause.and_then(Value::as_u64) {
+            let cause_index = (cause - 1) as usize;
+            assert!(cause_index < index);
+            for between in &items[cause_index + 1..index] {
+                assert_eq!(
+                    between["batch_id"], items[cause_index]["batch_id"],
+                    "decision {} is separated from its cause {cause}",
+                    item["seq"]
+                );
+                assert!(
+                    between["event"].get("ruled_by").is_some(),
+                    "only decisions between {cause} and {}",
+                    item["seq"]
+                );
+            }
+            assert_eq!(item["batch_id"], items[cause_index]["batch_id"]);
+        }
+    }
+}
+
+#[actix_web::test]
+async fn two_clients_with_stale_expected_seqs_never_interleave_a_decision_between_an_event_and_its_cause()
+ {
+    let db = TestDb::new().await;
+    let app = test::init_service(arbiter::http::app(db.state())).await;
+    let game = create_game(&app, &db).await;
+    let client = |name: &'static str| {
+        let app = &app;
+        let db = &db;
+        async move {
+            let mut stored = 0;
+            let mut expected = 1;
+            let mut conflicts = 0;
+            while stored < 6 {
+                // An incorrect claim: a ruling and a penalty follow it in the same append.
+                let events = json!([{"type": "claim", "by": "white", "kind": "fifty_moves", "event_id": Uuid::new_v4()},
+                                    {"type": "clock_adjust", "side": "white", "delta_ms": 0, "reason": name}]);
+                let (status, body) = append(app, db, game, expected, events).await;
+                match status {
+                    201 => {
+                        stored += 1;
+                        expected = body["last_seq"].as_u64().unwrap();
+                    }
+                    409 => {
+                        conflicts += 1;
+                        expected = body["current_seq"].as_u64().unwrap();
+                    }
+                    other => panic!("{other}: {body}"),
+                }
+            }
+            conflicts
+        }
+    };
+    let conflicts: u32 = join_all([client("A"), client("B")]).await.into_iter().sum();
+    let (_, page, _) = send(&app, db.get().uri(&format!("/v1/games/{game}/events"))).await;
+    let items = page["items"].as_array().unwrap();
+    assert_eq!(
+        items.len(),
+        1 + 12 * 4,
+        "12 appends of a claim, its ruling, its penalty and an adjustment"
+    );
+    assert_no_decision_is_separated_from_its_cause(items);
+    assert!(
+        conflicts > 0 || items.len() == 49,
+        "the writers raced ({conflicts} conflicts)"
+    );
+    db.finish().await;
+}
+
+#[actix_web::test]
+async fn two_service_instances_writing_to_one_game_stay_correct() {
+    let db = TestDb::new().await;
+    let first = test::init_service(arbiter::http::app(db.state())).await;
+    let second = test::init_service(arbiter::http::app(arbiter::http::AppState::new(
+        db.service.clone(),
+    )))
+    .await;
+    let game = create_game(&first, &db).await;
+    let moves = ["e4", "e5", "Nf3", "Nc6", "Bb5", "a6", "Ba4", "Nf6"];
+    let mut seq = 1;
+    for (ply, san) in moves.iter().enumerate() {
+        let by = if ply % 2 == 0 { "white" } else { "black" };
+        // A stale write through the instance that did not write last is refused, not folded.
+        if ply > 0 {
+            let stale = if ply % 2 == 0 {
+                append(
+                    &first,
+                    &db,
+                    game,
+                    seq - 1,
+                    json!([{"type": "resign", "by": by}]),
+                )
+                .await
+            } else {
+                append(
+                    &second,
+                    &db,
+                    game,
+                    seq - 1,
+                    json!([{"type": "resign", "by": by}]),
+                )
+                .await
+            };
+            assert_eq!(stale.0, 409, "{}", stale.1);
+        }
+        let events = json!([{"type": "move", "by": by, "san": san}]);
+        let (status, body) = if ply % 2 == 0 {
+            append(&first, &db, game, seq, events).await
+        } else {
+            append(&second, &db, game, seq, events).await
+        };
+        assert_eq!(status, 201, "{san}: {body}");
+        seq = body["last_seq"].as_u64().unwrap();
+    }
+    let (_, a, _) = send(&first, db.get().uri(&format!("/v1/games/{game}"))).await;
+    let (_, b, _) = send(&second, db.get().uri(&format!("/v1/games/{game}"))).await;
+    assert_eq!(a["state"], b["state"]);
+    assert_eq!(
+        a["state"]["fen"],
+        "r1bqkb1r/1ppp1ppp/p1n2n2/4p3/B3P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 2 5"
+    );
+    db.finish().await;
+}
