@@ -7,7 +7,7 @@ use arbiter::game::Game;
 use arbiter::game::event::{Event, ServiceEvent};
 use futures::future::join_all;
 use serde_json::{Value, json};
-use shakmaty::{CastlingMode, Chess, EnPassantMode, Position, fen::Fen, san::San};
+use shakmaty::{Chess, EnPassantMode, Position, fen::Fen, san::San};
 use uuid::Uuid;
 
 /// A game of a PGN file: its SAN moves and the `[%clk]` after each, in milliseconds.
