@@ -498,7 +498,29 @@ fn validate_event_text(event: &RecordedEvent, path: &str) -> Result<(), ApiError
     tag = "events",
     security(("bearer" = [])),
     params(("id" = Uuid, Path, description = "The game's id.")),
-    request_body = AppendRequest,
+    request_body(
+        content = AppendRequest,
+        description = "The events, judged by the engine and stored with the decisions they cause.",
+        examples(
+        ("move" = (summary = "A move (SAN; UCI such as g1f3 is accepted too), with the clock as read", value = json!({"expected_seq": 1, "events": [{"type": "move", "by": "white", "san": "Nf3", "event_id": "6f1c1a52-5bb0-4f57-9a44-4d7b4c8e2a10", "clock": {"white_ms": 5395000, "black_ms": 5400000}}]}))),
+        ("illegal_move" = (summary = "An illegal move completed by pressing the clock (7.5)", value = json!({"expected_seq": 4, "events": [{"type": "illegal_move", "by": "black", "description": "2...Ke7 leaving the king in check", "completed": true}]}))),
+        ("clock_press" = (summary = "A clock press with the times shown", value = json!({"expected_seq": 2, "events": [{"type": "clock_press", "by": "white", "white_ms": 5395000, "black_ms": 5400000}]}))),
+        ("clock_pause" = (summary = "The clock paused by a player to claim", value = json!({"expected_seq": 9, "events": [{"type": "clock_pause", "by": "white"}]}))),
+        ("clock_resume" = (summary = "The clock restarted", value = json!({"expected_seq": 10, "events": [{"type": "clock_resume"}]}))),
+        ("clock_adjust" = (summary = "The arbiter sets a clock", value = json!({"expected_seq": 10, "events": [{"type": "clock_adjust", "side": "black", "delta_ms": -60000, "reason": "clock set wrongly at the start (6.10.2)"}]}))),
+        ("touch" = (summary = "A piece touched with intent to move it (4.3)", value = json!({"expected_seq": 5, "events": [{"type": "touch", "by": "black", "square": "g8"}]}))),
+        ("draw_offer" = (summary = "A draw offer after moving (9.1.2.1)", value = json!({"expected_seq": 6, "events": [{"type": "draw_offer", "by": "white"}]}))),
+        ("draw_accept" = (summary = "The offer accepted", value = json!({"expected_seq": 7, "events": [{"type": "draw_accept", "by": "black"}]}))),
+        ("draw_decline" = (summary = "The offer declined orally", value = json!({"expected_seq": 7, "events": [{"type": "draw_decline", "by": "black"}]}))),
+        ("claim" = (summary = "A repetition claim with the intended move written (9.2.1)", value = json!({"expected_seq": 17, "events": [{"type": "clock_pause", "by": "black"}, {"type": "claim", "by": "black", "kind": "repetition", "intended_move": "Ng8"}]}))),
+        ("flag" = (summary = "A flag fall (6.9)", value = json!({"expected_seq": 40, "events": [{"type": "flag", "side": "white"}]}))),
+        ("resign" = (summary = "A resignation (5.1.2)", value = json!({"expected_seq": 40, "events": [{"type": "resign", "by": "black"}]}))),
+        ("arbiter_decision" = (summary = "A quickplay-finish claim decided by the arbiter (Guidelines III.5)", value = json!({"expected_seq": 60, "events": [{"type": "arbiter_decision", "subject_seq": 59, "decision": "game_ended", "reason": "III.5: Black makes no attempt to win by normal means", "result": "1/2-1/2"}]}))),
+        ("appeal_lodged" = (summary = "An appeal against a ruling", value = json!({"expected_seq": 61, "events": [{"type": "appeal_lodged", "by": "black", "against_seq": 60, "grounds": "the position was not the same: castling rights differed"}]}))),
+        ("appeal_decided" = (summary = "The appeals committee's decision", value = json!({"expected_seq": 62, "events": [{"type": "appeal_decided", "against_seq": 60, "upheld": false, "reason": "the ruling stands"}]}))),
+        ("correction" = (summary = "A data-entry error retracted", value = json!({"expected_seq": 8, "events": [{"type": "correction", "retracts_seq": 8, "reason": "wrong square typed"}]})))
+        )
+    ),
     responses(
         (status = 201, description = "The events were stored.", body = AppendResponse),
         (status = 200, description = "A retry: these events were already stored by an identical request.", body = AppendResponse),

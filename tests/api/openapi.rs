@@ -37,3 +37,29 @@ fn the_openapi_document_is_version_3_1_and_lists_every_route() {
         );
     }
 }
+
+#[test]
+fn the_document_has_an_example_request_for_every_event_type_and_each_one_decodes() {
+    let document = serde_json::to_value(arbiter::http::openapi()).expect("serialize document");
+    let examples = &document["paths"]["/v1/games/{id}/events"]["post"]["requestBody"]["content"]["application/json"]
+        ["examples"];
+    for kind in arbiter::game::event::RECORDED_EVENT_TYPES {
+        let example = &examples[*kind]["value"];
+        let events = example["events"]
+            .as_array()
+            .unwrap_or_else(|| panic!("an example for {kind}"));
+        assert!(
+            events.iter().any(|e| e["type"] == *kind),
+            "the {kind} example records a {kind}"
+        );
+        for event in events {
+            let mut event = event.clone();
+            let object = event.as_object_mut().unwrap();
+            for envelope_field in ["event_id", "clock", "occurred_at"] {
+                object.remove(envelope_field);
+            }
+            serde_json::from_value::<arbiter::game::event::RecordedEvent>(event.clone())
+                .unwrap_or_else(|e| panic!("the {kind} example's {event} decodes: {e}"));
+        }
+    }
+}
