@@ -378,7 +378,6 @@ pub enum ClaimOutcome {
 /// The engine's ruling on a claim, with the evidence an arbiter shows the players
 /// (Principle 4).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
 pub struct ClaimRuling {
     /// The `seq` of the claim.
     pub claim_seq: u64,
@@ -491,8 +490,11 @@ pub struct Player {
 }
 
 /// Everything that governs a game, fixed when it is created.
+///
+/// Unknown fields are refused by the HTTP layer ([`GAME_SETTINGS_FIELDS`]), not by serde: the
+/// settings are also the body of the internally tagged `game_created` event, whose OpenAPI
+/// schema (`allOf` with the tag) cannot forbid additional properties.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
 pub struct GameSettings {
     /// The player of the white pieces.
     pub white: Player,
@@ -521,6 +523,20 @@ pub struct GameSettings {
     #[serde(default)]
     pub regulations: Regulations,
 }
+
+/// The fields of [`GameSettings`], for refusing unknown ones.
+pub const GAME_SETTINGS_FIELDS: &[&str] = &[
+    "white",
+    "black",
+    "event",
+    "round",
+    "board",
+    "site",
+    "start_fen",
+    "time_control",
+    "laws_edition",
+    "regulations",
+];
 
 impl RecordedEvent {
     /// The `type` tag of this event, as stored.

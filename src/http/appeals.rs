@@ -139,8 +139,10 @@ pub struct RulingsQuery {
     /// Only this outcome: `upheld`/`rejected` (claims) or a result such as `1/2-1/2`.
     pub outcome: Option<String>,
     /// The `next` of the previous page.
+    #[param(pattern = "^[0-9]{1,19}$")]
     pub after: Option<String>,
     /// Page size, 1 to 500 (default 100).
+    #[param(minimum = 1, maximum = 500)]
     pub limit: Option<u64>,
 }
 

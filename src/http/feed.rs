@@ -14,8 +14,10 @@ use utoipa::IntoParams;
 #[into_params(parameter_in = Query)]
 pub struct FeedQuery {
     /// The `next` value of the previous page (`TXID-POSITION`); from the start when absent.
+    #[param(pattern = "^[0-9]{1,19}-[0-9]{1,19}$")]
     pub after: Option<String>,
     /// At most this many events, 1 to 1000 (default 100).
+    #[param(minimum = 1, maximum = 1000)]
     pub limit: Option<u64>,
 }
 

@@ -8,7 +8,8 @@ use super::body::{decode_at, json_kind, json_object, read_limited, take_optional
 use super::error::{ApiError, Problem};
 use super::{AppState, Limits};
 use crate::game::event::{
-    ClockReading, Event, GameSettings, RECORDED_EVENT_TYPES, RecordedEvent, SERVICE_EVENT_TYPES,
+    ClockReading, Event, GAME_SETTINGS_FIELDS, GameSettings, RECORDED_EVENT_TYPES, RecordedEvent,
+    SERVICE_EVENT_TYPES,
 };
 use crate::store::{
     EventEnvelope, GameFilter, GameListPage, GameStatus, GameSummary, ListCursor, NewEvent,
@@ -109,6 +110,7 @@ pub struct ListGamesQuery {
     /// The `next` value of the previous page.
     pub after: Option<String>,
     /// Page size, 1 to 500 (default 50).
+    #[param(minimum = 1, maximum = 500)]
     pub limit: Option<u64>,
 }
 
@@ -119,6 +121,7 @@ pub struct ReadEventsQuery {
     /// Only events with a `seq` greater than this (default 0: from the start).
     pub after: Option<u64>,
     /// At most this many events, 1 to 10000 (default 1000).
+    #[param(minimum = 1, maximum = 10000)]
     pub limit: Option<u64>,
 }
 
@@ -219,6 +222,18 @@ pub async fn create_game(
     let mut object = json_object(&body)?;
     let game_id: Option<Uuid> = take_optional(&mut object, "game_id", "")?;
     let event_id: Option<Uuid> = take_optional(&mut object, "event_id", "")?;
+    if let Some(unknown) = object
+        .keys()
+        .find(|key| !GAME_SETTINGS_FIELDS.contains(&key.as_str()))
+    {
+        return Err(ApiError::invalid_field(
+            unknown.clone(),
+            format!(
+                "Unknown field `{unknown}`; a game has {}, and optionally game_id and event_id.",
+                GAME_SETTINGS_FIELDS.join(", ")
+            ),
+        ));
+    }
     let settings: GameSettings = decode_at(Value::Object(object), "")?;
     validate_settings(&settings)?;
     caller.0.may_create_game(&settings.event)?;

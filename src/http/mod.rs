@@ -201,8 +201,56 @@ fn path_error(message: String, request: &HttpRequest) -> ApiError {
     .with_field("id")
 }
 
+/// The documented paths (as segment templates) and their methods, for 405 answers.
+fn route_table() -> &'static [(Vec<String>, Vec<String>)] {
+    static TABLE: std::sync::OnceLock<Vec<(Vec<String>, Vec<String>)>> = std::sync::OnceLock::new();
+    TABLE.get_or_init(|| {
+        let document = serde_json::to_value(openapi()).unwrap_or_default();
+        let Some(paths) = document.get("paths").and_then(|p| p.as_object()) else {
+            return Vec::new();
+        };
+        paths
+            .iter()
+            .map(|(path, item)| {
+                let segments = path.split('/').map(str::to_owned).collect();
+                let methods = item
+                    .as_object()
+                    .map(|ops| ops.keys().map(|m| m.to_uppercase()).collect())
+                    .unwrap_or_default();
+                (segments, methods)
+            })
+            .collect()
+    })
+}
+
+/// The methods allowed on `path`, if it is a documented route.
+fn allowed_methods(path: &str) -> Option<&'static [String]> {
+    let segments: Vec<&str> = path.split('/').collect();
+    route_table().iter().find_map(|(template, methods)| {
+        let matches = template.len() == segments.len()
+            && template
+                .iter()
+                .zip(&segments)
+                .all(|(t, s)| (t.starts_with('{') && t.ends_with('}') && !s.is_empty()) || t == s);
+        matches.then_some(methods.as_slice())
+    })
+}
+
 /// Any route the service does not have.
 async fn unknown_route(request: HttpRequest) -> HttpResponse {
+    if let Some(methods) = allowed_methods(request.path()) {
+        let allow = methods.join(", ");
+        let mut response = ApiError::method_not_allowed(format!(
+            "{} is not allowed on {}; use {allow}.",
+            request.method(),
+            request.path()
+        ))
+        .error_response();
+        if let Ok(value) = header::HeaderValue::from_str(&allow) {
+            response.headers_mut().insert(header::ALLOW, value);
+        }
+        return response;
+    }
     ApiError::not_found(
         "no_such_route",
         format!(

@@ -429,3 +429,21 @@ async fn health_readiness_the_document_and_swagger_ui_are_served() {
     assert!(page.contains("swagger"), "Swagger UI is served offline");
     db.finish().await;
 }
+
+#[actix_web::test]
+async fn a_wrong_method_on_a_known_route_is_405_with_the_allowed_methods() {
+    let db = TestDb::new().await;
+    let app = test::init_service(arbiter::http::app(db.state())).await;
+    let response = test::call_service(
+        &app,
+        test::TestRequest::delete().uri("/v1/games").to_request(),
+    )
+    .await;
+    assert_eq!(response.status(), 405);
+    assert_eq!(response.headers().get("allow").unwrap(), "GET, POST");
+    assert_eq!(
+        response.headers().get("content-type").unwrap(),
+        "application/problem+json"
+    );
+    db.finish().await;
+}
