@@ -45,10 +45,10 @@ pub fn json_object(body: &[u8]) -> Result<Map<String, Value>, ApiError> {
             ),
         )
     })?;
-    if let Some(field) = field_with_nul(&value, "") {
+    if let Some((field, problem)) = unstorable(&value, "") {
         return Err(ApiError::invalid_field(
             field.clone(),
-            format!("`{field}` contains the character U+0000, which cannot be stored; remove it."),
+            format!("`{field}` {problem}."),
         ));
     }
     match value {
@@ -63,8 +63,10 @@ pub fn json_object(body: &[u8]) -> Result<Map<String, Value>, ApiError> {
     }
 }
 
-/// The path of the first string (or key) holding U+0000, which PostgreSQL's jsonb refuses.
-fn field_with_nul(value: &Value, path: &str) -> Option<String> {
+/// The path of the first value that cannot be stored, and why: a string (or key) holding
+/// U+0000, which PostgreSQL's jsonb refuses, or an integer beyond the signed 64-bit range
+/// that the OpenAPI document (`int64`) and the database allow.
+fn unstorable(value: &Value, path: &str) -> Option<(String, &'static str)> {
     let join = |key: &str| {
         if path.is_empty() {
             key.to_string()
@@ -73,16 +75,23 @@ fn field_with_nul(value: &Value, path: &str) -> Option<String> {
         }
     };
     match value {
-        Value::String(text) if text.contains('\0') => Some(path.to_string()),
+        Value::String(text) if text.contains('\0') => Some((
+            path.to_string(),
+            "contains the character U+0000, which cannot be stored; remove it",
+        )),
+        Value::Number(number) if number.is_u64() && number.as_i64().is_none() => Some((
+            path.to_string(),
+            "is larger than 9223372036854775807, the largest integer the service stores",
+        )),
         Value::Array(items) => items
             .iter()
             .enumerate()
-            .find_map(|(i, item)| field_with_nul(item, &format!("{path}[{i}]"))),
+            .find_map(|(i, item)| unstorable(item, &format!("{path}[{i}]"))),
         Value::Object(map) => map.iter().find_map(|(key, item)| {
             if key.contains('\0') {
-                Some(join("(a key)"))
+                Some((join("(a key)"), "is a key containing U+0000; remove it"))
             } else {
-                field_with_nul(item, &join(key))
+                unstorable(item, &join(key))
             }
         }),
         _ => None,

@@ -45,7 +45,7 @@ pub async fn read_feed(
 ) -> Result<web::Json<FeedPage>, ApiError> {
     let limit = page_limit(query.limit, 100, 1000)?;
     let after = match query.after.as_deref() {
-        None | Some("") => FeedCursor::START,
+        None => FeedCursor::START,
         Some(text) => FeedCursor::parse(text).ok_or_else(|| {
             ApiError::bad_request(
                 "invalid_cursor",

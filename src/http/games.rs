@@ -119,6 +119,7 @@ pub struct ListGamesQuery {
 #[into_params(parameter_in = Query)]
 pub struct ReadEventsQuery {
     /// Only events with a `seq` greater than this (default 0: from the start).
+    #[param(minimum = 0, maximum = 9_223_372_036_854_775_807_i64)]
     pub after: Option<u64>,
     /// At most this many events, 1 to 10000 (default 1000).
     #[param(minimum = 1, maximum = 10000)]
@@ -623,6 +624,13 @@ pub async fn read_events(
 ) -> Result<web::Json<EventPage>, ApiError> {
     let game_id = id.into_inner();
     let limit = page_limit(query.limit, 1000, 10_000)?;
+    if query.after.is_some_and(|after| after > i64::MAX as u64) {
+        return Err(ApiError::bad_request(
+            "invalid_query",
+            "`after` is a seq: at most 9223372036854775807.",
+        )
+        .with_field("after"));
+    }
     let last_seq = state
         .store
         .last_seq(game_id)
