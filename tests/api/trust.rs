@@ -484,8 +484,8 @@ async fn hostile_text_is_stored_exactly_or_refused_never_a_server_error() {
         ),
         (
             json!({"expected_seq": 18446744073709551615u64, "events": [{"type": "resign", "by": "white"}]}),
-            409,
-            "",
+            422,
+            "expected_seq",
         ),
         (
             json!({"expected_seq": 1, "events": [{"type": "clock_adjust", "side": "white", "delta_ms": 9223372036854775807i64, "reason": "x"}]}),
