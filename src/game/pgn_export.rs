@@ -296,8 +296,9 @@ pub fn export_pgn(game_log: &[LoggedEvent<'_>], date: &str) -> Result<String, Co
         }
     }
     tokens.push(result.to_string());
+    // Lines of at most 79 characters (PGN export format); comments wrap between words.
     let mut line = String::new();
-    for token in tokens {
+    for token in tokens.iter().flat_map(|t| t.split(' ')) {
         if !line.is_empty() && line.len() + 1 + token.len() > 79 {
             pgn.push_str(&line);
             pgn.push('\n');
@@ -306,7 +307,7 @@ pub fn export_pgn(game_log: &[LoggedEvent<'_>], date: &str) -> Result<String, Co
         if !line.is_empty() {
             line.push(' ');
         }
-        line.push_str(&token);
+        line.push_str(token);
     }
     pgn.push_str(&line);
     pgn.push_str("\n\n");
