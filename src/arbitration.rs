@@ -11,7 +11,7 @@
 
 use crate::game::event::{Event, ServiceEvent};
 use crate::game::{CorruptLog, ENGINE_VERSION, Game, Refusal};
-use crate::store::{Appended, EventEnvelope, NewEvent, Store, StoreError};
+use crate::store::{Appended, EventEnvelope, GameOutcome, NewEvent, Store, StoreError};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -198,9 +198,14 @@ impl Arbitration {
                 batch.push(NewEvent::generated(event));
             }
         }
+        let view = game.view();
+        let outcome = GameOutcome {
+            result: view.result,
+            termination: view.termination,
+        };
         let appended = self
             .store
-            .append(game_id, expected_seq, &batch, recorded_by)
+            .append_judged(game_id, expected_seq, &batch, recorded_by, Some(&outcome))
             .await?;
         if appended.newly_stored {
             *warm = Some(Warm { game, seq });

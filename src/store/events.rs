@@ -236,10 +236,31 @@ pub(super) async fn project_summary(
     tx: &mut Transaction<'_, Postgres>,
     game_id: Uuid,
     stored: &[EventEnvelope],
+    outcome: Option<&GameOutcome>,
 ) -> Result<(), StoreError> {
     let Some(last) = stored.last() else {
         return Ok(());
     };
+    if let Some(outcome) = outcome {
+        let status = if outcome.result.is_some() {
+            "ended"
+        } else {
+            "in_progress"
+        };
+        sqlx::query(
+            "UPDATE games SET last_seq = $2, updated_at = $3, status = $4, result = $5, \
+             termination = $6 WHERE game_id = $1",
+        )
+        .bind(game_id)
+        .bind(to_i64(last.seq))
+        .bind(last.recorded_at)
+        .bind(status)
+        .bind(outcome.result.map(GameResult::pgn))
+        .bind(outcome.termination.map(termination_name))
+        .execute(&mut **tx)
+        .await?;
+        return Ok(());
+    }
     let mut ending: Option<(GameResult, Termination)> = None;
     for envelope in stored {
         match &envelope.event {
@@ -282,6 +303,16 @@ pub(super) async fn project_summary(
     Ok(())
 }
 
+/// How a game stands after an append, as the engine folded it: the summary row follows it
+/// (an appeal or a correction can change or undo a result).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GameOutcome {
+    /// The result, if the game has ended.
+    pub result: Option<GameResult>,
+    /// How it ended.
+    pub termination: Option<Termination>,
+}
+
 /// The snake_case name of a termination, as serialized.
 fn termination_name(termination: Termination) -> String {
     serde_json::to_value(termination)
@@ -310,9 +341,30 @@ impl Store {
         events: &[NewEvent],
         recorded_by: &str,
     ) -> Result<Appended, StoreError> {
+        self.append_judged(game_id, expected_seq, events, recorded_by, None)
+            .await
+    }
+
+    /// [`Store::append`] of events judged by the engine, with the game's outcome after them
+    /// for the summary row.
+    pub async fn append_judged(
+        &self,
+        game_id: Uuid,
+        expected_seq: u64,
+        events: &[NewEvent],
+        recorded_by: &str,
+        game_outcome: Option<&GameOutcome>,
+    ) -> Result<Appended, StoreError> {
         let mut tx = self.pool.begin().await?;
         let outcome = self
-            .append_in(&mut tx, game_id, expected_seq, events, recorded_by)
+            .append_in_with(
+                &mut tx,
+                game_id,
+                expected_seq,
+                events,
+                recorded_by,
+                game_outcome,
+            )
             .await;
         match outcome {
             Ok(appended) => {
@@ -365,6 +417,19 @@ impl Store {
         events: &[NewEvent],
         recorded_by: &str,
     ) -> Result<Appended, StoreError> {
+        self.append_in_with(tx, game_id, expected_seq, events, recorded_by, None)
+            .await
+    }
+
+    async fn append_in_with(
+        &self,
+        tx: &mut Transaction<'_, Postgres>,
+        game_id: Uuid,
+        expected_seq: u64,
+        events: &[NewEvent],
+        recorded_by: &str,
+        game_outcome: Option<&GameOutcome>,
+    ) -> Result<Appended, StoreError> {
         check_unique_ids(events)?;
         let current = last_seq_in(tx, game_id)
             .await?
@@ -382,7 +447,7 @@ impl Store {
             });
         }
         let envelopes = insert_batch(tx, game_id, expected_seq + 1, events, recorded_by).await?;
-        project_summary(tx, game_id, &envelopes).await?;
+        project_summary(tx, game_id, &envelopes, game_outcome).await?;
         Ok(Appended {
             envelopes,
             newly_stored: true,

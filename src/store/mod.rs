@@ -10,7 +10,7 @@ mod rulings;
 mod tokens;
 
 pub use chain::{ChainBreak, ChainReport, GENESIS_HASH};
-pub use events::{Appended, EventEnvelope, FeedCursor, FeedItem, FeedPage, NewEvent};
+pub use events::{Appended, EventEnvelope, FeedCursor, FeedItem, FeedPage, GameOutcome, NewEvent};
 pub use games::{CreatedGame, GameFilter, GameListPage, GameStatus, GameSummary, ListCursor};
 pub use rulings::{DECISION_TYPES, RulingFilter, RulingItem, RulingPage};
 pub use tokens::{TokenInfo, token_hash};

@@ -488,3 +488,161 @@ async fn two_service_instances_writing_to_one_game_stay_correct() {
     );
     db.finish().await;
 }
+
+#[actix_web::test]
+async fn rulings_across_games_are_filtered_by_event_round_kind_article_and_outcome() {
+    let db = TestDb::new().await;
+    let app = test::init_service(arbiter::http::app(db.state())).await;
+    let first = eventful_game(&app, &db).await;
+    let mut other = standard_game();
+    other["event"] = json!("Other Cup");
+    other["round"] = json!("2");
+    let (_, created, _) = send(&app, db.post().uri("/v1/games").set_json(&other)).await;
+    let second: Uuid = created["game"]["game_id"]
+        .as_str()
+        .unwrap()
+        .parse()
+        .unwrap();
+    let (status, body) = append(
+        &app,
+        &db,
+        second,
+        1,
+        json!([{"type": "resign", "by": "white"}]),
+    )
+    .await;
+    assert_eq!(status, 201, "{body}");
+
+    let get = |uri: String| {
+        let app = &app;
+        let db = &db;
+        async move {
+            let (status, body, _) = send(app, db.get().uri(&uri)).await;
+            assert_eq!(status, 200, "{uri}: {body}");
+            body["items"].as_array().unwrap().clone()
+        }
+    };
+    let all = get("/v1/rulings".into()).await;
+    assert!(all.len() >= 4, "{all:?}");
+    let rejected = get("/v1/rulings?kind=claim_ruled&outcome=rejected".into()).await;
+    assert_eq!(rejected.len(), 1);
+    assert_eq!(rejected[0]["decision"]["game_id"], first.to_string());
+    assert_eq!(rejected[0]["event"], "Test Open 2026");
+    let upheld = get("/v1/rulings?kind=claim_ruled&outcome=upheld&article=9.2.1".into()).await;
+    assert_eq!(
+        upheld.len(),
+        1,
+        "the intended-move claim was upheld under 9.2.1"
+    );
+    let cup = get("/v1/rulings?event=Other%20Cup&round=2".into()).await;
+    assert_eq!(cup.len(), 1);
+    assert_eq!(cup[0]["decision"]["event"]["termination"], "resignation");
+    assert_eq!(cup[0]["decision"]["event"]["article"], "5.1.2");
+    let wins = get("/v1/rulings?outcome=0-1".into()).await;
+    assert_eq!(wins.len(), 1);
+    let page = get("/v1/rulings?limit=1".into()).await;
+    assert_eq!(page.len(), 1);
+    let reply = send(&app, db.get().uri("/v1/rulings?kind=verdict")).await;
+    crate::support::assert_problem(&reply, 400, "invalid_query");
+    db.finish().await;
+}
+
+#[actix_web::test]
+async fn an_upheld_appeal_changes_the_result_and_the_history_shows_both() {
+    let db = TestDb::new().await;
+    let app = test::init_service(arbiter::http::app(db.state())).await;
+    let game = create_game(&app, &db).await;
+    let (status, body) = append(
+        &app,
+        &db,
+        game,
+        1,
+        json!([{"type": "flag", "side": "white"}]),
+    )
+    .await;
+    assert_eq!(status, 201, "{body}");
+    let ended_seq = body["events"][1]["seq"].as_u64().unwrap();
+    assert_eq!(body["events"][1]["event"]["result"], "0-1");
+    let seq = body["last_seq"].as_u64().unwrap();
+    // Appeals are recorded with an appeals token.
+    let appeal = |events: Value, seq: u64| {
+        let app = &app;
+        let db = &db;
+        async move {
+            send(
+                app,
+                test::TestRequest::post()
+                    .uri(&format!("/v1/games/{game}/events"))
+                    .insert_header(crate::support::bearer(&db.appeals))
+                    .set_json(json!({"expected_seq": seq, "events": events})),
+            )
+            .await
+        }
+    };
+    let (status, body, _) = appeal(json!([{"type": "appeal_lodged", "by": "white", "against_seq": ended_seq, "grounds": "the clock was faulty"}]), seq).await;
+    assert_eq!(status, 201, "{body}");
+    let seq = body["last_seq"].as_u64().unwrap();
+    let (status, body, _) = appeal(json!([{"type": "appeal_decided", "against_seq": ended_seq, "upheld": true, "result": "1/2-1/2", "reason": "the clock was faulty; the game is drawn"}]), seq).await;
+    assert_eq!(status, 201, "{body}");
+    let (_, detail, _) = send(&app, db.get().uri(&format!("/v1/games/{game}"))).await;
+    assert_eq!(detail["state"]["result"], "1/2-1/2", "{detail}");
+    assert_eq!(detail["state"]["termination"], "appeal");
+    assert_eq!(
+        detail["game"]["result"], "1/2-1/2",
+        "the listing follows the appeal"
+    );
+    let (_, page, _) = send(&app, db.get().uri(&format!("/v1/games/{game}/events"))).await;
+    let results: Vec<&Value> = page["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["event"]["type"] == "game_ended")
+        .map(|e| &e["event"]["result"])
+        .collect();
+    assert_eq!(
+        results,
+        vec![&json!("0-1"), &json!("1/2-1/2")],
+        "the history shows both"
+    );
+    let (_, audit, _) = send(&app, db.get().uri(&format!("/v1/games/{game}/audit"))).await;
+    assert_eq!(audit["verdict"], "reproduced", "{audit}");
+    db.finish().await;
+}
+
+#[actix_web::test]
+async fn a_correction_retracts_the_latest_event_and_its_decisions() {
+    let db = TestDb::new().await;
+    let app = test::init_service(arbiter::http::app(db.state())).await;
+    let game = create_game(&app, &db).await;
+    let (status, body) = append(
+        &app,
+        &db,
+        game,
+        1,
+        json!([{"type": "move", "by": "white", "san": "e4"}, {"type": "resign", "by": "black"}]),
+    )
+    .await;
+    assert_eq!(status, 201, "{body}");
+    let resign_seq = body["events"][1]["seq"].as_u64().unwrap();
+    let seq = body["last_seq"].as_u64().unwrap();
+    let (status, body) = append(&app, &db, game, seq, json!([{"type": "correction", "retracts_seq": resign_seq, "reason": "typed on the wrong board"}])).await;
+    assert_eq!(status, 201, "{body}");
+    let seq = body["last_seq"].as_u64().unwrap();
+    let (_, detail, _) = send(&app, db.get().uri(&format!("/v1/games/{game}"))).await;
+    assert_eq!(detail["state"]["status"], "in_progress", "{detail}");
+    assert_eq!(
+        detail["game"]["status"], "in_progress",
+        "the listing follows the correction"
+    );
+    assert!(detail["game"]["result"].is_null());
+    let (status, body) = append(
+        &app,
+        &db,
+        game,
+        seq,
+        json!([{"type": "move", "by": "black", "san": "e5"}]),
+    )
+    .await;
+    assert_eq!(status, 201, "play goes on: {body}");
+    db.finish().await;
+}
