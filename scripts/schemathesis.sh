@@ -14,7 +14,7 @@ db=arbiter_schemathesis_$$
 db_url=${admin_url%/*}/$db
 port=${SCHEMATHESIS_PORT:-18181}
 
-command -v schemathesis >/dev/null || pip install -q 'schemathesis>=4,<5'
+command -v schemathesis >/dev/null || pip install -q 'schemathesis==4.32.5'
 cargo build -q --bin arbiter
 psql "$admin_url" -qc "CREATE DATABASE $db"
 cleanup() {
