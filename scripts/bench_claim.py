@@ -20,6 +20,8 @@ import urllib.parse
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 PGN = os.path.join(HERE, "..", "..", "shared", "data", "games", "twic1599.pgn")
+if not os.path.exists(PGN):  # a clone without ../shared: the copy in tests/shared
+    PGN = os.path.join(HERE, "..", "tests", "shared", "data", "games", "twic1599.pgn")
 
 
 def games(text):

@@ -5,5 +5,6 @@ mod log_guarantees;
 mod openapi;
 mod recording;
 mod requests;
+mod shared;
 mod support;
 mod trust;

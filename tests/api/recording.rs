@@ -68,10 +68,7 @@ fn parse_movetext(movetext: &str) -> SourceGame {
 
 /// The first game of the lichess sample that ends in checkmate and has at least 40 plies.
 fn mated_lichess_game() -> SourceGame {
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../shared/data/games/lichess-2025-05.pgn"
-    );
+    let path = crate::shared::shared("data/games/lichess-2025-05.pgn");
     let text = std::fs::read_to_string(path).expect("the lichess sample is readable");
     text.split("\n\n")
         .filter(|block| !block.trim_start().starts_with('['))
