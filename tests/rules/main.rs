@@ -2,4 +2,6 @@
 //! the chasolver dead-position classes and property tests. No database needed.
 
 mod cases;
+mod oracle;
+mod properties;
 mod table;
