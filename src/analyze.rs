@@ -14,8 +14,14 @@
 //! Mating potential is monotone along a game: if a side can mate after the next move, it can
 //! mate now (play that move, then the helpmate). So the plies where a side cannot mate form a
 //! suffix of the game; the analyser asks the helpmate search about the final position and,
-//! only when that side cannot mate there, binary-searches for where the suffix starts. An
-//! inconclusive search counts as "can mate" (no draw is claimed without proof).
+//! only when that side cannot mate there, binary-searches for where the suffix starts.
+//!
+//! For speed the analyser uses only proofs that cost about a microsecond: the material rule
+//! and `chasolver::is_unwinnable_fast`, both sound (they never call a position dead that is
+//! not). A position neither proves dead counts as "can mate": no draw is listed without
+//! proof. chasolver's authors report the fast proof finds every unwinnable position of their
+//! 10-million-game Lichess sample; the full helpmate search, which the game engine uses for
+//! its rulings, can prove a few more constructed positions (see docs/rules-figures.md).
 
 use std::io::{self, Read, Write};
 use std::ops::ControlFlow;
@@ -24,7 +30,7 @@ use pgn_reader::{RawComment, RawTag, Reader, SanPlus, Visitor};
 use serde::Serialize;
 use shakmaty::{CastlingMode, Chess, Color, Position};
 
-use crate::rules::mating_potential::{MatingPotential, mating_potential};
+use crate::rules::mating_potential::{MatingPotential, SearchEffort, mating_potential_with};
 use crate::rules::move_counting::{fifty_moves_reached, seventy_five_moves_reached};
 use crate::rules::move_parsing::position_from_fen;
 use crate::rules::position_identity::PositionHistory;
@@ -119,10 +125,21 @@ pub fn analyze_pgn(reader: impl Read, mut writer: impl Write) -> io::Result<Anal
 /// engine of [`analyze_pgn`], also used on in-memory bytes by the benchmark).
 pub fn analyze_games(
     reader: impl Read,
+    each: impl FnMut(&GameReport),
+) -> io::Result<AnalyzeSummary> {
+    analyze_games_with_effort(reader, SearchEffort::FastProof, each)
+}
+
+/// [`analyze_games`] with a choice of effort for mating potential: `FastProof` (the
+/// default, about a microsecond per position) or `Full` (the helpmate search the rulings
+/// use; slower, proves a few more constructed positions dead).
+pub fn analyze_games_with_effort(
+    reader: impl Read,
+    effort: SearchEffort,
     mut each: impl FnMut(&GameReport),
 ) -> io::Result<AnalyzeSummary> {
     let mut pgn = Reader::new(reader);
-    let mut visitor = AnalysingVisitor::new();
+    let mut visitor = AnalysingVisitor::new(effort);
     let mut summary = AnalyzeSummary::default();
     while let Some(report) = pgn.read_game(&mut visitor)? {
         summary.games += 1;
@@ -138,6 +155,7 @@ pub fn analyze_games(
 
 struct AnalysingVisitor {
     index: usize,
+    effort: SearchEffort,
     start_fen: Option<String>,
     tag_error: Option<String>,
     history: PositionHistory,
@@ -147,9 +165,10 @@ struct AnalysingVisitor {
 }
 
 impl AnalysingVisitor {
-    fn new() -> AnalysingVisitor {
+    fn new(effort: SearchEffort) -> AnalysingVisitor {
         AnalysingVisitor {
             index: 0,
+            effort,
             start_fen: None,
             tag_error: None,
             history: PositionHistory::new(Chess::default()),
@@ -221,9 +240,7 @@ impl Visitor for AnalysingVisitor {
         let position = self.history.current();
         match san_plus.san.to_move(position) {
             Ok(m) => {
-                let mut next = position.clone();
-                next.play_unchecked(m);
-                self.history.push(next);
+                self.history.play(m);
                 self.clocks_ms.push(None);
             }
             Err(e) => {
@@ -254,7 +271,7 @@ impl Visitor for AnalysingVisitor {
                 error,
             };
         }
-        let mut analysis = analyse_history(self.index, &self.history);
+        let mut analysis = analyse_history(self.index, &self.history, self.effort);
         analysis.clocks_ms = std::mem::take(&mut self.clocks_ms);
         GameReport::Analysed(Box::new(analysis))
     }
@@ -277,7 +294,11 @@ pub fn parse_clock_comment(comment: &[u8]) -> Option<u64> {
 }
 
 /// Analyse the positions of one game (ply 0 = start position).
-pub fn analyse_history(index: usize, history: &PositionHistory) -> GameAnalysis {
+pub fn analyse_history(
+    index: usize,
+    history: &PositionHistory,
+    effort: SearchEffort,
+) -> GameAnalysis {
     let positions = history.positions();
     let plies = history.ply();
     let mut analysis = GameAnalysis {
@@ -315,8 +336,8 @@ pub fn analyse_history(index: usize, history: &PositionHistory) -> GameAnalysis 
             }
         }
     }
-    let white_cannot_from = cannot_mate_from(positions, Color::White);
-    let black_cannot_from = cannot_mate_from(positions, Color::Black);
+    let white_cannot_from = cannot_mate_from(positions, Color::White, effort);
+    let black_cannot_from = cannot_mate_from(positions, Color::Black, effort);
     analysis.flag_draw_if_white_flags = (black_cannot_from..=plies).collect();
     analysis.flag_draw_if_black_flags = (white_cannot_from..=plies).collect();
     let dead_from = white_cannot_from.max(black_cannot_from);
@@ -351,10 +372,11 @@ pub fn analyse_history(index: usize, history: &PositionHistory) -> GameAnalysis 
 
 /// The first ply from which `color` can no longer checkmate (`positions.len()` if it always
 /// can). Relies on the monotonicity explained in the module docs.
-fn cannot_mate_from(positions: &[Chess], color: Color) -> usize {
+fn cannot_mate_from(positions: &[Chess], color: Color, effort: SearchEffort) -> usize {
     let last = positions.len() - 1;
-    let cannot =
-        |ply: usize| mating_potential(&positions[ply], color).0 == MatingPotential::CannotMate;
+    let cannot = |ply: usize| {
+        mating_potential_with(&positions[ply], color, effort).0 == MatingPotential::CannotMate
+    };
     if !cannot(last) {
         return positions.len();
     }

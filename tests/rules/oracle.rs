@@ -4,8 +4,10 @@
 
 use std::collections::HashSet;
 
-use arbiter::analyze::{GameReport, analyze_games};
-use arbiter::rules::mating_potential::{MatingPotential, mating_potential};
+use arbiter::analyze::{GameReport, analyze_games, analyze_games_with_effort};
+use arbiter::rules::mating_potential::{
+    MatingPotential, SearchEffort, mating_potential, mating_potential_with,
+};
 use arbiter::rules::move_parsing::position_from_fen;
 use serde_json::Value;
 use shakmaty::fen::Fen;
@@ -133,6 +135,7 @@ fn check_classified_positions(step: usize) {
     let mut checked = 0;
     let mut inconclusive = Vec::new();
     let mut unreadable = Vec::new();
+    let mut fast_misses = Vec::new();
     for line in text
         .lines()
         .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
@@ -163,6 +166,10 @@ fn check_classified_positions(step: usize) {
             (Color::White, class[0] == b'W'),
             (Color::Black, class[1] == b'B'),
         ] {
+            let fast = mating_potential_with(&position, color, SearchEffort::FastProof).0;
+            if !expected_can && fast != MatingPotential::CannotMate {
+                fast_misses.push(format!("{color:?} {line}"));
+            }
             match mating_potential(&position, color).0 {
                 MatingPotential::Inconclusive => inconclusive.push(line.to_string()),
                 answer => assert_eq!(
@@ -174,6 +181,11 @@ fn check_classified_positions(step: usize) {
         }
         checked += 1;
     }
+    eprintln!(
+        "the fast proof alone misses {} of the cannot-mate answers: {:?}",
+        fast_misses.len(),
+        fast_misses.iter().take(5).collect::<Vec<_>>()
+    );
     assert!(checked * step > 3000, "only {checked} positions read");
     assert!(inconclusive.is_empty(), "inconclusive: {inconclusive:?}");
     eprintln!(
@@ -193,4 +205,24 @@ fn check_classified_positions(step: usize) {
 )]
 fn mating_potential_agrees_with_every_chasolver_classified_position() {
     check_classified_positions(1);
+}
+
+#[test]
+#[cfg_attr(
+    debug_assertions,
+    ignore = "chasolver is too slow unoptimised: run with cargo test --release --test rules"
+)]
+fn the_fast_analysis_of_both_game_files_equals_the_full_helpmate_search() {
+    for name in ["twic1599", "lichess-2025-05"] {
+        let pgn = std::fs::read(format!("{DATA}/games/{name}.pgn")).expect("PGN readable");
+        let mut fast = Vec::new();
+        analyze_games(&pgn[..], |r| fast.push(r.clone())).expect("analysis runs");
+        let mut full = Vec::new();
+        analyze_games_with_effort(&pgn[..], SearchEffort::Full, |r| full.push(r.clone()))
+            .expect("analysis runs");
+        assert_eq!(fast.len(), full.len());
+        for (a, b) in fast.iter().zip(&full) {
+            assert_eq!(a, b, "{name}: fast and full analyses differ");
+        }
+    }
 }
