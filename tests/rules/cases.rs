@@ -75,6 +75,9 @@ fn rep_01_threefold_that_has_just_appeared_is_upheld_for_the_player_to_move() {
         ended(&d).map(|e| (e.0, e.1)),
         Some((GameResult::Draw, Termination::RepetitionClaim))
     );
+    let positions = t.game.positions();
+    assert_eq!(positions[0].plies, vec![0, 4, 8]);
+    assert_eq!(positions.len(), 4);
 }
 
 #[test]
