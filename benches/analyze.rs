@@ -136,6 +136,13 @@ fn rule_on_claim(c: &mut Criterion) {
     group.bench_function("repetition_intended_move", |b| {
         b.iter(|| game.decide(seq + 1, &claim_with_move).expect("decided"))
     });
+    let next_move = RecordedEvent::Move {
+        by,
+        san: shakmaty::san::San::from_move(game.position(), legal[0]).to_string(),
+    };
+    group.bench_function("decide_move_with_dead_position_check", |b| {
+        b.iter(|| game.decide(seq + 1, &next_move).expect("decided"))
+    });
     group.finish();
 }
 
