@@ -1,9 +1,12 @@
 //! Arbitration record service for over-the-board chess.
 //!
-//! `game` and `rules` are the pure core (the FIDE Laws); `store` holds all SQL; `http` is the
-//! thin actix-web shell.
+//! `game` and `rules` are the pure core (the FIDE Laws); `analyze` audits PGN records with
+//! them; `store` holds all SQL; `arbitration` joins the core and the store; `http` is the thin
+//! actix-web shell; `access` and `integrity` are who may write and the offline proof that
+//! nothing changed.
 
 pub mod access;
+pub mod analyze;
 pub mod arbitration;
 pub mod cluster;
 pub mod game;

@@ -15,7 +15,7 @@
 use std::str::FromStr;
 
 use shakmaty::fen::Fen;
-use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Position};
+use shakmaty::{CastlingMode, CastlingSide, Chess, Color, EnPassantMode, Position, Role};
 
 /// Whether a side can still deliver checkmate.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -64,8 +64,28 @@ impl Method {
     }
 }
 
-/// Decide whether `winner` can checkmate in `position`, and how that was decided.
+/// How hard to look for a proof.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SearchEffort {
+    /// Only the sound shortcuts and `chasolver::is_unwinnable_fast` (about a microsecond):
+    /// `CannotMate` is proven, anything else is `Inconclusive`.
+    FastProof,
+    /// Also the full, bounded helpmate search (`chasolver::winnability`).
+    Full,
+}
+
+/// Decide whether `winner` can checkmate in `position`, and how that was decided (full
+/// search; used for every ruling).
 pub fn mating_potential(position: &Chess, winner: Color) -> (MatingPotential, Method) {
+    mating_potential_with(position, winner, SearchEffort::Full)
+}
+
+/// [`mating_potential`] with a choice of effort.
+pub fn mating_potential_with(
+    position: &Chess,
+    winner: Color,
+    effort: SearchEffort,
+) -> (MatingPotential, Method) {
     if position.is_checkmate() {
         let answer = if position.turn() == winner {
             MatingPotential::CannotMate
@@ -83,12 +103,12 @@ pub fn mating_potential(position: &Chess, winner: Color) -> (MatingPotential, Me
     let Some(board) = chess_board(position) else {
         return (MatingPotential::Inconclusive, Method::HelpmateSearch);
     };
-    let color = match winner {
-        Color::White => chess::Color::White,
-        Color::Black => chess::Color::Black,
-    };
+    let color = chess_color(winner);
     if chasolver::is_unwinnable_fast(&board, color) {
         return (MatingPotential::CannotMate, Method::FastProof);
+    }
+    if effort == SearchEffort::FastProof {
+        return (MatingPotential::Inconclusive, Method::FastProof);
     }
     let answer = match chasolver::winnability(&board, color) {
         Some(chasolver::Winnability::Winnable { .. }) => MatingPotential::CanMate,
@@ -114,9 +134,49 @@ pub fn dead_position(position: &Chess) -> MatingPotential {
 }
 
 /// The position as a board of the `chess` crate, which chasolver uses. Chess960 castling
-/// rights cannot be expressed there and are dropped (castling never decides whether a
-/// helpmate exists in practice; the loss is noted here as a known limitation).
+/// rights cannot be expressed there and are dropped (a known limitation: castling would have
+/// to decide whether a helpmate exists at all).
 fn chess_board(position: &Chess) -> Option<chess::Board> {
+    if position.legal_ep_square().is_some() {
+        return chess_board_via_fen(position);
+    }
+    let mut builder = chess::BoardBuilder::new();
+    for (square, piece) in position.board().iter() {
+        let role = match piece.role {
+            Role::Pawn => chess::Piece::Pawn,
+            Role::Knight => chess::Piece::Knight,
+            Role::Bishop => chess::Piece::Bishop,
+            Role::Rook => chess::Piece::Rook,
+            Role::Queen => chess::Piece::Queen,
+            Role::King => chess::Piece::King,
+        };
+        builder.piece(
+            chess::ALL_SQUARES[square.to_usize()],
+            role,
+            chess_color(piece.color),
+        );
+    }
+    builder.side_to_move(chess_color(position.turn()));
+    if position.castles().mode() == CastlingMode::Standard {
+        for color in [Color::White, Color::Black] {
+            let castles = position.castles();
+            let rights = usize::from(castles.has(color, CastlingSide::KingSide))
+                | (usize::from(castles.has(color, CastlingSide::QueenSide)) << 1);
+            builder.castle_rights(chess_color(color), chess::CastleRights::from_index(rights));
+        }
+    }
+    chess::Board::try_from(&builder).ok()
+}
+
+fn chess_color(color: Color) -> chess::Color {
+    match color {
+        Color::White => chess::Color::White,
+        Color::Black => chess::Color::Black,
+    }
+}
+
+/// The general conversion, through FEN (used when an en passant capture is legal).
+fn chess_board_via_fen(position: &Chess) -> Option<chess::Board> {
     let mut setup = position.to_setup(EnPassantMode::Legal);
     if position.castles().mode() == CastlingMode::Chess960 {
         setup.castling_rights = shakmaty::Bitboard::EMPTY;

@@ -14,7 +14,7 @@
 
 use serde_json::json;
 use shakmaty::zobrist::Zobrist64;
-use shakmaty::{Chess, EnPassantMode, Position};
+use shakmaty::{Chess, EnPassantMode, Move, Position};
 
 use super::move_parsing::fen_of;
 
@@ -52,6 +52,19 @@ impl PositionHistory {
     pub fn push(&mut self, position: Chess) {
         self.keys.push(position_key(&position));
         self.positions.push(position);
+    }
+
+    /// Play the legal move `m` from the current position and record the result, updating
+    /// the identity key incrementally where shakmaty can.
+    pub fn play(&mut self, m: Move) {
+        let last = self.positions.len() - 1;
+        let key =
+            self.positions[last].update_zobrist_hash(self.keys[last], m, EnPassantMode::Legal);
+        self.positions.push(self.positions[last].clone());
+        let next = &mut self.positions[last + 1];
+        next.play_unchecked(m);
+        let key = key.unwrap_or_else(|| position_key(next));
+        self.keys.push(key);
     }
 
     /// Drop the last position (never the start position).

@@ -75,6 +75,9 @@ fn rep_01_threefold_that_has_just_appeared_is_upheld_for_the_player_to_move() {
         ended(&d).map(|e| (e.0, e.1)),
         Some((GameResult::Draw, Termination::RepetitionClaim))
     );
+    let positions = t.game.positions();
+    assert_eq!(positions[0].plies, vec![0, 4, 8]);
+    assert_eq!(positions.len(), 4);
 }
 
 #[test]
@@ -630,4 +633,41 @@ fn chess960_castling_is_read_from_the_start_fen() {
     t.play("Ng6");
     t.play("O-O");
     assert_eq!(t.game.view().moves.last().map(String::as_str), Some("O-O"));
+}
+
+#[test]
+fn second_illegal_move_is_a_draw_when_the_opponent_cannot_checkmate() {
+    let mut t = Table::from_case("DEAD-07", TimeControlKind::Blitz);
+    let illegal = || RecordedEvent::IllegalMove {
+        by: Side::White,
+        description: "king moved into check".into(),
+        completed: true,
+    };
+    let d = t.record(illegal()).expect("first");
+    assert_eq!(penalty(&d), Some((Side::Black, 60_000)));
+    let d = t.record(illegal()).expect("second");
+    assert_eq!(
+        ended(&d).map(|e| (e.0, e.1)),
+        Some((GameResult::Draw, Termination::IllegalMoves))
+    );
+}
+
+#[test]
+fn resignation_against_a_lone_king_is_a_draw_as_the_issue_asks() {
+    let mut t = Table::from_case("DEAD-07", TimeControlKind::Standard);
+    let d = t
+        .record(RecordedEvent::Resign { by: Side::White })
+        .expect("resign");
+    assert_eq!(
+        ended(&d).map(|e| (e.0, e.1)),
+        Some((GameResult::Draw, Termination::Resignation))
+    );
+    let mut t = Table::from_case("DEAD-07", TimeControlKind::Standard);
+    let d = t
+        .record(RecordedEvent::Resign { by: Side::Black })
+        .expect("resign");
+    assert_eq!(
+        ended(&d).map(|e| (e.0, e.1)),
+        Some((GameResult::WhiteWins, Termination::Resignation))
+    );
 }

@@ -1,5 +1,8 @@
 //! Rules tests: the Article 9 cases, differential tests against the python-chess oracle,
 //! the chasolver dead-position classes and property tests. No database needed.
 
+mod analyser;
 mod cases;
+mod oracle;
+mod properties;
 mod table;
