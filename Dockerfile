@@ -9,6 +9,7 @@ COPY Cargo.toml Cargo.lock build.rs ./
 COPY src src
 COPY migrations migrations
 COPY tests tests
+COPY benches benches
 RUN cargo build --release --locked --bin arbiter
 
 FROM debian:bookworm-slim

@@ -13,13 +13,19 @@ use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use pgn_reader::{Reader, SanPlus, Visitor};
 use shakmaty::Position;
 
-const TWIC: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/../shared/data/games/twic1599.pgn"
-);
+/// twic1599.pgn: in `../shared` beside the repository, or the copy in `tests/shared`.
+fn twic() -> std::path::PathBuf {
+    let root = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let beside = root.join("../shared/data/games/twic1599.pgn");
+    if beside.exists() {
+        beside
+    } else {
+        root.join("tests/shared/data/games/twic1599.pgn")
+    }
+}
 
 fn analyse_twic(c: &mut Criterion) {
-    let pgn = std::fs::read(TWIC).expect("twic1599.pgn is readable");
+    let pgn = std::fs::read(twic()).expect("twic1599.pgn is readable");
     let summary = analyze_games(&pgn[..], |_| {}).expect("analysis runs");
     let mut group = c.benchmark_group("analyze");
     group.throughput(Throughput::Elements(summary.plies as u64));
@@ -57,7 +63,7 @@ impl Visitor for SanCollector {
 
 /// A game of 300 plies: the first 300 half-moves of the longest game in twic1599.pgn.
 fn game_of_300_plies() -> (Game, u64) {
-    let pgn = std::fs::read(TWIC).expect("twic1599.pgn is readable");
+    let pgn = std::fs::read(twic()).expect("twic1599.pgn is readable");
     let mut reader = Reader::new(&pgn[..]);
     let mut longest = Vec::new();
     while let Some(moves) = reader.read_game(&mut SanCollector).expect("PGN reads") {

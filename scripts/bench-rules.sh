@@ -8,6 +8,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$PWD/target}"
 PGN=../shared/data/games/twic1599.pgn
+[[ -f "$PGN" ]] || PGN=tests/shared/data/games/twic1599.pgn
 
 cargo bench --bench analyze -- --warm-up-time 3 --measurement-time 10 2>&1 \
   | grep -E "^(analyze|claim_300_plies)|time:|thrpt:"

@@ -85,6 +85,13 @@ enum Command {
         #[arg(long, requires = "digest_seq")]
         digest_hash: Option<String>,
     },
+    /// Analyse a PGN file: one JSON object per game with the plies where threefold and
+    /// fivefold repetition, the 50 and 75 moves, dead positions and flag-fall draws hold, and
+    /// the first automatic end (no database needed).
+    Analyze {
+        /// The PGN file.
+        file: PathBuf,
+    },
     /// Manage bearer tokens.
     Token {
         #[command(flatten)]
@@ -244,6 +251,21 @@ async fn run(cli: Cli) -> Result<ExitCode> {
             let outcome = verify_all(&database.url).await;
             database.close()?;
             outcome
+        }
+        Command::Analyze { file } => {
+            let input = std::fs::File::open(&file)
+                .with_context(|| format!("cannot open {}", file.display()))?;
+            let stdout = std::io::stdout().lock();
+            let summary = arbiter::analyze::analyze_pgn(
+                std::io::BufReader::new(input),
+                std::io::BufWriter::new(stdout),
+            )
+            .with_context(|| format!("cannot analyse {}", file.display()))?;
+            eprintln!(
+                "arbiter analyze: {} games ({} unreadable), {} plies",
+                summary.games, summary.unreadable, summary.plies
+            );
+            Ok(ExitCode::SUCCESS)
         }
         Command::Token { database, action } => {
             let database = Database::open(&database).await?;

@@ -5,4 +5,5 @@ mod analyser;
 mod cases;
 mod oracle;
 mod properties;
+mod shared;
 mod table;

@@ -13,7 +13,10 @@ use serde_json::Value;
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess, Color};
 
-const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data");
+/// The shared data directory (`../shared/data`, or the copy in `tests/shared/data`).
+fn data() -> String {
+    crate::shared::shared("data").display().to_string()
+}
 
 fn plies(value: &Value) -> Vec<usize> {
     value
@@ -25,9 +28,9 @@ fn plies(value: &Value) -> Vec<usize> {
 }
 
 fn compare_with_oracle(name: &str) {
-    let pgn = std::fs::read(format!("{DATA}/games/{name}.pgn")).expect("PGN readable");
-    let oracle_text =
-        std::fs::read_to_string(format!("{DATA}/oracle/{name}.jsonl")).expect("oracle readable");
+    let pgn = std::fs::read(format!("{}/games/{name}.pgn", data())).expect("PGN readable");
+    let oracle_text = std::fs::read_to_string(format!("{}/oracle/{name}.jsonl", data()))
+        .expect("oracle readable");
     let oracle: Vec<Value> = oracle_text
         .lines()
         .map(|line| serde_json::from_str(line).expect("oracle line is JSON"))
@@ -130,7 +133,7 @@ fn analysis_of_lichess_2025_05_agrees_with_the_python_chess_oracle() {
 // shakmaty's own error type is large; these closures only pass it along.
 #[allow(clippy::result_large_err)]
 fn check_classified_positions(step: usize) {
-    let text = std::fs::read_to_string(format!("{DATA}/dead-positions/cha-positions.txt"))
+    let text = std::fs::read_to_string(format!("{}/dead-positions/cha-positions.txt", data()))
         .expect("positions readable");
     let mut checked = 0;
     let mut inconclusive = Vec::new();
@@ -199,22 +202,14 @@ fn check_classified_positions(step: usize) {
 }
 
 #[test]
-#[cfg_attr(
-    debug_assertions,
-    ignore = "chasolver is too slow unoptimised: run with cargo test --release --test rules"
-)]
 fn mating_potential_agrees_with_every_chasolver_classified_position() {
     check_classified_positions(1);
 }
 
 #[test]
-#[cfg_attr(
-    debug_assertions,
-    ignore = "chasolver is too slow unoptimised: run with cargo test --release --test rules"
-)]
 fn the_fast_analysis_of_both_game_files_equals_the_full_helpmate_search() {
     for name in ["twic1599", "lichess-2025-05"] {
-        let pgn = std::fs::read(format!("{DATA}/games/{name}.pgn")).expect("PGN readable");
+        let pgn = std::fs::read(format!("{}/games/{name}.pgn", data())).expect("PGN readable");
         let mut fast = Vec::new();
         analyze_games(&pgn[..], |r| fast.push(r.clone())).expect("analysis runs");
         let mut full = Vec::new();

@@ -8,10 +8,10 @@ use arbiter::game::event::{
 use arbiter::game::refusal::Refusal;
 use serde_json::Value;
 
-pub const CASES: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/../shared/cases/article9-cases.json"
-);
+/// The worked arbiter cases (`../shared/cases`, or the copy in `tests/shared/cases`).
+pub fn cases_path() -> std::path::PathBuf {
+    crate::shared::shared("cases/article9-cases.json")
+}
 
 /// A case from article9-cases.json.
 pub struct Case {
@@ -20,7 +20,7 @@ pub struct Case {
 }
 
 pub fn all_cases() -> Vec<Value> {
-    let text = std::fs::read_to_string(CASES).expect("article9-cases.json is readable");
+    let text = std::fs::read_to_string(cases_path()).expect("article9-cases.json is readable");
     serde_json::from_str(&text).expect("article9-cases.json is JSON")
 }
 
