@@ -72,6 +72,9 @@ struct BoardState {
     end: Option<GameEnd>,
     claims: HashMap<u64, (Side, ClaimKind)>,
     appeals: Vec<u64>,
+    /// Extra time given to the opponent for each incorrect claim, by the claim's `seq`: void
+    /// when the claim is accepted as a draw offer (9.1.2.3; case REP-17).
+    claim_penalties: HashMap<u64, (Side, u64)>,
 }
 
 #[derive(Clone, Debug)]
@@ -661,6 +664,10 @@ impl Game {
             ));
         }
         let (article, what) = match offer.from_claim {
+            Some(_) if self.state.claim_penalties.contains_key(&offer.seq) => (
+                "9.1.2.3, 5.2.3",
+                "the claim, which counts as a draw offer (the extra time given because the claim was incorrect is void)",
+            ),
             Some(_) => ("9.1.2.3, 5.2.3", "the claim, which counts as a draw offer"),
             None => ("9.1.2.2, 5.2.3", "the draw offer"),
         };
@@ -1100,6 +1107,7 @@ impl BoardState {
             end: None,
             claims: HashMap::new(),
             appeals: Vec::new(),
+            claim_penalties: HashMap::new(),
         }
     }
 
@@ -1236,7 +1244,15 @@ impl BoardState {
                 self.pending_offer = Some(mark);
             }
             RecordedEvent::DrawAccept { .. } => {
-                self.pending_offer = None;
+                // A claim accepted as a draw offer (9.1.2.3): the game is drawn by agreement,
+                // and the extra time given for the claim being incorrect is void (REP-17).
+                if let Some(offer) = self.pending_offer.take()
+                    && offer.from_claim.is_some()
+                    && let Some((side, add_ms)) = self.claim_penalties.remove(&offer.seq)
+                    && let Some(ms) = self.clock_mut(side)
+                {
+                    *ms = ms.saturating_sub(add_ms);
+                }
             }
             RecordedEvent::DrawDecline { by } => {
                 self.lapse_offer(format!("{} declined it orally", by.name()));
@@ -1281,10 +1297,18 @@ impl BoardState {
                     });
                 }
             }
-            ServiceEvent::PenaltyApplied { side, add_ms, .. } => {
+            ServiceEvent::PenaltyApplied {
+                side,
+                add_ms,
+                cause_seq,
+                ..
+            } => {
                 let clock = self.clock_mut(*side);
                 if let Some(ms) = clock {
                     *ms = ms.saturating_add(*add_ms);
+                }
+                if self.claims.contains_key(cause_seq) {
+                    self.claim_penalties.insert(*cause_seq, (*side, *add_ms));
                 }
             }
             ServiceEvent::GameEnded {

@@ -11,10 +11,10 @@ use uuid::Uuid;
 
 use crate::support::{TestDb, append, assert_problem, send};
 
-const CASES: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/../shared/cases/article9-cases.json"
-);
+/// The worked arbiter cases (`../shared/cases`, or the copy in `tests/shared/cases`).
+fn cases_path() -> std::path::PathBuf {
+    crate::shared::shared("cases/article9-cases.json")
+}
 
 const BASE_MS: u64 = 5_400_000;
 
@@ -25,7 +25,7 @@ struct Case {
 }
 
 fn case(id: &str) -> Case {
-    let text = std::fs::read_to_string(CASES).expect("article9-cases.json is readable");
+    let text = std::fs::read_to_string(cases_path()).expect("article9-cases.json is readable");
     let cases: Vec<Value> = serde_json::from_str(&text).expect("article9-cases.json is JSON");
     let found = cases
         .iter()
@@ -495,9 +495,8 @@ async fn rep_17_an_incorrect_claim_accepted_as_a_draw_offer_ends_by_agreement() 
         state["clocks"],
         json!({"white_ms": BASE_MS, "black_ms": BASE_MS}),
         "REP-17 ruling: 'no +2 min' when the opponent accepts the claim as a draw offer \
-         (9.1.2.3). KNOWN DISCREPANCY in the engine (src/game/aggregate.rs), not the HTTP \
-         layer: the claim is ruled at once, its penalty_applied (+2 min White) is stored, and \
-         the later draw_accept does not undo it, so the drawn game keeps White's bonus"
+         (9.1.2.3): the extra time stored with the claim's ruling is void once the claim is \
+         accepted as an offer"
     );
     db.finish().await;
 }
@@ -917,7 +916,7 @@ const COVERED: &[&str] = &[
 
 #[actix_web::test]
 async fn every_case_in_the_file_has_an_api_test() {
-    let text = std::fs::read_to_string(CASES).expect("article9-cases.json is readable");
+    let text = std::fs::read_to_string(cases_path()).expect("article9-cases.json is readable");
     let cases: Vec<Value> = serde_json::from_str(&text).expect("article9-cases.json is JSON");
     assert_eq!(cases.len(), COVERED.len());
     for c in cases {

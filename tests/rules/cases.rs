@@ -230,6 +230,12 @@ fn rep_17_incorrect_claim_accepted_as_a_draw_offer_ends_by_agreement() {
         (GameResult::Draw, Termination::Agreement)
     );
     assert!(article.contains("9.1.2.3"), "{article}");
+    let clocks = t.game.view().clocks;
+    assert_eq!(
+        (clocks.white_ms, clocks.black_ms),
+        (Some(5_400_000), Some(5_400_000)),
+        "no +2 min: the extra time for the incorrect claim is void once it is accepted as an offer"
+    );
 }
 
 #[test]
