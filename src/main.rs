@@ -20,7 +20,12 @@ use std::process::ExitCode;
 )]
 struct Cli {
     /// Log filter (`info`, `debug`, `arbiter=debug,actix_web=info`, ...).
-    #[arg(long, env = "ARBITER_LOG", default_value = "info", global = true)]
+    #[arg(
+        long,
+        env = "ARBITER_LOG",
+        default_value = "info,sqlx=warn",
+        global = true
+    )]
     log_level: String,
     /// Log as JSON lines instead of text.
     #[arg(long, env = "ARBITER_LOG_JSON", global = true)]

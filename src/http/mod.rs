@@ -144,12 +144,52 @@ pub fn routes(config: &mut ServiceConfig) {
 
 /// The OpenAPI document of the service, as served at `/api-docs/openapi.json`.
 pub fn openapi() -> OpenApiDocument {
-    let (_, document) = App::new()
+    let (_, mut document) = App::new()
         .into_utoipa_app()
         .openapi(BaseDocument::openapi())
         .configure(routes)
         .split_for_parts();
+    document_server_errors(&mut document);
     document
+}
+
+/// Every operation may answer 500 (a failure, logged, nothing stored) and, where it needs
+/// the database, 503; both are problem bodies. Added once here rather than on each route.
+fn document_server_errors(document: &mut OpenApiDocument) {
+    use utoipa::openapi::{ContentBuilder, Ref, ResponseBuilder};
+    let problem = |description: &str| {
+        ResponseBuilder::new()
+            .description(description)
+            .content(
+                error::PROBLEM_JSON,
+                ContentBuilder::new()
+                    .schema(Some(Ref::from_schema_name("Problem")))
+                    .build(),
+            )
+            .build()
+    };
+    for (path, item) in document.paths.paths.iter_mut() {
+        for operation in [
+            &mut item.get,
+            &mut item.post,
+            &mut item.put,
+            &mut item.delete,
+        ]
+        .into_iter()
+        .flatten()
+        {
+            let responses = &mut operation.responses.responses;
+            responses.entry("500".into()).or_insert_with(|| {
+                problem("The service failed; nothing was stored. Retry with the same event_ids.")
+                    .into()
+            });
+            if path != "/healthz" {
+                responses.entry("503".into()).or_insert_with(|| {
+                    problem("The database cannot be reached; nothing was stored.").into()
+                });
+            }
+        }
+    }
 }
 
 /// The application, as the server runs it and the tests drive it.
@@ -181,6 +221,8 @@ pub fn app(
         }))
         .configure(routes)
         .split_for_parts();
+    let mut document = document;
+    document_server_errors(&mut document);
     app.service(SwaggerUi::new("/docs/{_:.*}").url("/api-docs/openapi.json", document))
         .service(web::redirect("/docs", "/docs/"))
         .default_service(web::to(unknown_route))
