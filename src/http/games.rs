@@ -453,7 +453,10 @@ fn decode_event(item: Value, path: &str) -> Result<NewEvent, ApiError> {
             ),
         ));
     }
-    let event: RecordedEvent = decode_at(Value::Object(object), path)?;
+    let event: RecordedEvent = match serde_json::from_value(Value::Object(object.clone())) {
+        Ok(event) => event,
+        Err(error) => return Err(event_error(&object, path, &error.to_string())),
+    };
     validate_event_text(&event, path)?;
     Ok(NewEvent {
         event_id: event_id.unwrap_or_else(Uuid::new_v4),
@@ -461,6 +464,43 @@ fn decode_event(item: Value, path: &str) -> Result<NewEvent, ApiError> {
         occurred_at,
         clock,
     })
+}
+
+/// The problem for an event object that does not decode, naming the wrong field.
+///
+/// serde names a missing or unknown field in its message, but for a value of the wrong type
+/// inside an internally tagged event it cannot say which field it was. The field is found by
+/// taking each one out in turn: the culprit is the one whose removal leaves the event valid
+/// (an optional field) or reports that very field as missing.
+fn event_error(object: &serde_json::Map<String, Value>, path: &str, message: &str) -> ApiError {
+    let named = ["missing field `", "unknown field `"]
+        .iter()
+        .find_map(|prefix| message.strip_prefix(prefix))
+        .and_then(|rest| rest.split('`').next());
+    let culprit = named.map(str::to_owned).or_else(|| {
+        object
+            .keys()
+            .filter(|key| key.as_str() != "type")
+            .find_map(|key| {
+                let mut without = object.clone();
+                without.remove(key);
+                match serde_json::from_value::<RecordedEvent>(Value::Object(without)) {
+                    Ok(_) => Some(key.clone()),
+                    Err(e) if e.to_string() == format!("missing field `{key}`") => {
+                        Some(key.clone())
+                    }
+                    Err(_) => None,
+                }
+            })
+    });
+    let field = match culprit {
+        Some(key) => format!("{path}.{key}"),
+        None => path.to_string(),
+    };
+    ApiError::invalid_field(
+        field.clone(),
+        format!("Field `{field}` is wrong: {message}. Nothing was stored."),
+    )
 }
 
 /// Bounds the free-text fields of an event.

@@ -167,11 +167,29 @@ async fn a_mistyped_field_is_refused() {
         json!({"expected_seq": 1, "events": [{"type": "move", "by": "green", "san": "e4"}]}),
         422,
         "invalid_field",
-        Some("events[0]"),
+        Some("events[0].by"),
     )
     .await;
     refused_append(json!({"expected_seq": 1, "events": [{"type": "move", "by": "white", "san": "e4", "clock": {"white_ms": -5}}]}), 422, "invalid_field", Some("events[0].clock.white_ms")).await;
     refused_append(json!({"expected_seq": 1, "events": [{"type": "move", "by": "white", "san": "e4", "event_id": "not-a-uuid"}]}), 422, "invalid_field", Some("events[0].event_id")).await;
+}
+
+#[actix_web::test]
+async fn a_wrongly_typed_field_inside_an_event_is_named() {
+    refused_append(
+        json!({"expected_seq": 1, "events": [{"type": "illegal_move", "by": "white", "description": "Ke2", "completed": "yes"}]}),
+        422,
+        "invalid_field",
+        Some("events[0].completed"),
+    )
+    .await;
+    refused_append(
+        json!({"expected_seq": 1, "events": [{"type": "claim", "by": "white", "kind": "repetition", "intended_move": 5}]}),
+        422,
+        "invalid_field",
+        Some("events[0].intended_move"),
+    )
+    .await;
 }
 
 #[actix_web::test]
