@@ -250,6 +250,41 @@ impl Game {
             reason,
             cause_seq: seq,
             ruled_by: self.ruled_by(),
+            evidence: None,
+        }
+    }
+
+    /// A game end after a move, with the evidence it rests on (Principle 4).
+    #[allow(clippy::too_many_arguments)]
+    fn game_ended_after_move(
+        &self,
+        seq: u64,
+        result: GameResult,
+        termination: Termination,
+        article: String,
+        reason: String,
+        san: &str,
+        after: &Chess,
+        ply: usize,
+        plies: Option<&[usize]>,
+    ) -> ServiceEvent {
+        let mut evidence = json!({
+            "move": san,
+            "fen": fen_of(after),
+            "ply": ply,
+            "halfmove_clock": after.halfmoves(),
+        });
+        if let Some(plies) = plies {
+            evidence["occurrences"] = json!(plies);
+        }
+        ServiceEvent::GameEnded {
+            result,
+            termination,
+            article,
+            reason,
+            cause_seq: seq,
+            ruled_by: self.ruled_by(),
+            evidence: Some(evidence),
         }
     }
 
@@ -439,16 +474,20 @@ impl Game {
         let ply = self.state.history.ply() + 1;
         let san = san_of(position, m);
         if after.is_checkmate() {
-            return Ok(vec![self.game_ended(
+            return Ok(vec![self.game_ended_after_move(
                 seq,
                 GameResult::win_for(by),
                 Termination::Checkmate,
                 self.art("5.1.1"),
                 format!("{san} checkmates: {} wins.", by.name()),
+                &san,
+                &after,
+                ply,
+                None,
             )]);
         }
         if after.is_stalemate() {
-            return Ok(vec![self.game_ended(
+            return Ok(vec![self.game_ended_after_move(
                 seq,
                 GameResult::Draw,
                 Termination::Stalemate,
@@ -457,36 +496,52 @@ impl Game {
                     "After {san} {} has no legal move and is not in check: stalemate.",
                     by.opponent().name()
                 ),
+                &san,
+                &after,
+                ply,
+                None,
             )]);
         }
         if dead_position(&after) == MatingPotential::CannotMate {
-            return Ok(vec![self.game_ended(
+            return Ok(vec![self.game_ended_after_move(
                 seq,
                 GameResult::Draw,
                 Termination::DeadPosition,
                 self.art("5.2.2"),
                 format!("After {san} neither player can checkmate by any series of legal moves: the position is dead."),
+                &san,
+                &after,
+                ply,
+                None,
             )]);
         }
         let earlier = self.state.history.occurrences_of(&after);
         if earlier.len() + 1 >= 5 {
             let mut plies = earlier.clone();
             plies.push(ply);
-            return Ok(vec![self.game_ended(
+            return Ok(vec![self.game_ended_after_move(
                 seq,
                 GameResult::Draw,
                 Termination::FivefoldRepetition,
                 self.art("9.6.1"),
                 format!("After {san} the same position has appeared for the fifth time (plies {plies:?})."),
+                &san,
+                &after,
+                ply,
+                Some(&plies),
             )]);
         }
         if seventy_five_moves_reached(&after) {
-            return Ok(vec![self.game_ended(
+            return Ok(vec![self.game_ended_after_move(
                 seq,
                 GameResult::Draw,
                 Termination::SeventyFiveMoves,
                 self.art("9.6.2"),
                 format!("After {san} 75 moves by each player ({} half-moves) have been made without a pawn move or capture, and the last move did not checkmate.", after.halfmoves()),
+                &san,
+                &after,
+                ply,
+                None,
             )]);
         }
         Ok(Vec::new())

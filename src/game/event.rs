@@ -319,6 +319,11 @@ pub enum ServiceEvent {
         cause_seq: u64,
         /// Who made the ruling.
         ruled_by: RuledBy,
+        /// What the ruling rests on, for the automatic ends (5.1.1, 5.2.1, 5.2.2, 9.6.1,
+        /// 9.6.2): the move, the position after it, the ply, the half-move count and, for a
+        /// repetition, the plies where the position stood.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        evidence: Option<serde_json::Value>,
     },
 }
 

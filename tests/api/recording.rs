@@ -167,7 +167,22 @@ async fn a_real_game_recorded_move_by_move_matches_its_source_after_every_move()
             );
         }
     }
-    // The source ends in mate: the game ended by itself (5.1.1) with the source's result.
+    // The source ends in mate: the game ended by itself (5.1.1) with the source's result,
+    // and the ruling carries its evidence.
+    let (_, page, _) = send(&app, db.get().uri(&format!("/v1/games/{game}/events"))).await;
+    let ended = page["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["event"]["type"] == "game_ended")
+        .expect("a game_ended decision");
+    let final_fen = Fen::from_position(&board, EnPassantMode::Legal).to_string();
+    assert_eq!(ended["event"]["evidence"]["fen"], final_fen);
+    assert_eq!(ended["event"]["evidence"]["ply"], source.sans.len());
+    assert_eq!(
+        ended["event"]["evidence"]["move"],
+        *source.sans.last().unwrap()
+    );
     let (_, detail, _) = send(&app, db.get().uri(&format!("/v1/games/{game}"))).await;
     assert_eq!(detail["state"]["status"], "ended");
     assert_eq!(detail["state"]["termination"], "checkmate");

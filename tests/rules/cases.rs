@@ -677,3 +677,40 @@ fn resignation_against_a_lone_king_is_a_draw_as_the_issue_asks() {
         Some((GameResult::WhiteWins, Termination::Resignation))
     );
 }
+
+#[test]
+fn a_fivefold_repetition_ends_the_game_with_the_plies_as_evidence() {
+    let mut t = Table::new(None);
+    let shuffle = ["Nf3", "Nf6", "Ng1", "Ng8"];
+    let mut last = Vec::new();
+    for _ in 0..4 {
+        for san in shuffle {
+            last = t.play(san);
+        }
+    }
+    let evidence = last
+        .iter()
+        .find_map(|d| match d {
+            ServiceEvent::GameEnded {
+                termination: Termination::FivefoldRepetition,
+                article,
+                evidence,
+                ..
+            } => {
+                assert_eq!(article, "9.6.1");
+                evidence.clone()
+            }
+            _ => None,
+        })
+        .expect("the fifth occurrence ends the game with evidence");
+    assert_eq!(
+        evidence["occurrences"],
+        serde_json::json!([0, 4, 8, 12, 16])
+    );
+    assert_eq!(evidence["ply"], 16);
+    assert_eq!(evidence["move"], "Ng8");
+    assert_eq!(
+        evidence["fen"],
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 16 9"
+    );
+}
