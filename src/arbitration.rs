@@ -264,10 +264,7 @@ impl Arbitration {
 
     /// Re-runs the engine on the log prefix of every stored decision and verifies the chain.
     pub async fn audit(&self, game_id: Uuid) -> Result<AuditReport, RecordError> {
-        let events = self.store.read_events(game_id, 0, None, None).await?;
-        if events.is_empty() {
-            return Err(StoreError::GameNotFound(game_id).into());
-        }
+        let events = self.store.game_log(game_id).await?;
         let chain = self.store.verify_chain(game_id).await?;
         Ok(audit_log(game_id, &events, chain))
     }

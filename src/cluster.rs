@@ -178,7 +178,7 @@ fn find_binaries() -> Result<PathBuf> {
 }
 
 /// Whether this process runs as root (initdb refuses root).
-fn running_as_root() -> bool {
+pub fn running_as_root() -> bool {
     std::fs::read_to_string("/proc/self/status")
         .ok()
         .and_then(|status| {

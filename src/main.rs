@@ -163,12 +163,7 @@ impl Database {
 }
 
 fn default_data_dir() -> PathBuf {
-    let root = std::fs::read_to_string("/proc/self/status")
-        .map(|s| {
-            s.lines()
-                .any(|l| l.starts_with("Uid:") && l.split_whitespace().nth(2) == Some("0"))
-        })
-        .unwrap_or(false);
+    let root = arbiter::cluster::running_as_root();
     if root {
         return PathBuf::from("/var/lib/arbiter");
     }

@@ -4,7 +4,7 @@
 use super::AppState;
 use super::auth::Caller;
 use super::error::{ApiError, Problem};
-use super::games::{AtSeqQuery, page_limit};
+use super::games::{AtSeqQuery, check_query_text, page_limit};
 use crate::arbitration::AuditReport;
 use crate::game::PositionOccurrences;
 use crate::game::pgn_export::{LoggedEvent, export_pgn};
@@ -104,7 +104,7 @@ pub async fn pgn(
     id: web::Path<Uuid>,
 ) -> Result<HttpResponse, ApiError> {
     let game_id = id.into_inner();
-    let events = state.store.read_events(game_id, 0, None, None).await?;
+    let events = state.store.game_log(game_id).await?;
     let Some(first) = events.first() else {
         return Err(StoreError::GameNotFound(game_id).into());
     };
@@ -177,23 +177,10 @@ pub async fn rulings(
         )
         .with_field("kind"));
     }
-    for (field, text) in [
-        ("event", &query.event),
-        ("round", &query.round),
-        ("article", &query.article),
-        ("outcome", &query.outcome),
-    ] {
-        if text
-            .as_deref()
-            .is_some_and(|t| t.contains('\0') || t.chars().count() > 200)
-        {
-            return Err(ApiError::bad_request(
-                "invalid_query",
-                format!("`{field}` must be at most 200 characters, without U+0000."),
-            )
-            .with_field(field));
-        }
-    }
+    check_query_text("event", query.event.as_deref())?;
+    check_query_text("round", query.round.as_deref())?;
+    check_query_text("article", query.article.as_deref())?;
+    check_query_text("outcome", query.outcome.as_deref())?;
     let after = match query.after.as_deref() {
         None => 0,
         Some(text) => text

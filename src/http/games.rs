@@ -126,6 +126,19 @@ pub struct ReadEventsQuery {
     pub limit: Option<u64>,
 }
 
+/// Checks a free-text query filter: at most 200 characters, no U+0000 (which PostgreSQL
+/// cannot take as text).
+pub(super) fn check_query_text(field: &'static str, text: Option<&str>) -> Result<(), ApiError> {
+    if text.is_some_and(|t| t.contains('\0') || t.chars().count() > 200) {
+        return Err(ApiError::bad_request(
+            "invalid_query",
+            format!("`{field}` must be at most 200 characters, without U+0000."),
+        )
+        .with_field(field));
+    }
+    Ok(())
+}
+
 /// Checks a page size against its bounds.
 pub(super) fn page_limit(limit: Option<u64>, default: u64, max: u64) -> Result<u64, ApiError> {
     match limit {
@@ -276,18 +289,8 @@ pub async fn list_games(
 ) -> Result<web::Json<GameListPage>, ApiError> {
     let query = query.into_inner();
     let limit = page_limit(query.limit, 50, 500)?;
-    for (field, text) in [("event", &query.event), ("round", &query.round)] {
-        if text
-            .as_deref()
-            .is_some_and(|t| t.contains('\0') || t.chars().count() > 200)
-        {
-            return Err(ApiError::bad_request(
-                "invalid_query",
-                format!("`{field}` must be at most 200 characters, without U+0000."),
-            )
-            .with_field(field));
-        }
-    }
+    check_query_text("event", query.event.as_deref())?;
+    check_query_text("round", query.round.as_deref())?;
     let after = match query.after.as_deref() {
         None => None,
         Some(text) => Some(ListCursor::decode(text).ok_or_else(|| {

@@ -65,10 +65,7 @@ pub async fn export(
     id: web::Path<Uuid>,
 ) -> Result<HttpResponse, ApiError> {
     let game_id = id.into_inner();
-    let events = state.store.read_events(game_id, 0, None, None).await?;
-    if events.is_empty() {
-        return Err(StoreError::GameNotFound(game_id).into());
-    }
+    let events = state.store.game_log(game_id).await?;
     let mut body = String::new();
     for envelope in &events {
         let line = serde_json::to_string(envelope).map_err(|e| ApiError::internal(e.into()))?;

@@ -500,6 +500,15 @@ impl Store {
         rows.iter().map(envelope_from_row).collect()
     }
 
+    /// The game's whole log, in order; [`StoreError::GameNotFound`] if there is no such game.
+    pub async fn game_log(&self, game_id: Uuid) -> Result<Vec<EventEnvelope>, StoreError> {
+        let events = self.read_events(game_id, 0, None, None).await?;
+        if events.is_empty() {
+            return Err(StoreError::GameNotFound(game_id));
+        }
+        Ok(events)
+    }
+
     /// Up to `limit` events committed after `after`, in commit order. An event whose
     /// transaction is still open when the page is read is not skipped: the fence
     /// (`tx_id < xmin` of the current snapshot) holds back everything from that transaction
