@@ -30,6 +30,8 @@ use pgn_reader::{RawComment, RawTag, Reader, SanPlus, Visitor};
 use serde::Serialize;
 use shakmaty::{CastlingMode, Chess, Color, Position};
 
+use crate::rules::automatic_end::automatic_end;
+use crate::rules::laws::{LawsEdition, article};
 use crate::rules::mating_potential::{MatingPotential, SearchEffort, mating_potential_with};
 use crate::rules::move_counting::{fifty_moves_reached, seventy_five_moves_reached};
 use crate::rules::move_parsing::position_from_fen;
@@ -343,29 +345,26 @@ pub fn analyse_history(
     let dead_from = white_cannot_from.max(black_cannot_from);
     analysis.dead = (dead_from..=plies).collect();
 
+    // The first ply where any automatic end can hold; the one rule of the live engine
+    // (`automatic_end`) then says which end it is, in its order. Mate and stalemate can only
+    // be the last position of a record.
     let last = &positions[plies];
-    let mut ends = Vec::new();
-    if last.is_checkmate() {
-        ends.push((plies, 0, "checkmate", "5.1.1"));
-    } else if last.is_stalemate() {
-        ends.push((plies, 1, "stalemate", "5.2.1"));
-    }
-    if dead_from <= plies {
-        ends.push((dead_from, 2, "dead_position", "5.2.2"));
-    }
-    if let Some(ply) = first_fivefold {
-        ends.push((ply, 3, "fivefold_repetition", "9.6.1"));
-    }
-    if let Some(ply) = first_seventy_five {
-        ends.push((ply, 4, "seventy_five_moves", "9.6.2"));
-    }
-    analysis.first_automatic_end = ends
-        .into_iter()
-        .min_by_key(|&(ply, priority, _, _)| (ply, priority))
-        .map(|(ply, _, reason, article)| AutomaticEnd {
-            ply,
-            reason,
-            article,
+    let last_is_over = last.legal_moves().is_empty();
+    let first_candidate = [
+        first_fivefold,
+        first_seventy_five,
+        (dead_from <= plies).then_some(dead_from),
+        last_is_over.then_some(plies),
+    ]
+    .into_iter()
+    .flatten()
+    .min();
+    analysis.first_automatic_end = first_candidate
+        .and_then(|ply| automatic_end(history, ply, |_| ply >= dead_from))
+        .map(|end| AutomaticEnd {
+            ply: end.ply,
+            reason: end.kind.name(),
+            article: article(LawsEdition::Y2023, end.kind.rule()),
         });
     analysis
 }

@@ -9,6 +9,7 @@
 //! another one writing to the same database) are read and folded. The expected `seq` remains
 //! the guard: a state is used only for the exact `seq` it was folded to.
 
+use crate::game::audit::{AuditedDecision, StoredEvent, audit_decisions};
 use crate::game::event::{Event, ServiceEvent};
 use crate::game::{CorruptLog, ENGINE_VERSION, Game, Refusal};
 use crate::store::{Appended, EventEnvelope, GameOutcome, NewEvent, Store, StoreError};
@@ -181,27 +182,21 @@ impl Arbitration {
                 });
             };
             let decisions = game
-                .decide(seq, recorded)
+                .record_with_clock(seq, recorded, new.clock.as_ref())
                 .map_err(|refusal| RecordError::Refused {
                     index,
                     seq,
                     refusal,
                 })?;
-            game.apply(seq, &new.event)
-                .map_err(|source| RecordError::Corrupt { game_id, source })?;
             batch.push(new);
             for decision in decisions {
                 seq += 1;
-                let event = Event::Service(decision);
-                game.apply(seq, &event)
-                    .map_err(|source| RecordError::Corrupt { game_id, source })?;
-                batch.push(NewEvent::generated(event));
+                batch.push(NewEvent::generated(Event::Service(decision)));
             }
         }
-        let view = game.view();
         let outcome = GameOutcome {
-            result: view.result,
-            termination: view.termination,
+            result: game.result(),
+            termination: game.termination(),
         };
         let appended = self
             .store
@@ -289,7 +284,7 @@ fn fold_into(
                 return Err(corrupt("the log does not begin with game_created".into()));
             };
             let mut game = Game::new(settings).map_err(|e| corrupt(e.to_string()))?;
-            game.apply(envelope.seq, &envelope.event)
+            game.apply_with_clock(envelope.seq, &envelope.event, envelope.clock.as_ref())
                 .map_err(|source| RecordError::Corrupt { game_id, source })?;
             *warm = Some(Warm {
                 game,
@@ -305,31 +300,12 @@ fn fold_into(
             }
             state
                 .game
-                .apply(envelope.seq, &envelope.event)
+                .apply_with_clock(envelope.seq, &envelope.event, envelope.clock.as_ref())
                 .map_err(|source| RecordError::Corrupt { game_id, source })?;
             state.seq = envelope.seq;
         }
     }
     Ok(())
-}
-
-/// Whether a stored decision is what the engine decides today on the same prefix.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
-pub struct AuditedDecision {
-    /// The recorded event whose consequences were checked.
-    pub cause_seq: u64,
-    /// Its type.
-    pub cause_type: String,
-    /// The `seq`s of the decisions stored after it.
-    pub stored_seqs: Vec<u64>,
-    /// True when the engine, re-run on the prefix, gives the same decisions.
-    pub reproduced: bool,
-    /// The decisions as stored (when not reproduced).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub stored: Option<Vec<serde_json::Value>>,
-    /// The decisions the engine gives now (when not reproduced), or its refusal.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub recomputed: Option<serde_json::Value>,
 }
 
 /// The appeals view of a game: every decision re-checked, and the hash chain.
@@ -352,81 +328,27 @@ pub struct AuditReport {
     pub chain: crate::store::ChainReport,
 }
 
-/// Re-decides every recorded event of a log on its prefix and compares with what is stored.
+/// Re-decides every recorded event of a log on its prefix, compares with what is stored
+/// (what the decisions decide, not their wording: `crate::game::audit`), and adds the chain.
 fn audit_log(
     game_id: Uuid,
     events: &[EventEnvelope],
     chain: crate::store::ChainReport,
 ) -> AuditReport {
-    let mut decisions = Vec::new();
-    let mut state: Option<Warm> = None;
-    let mut index = 0;
-    while index < events.len() {
-        let envelope = &events[index];
-        let stored: Vec<&EventEnvelope> = events[index + 1..]
-            .iter()
-            .take_while(|e| matches!(e.event, Event::Service(_)) && e.batch_id == envelope.batch_id)
-            .collect();
-        if let (Some(warm), Event::Recorded(recorded)) = (state.as_ref(), &envelope.event) {
-            let recomputed = warm.game.decide(envelope.seq, recorded);
-            let stored_values: Vec<serde_json::Value> = stored
-                .iter()
-                .map(|e| serde_json::to_value(&e.event).unwrap_or_default())
-                .collect();
-            let (reproduced, recomputed_value) = match &recomputed {
-                Ok(now) => {
-                    let now: Vec<serde_json::Value> = now
-                        .iter()
-                        .map(|d| {
-                            serde_json::to_value(Event::Service(d.clone())).unwrap_or_default()
-                        })
-                        .collect();
-                    (now == stored_values, serde_json::Value::Array(now))
-                }
-                Err(refusal) => (
-                    false,
-                    serde_json::json!({"refused": refusal.code(), "message": refusal.message()}),
-                ),
-            };
-            if !stored.is_empty() || !reproduced {
-                decisions.push(AuditedDecision {
-                    cause_seq: envelope.seq,
-                    cause_type: envelope.event.type_name().to_string(),
-                    stored_seqs: stored.iter().map(|e| e.seq).collect(),
-                    reproduced,
-                    stored: (!reproduced).then_some(stored_values),
-                    recomputed: (!reproduced).then_some(recomputed_value),
-                });
-            }
-        }
-        // Fold the cause and its stored decisions, as the service did.
-        let mut broken = false;
-        for folded in std::iter::once(envelope).chain(stored.iter().copied()) {
-            if fold_into(game_id, &mut state, folded).is_err() {
-                broken = true;
-                break;
-            }
-        }
-        if broken {
-            decisions.push(AuditedDecision {
-                cause_seq: envelope.seq,
-                cause_type: envelope.event.type_name().to_string(),
-                stored_seqs: stored.iter().map(|e| e.seq).collect(),
-                reproduced: false,
-                stored: None,
-                recomputed: Some(serde_json::json!({"refused": "corrupt_log", "message": "the stored events cannot be folded from here on"})),
-            });
-            break;
-        }
-        index += 1 + stored.len();
-    }
-    let first_divergence = decisions
+    let log: Vec<StoredEvent<'_>> = events
         .iter()
-        .find(|d| !d.reproduced)
-        .map(|d| d.stored_seqs.first().copied().unwrap_or(d.cause_seq));
+        .enumerate()
+        .map(|(i, e)| StoredEvent {
+            seq: e.seq,
+            event: &e.event,
+            clock: e.clock.as_ref(),
+            same_append_as_previous: i > 0 && events[i - 1].batch_id == e.batch_id,
+        })
+        .collect();
+    let audited = audit_decisions(&log);
     let verdict = if !chain.intact {
         "chain_broken"
-    } else if first_divergence.is_some() {
+    } else if audited.first_divergence.is_some() {
         "divergent"
     } else {
         "reproduced"
@@ -435,12 +357,13 @@ fn audit_log(
         game_id,
         engine_version: ENGINE_VERSION.to_string(),
         verdict: verdict.to_string(),
-        decisions_checked: decisions
+        decisions_checked: audited
+            .decisions
             .iter()
             .filter(|d| !d.stored_seqs.is_empty())
             .count(),
-        decisions,
-        first_divergence,
+        first_divergence: audited.first_divergence,
+        decisions: audited.decisions,
         chain,
     }
 }

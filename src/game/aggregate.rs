@@ -1,34 +1,54 @@
-//! The game aggregate: [`Game::apply`] folds stored events into state, [`Game::decide`]
-//! returns the decision events a new recorded event causes under the Laws.
+//! The game aggregate: [`Game::record`] judges a recorded event and applies it with the
+//! decisions it causes, in one step; [`Game::apply`] folds stored events into state;
+//! [`Game::decide`] only judges.
+//!
+//! This module dispatches each event to the part of the Laws it belongs to and owns nothing
+//! of the Laws itself:
+//!
+//! | Laws | module |
+//! |---|---|
+//! | Article 3, moves | [`super::moves`] |
+//! | Article 4, touch-move, and the moves a player is bound to (9.5.3) | [`super::touch_move`] |
+//! | Article 5 and 6.9, ends of the game | [`super::endings`] |
+//! | Article 6, the clocks | [`super::clocks`] |
+//! | Article 7.5 and A.5.2, illegal moves | [`super::illegal_moves`] |
+//! | Article 9.1, draw offers | [`super::offers`] |
+//! | Articles 9.2-9.5, claims | [`super::claims`] |
+//! | Guidelines III, quickplay finish | [`super::quickplay`] |
+//! | Appeals (11.10) and corrections | [`super::appeals`] |
 //!
 //! `apply` returns an error only for a corrupt log (a stored move that is not legal, a
-//! correction of an event that is not the latest standing one); the state is then unchanged.
-//! `decide` is a pure function of the state and the event: the same prefix always gives the
-//! same decisions (Principle 3).
+//! correction of an event that is not the latest standing one); the state is then
+//! unchanged. `decide` is a pure function of the state and the event: the same prefix always
+//! gives the same decisions (docs/DESIGN.md, Principle 3).
 
 use std::collections::HashMap;
 
-use serde_json::json;
-use shakmaty::{CastlingMode, Chess, Color, Position, Role, Square};
+use shakmaty::{CastlingMode, Chess, Move, Position, Square};
 
-use super::ENGINE_VERSION;
+use crate::rules::claims::ClaimKind;
+use crate::rules::laws::Rule;
+use crate::rules::move_parsing::{fen_of, parse_move};
+use crate::rules::position_identity::position_key;
+use crate::rules::side::Side;
+
+use super::appeals::{self, Appeals};
+use super::claims::{self, Claims};
+use super::clocks::Clocks;
+use super::decisions::Decisions;
+use super::endings::{self, GameEnd};
 use super::event::{
-    ArbiterRuling, ClaimKind, ClaimOutcome, ClaimRuling, DrawOfferPolicy, Event, GameResult,
-    GameSettings, RecordedEvent, RuledBy, ServiceEvent, Side, Termination, TimeBonus,
-    TimeControlKind,
+    ArbiterRuling, ClockReading, Event, GameResult, GameSettings, IllegalMoveKind, RecordedEvent,
+    ServiceEvent, Termination, TimeBonus,
 };
+use super::illegal_moves::{self, IllegalMoveEffect};
+use super::moves::Board;
+use super::offers::{self, Offers, agreement_forbidden};
+use super::quickplay::{self, GRANTED_INCREMENT_MS, Quickplay, TWO_EXTRA_MINUTES_MS};
 use super::refusal::Refusal;
 use super::settings::{SettingsError, validate};
-use super::view::{
-    ClockTimes, DrawOfferMark, GameStatus, GameView, IllegalMoveCounts, MustPlay, Obligations,
-    PositionOccurrences, TouchedPiece,
-};
-use crate::rules::claims::{ClaimContext, judge_claim};
-use crate::rules::laws::article_in;
-use crate::rules::mating_potential::{MatingPotential, dead_position, mating_potential};
-use crate::rules::move_counting::seventy_five_moves_reached;
-use crate::rules::move_parsing::{MoveParseError, fen_of, parse_move, san_of};
-use crate::rules::position_identity::{PositionHistory, position_key};
+use super::touch_move::Obligations;
+use super::view::{DrawOfferMark, GameStatus, GameView, IllegalMoveCounts, PositionOccurrences};
 
 /// A stored event that cannot be folded: the log is corrupt.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -40,48 +60,54 @@ pub struct CorruptLog {
     pub problem: String,
 }
 
-/// How the game ended.
-#[derive(Clone, Debug, PartialEq)]
-struct GameEnd {
-    result: GameResult,
-    termination: Termination,
-    article: String,
-    reason: String,
-    seq: u64,
-}
-
-/// An offer still open.
-#[derive(Clone, Debug, PartialEq)]
-struct LapsedOffer {
-    seq: u64,
-    why: String,
-}
-
-/// Everything derived from the standing events.
+/// Everything derived from the standing events, one part per part of the Laws.
 #[derive(Clone, Debug)]
-struct BoardState {
-    history: PositionHistory,
-    moves: Vec<String>,
-    offers: Vec<DrawOfferMark>,
-    clocks: ClockTimes,
-    pending_offer: Option<DrawOfferMark>,
-    lapsed_offer: Option<LapsedOffer>,
-    touched: Option<TouchedPiece>,
-    must_play: Option<MustPlay>,
+struct State {
+    board: Board,
+    obligations: Obligations,
+    offers: Offers,
+    claims: Claims,
     illegal_moves: IllegalMoveCounts,
+    clocks: Clocks,
+    quickplay: Quickplay,
+    appeals: Appeals,
     end: Option<GameEnd>,
-    claims: HashMap<u64, (Side, ClaimKind)>,
-    appeals: Vec<u64>,
-    /// Extra time given to the opponent for each incorrect claim, by the claim's `seq`: void
-    /// when the claim is accepted as a draw offer (9.1.2.3; case REP-17).
-    claim_penalties: HashMap<u64, (Side, u64)>,
+}
+
+impl State {
+    fn new(start: Chess, castling_mode: CastlingMode, settings: &GameSettings) -> State {
+        State {
+            board: Board::new(start, castling_mode),
+            obligations: Obligations::default(),
+            offers: Offers::default(),
+            claims: Claims::default(),
+            illegal_moves: IllegalMoveCounts::default(),
+            clocks: Clocks::new(
+                settings.time_control.base_ms,
+                settings.time_control.increment_ms,
+            ),
+            quickplay: Quickplay::default(),
+            appeals: Appeals::default(),
+            end: None,
+        }
+    }
 }
 
 #[derive(Clone, Debug)]
 struct LoggedEvent {
     seq: u64,
     event: Event,
+    clock: Option<ClockReading>,
     retracted: bool,
+}
+
+/// What judging a recorded event worked out, so that applying it parses nothing again.
+#[derive(Clone, Debug)]
+enum Prepared {
+    Nothing,
+    Move(Move),
+    IllegalMove(IllegalMoveEffect),
+    Stood(Box<Chess>),
 }
 
 /// A game: its settings, its log and the state folded from it.
@@ -91,7 +117,7 @@ pub struct Game {
     start: Chess,
     castling_mode: CastlingMode,
     log: Vec<LoggedEvent>,
-    state: BoardState,
+    state: State,
 }
 
 impl Game {
@@ -99,7 +125,7 @@ impl Game {
     /// then be applied; it must carry the same settings).
     pub fn new(settings: &GameSettings) -> Result<Game, SettingsError> {
         let (start, castling_mode) = validate(settings)?;
-        let state = BoardState::new(start.clone(), settings);
+        let state = State::new(start.clone(), castling_mode, settings);
         Ok(Game {
             settings: settings.clone(),
             start,
@@ -116,7 +142,17 @@ impl Game {
 
     /// The current position.
     pub fn position(&self) -> &Chess {
-        self.state.history.current()
+        self.state.board.position()
+    }
+
+    /// The position after `ply` half-moves (ply 0 = the start position).
+    pub fn position_at_ply(&self, ply: usize) -> Option<&Chess> {
+        self.state.board.history().at(ply)
+    }
+
+    /// Half-moves played.
+    pub fn ply(&self) -> usize {
+        self.state.board.ply()
     }
 
     /// Whether the game has ended.
@@ -129,15 +165,94 @@ impl Game {
         self.state.end.as_ref().map(|end| end.result)
     }
 
-    /// How many times the position after `ply` half-moves had occurred up to then.
-    pub fn repetition_count_at(&self, ply: usize) -> usize {
-        self.state.history.count_at_ply(ply)
+    /// How the game ended, once it has.
+    pub fn termination(&self) -> Option<Termination> {
+        self.state.end.as_ref().map(|end| end.termination)
     }
 
-    /// Fold one stored event into the state. Service events (`game_created`, `claim_ruled`,
-    /// `penalty_applied`, `game_ended`) are folded too. Returns [`CorruptLog`] (and leaves
-    /// the state unchanged) if the event cannot have been accepted in this state.
+    /// How many times the position after `ply` half-moves had occurred up to then.
+    pub fn repetition_count_at(&self, ply: usize) -> usize {
+        self.state.board.history().count_at_ply(ply)
+    }
+
+    fn decisions(&self) -> Decisions<'_> {
+        Decisions {
+            settings: &self.settings,
+        }
+    }
+
+    /// Judges the recorded `event` at `seq` and applies it, with the decisions it causes
+    /// (stored at `seq + 1`, `seq + 2`, ...), in one step; returns those decisions. On a
+    /// refusal nothing changes.
+    pub fn record(
+        &mut self,
+        seq: u64,
+        event: &RecordedEvent,
+    ) -> Result<Vec<ServiceEvent>, Refusal> {
+        self.record_with_clock(seq, event, None)
+    }
+
+    /// [`Game::record`] with the clock reading recorded with the event.
+    pub fn record_with_clock(
+        &mut self,
+        seq: u64,
+        event: &RecordedEvent,
+        clock: Option<&ClockReading>,
+    ) -> Result<Vec<ServiceEvent>, Refusal> {
+        let (decisions, prepared) = self.judge(seq, event, clock)?;
+        if let RecordedEvent::Correction { .. } = event {
+            // A correction folds the standing events again; it causes no decision.
+            self.apply_with_clock(seq, &Event::Recorded(event.clone()), clock)
+                .map_err(|corrupt| {
+                    Refusal::new(
+                        "internal_inconsistency",
+                        format!("The correction was judged acceptable but could not be applied: {corrupt}. Nothing was stored; please report this."),
+                    )
+                })?;
+            return Ok(decisions);
+        }
+        self.fold_recorded(seq, event, clock, prepared);
+        self.log.push(LoggedEvent {
+            seq,
+            event: Event::Recorded(event.clone()),
+            clock: clock.cloned(),
+            retracted: false,
+        });
+        for (offset, decision) in decisions.iter().enumerate() {
+            let decision_seq = seq + 1 + offset as u64;
+            self.fold_service(decision_seq, decision);
+            self.log.push(LoggedEvent {
+                seq: decision_seq,
+                event: Event::Service(decision.clone()),
+                clock: None,
+                retracted: false,
+            });
+        }
+        Ok(decisions)
+    }
+
+    /// The decision events that `event`, stored at `seq` on the current state, would cause
+    /// (to be stored at `seq + 1`, `seq + 2`, ...), or why it must not be stored. Nothing
+    /// changes.
+    pub fn decide(&self, seq: u64, event: &RecordedEvent) -> Result<Vec<ServiceEvent>, Refusal> {
+        self.judge(seq, event, None).map(|(decisions, _)| decisions)
+    }
+
+    /// Folds one stored event into the state. Service events (`game_created`,
+    /// `claim_ruled`, `penalty_applied`, `game_ended`) are folded too. Returns
+    /// [`CorruptLog`] (and leaves the state unchanged) if the event cannot have been
+    /// accepted in this state.
     pub fn apply(&mut self, seq: u64, event: &Event) -> Result<(), CorruptLog> {
+        self.apply_with_clock(seq, event, None)
+    }
+
+    /// [`Game::apply`] with the clock reading stored with the event.
+    pub fn apply_with_clock(
+        &mut self,
+        seq: u64,
+        event: &Event,
+        clock: Option<&ClockReading>,
+    ) -> Result<(), CorruptLog> {
         match event {
             Event::Service(ServiceEvent::GameCreated(settings)) => {
                 if **settings != self.settings {
@@ -158,44 +273,47 @@ impl Game {
                         problem: format!("event {retracts_seq} is not the latest standing event"),
                     });
                 };
-                self.log[index].retracted = true;
-                for later in self.log[index + 1..].iter_mut() {
+                let mut corrected = self.clone();
+                corrected.log[index].retracted = true;
+                for later in corrected.log[index + 1..].iter_mut() {
                     if matches!(later.event, Event::Service(_)) {
                         later.retracted = true;
                     }
                 }
-                self.rebuild()?;
+                corrected.refold()?;
+                *self = corrected;
             }
-            _ => {
-                let context = self.fold_context();
-                self.state.fold(seq, event, &context)?;
+            Event::Recorded(recorded) => {
+                let prepared = self.prepare(seq, recorded)?;
+                self.fold_recorded(seq, recorded, clock, prepared);
             }
+            Event::Service(service) => self.fold_service(seq, service),
         }
         self.log.push(LoggedEvent {
             seq,
             event: event.clone(),
+            clock: clock.cloned(),
             retracted: false,
         });
         Ok(())
     }
 
-    fn fold_context(&self) -> FoldContext {
-        FoldContext {
-            castling_mode: self.castling_mode,
-        }
-    }
-
-    fn rebuild(&mut self) -> Result<(), CorruptLog> {
-        let mut state = BoardState::new(self.start.clone(), &self.settings);
-        let context = self.fold_context();
-        for logged in self.log.iter().filter(|l| !l.retracted) {
+    /// Folds the standing events again from the start (after a correction).
+    fn refold(&mut self) -> Result<(), CorruptLog> {
+        self.state = State::new(self.start.clone(), self.castling_mode, &self.settings);
+        let standing: Vec<LoggedEvent> =
+            self.log.iter().filter(|l| !l.retracted).cloned().collect();
+        for logged in standing {
             match &logged.event {
                 Event::Service(ServiceEvent::GameCreated(_))
                 | Event::Recorded(RecordedEvent::Correction { .. }) => {}
-                event => state.fold(logged.seq, event, &context)?,
+                Event::Recorded(recorded) => {
+                    let prepared = self.prepare(logged.seq, recorded)?;
+                    self.fold_recorded(logged.seq, recorded, logged.clock.as_ref(), prepared);
+                }
+                Event::Service(service) => self.fold_service(logged.seq, service),
             }
         }
-        self.state = state;
         Ok(())
     }
 
@@ -207,825 +325,657 @@ impl Game {
         })
     }
 
-    fn ruled_by(&self) -> RuledBy {
-        RuledBy {
-            engine_version: ENGINE_VERSION.to_string(),
-            laws_edition: self.settings.laws_edition,
-        }
+    /// The stored event at `seq`, if any.
+    fn logged(&self, seq: u64) -> Option<&LoggedEvent> {
+        self.log.iter().find(|l| l.seq == seq)
     }
 
-    fn art(&self, article_2023: &str) -> String {
-        article_in(self.settings.laws_edition, article_2023)
-    }
-
-    fn fast_play(&self) -> bool {
-        self.settings.time_control.kind != TimeControlKind::Standard
-    }
-
-    /// Extra time for the opponent: 2 minutes in standard play, 1 minute in rapid and blitz
-    /// (Appendix A.3), for an incorrect claim (9.5.3) or an illegal move (7.5.5).
-    fn penalty_ms(&self) -> u64 {
-        if self.fast_play() { 60_000 } else { 120_000 }
-    }
-
-    fn incorrect_claim_penalty_ms(&self) -> u64 {
-        self.settings
-            .regulations
-            .incorrect_claim_penalty_ms
-            .unwrap_or_else(|| self.penalty_ms())
-    }
-
-    fn game_ended(
+    /// Judges `event` at `seq`: its decisions and what applying it needs.
+    fn judge(
         &self,
         seq: u64,
-        result: GameResult,
-        termination: Termination,
-        article: String,
-        reason: String,
-    ) -> ServiceEvent {
-        ServiceEvent::GameEnded {
-            result,
-            termination,
-            article,
-            reason,
-            cause_seq: seq,
-            ruled_by: self.ruled_by(),
-            evidence: None,
-        }
-    }
-
-    /// A game end after a move, with the evidence it rests on (Principle 4).
-    #[allow(clippy::too_many_arguments)]
-    fn game_ended_after_move(
-        &self,
-        seq: u64,
-        result: GameResult,
-        termination: Termination,
-        article: String,
-        reason: String,
-        san: &str,
-        after: &Chess,
-        ply: usize,
-        plies: Option<&[usize]>,
-    ) -> ServiceEvent {
-        let mut evidence = json!({
-            "move": san,
-            "fen": fen_of(after),
-            "ply": ply,
-            "halfmove_clock": after.halfmoves(),
-        });
-        if let Some(plies) = plies {
-            evidence["occurrences"] = json!(plies);
-        }
-        ServiceEvent::GameEnded {
-            result,
-            termination,
-            article,
-            reason,
-            cause_seq: seq,
-            ruled_by: self.ruled_by(),
-            evidence: Some(evidence),
-        }
-    }
-
-    /// The decision events that `event`, stored at `seq` on the current state, causes (to be
-    /// stored at `seq + 1`, `seq + 2`, ...), or why it must not be stored.
-    pub fn decide(&self, seq: u64, event: &RecordedEvent) -> Result<Vec<ServiceEvent>, Refusal> {
-        if let Some(end) = &self.state.end
-            && is_refused_after_end(event)
+        event: &RecordedEvent,
+        clock: Option<&ClockReading>,
+    ) -> Result<(Vec<ServiceEvent>, Prepared), Refusal> {
+        let decisions = self.decisions();
+        let state = &self.state;
+        if let Some(end) = &state.end
+            && endings::refused_after_end(event)
         {
-            return Err(self.refuse_after_end(end, event));
+            return Err(endings::refusal_after_end(&decisions, end, event));
         }
+        if let Some(side) = state.quickplay.fallen_flag()
+            && is_board_event(event)
+        {
+            return Err(Refusal::new(
+                "awaiting_arbiter",
+                format!(
+                    "{}'s flag fell while a quickplay-finish claim awaited the arbiter: the arbiter declares the result ({}). Record the arbiter_decision (game_ended with the result) first.",
+                    side.name(),
+                    decisions.cite(&[Rule::QuickplayClaimPostponed])
+                ),
+            ));
+        }
+        let board = &state.board;
+        let nothing = |decisions: Vec<ServiceEvent>| Ok((decisions, Prepared::Nothing));
         match event {
-            RecordedEvent::Move { by, san } => self.decide_move(seq, *by, san),
-            RecordedEvent::IllegalMove { by, completed, .. } => {
-                self.decide_illegal_move(seq, *by, *completed)
+            RecordedEvent::Move { by, san } => {
+                let m = board.judge_move(*by, san)?;
+                state.obligations.check(board.position(), *by, &m)?;
+                let mut after = board.position().clone();
+                let written = crate::rules::move_parsing::san_of(board.position(), m);
+                after.play_unchecked(m);
+                let end =
+                    endings::after_move(&decisions, seq, *by, &written, board.history(), &after);
+                Ok((end.into_iter().collect(), Prepared::Move(m)))
+            }
+            RecordedEvent::IllegalMove {
+                by,
+                completed,
+                attempted_move,
+                kind,
+                ..
+            } => {
+                let kind = kind.unwrap_or(IllegalMoveKind::IllegalMove);
+                let effect = illegal_moves::effect_of(
+                    board,
+                    *by,
+                    *completed,
+                    attempted_move.as_deref(),
+                    kind,
+                )?;
+                let after = match &effect {
+                    IllegalMoveEffect::Stands(m) => {
+                        let mut after = board.position().clone();
+                        after.play_unchecked(*m);
+                        Some((after, *m))
+                    }
+                    _ => None,
+                };
+                let position_for_mate = after.as_ref().map(|(p, _)| p).unwrap_or(board.position());
+                let mut ruled = illegal_moves::penalise(
+                    &decisions,
+                    &state.illegal_moves,
+                    position_for_mate,
+                    seq,
+                    *by,
+                    *completed,
+                    kind,
+                    &effect,
+                );
+                let lost = ruled
+                    .iter()
+                    .any(|d| matches!(d, ServiceEvent::GameEnded { .. }));
+                if let (false, Some((after, m))) = (lost, &after) {
+                    let written = crate::rules::move_parsing::san_of(board.position(), *m);
+                    ruled.extend(endings::after_move(
+                        &decisions,
+                        seq,
+                        *by,
+                        &written,
+                        board.history(),
+                        after,
+                    ));
+                }
+                Ok((ruled, Prepared::IllegalMove(effect)))
             }
             RecordedEvent::ClockPress { .. }
             | RecordedEvent::ClockPause { .. }
             | RecordedEvent::ClockResume {}
-            | RecordedEvent::ClockAdjust { .. } => Ok(Vec::new()),
-            RecordedEvent::Touch { by, square } => self.decide_touch(*by, square),
-            RecordedEvent::DrawOffer { .. } => Ok(Vec::new()),
-            RecordedEvent::DrawAccept { by } => self.decide_draw_accept(seq, *by),
+            | RecordedEvent::ClockAdjust { .. }
+            | RecordedEvent::DrawOffer { .. } => nothing(Vec::new()),
+            RecordedEvent::Touch { by, square } => {
+                judge_touch(board.position(), *by, square)?;
+                nothing(Vec::new())
+            }
+            RecordedEvent::DrawAccept { by } => {
+                let offer = state.offers.open_for(*by, "accept")?;
+                if let Some(refusal) = offers::regulations_refuse(
+                    &self.settings.regulations,
+                    board.completed_moves(),
+                    offer,
+                ) {
+                    return Err(refusal);
+                }
+                if !board.both_have_moved(Side::from(self.start.turn())) {
+                    return Err(Refusal::new(
+                        "both_must_have_moved",
+                        format!(
+                            "A draw by agreement needs both players to have made at least one move ({}); the game continues.",
+                            decisions.cite(&[Rule::Agreement])
+                        ),
+                    ));
+                }
+                let void =
+                    offer.from_claim.is_some() && state.offers.claim_penalty_standing(offer.seq);
+                let (rules, what) = offers::agreement_grounds(offer, void);
+                nothing(vec![decisions.game_ended(
+                    seq,
+                    GameResult::Draw,
+                    Termination::Agreement,
+                    &rules,
+                    format!(
+                        "{} accepted {what} made by {} (event {}): drawn by agreement.",
+                        by.name(),
+                        offer.by.name(),
+                        offer.seq
+                    ),
+                    None,
+                )])
+            }
             RecordedEvent::DrawDecline { by } => {
-                self.open_offer_for(*by, "decline")?;
-                Ok(Vec::new())
+                state.offers.open_for(*by, "decline")?;
+                nothing(Vec::new())
             }
             RecordedEvent::Claim {
                 by,
                 kind,
                 intended_move,
-            } => Ok(self.decide_claim(seq, *by, *kind, intended_move.as_deref())),
-            RecordedEvent::Flag { side } => Ok(vec![self.decide_flag(seq, *side)]),
-            RecordedEvent::Resign { by } => Ok(vec![self.decide_resign(seq, *by)]),
+            } => {
+                let ruled = match kind {
+                    ClaimKind::Repetition | ClaimKind::FiftyMoves => claims::rule_on(
+                        &decisions,
+                        board,
+                        &state.obligations,
+                        &state.claims,
+                        seq,
+                        *by,
+                        *kind,
+                        intended_move.as_deref(),
+                    ),
+                    ClaimKind::QuickplayFinish | ClaimKind::IncrementRequest => {
+                        let mut clocks = state.clocks.clone();
+                        if let Some(reading) = clock {
+                            clocks.observe(reading);
+                        }
+                        quickplay::rule_on(&decisions, board, &clocks, seq, *by, *kind)
+                    }
+                };
+                nothing(ruled)
+            }
+            RecordedEvent::Flag { side } => {
+                if state.quickplay.claim_awaits_arbiter() {
+                    // III.5.2: the arbiter declares the result after a flag falls.
+                    return nothing(Vec::new());
+                }
+                nothing(vec![endings::flag_fell(
+                    &decisions,
+                    seq,
+                    *side,
+                    board.position(),
+                )])
+            }
+            RecordedEvent::Resign { by } => nothing(vec![endings::resigned(
+                &decisions,
+                seq,
+                *by,
+                board.position(),
+            )]),
             RecordedEvent::ArbiterDecision {
                 subject_seq,
                 decision,
                 reason,
                 result,
                 penalty,
-            } => self.decide_arbiter(seq, *subject_seq, *decision, reason, *result, penalty),
+                attempted_move,
+                fen,
+                increment_ms,
+            } => self.judge_arbiter(
+                seq,
+                event,
+                ArbiterInput {
+                    subject_seq: *subject_seq,
+                    decision: *decision,
+                    reason,
+                    result: *result,
+                    penalty: penalty.as_ref(),
+                    attempted_move: attempted_move.as_deref(),
+                    fen: fen.as_deref(),
+                    increment_ms: *increment_ms,
+                },
+            ),
             RecordedEvent::AppealLodged { against_seq, .. } => {
-                if *against_seq >= seq || !self.log.iter().any(|l| l.seq == *against_seq) {
-                    return Err(Refusal::new(
-                        "unknown_seq",
-                        format!(
-                            "There is no event {against_seq} in this game to appeal against; give the seq of the decision appealed against."
-                        ),
-                    ));
-                }
-                Ok(Vec::new())
+                appeals::check_lodged(*against_seq, seq, self.logged(*against_seq).is_some())?;
+                nothing(Vec::new())
             }
             RecordedEvent::AppealDecided {
                 against_seq,
                 upheld,
                 result,
                 reason,
-            } => {
-                if !self.state.appeals.contains(against_seq) {
-                    return Err(Refusal::new(
-                        "no_appeal_lodged",
-                        format!(
-                            "No appeal against event {against_seq} has been lodged; record the appeal_lodged first."
-                        ),
-                    ));
-                }
-                match (upheld, result) {
-                    (true, Some(result)) => Ok(vec![self.game_ended(
-                        seq,
-                        *result,
-                        Termination::Appeal,
-                        self.art("11.10"),
-                        format!("The appeal against event {against_seq} was upheld and the result is {}: {reason}", result.pgn()),
-                    )]),
-                    _ => Ok(Vec::new()),
-                }
-            }
+            } => nothing(appeals::decide(
+                &decisions,
+                &state.appeals,
+                seq,
+                *against_seq,
+                *upheld,
+                *result,
+                reason,
+            )?),
             RecordedEvent::Correction { retracts_seq, .. } => {
                 let latest = self.latest_standing_index().map(|i| self.log[i].seq);
-                if latest != Some(*retracts_seq) {
-                    let what = match latest {
-                        Some(s) => format!("the latest standing event is {s}"),
-                        None => "no recorded event is standing".to_string(),
-                    };
-                    return Err(Refusal::new(
-                        "not_latest_standing",
-                        format!(
-                            "Only the latest standing recorded event can be retracted, and {what}, not {retracts_seq}; retract the later events first, one by one."
-                        ),
-                    ));
-                }
-                Ok(Vec::new())
+                appeals::check_correction(*retracts_seq, latest)?;
+                nothing(Vec::new())
             }
         }
     }
 
-    fn refuse_after_end(&self, end: &GameEnd, event: &RecordedEvent) -> Refusal {
-        let what = match event {
-            RecordedEvent::Flag { side } => format!(
-                "A flag fall of {} noticed now changes nothing: 6.9 applies only while the game is in progress.",
-                side.name()
-            ),
-            RecordedEvent::Move { .. } => "A move played after the end is void.".to_string(),
-            other => format!("A {} after the end changes nothing.", other.type_name()),
-        };
-        Refusal::new(
-            "game_over",
-            format!(
-                "The game already ended at event {} with {} ({}, article {}: {}). {what} If the end itself was wrong, record an appeal_lodged, or a correction of the latest event if it was a data-entry error.",
-                end.seq,
-                end.result.pgn(),
-                termination_name(end.termination),
-                end.article,
-                end.reason
-            ),
-        )
-    }
-
-    fn decide_move(&self, seq: u64, by: Side, text: &str) -> Result<Vec<ServiceEvent>, Refusal> {
-        let position = self.position();
-        let turn = Side::from(position.turn());
-        if by != turn {
-            return Err(Refusal::new(
-                "not_your_turn",
-                format!(
-                    "It is {}'s move, not {}'s. If {} moved out of turn, record it as an illegal_move.",
-                    turn.name(),
-                    by.name(),
-                    by.name()
-                ),
-            ));
-        }
-        let m = parse_move(position, text, self.castling_mode).map_err(|error| match error {
-            MoveParseError::Illegal { .. } => Refusal::new(
-                "illegal_move",
-                format!("{error}. If it was played on the board, record an illegal_move (7.5) instead; the position stays as it is."),
-            ),
-            MoveParseError::Ambiguous { .. } => Refusal::new("ambiguous_move", error.to_string()),
-            MoveParseError::Unreadable { .. } => Refusal::new("unreadable_move", error.to_string()),
-        })?;
-        if let Some(must) = &self.state.must_play
-            && must.by == by
-            && san_of(position, m) != must.san
-        {
-            return Err(Refusal::new(
-                "must_play_obligation",
-                format!(
-                    "{} must play {}, the move written for the incorrect claim (9.5.3). If the arbiter ruled otherwise, record the arbiter_decision first.",
-                    by.name(),
-                    must.san
-                ),
-            ));
-        }
-        if let Some(touched) = &self.state.touched
-            && touched.by == by
-            && let Ok(square) = touched.square.parse::<Square>()
-        {
-            let legal = position.legal_moves();
-            let obliged: Vec<_> = legal
-                .iter()
-                .filter(|c| {
-                    if touched.opponents_piece {
-                        c.to() == square && c.is_capture()
-                    } else {
-                        c.from() == Some(square)
-                    }
-                })
-                .collect();
-            if !obliged.is_empty() && !obliged.contains(&&m) {
-                let verb = if touched.opponents_piece {
-                    "capture"
-                } else {
-                    "move"
-                };
-                return Err(Refusal::new(
-                    "touch_move_obligation",
-                    format!(
-                        "{} touched the piece on {} and must {verb} it (4.3). If the touch was not deliberate (4.2 adjusting), retract the touch with a correction first.",
-                        by.name(),
-                        touched.square
-                    ),
-                ));
-            }
-        }
-        let mut after = position.clone();
-        after.play_unchecked(m);
-        let ply = self.state.history.ply() + 1;
-        let san = san_of(position, m);
-        if after.is_checkmate() {
-            return Ok(vec![self.game_ended_after_move(
-                seq,
-                GameResult::win_for(by),
-                Termination::Checkmate,
-                self.art("5.1.1"),
-                format!("{san} checkmates: {} wins.", by.name()),
-                &san,
-                &after,
-                ply,
-                None,
-            )]);
-        }
-        if after.is_stalemate() {
-            return Ok(vec![self.game_ended_after_move(
-                seq,
-                GameResult::Draw,
-                Termination::Stalemate,
-                self.art("5.2.1"),
-                format!(
-                    "After {san} {} has no legal move and is not in check: stalemate.",
-                    by.opponent().name()
-                ),
-                &san,
-                &after,
-                ply,
-                None,
-            )]);
-        }
-        if dead_position(&after) == MatingPotential::CannotMate {
-            return Ok(vec![self.game_ended_after_move(
-                seq,
-                GameResult::Draw,
-                Termination::DeadPosition,
-                self.art("5.2.2"),
-                format!("After {san} neither player can checkmate by any series of legal moves: the position is dead."),
-                &san,
-                &after,
-                ply,
-                None,
-            )]);
-        }
-        let earlier = self.state.history.occurrences_of(&after);
-        if earlier.len() + 1 >= 5 {
-            let mut plies = earlier.clone();
-            plies.push(ply);
-            return Ok(vec![self.game_ended_after_move(
-                seq,
-                GameResult::Draw,
-                Termination::FivefoldRepetition,
-                self.art("9.6.1"),
-                format!("After {san} the same position has appeared for the fifth time (plies {plies:?})."),
-                &san,
-                &after,
-                ply,
-                Some(&plies),
-            )]);
-        }
-        if seventy_five_moves_reached(&after) {
-            return Ok(vec![self.game_ended_after_move(
-                seq,
-                GameResult::Draw,
-                Termination::SeventyFiveMoves,
-                self.art("9.6.2"),
-                format!("After {san} 75 moves by each player ({} half-moves) have been made without a pawn move or capture, and the last move did not checkmate.", after.halfmoves()),
-                &san,
-                &after,
-                ply,
-                None,
-            )]);
-        }
-        Ok(Vec::new())
-    }
-
-    fn decide_illegal_move(
+    /// Judges an arbiter's decision.
+    fn judge_arbiter(
         &self,
         seq: u64,
-        by: Side,
-        completed: bool,
-    ) -> Result<Vec<ServiceEvent>, Refusal> {
-        if !completed {
-            return Ok(Vec::new());
+        event: &RecordedEvent,
+        input: ArbiterInput<'_>,
+    ) -> Result<(Vec<ServiceEvent>, Prepared), Refusal> {
+        let decisions = self.decisions();
+        let state = &self.state;
+        if let Some(end) = &state.end
+            && input.decision != ArbiterRuling::Warning
+        {
+            return Err(endings::refusal_after_end(&decisions, end, event));
         }
-        let count = match by {
-            Side::White => self.state.illegal_moves.white,
-            Side::Black => self.state.illegal_moves.black,
-        } + 1;
-        let article = if self.fast_play() {
-            self.art("7.5.5, A.3")
-        } else {
-            self.art("7.5.5")
-        };
-        if count == 1 {
-            let add_ms = self.penalty_ms();
-            return Ok(vec![ServiceEvent::PenaltyApplied {
-                side: by.opponent(),
-                add_ms,
+        let subject = input
+            .subject_seq
+            .and_then(|s| state.quickplay.open_claim(s))
+            .cloned();
+        let quickplay_claim = subject
+            .as_ref()
+            .filter(|c| c.kind == ClaimKind::QuickplayFinish);
+        let after_postponement =
+            quickplay_claim.is_some_and(|c| c.postponed) || state.quickplay.fallen_flag().is_some();
+        let reason = input.reason;
+        let penalty_event = |bonus: &TimeBonus, article: String| {
+            decisions.penalty(
+                seq,
+                bonus.side,
+                bonus.add_ms,
                 article,
-                reason: format!(
-                    "First completed illegal move by {}: {} receives {} extra (the position before the illegal move is reinstated).",
-                    by.name(),
-                    by.opponent().name(),
-                    minutes(add_ms)
-                ),
-                cause_seq: seq,
-                ruled_by: self.ruled_by(),
-            }]);
-        }
-        let (potential, _) = mating_potential(self.position(), by.opponent().into());
-        let (result, reason) = match potential {
-            MatingPotential::CannotMate => (
-                GameResult::Draw,
-                format!(
-                    "Second completed illegal move by {}; the game is drawn because {} cannot checkmate by any series of legal moves.",
-                    by.name(),
-                    by.opponent().name()
-                ),
-            ),
-            MatingPotential::CanMate => (
-                GameResult::win_for(by.opponent()),
-                format!(
-                    "Second completed illegal move by {}: the game is lost.",
-                    by.name()
-                ),
-            ),
-            MatingPotential::Inconclusive => (
-                GameResult::win_for(by.opponent()),
-                format!(
-                    "Second completed illegal move by {}: the game is lost (the helpmate search for {} was inconclusive; the arbiter should confirm that a mate is possible).",
-                    by.name(),
-                    by.opponent().name()
-                ),
-            ),
-        };
-        Ok(vec![self.game_ended(
-            seq,
-            result,
-            Termination::IllegalMoves,
-            article,
-            reason,
-        )])
-    }
-
-    fn decide_touch(&self, by: Side, square: &str) -> Result<Vec<ServiceEvent>, Refusal> {
-        let parsed: Square = square.trim().parse().map_err(|_| {
-            Refusal::new(
-                "bad_square",
-                format!("`{square}` is not a square; write it like e2 or b8."),
+                format!("Arbiter's decision: {reason}"),
             )
-        })?;
-        let position = self.position();
-        if position.board().piece_at(parsed).is_none() {
-            return Err(Refusal::new(
-                "empty_square",
-                format!(
-                    "There is no piece on {parsed} in the current position ({}).",
-                    fen_of(position)
-                ),
-            ));
-        }
-        let turn = Side::from(position.turn());
-        if by != turn {
-            return Err(Refusal::new(
-                "not_your_turn",
-                format!(
-                    "It is {}'s move; touching a piece binds only the player having the move (4.3).",
-                    turn.name()
-                ),
-            ));
-        }
-        Ok(Vec::new())
-    }
-
-    /// The open offer that `by` may accept or decline, or why there is none.
-    fn open_offer_for(&self, by: Side, verb: &str) -> Result<&DrawOfferMark, Refusal> {
-        match &self.state.pending_offer {
-            Some(offer) if offer.by != by => Ok(offer),
-            Some(_) => Err(Refusal::new(
-                "own_offer",
-                format!(
-                    "The open draw offer is {}'s own; only the opponent can {verb} it.",
-                    by.name()
-                ),
-            )),
-            None => {
-                let why = match &self.state.lapsed_offer {
-                    Some(lapsed) => format!(
-                        " The last offer (event {}) lapsed: {}.",
-                        lapsed.seq, lapsed.why
-                    ),
-                    None => String::new(),
-                };
-                Err(Refusal::new(
-                    "no_pending_offer",
-                    format!(
-                        "There is no open draw offer for {} to {verb} (9.1.2).{why}",
-                        by.name()
-                    ),
-                ))
-            }
-        }
-    }
-
-    fn decide_draw_accept(&self, seq: u64, by: Side) -> Result<Vec<ServiceEvent>, Refusal> {
-        let offer = self.open_offer_for(by, "accept")?;
-        let regulations = &self.settings.regulations;
-        match regulations.draw_offers {
-            DrawOfferPolicy::Forbidden => {
-                return Err(Refusal::new(
-                    "draw_agreement_forbidden",
-                    "The event's regulations forbid draws by agreement (9.1.1); the game continues. Record an arbiter_decision if the arbiter penalises the agreement.",
-                ));
-            }
-            DrawOfferPolicy::ArbiterConsent => {
-                return Err(Refusal::new(
-                    "arbiter_consent_required",
-                    "A draw by agreement needs the arbiter's consent under the event's regulations (9.1.1); record an arbiter_decision with decision game_ended and result 1/2-1/2 if the arbiter consents.",
-                ));
-            }
-            DrawOfferPolicy::Allowed => {}
-        }
-        let position = self.position();
-        if let Some(earliest) = regulations.earliest_agreement_move {
-            let move_number = position.fullmoves().get();
-            if move_number < earliest {
-                return Err(Refusal::new(
-                    "too_early_for_agreement",
-                    format!(
-                        "The regulations allow a draw by agreement from move {earliest} only; this is move {move_number} (9.1.1). The game continues."
-                    ),
-                ));
-            }
-        }
-        let start_turn = Side::from(self.start.turn());
-        let ply = self.state.history.ply();
-        let (white_moves, black_moves) = match start_turn {
-            Side::White => (ply.div_ceil(2), ply / 2),
-            Side::Black => (ply / 2, ply.div_ceil(2)),
         };
-        if white_moves == 0 || black_moves == 0 {
-            return Err(Refusal::new(
-                "both_must_have_moved",
-                "A draw by agreement needs both players to have made at least one move (5.2.3); the game continues.",
-            ));
-        }
-        let (article, what) = match offer.from_claim {
-            Some(_) if self.state.claim_penalties.contains_key(&offer.seq) => (
-                "9.1.2.3, 5.2.3",
-                "the claim, which counts as a draw offer (the extra time given because the claim was incorrect is void)",
-            ),
-            Some(_) => ("9.1.2.3, 5.2.3", "the claim, which counts as a draw offer"),
-            None => ("9.1.2.2, 5.2.3", "the draw offer"),
+        let given = |rules: &[Rule]| -> Vec<ServiceEvent> {
+            input
+                .penalty
+                .iter()
+                .map(|bonus| penalty_event(bonus, decisions.cite(rules)))
+                .collect()
         };
-        Ok(vec![self.game_ended(
-            seq,
-            GameResult::Draw,
-            Termination::Agreement,
-            self.art(article),
-            format!(
-                "{} accepted {what} made by {} (event {}): drawn by agreement.",
-                by.name(),
-                offer.by.name(),
-                offer.seq
-            ),
-        )])
-    }
-
-    fn decide_claim(
-        &self,
-        seq: u64,
-        by: Side,
-        kind: ClaimKind,
-        intended_move: Option<&str>,
-    ) -> Vec<ServiceEvent> {
-        if kind == ClaimKind::QuickplayFinish {
-            return self.decide_quickplay_claim(seq, by);
-        }
-        let touched = self.state.touched.as_ref().is_some_and(|t| t.by == by);
-        let context = ClaimContext {
-            history: &self.state.history,
-            castling_mode: self.castling_mode,
-            edition: self.settings.laws_edition,
-            claimant: by,
-            claimant_touched_piece: touched,
-        };
-        let judgement = judge_claim(&context, kind, intended_move);
-        match judgement.outcome {
-            ClaimOutcome::Upheld => {
-                let termination = match kind {
-                    ClaimKind::FiftyMoves => Termination::FiftyMovesClaim,
-                    _ => Termination::RepetitionClaim,
-                };
-                let article = judgement.article.clone();
-                let reason = judgement.reason.clone();
-                vec![
-                    ServiceEvent::ClaimRuled(Box::new(ClaimRuling {
-                        claim_seq: seq,
-                        outcome: ClaimOutcome::Upheld,
-                        article: judgement.article,
-                        reason: judgement.reason,
-                        evidence: judgement.evidence,
-                        penalty: None,
-                        must_play: None,
-                        ruled_by: self.ruled_by(),
-                    })),
-                    self.game_ended(seq, GameResult::Draw, termination, article, reason),
-                ]
-            }
-            ClaimOutcome::Rejected => {
-                let add_ms = self.incorrect_claim_penalty_ms();
-                let opponent = by.opponent();
-                let penalty_article = if self.fast_play() {
-                    self.art("9.5.3, A.3")
-                } else {
-                    self.art("9.5.3")
-                };
-                let mut reason = judgement.reason;
-                match (&judgement.must_play, intended_move) {
-                    (Some(san), _) => reason.push_str(&format!(
-                        " {} receives {} extra and {} must play {san}.",
-                        opponent.name(),
-                        minutes(add_ms),
-                        by.name()
-                    )),
-                    (None, Some(_)) => reason.push_str(&format!(
-                        " {} receives {} extra.",
-                        opponent.name(),
-                        minutes(add_ms)
-                    )),
-                    (None, None) => reason.push_str(&format!(
-                        " {} receives {} extra.",
-                        opponent.name(),
-                        minutes(add_ms)
-                    )),
-                }
-                vec![
-                    ServiceEvent::ClaimRuled(Box::new(ClaimRuling {
-                        claim_seq: seq,
-                        outcome: ClaimOutcome::Rejected,
-                        article: judgement.article,
-                        reason: reason.clone(),
-                        evidence: judgement.evidence,
-                        penalty: Some(TimeBonus {
-                            side: opponent,
-                            add_ms,
-                        }),
-                        must_play: judgement.must_play,
-                        ruled_by: self.ruled_by(),
-                    })),
-                    ServiceEvent::PenaltyApplied {
-                        side: opponent,
-                        add_ms,
-                        article: penalty_article,
-                        reason: format!(
-                            "Incorrect claim by {}: {} receives {} extra.",
-                            by.name(),
-                            opponent.name(),
-                            minutes(add_ms)
-                        ),
-                        cause_seq: seq,
-                        ruled_by: self.ruled_by(),
-                    },
-                ]
-            }
-        }
-    }
-
-    /// Guidelines III.5: the engine checks only the preconditions; the decision is the
-    /// arbiter's (an `arbiter_decision` event). When the preconditions hold nothing is
-    /// appended and the claim awaits that decision; when they fail the claim is ruled
-    /// rejected (without time penalty: it was not examined on its merits).
-    fn decide_quickplay_claim(&self, seq: u64, by: Side) -> Vec<ServiceEvent> {
-        let position = self.position();
-        let turn = Side::from(position.turn());
-        let failure = if !self.settings.regulations.quickplay_finish {
-            Some((
-                "III.1",
-                "Guidelines III are not in force under this event's regulations.",
-            ))
-        } else if self.settings.time_control.increment_ms > 0 {
-            Some((
-                "III.1",
-                "Guidelines III do not apply to games with an increment.",
-            ))
-        } else if by != turn {
-            Some((
-                "III.5",
-                "Only the player having the move may claim under III.5, before the flag falls.",
-            ))
-        } else {
-            None
-        };
-        let Some((article, sentence)) = failure else {
-            return Vec::new();
-        };
-        vec![ServiceEvent::ClaimRuled(Box::new(ClaimRuling {
-            claim_seq: seq,
-            outcome: ClaimOutcome::Rejected,
-            article: self.art(article),
-            reason: format!("The quickplay-finish claim is not admissible: {sentence}"),
-            evidence: json!({
-                "claim": "quickplay_finish",
-                "quickplay_finish_in_force": self.settings.regulations.quickplay_finish,
-                "increment_ms": self.settings.time_control.increment_ms,
-                "side_to_move": turn.name(),
-                "claimant": by.name(),
-                "fen": fen_of(position),
-            }),
-            penalty: None,
-            must_play: None,
-            ruled_by: self.ruled_by(),
-        }))]
-    }
-
-    fn decide_flag(&self, seq: u64, side: Side) -> ServiceEvent {
-        let opponent = side.opponent();
-        let (potential, method) = mating_potential(self.position(), opponent.into());
-        let (result, reason) = match potential {
-            MatingPotential::CannotMate => (
-                GameResult::Draw,
-                format!(
-                    "{}'s flag fell, but {} cannot checkmate by any series of legal moves ({}): drawn.",
-                    side.name(),
-                    opponent.name(),
-                    method.name().replace('_', " ")
-                ),
-            ),
-            MatingPotential::CanMate => (
-                GameResult::win_for(opponent),
-                format!(
-                    "{}'s flag fell and {} can still checkmate by a series of legal moves: {} wins.",
-                    side.name(),
-                    opponent.name(),
-                    opponent.name()
-                ),
-            ),
-            MatingPotential::Inconclusive => (
-                GameResult::win_for(opponent),
-                format!(
-                    "{}'s flag fell: {} wins (the bounded helpmate search for {} was inconclusive; the arbiter should confirm that a mate is possible).",
-                    side.name(),
-                    opponent.name(),
-                    opponent.name()
-                ),
-            ),
-        };
-        self.game_ended(seq, result, Termination::Flag, self.art("6.9"), reason)
-    }
-
-    /// Resignation ends the game (5.1.2); following the project's issue, it is a draw when the
-    /// opponent cannot checkmate by any series of legal moves.
-    fn decide_resign(&self, seq: u64, by: Side) -> ServiceEvent {
-        let opponent = by.opponent();
-        let (potential, _) = mating_potential(self.position(), opponent.into());
-        let (result, reason) = match potential {
-            MatingPotential::CannotMate => (
-                GameResult::Draw,
-                format!(
-                    "{} resigned, but {} cannot checkmate by any series of legal moves: drawn.",
-                    by.name(),
-                    opponent.name()
-                ),
-            ),
-            _ => (
-                GameResult::win_for(opponent),
-                format!("{} resigned: {} wins.", by.name(), opponent.name()),
-            ),
-        };
-        self.game_ended(
-            seq,
-            result,
-            Termination::Resignation,
-            self.art("5.1.2"),
-            reason,
-        )
-    }
-
-    fn decide_arbiter(
-        &self,
-        seq: u64,
-        subject_seq: Option<u64>,
-        decision: ArbiterRuling,
-        reason: &str,
-        result: Option<GameResult>,
-        penalty: &Option<TimeBonus>,
-    ) -> Result<Vec<ServiceEvent>, Refusal> {
-        let quickplay = subject_seq
-            .and_then(|s| self.state.claims.get(&s))
-            .is_some_and(|(_, kind)| *kind == ClaimKind::QuickplayFinish);
-        let article = if quickplay {
-            self.art("III.5")
-        } else {
-            self.art("12.2")
-        };
-        if let Some(end) = &self.state.end
-            && decision != ArbiterRuling::Warning
-        {
-            return Err(self.refuse_after_end(
-                end,
-                &RecordedEvent::ArbiterDecision {
-                    subject_seq,
-                    decision,
-                    reason: reason.to_string(),
-                    result,
-                    penalty: penalty.clone(),
-                },
-            ));
-        }
-        let penalty_event = |bonus: &TimeBonus, article: String| ServiceEvent::PenaltyApplied {
-            side: bonus.side,
-            add_ms: bonus.add_ms,
-            article,
-            reason: format!("Arbiter's decision: {reason}"),
-            cause_seq: seq,
-            ruled_by: self.ruled_by(),
-        };
-        match decision {
+        let ruled = match input.decision {
             ArbiterRuling::GameEnded => {
-                let Some(result) = result else {
+                let Some(result) = input.result else {
                     return Err(Refusal::new(
                         "missing_result",
                         "An arbiter_decision with decision game_ended needs a result (1-0, 0-1 or 1/2-1/2).",
                     ));
                 };
-                Ok(vec![self.game_ended(
+                let rules = if after_postponement {
+                    Rule::QuickplayClaimPostponed
+                } else if quickplay_claim.is_some() {
+                    Rule::QuickplayClaim
+                } else {
+                    Rule::ArbiterDuties
+                };
+                vec![decisions.game_ended(
                     seq,
                     result,
                     Termination::Arbiter,
-                    article,
+                    &[rules],
                     format!("Arbiter's decision: {reason}"),
-                )])
+                    None,
+                )]
             }
-            ArbiterRuling::TimePenalty => match penalty {
-                Some(bonus) => Ok(vec![penalty_event(bonus, self.art("12.9"))]),
-                None => Err(Refusal::new(
-                    "missing_penalty",
-                    "An arbiter_decision with decision time_penalty needs a penalty {side, add_ms}.",
-                )),
+            ArbiterRuling::TimePenalty => match input.penalty {
+                Some(bonus) => vec![penalty_event(
+                    bonus,
+                    decisions.cite(&[Rule::ArbiterPenalties]),
+                )],
+                None => {
+                    return Err(Refusal::new(
+                        "missing_penalty",
+                        "An arbiter_decision with decision time_penalty needs a penalty {side, add_ms}.",
+                    ));
+                }
             },
-            ArbiterRuling::ClaimRejected | ArbiterRuling::ClaimPostponed => Ok(penalty
-                .iter()
-                .map(|bonus| penalty_event(bonus, article.clone()))
-                .collect()),
-            ArbiterRuling::Warning => Ok(Vec::new()),
+            ArbiterRuling::ClaimRejected => match (&subject, input.penalty) {
+                // III.5.3: "the opponent shall be awarded two extra minutes".
+                (Some(claim), None) if claim.kind == ClaimKind::QuickplayFinish => {
+                    vec![decisions.penalty(
+                        seq,
+                        claim.by.opponent(),
+                        TWO_EXTRA_MINUTES_MS,
+                        decisions.cite(&[Rule::QuickplayClaimRejected]),
+                        format!(
+                            "The arbiter rejected {}'s quickplay-finish claim: {} receives two extra minutes. {reason}",
+                            claim.by.name(),
+                            claim.by.opponent().name()
+                        ),
+                    )]
+                }
+                (Some(claim), _) if claim.kind == ClaimKind::QuickplayFinish => {
+                    given(&[Rule::QuickplayClaimRejected])
+                }
+                (Some(_), _) => given(&[Rule::QuickplayIncrement]),
+                (None, _) => given(&[Rule::ArbiterDuties]),
+            },
+            ArbiterRuling::ClaimPostponed => match &subject {
+                Some(claim) if claim.kind == ClaimKind::QuickplayFinish => {
+                    given(&[Rule::QuickplayClaimPostponed])
+                }
+                _ => given(&[Rule::ArbiterDuties]),
+            },
+            ArbiterRuling::Warning => Vec::new(),
+            ArbiterRuling::IllegalMoveStands => {
+                let position = illegal_moves::position_it_stood_in(
+                    &decisions,
+                    &state.board,
+                    input.attempted_move,
+                    input.fen,
+                )?;
+                return Ok((Vec::new(), Prepared::Stood(Box::new(position))));
+            }
+            ArbiterRuling::IncrementGranted => {
+                let Some(request) = subject
+                    .as_ref()
+                    .filter(|c| c.kind == ClaimKind::IncrementRequest)
+                else {
+                    return Err(Refusal::new(
+                        "no_increment_request",
+                        format!(
+                            "increment_granted answers a player's request for an increment ({}): record the request as a claim of kind increment_request, then give its seq as subject_seq.",
+                            decisions.cite(&[Rule::QuickplayIncrement])
+                        ),
+                    ));
+                };
+                let increment = input.increment_ms.unwrap_or(GRANTED_INCREMENT_MS);
+                vec![decisions.penalty(
+                    seq,
+                    request.by.opponent(),
+                    TWO_EXTRA_MINUTES_MS,
+                    decisions.cite(&[Rule::QuickplayIncrement]),
+                    format!(
+                        "The arbiter agreed to {}'s request: an increment of {} s for both players from now on, and {} receives two extra minutes. {reason}",
+                        request.by.name(),
+                        increment / 1000,
+                        request.by.opponent().name()
+                    ),
+                )]
+            }
+        };
+        Ok((ruled, Prepared::Nothing))
+    }
+
+    /// What applying a stored recorded event needs (the move parsed, the illegal move read,
+    /// the position an illegal move stood in), or why the log is corrupt. Nothing changes.
+    fn prepare(&self, seq: u64, event: &RecordedEvent) -> Result<Prepared, CorruptLog> {
+        let corrupt = |problem: String| CorruptLog { seq, problem };
+        let board = &self.state.board;
+        Ok(match event {
+            RecordedEvent::Move { by, san } => {
+                if board.side_to_move() != *by {
+                    return Err(corrupt(format!("{} moved out of turn", by.name())));
+                }
+                Prepared::Move(
+                    parse_move(board.position(), san, self.castling_mode)
+                        .map_err(|e| corrupt(e.to_string()))?,
+                )
+            }
+            RecordedEvent::IllegalMove {
+                by,
+                completed,
+                attempted_move,
+                kind,
+                ..
+            } => Prepared::IllegalMove(
+                illegal_moves::effect_of(
+                    board,
+                    *by,
+                    *completed,
+                    attempted_move.as_deref(),
+                    kind.unwrap_or(IllegalMoveKind::IllegalMove),
+                )
+                .map_err(|refusal| corrupt(refusal.message().to_string()))?,
+            ),
+            RecordedEvent::ArbiterDecision {
+                decision: ArbiterRuling::IllegalMoveStands,
+                attempted_move,
+                fen,
+                ..
+            } => Prepared::Stood(Box::new(
+                illegal_moves::position_it_stood_in(
+                    &self.decisions(),
+                    board,
+                    attempted_move.as_deref(),
+                    fen.as_deref(),
+                )
+                .map_err(|refusal| corrupt(refusal.message().to_string()))?,
+            )),
+            _ => Prepared::Nothing,
+        })
+    }
+
+    /// Applies a recorded event (already judged, or stored).
+    fn fold_recorded(
+        &mut self,
+        seq: u64,
+        event: &RecordedEvent,
+        clock: Option<&ClockReading>,
+        prepared: Prepared,
+    ) {
+        if let Some(reading) = clock {
+            self.state.clocks.observe(reading);
+        }
+        let settings = &self.settings;
+        let state = &mut self.state;
+        match event {
+            RecordedEvent::Move { by, .. } => {
+                let Prepared::Move(m) = prepared else {
+                    return;
+                };
+                state.board.play(m);
+                state.obligations.clear();
+                state.offers.rejected_by_touch(*by, "moved");
+            }
+            RecordedEvent::IllegalMove { by, completed, .. } => {
+                let Prepared::IllegalMove(effect) = prepared else {
+                    return;
+                };
+                if *completed {
+                    match by {
+                        Side::White => state.illegal_moves.white += 1,
+                        Side::Black => state.illegal_moves.black += 1,
+                    }
+                }
+                match effect {
+                    IllegalMoveEffect::Nothing => {}
+                    IllegalMoveEffect::Touched(pieces) => {
+                        let position = state.board.position().clone();
+                        for square in &pieces {
+                            state.obligations.touch(*by, *square, &position);
+                        }
+                        if !pieces.is_empty() {
+                            state
+                                .offers
+                                .rejected_by_touch(*by, "touched a piece to make an illegal move");
+                        }
+                    }
+                    IllegalMoveEffect::Stands(m) => {
+                        state.board.play(m);
+                        state.obligations.clear();
+                        state.offers.rejected_by_touch(*by, "moved");
+                    }
+                }
+            }
+            RecordedEvent::ClockPress {
+                white_ms, black_ms, ..
+            } => state.clocks.pressed(*white_ms, *black_ms),
+            RecordedEvent::ClockAdjust { side, delta_ms, .. } => {
+                state.clocks.adjust(*side, *delta_ms)
+            }
+            RecordedEvent::Touch { by, square } => {
+                if let Ok(square) = square.trim().parse::<Square>() {
+                    let position = state.board.position().clone();
+                    state.obligations.touch(*by, square, &position);
+                }
+                state.offers.rejected_by_touch(
+                    *by,
+                    "touched a piece with the intention of moving or capturing it",
+                );
+            }
+            RecordedEvent::DrawOffer { by } => {
+                let mark = offer_mark(settings, &state.board, seq, *by, None);
+                state.offers.offered(mark);
+            }
+            RecordedEvent::DrawAccept { by } => {
+                if let Some((side, add_ms)) = state.offers.accepted(*by) {
+                    // 9.1.2.3 (REP-17): the extra time for the incorrect claim is void.
+                    state.clocks.take_back(side, add_ms);
+                }
+            }
+            RecordedEvent::DrawDecline { by } => state.offers.declined(*by),
+            RecordedEvent::Claim {
+                by,
+                kind,
+                intended_move,
+            } => {
+                let ply = state.board.ply();
+                state
+                    .claims
+                    .claimed(seq, *by, *kind, intended_move.as_deref(), ply);
+                if *kind != ClaimKind::QuickplayFinish {
+                    // 9.1.2.3 (and III.4 for a request): the claim is a draw offer.
+                    let mark = offer_mark(settings, &state.board, seq, *by, Some(*kind));
+                    state.offers.offered(mark);
+                }
+                if matches!(
+                    kind,
+                    ClaimKind::QuickplayFinish | ClaimKind::IncrementRequest
+                ) {
+                    state.quickplay.admitted(seq, *by, *kind);
+                }
+            }
+            RecordedEvent::Flag { side } => {
+                if state.quickplay.claim_awaits_arbiter() {
+                    state.quickplay.flag_fell(*side);
+                }
+            }
+            RecordedEvent::ArbiterDecision {
+                subject_seq,
+                decision,
+                attempted_move,
+                increment_ms,
+                ..
+            } => {
+                match decision {
+                    ArbiterRuling::IllegalMoveStands => {
+                        if let Prepared::Stood(position) = prepared {
+                            state.board.stand(seq, attempted_move.as_deref(), *position);
+                            state.obligations.clear();
+                        }
+                    }
+                    ArbiterRuling::IncrementGranted => {
+                        state
+                            .clocks
+                            .set_increment(increment_ms.unwrap_or(GRANTED_INCREMENT_MS));
+                        if let Some(request) = subject_seq
+                            .and_then(|s| state.quickplay.open_claim(s))
+                            .cloned()
+                        {
+                            state.offers.lapse(
+                                request.by,
+                                "the arbiter agreed to the request for an increment (III.4), so the offer it constituted was refused".into(),
+                            );
+                        }
+                    }
+                    ArbiterRuling::ClaimPostponed => {
+                        if let Some(subject) = subject_seq {
+                            state.quickplay.postponed(*subject);
+                        }
+                    }
+                    _ => {}
+                }
+                if matches!(
+                    decision,
+                    ArbiterRuling::GameEnded
+                        | ArbiterRuling::ClaimRejected
+                        | ArbiterRuling::IncrementGranted
+                ) && let Some(subject) = subject_seq
+                {
+                    state.quickplay.decided(*subject);
+                }
+            }
+            RecordedEvent::AppealLodged { against_seq, .. } => state.appeals.lodged(*against_seq),
+            RecordedEvent::ClockPause { .. }
+            | RecordedEvent::ClockResume {}
+            | RecordedEvent::Resign { .. }
+            | RecordedEvent::AppealDecided { .. }
+            | RecordedEvent::Correction { .. } => {}
+        }
+    }
+
+    /// Applies a decision the service appended.
+    fn fold_service(&mut self, seq: u64, event: &ServiceEvent) {
+        let state = &mut self.state;
+        match event {
+            ServiceEvent::GameCreated(_) => {}
+            ServiceEvent::ClaimRuled(ruling) => {
+                state.quickplay.decided(ruling.claim_seq);
+                let Some((by, _)) = state.claims.kind_of(ruling.claim_seq) else {
+                    return;
+                };
+                let position = state.board.position().clone();
+                if let Some(san) = &ruling.must_play
+                    && let Ok(m) = parse_move(&position, san, self.castling_mode)
+                {
+                    state.obligations.bind_written_move(by, m, san.clone());
+                }
+                if let Some(squares) = &ruling.must_move_one_of {
+                    let squares: Vec<Square> =
+                        squares.iter().filter_map(|s| s.parse().ok()).collect();
+                    if !squares.is_empty() {
+                        state.obligations.bind_written_pieces(by, squares);
+                    }
+                }
+            }
+            ServiceEvent::PenaltyApplied {
+                side,
+                add_ms,
+                cause_seq,
+                ..
+            } => {
+                state.clocks.add(*side, *add_ms);
+                if state.claims.kind_of(*cause_seq).is_some_and(|(_, kind)| {
+                    matches!(kind, ClaimKind::Repetition | ClaimKind::FiftyMoves)
+                }) {
+                    state.offers.claim_penalised(*cause_seq, *side, *add_ms);
+                }
+            }
+            ServiceEvent::GameEnded {
+                result,
+                termination,
+                article,
+                reason,
+                ..
+            } => {
+                state.offers.game_concluded();
+                state.quickplay.game_concluded();
+                state.end = Some(GameEnd {
+                    result: *result,
+                    termination: *termination,
+                    article: article.clone(),
+                    reason: reason.clone(),
+                    seq,
+                });
+            }
         }
     }
 
     /// The state as an arbiter sees it.
     pub fn view(&self) -> GameView {
         let state = &self.state;
-        let position = state.history.current();
-        let mut scoresheet = state.moves.clone();
-        for offer in &state.offers {
+        let board = &state.board;
+        let position = board.position();
+        let mut scoresheet = board.moves().to_vec();
+        for offer in state.offers.marks() {
             if offer.after_ply >= 1
                 && let Some(entry) = scoresheet.get_mut(offer.after_ply - 1)
                 && !entry.ends_with("(=)")
@@ -1033,20 +983,24 @@ impl Game {
                 entry.push_str(" (=)");
             }
         }
+        let pending_offers = state.offers.pending();
+        let obligations = if state.end.is_some() {
+            Default::default()
+        } else {
+            state.obligations.view(position)
+        };
         GameView {
             fen: fen_of(position),
             side_to_move: position.turn().into(),
-            ply: state.history.ply(),
-            moves: state.moves.clone(),
+            ply: board.ply(),
+            moves: board.moves().to_vec(),
             scoresheet,
-            offers: state.offers.clone(),
-            clocks: state.clocks,
+            offers: state.offers.marks().to_vec(),
+            clocks: state.clocks.times(),
             halfmove_clock: position.halfmoves(),
-            pending_offer: state.pending_offer.clone(),
-            obligations: Obligations {
-                touched: state.touched.clone(),
-                must_play: state.must_play.clone(),
-            },
+            pending_offer: pending_offers.last().cloned(),
+            pending_offers,
+            obligations,
             illegal_moves: state.illegal_moves,
             status: if state.end.is_some() {
                 GameStatus::Ended
@@ -1058,8 +1012,12 @@ impl Game {
             article: state.end.as_ref().map(|e| e.article.clone()),
             reason: state.end.as_ref().map(|e| e.reason.clone()),
             ended_at_seq: state.end.as_ref().map(|e| e.seq),
-            repetition_count: state.history.count_at_ply(state.history.ply()),
+            repetition_count: board.history().count_at_ply(board.ply()),
             laws_edition: self.settings.laws_edition,
+            increment_ms: state.clocks.increment_ms(),
+            open_claims: state.quickplay.open().to_vec(),
+            flag_fell_awaiting_arbiter: state.quickplay.fallen_flag(),
+            stood_illegal_moves: board.stood().to_vec(),
         }
     }
 
@@ -1069,7 +1027,7 @@ impl Game {
         let mut found: Vec<PositionOccurrences> = Vec::new();
         let mut first_ply: Vec<usize> = Vec::new();
         let mut by_key: HashMap<shakmaty::zobrist::Zobrist64, Vec<usize>> = HashMap::new();
-        let positions = self.state.history.positions();
+        let positions = self.state.board.history().positions();
         for (ply, position) in positions.iter().enumerate() {
             let candidates = by_key.entry(position_key(position)).or_default();
             let existing = candidates
@@ -1092,313 +1050,79 @@ impl Game {
     }
 }
 
-/// Which recorded events are refused once the game has ended. Clock presses, pauses and
-/// resumes are harmless facts (a clock pressed after the mating move) and are kept; appeals,
-/// corrections and arbiter warnings still apply; arbiter decisions other than warnings are
-/// refused in [`Game::decide`] itself.
-fn is_refused_after_end(event: &RecordedEvent) -> bool {
-    !matches!(
+/// The fields of an `arbiter_decision`.
+struct ArbiterInput<'a> {
+    subject_seq: Option<u64>,
+    decision: ArbiterRuling,
+    reason: &'a str,
+    result: Option<GameResult>,
+    penalty: Option<&'a TimeBonus>,
+    attempted_move: Option<&'a str>,
+    fen: Option<&'a str>,
+    increment_ms: Option<u64>,
+}
+
+/// Events at the board, refused while a flag fall awaits the arbiter's decision (III.5.2).
+fn is_board_event(event: &RecordedEvent) -> bool {
+    matches!(
         event,
-        RecordedEvent::ClockPress { .. }
-            | RecordedEvent::ClockPause { .. }
-            | RecordedEvent::ClockResume {}
-            | RecordedEvent::ArbiterDecision { .. }
-            | RecordedEvent::AppealLodged { .. }
-            | RecordedEvent::AppealDecided { .. }
-            | RecordedEvent::Correction { .. }
+        RecordedEvent::Move { .. }
+            | RecordedEvent::IllegalMove { .. }
+            | RecordedEvent::Touch { .. }
+            | RecordedEvent::DrawOffer { .. }
+            | RecordedEvent::DrawAccept { .. }
+            | RecordedEvent::DrawDecline { .. }
+            | RecordedEvent::Claim { .. }
+            | RecordedEvent::Flag { .. }
+            | RecordedEvent::Resign { .. }
     )
 }
 
-fn minutes(ms: u64) -> String {
-    if ms.is_multiple_of(60_000) {
-        let m = ms / 60_000;
-        if m == 1 {
-            "1 minute".to_string()
-        } else {
-            format!("{m} minutes")
-        }
-    } else {
-        format!("{} seconds", ms / 1000)
+/// A touch must name a square with a piece, by the player having the move (4.3).
+fn judge_touch(position: &Chess, by: Side, square: &str) -> Result<(), Refusal> {
+    let parsed: Square = square.trim().parse().map_err(|_| {
+        Refusal::new(
+            "bad_square",
+            format!("`{square}` is not a square; write it like e2 or b8."),
+        )
+    })?;
+    if position.board().piece_at(parsed).is_none() {
+        return Err(Refusal::new(
+            "empty_square",
+            format!(
+                "There is no piece on {parsed} in the current position ({}).",
+                fen_of(position)
+            ),
+        ));
     }
+    let turn = Side::from(position.turn());
+    if by != turn {
+        return Err(Refusal::new(
+            "not_your_turn",
+            format!(
+                "It is {}'s move; touching a piece binds only the player having the move (4.3).",
+                turn.name()
+            ),
+        ));
+    }
+    Ok(())
 }
 
-fn termination_name(termination: Termination) -> &'static str {
-    match termination {
-        Termination::Checkmate => "checkmate",
-        Termination::Stalemate => "stalemate",
-        Termination::DeadPosition => "dead position",
-        Termination::FivefoldRepetition => "fivefold repetition",
-        Termination::SeventyFiveMoves => "75-move rule",
-        Termination::Agreement => "agreement",
-        Termination::RepetitionClaim => "repetition claim",
-        Termination::FiftyMovesClaim => "fifty-move claim",
-        Termination::Flag => "flag fall",
-        Termination::Resignation => "resignation",
-        Termination::IllegalMoves => "illegal moves",
-        Termination::Arbiter => "arbiter's decision",
-        Termination::Appeal => "appeal",
+/// The `(=)` mark of an offer by `by` at `seq` (9.1.2.2), or of a claim standing as one.
+fn offer_mark(
+    settings: &GameSettings,
+    board: &Board,
+    seq: u64,
+    by: Side,
+    from_claim: Option<ClaimKind>,
+) -> DrawOfferMark {
+    DrawOfferMark {
+        seq,
+        by,
+        after_ply: board.ply(),
+        // 9.1.2.1: an offer is made after moving; the player having the move offers early.
+        irregular: from_claim.is_none() && board.side_to_move() == by,
+        from_claim,
+        forbidden: agreement_forbidden(&settings.regulations, board.completed_moves()),
     }
-}
-
-struct FoldContext {
-    castling_mode: CastlingMode,
-}
-
-impl BoardState {
-    fn new(start: Chess, settings: &GameSettings) -> BoardState {
-        BoardState {
-            history: PositionHistory::new(start),
-            moves: Vec::new(),
-            offers: Vec::new(),
-            clocks: ClockTimes {
-                white_ms: Some(settings.time_control.base_ms),
-                black_ms: Some(settings.time_control.base_ms),
-            },
-            pending_offer: None,
-            lapsed_offer: None,
-            touched: None,
-            must_play: None,
-            illegal_moves: IllegalMoveCounts::default(),
-            end: None,
-            claims: HashMap::new(),
-            appeals: Vec::new(),
-            claim_penalties: HashMap::new(),
-        }
-    }
-
-    fn lapse_offer(&mut self, why: String) {
-        if let Some(offer) = self.pending_offer.take() {
-            self.lapsed_offer = Some(LapsedOffer {
-                seq: offer.seq,
-                why,
-            });
-        }
-    }
-
-    fn clock_mut(&mut self, side: Side) -> &mut Option<u64> {
-        match side {
-            Side::White => &mut self.clocks.white_ms,
-            Side::Black => &mut self.clocks.black_ms,
-        }
-    }
-
-    fn fold(&mut self, seq: u64, event: &Event, context: &FoldContext) -> Result<(), CorruptLog> {
-        match event {
-            Event::Recorded(recorded) => self.fold_recorded(seq, recorded, context),
-            Event::Service(service) => {
-                self.fold_service(seq, service);
-                Ok(())
-            }
-        }
-    }
-
-    fn fold_recorded(
-        &mut self,
-        seq: u64,
-        event: &RecordedEvent,
-        context: &FoldContext,
-    ) -> Result<(), CorruptLog> {
-        match event {
-            RecordedEvent::Move { by, san } => {
-                let position = self.history.current();
-                if Side::from(position.turn()) != *by {
-                    return Err(CorruptLog {
-                        seq,
-                        problem: format!("{} moved out of turn", by.name()),
-                    });
-                }
-                let m =
-                    parse_move(position, san, context.castling_mode).map_err(|e| CorruptLog {
-                        seq,
-                        problem: e.to_string(),
-                    })?;
-                let written = san_of(position, m);
-                let mut after = position.clone();
-                after.play_unchecked(m);
-                self.history.push(after);
-                self.moves.push(written);
-                self.touched = None;
-                if self.must_play.as_ref().is_some_and(|must| must.by == *by) {
-                    self.must_play = None;
-                }
-                if self
-                    .pending_offer
-                    .as_ref()
-                    .is_some_and(|offer| offer.by != *by)
-                {
-                    self.lapse_offer(format!(
-                        "{} moved instead of accepting (9.1.2.2)",
-                        by.name()
-                    ));
-                }
-            }
-            RecordedEvent::IllegalMove { by, completed, .. } => {
-                if *completed {
-                    match by {
-                        Side::White => self.illegal_moves.white += 1,
-                        Side::Black => self.illegal_moves.black += 1,
-                    }
-                }
-            }
-            RecordedEvent::ClockPress {
-                white_ms, black_ms, ..
-            } => {
-                if white_ms.is_some() {
-                    self.clocks.white_ms = *white_ms;
-                }
-                if black_ms.is_some() {
-                    self.clocks.black_ms = *black_ms;
-                }
-            }
-            RecordedEvent::ClockAdjust { side, delta_ms, .. } => {
-                let clock = self.clock_mut(*side);
-                if let Some(ms) = clock {
-                    *ms = ms.saturating_add_signed(*delta_ms);
-                }
-            }
-            RecordedEvent::Touch { by, square } => {
-                let position = self.history.current();
-                if let Ok(parsed) = square.trim().parse::<Square>() {
-                    let piece = position.board().piece_at(parsed);
-                    let opponents_piece = piece.is_some_and(|p| p.color != Color::from(*by));
-                    let keep_first = self
-                        .touched
-                        .as_ref()
-                        .is_some_and(|t| t.by == *by && has_legal_use(position, t));
-                    if !keep_first
-                        && piece.is_some_and(|p| p.role != Role::King || !opponents_piece)
-                    {
-                        self.touched = Some(TouchedPiece {
-                            by: *by,
-                            square: parsed.to_string(),
-                            opponents_piece,
-                        });
-                    }
-                }
-                if self
-                    .pending_offer
-                    .as_ref()
-                    .is_some_and(|offer| offer.by != *by)
-                {
-                    self.lapse_offer(format!(
-                        "{} touched a piece with the intention of moving or capturing it (9.1.2.2)",
-                        by.name()
-                    ));
-                }
-            }
-            RecordedEvent::DrawOffer { by } => {
-                let position = self.history.current();
-                let mark = DrawOfferMark {
-                    seq,
-                    by: *by,
-                    after_ply: self.history.ply(),
-                    irregular: Side::from(position.turn()) == *by,
-                    from_claim: None,
-                };
-                self.offers.push(mark.clone());
-                self.pending_offer = Some(mark);
-            }
-            RecordedEvent::DrawAccept { .. } => {
-                // A claim accepted as a draw offer (9.1.2.3): the game is drawn by agreement,
-                // and the extra time given for the claim being incorrect is void (REP-17).
-                if let Some(offer) = self.pending_offer.take()
-                    && offer.from_claim.is_some()
-                    && let Some((side, add_ms)) = self.claim_penalties.remove(&offer.seq)
-                    && let Some(ms) = self.clock_mut(side)
-                {
-                    *ms = ms.saturating_sub(add_ms);
-                }
-            }
-            RecordedEvent::DrawDecline { by } => {
-                self.lapse_offer(format!("{} declined it orally", by.name()));
-            }
-            RecordedEvent::Claim { by, kind, .. } => {
-                self.claims.insert(seq, (*by, *kind));
-                if *kind != ClaimKind::QuickplayFinish {
-                    // 9.1.2.3: a claim under 9.2 or 9.3 is also a draw offer.
-                    let mark = DrawOfferMark {
-                        seq,
-                        by: *by,
-                        after_ply: self.history.ply(),
-                        irregular: false,
-                        from_claim: Some(*kind),
-                    };
-                    self.offers.push(mark.clone());
-                    self.pending_offer = Some(mark);
-                }
-            }
-            RecordedEvent::AppealLodged { against_seq, .. } => self.appeals.push(*against_seq),
-            RecordedEvent::ClockPause { .. }
-            | RecordedEvent::ClockResume {}
-            | RecordedEvent::Flag { .. }
-            | RecordedEvent::Resign { .. }
-            | RecordedEvent::ArbiterDecision { .. }
-            | RecordedEvent::AppealDecided { .. }
-            | RecordedEvent::Correction { .. } => {}
-        }
-        Ok(())
-    }
-
-    fn fold_service(&mut self, seq: u64, event: &ServiceEvent) {
-        match event {
-            ServiceEvent::GameCreated(_) => {}
-            ServiceEvent::ClaimRuled(ruling) => {
-                if let (Some(san), Some((by, _))) =
-                    (&ruling.must_play, self.claims.get(&ruling.claim_seq))
-                {
-                    self.must_play = Some(MustPlay {
-                        by: *by,
-                        san: san.clone(),
-                    });
-                }
-            }
-            ServiceEvent::PenaltyApplied {
-                side,
-                add_ms,
-                cause_seq,
-                ..
-            } => {
-                let clock = self.clock_mut(*side);
-                if let Some(ms) = clock {
-                    *ms = ms.saturating_add(*add_ms);
-                }
-                if self.claims.contains_key(cause_seq) {
-                    self.claim_penalties.insert(*cause_seq, (*side, *add_ms));
-                }
-            }
-            ServiceEvent::GameEnded {
-                result,
-                termination,
-                article,
-                reason,
-                ..
-            } => {
-                if self.pending_offer.is_some() {
-                    self.lapse_offer("the game ended".to_string());
-                }
-                self.end = Some(GameEnd {
-                    result: *result,
-                    termination: *termination,
-                    article: article.clone(),
-                    reason: reason.clone(),
-                    seq,
-                });
-            }
-        }
-    }
-}
-
-/// Whether a touched piece can still be moved (own piece) or captured (opponent's) — if
-/// not, 4.5 frees the player and a later touch counts.
-fn has_legal_use(position: &Chess, touched: &TouchedPiece) -> bool {
-    let Ok(square) = touched.square.parse::<Square>() else {
-        return false;
-    };
-    position.legal_moves().iter().any(|m| {
-        if touched.opponents_piece {
-            m.to() == square && m.is_capture()
-        } else {
-            m.from() == Some(square)
-        }
-    })
 }

@@ -13,63 +13,9 @@
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-/// A player colour (`white` or `black`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, ToSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum Side {
-    /// The player of the white pieces.
-    White,
-    /// The player of the black pieces.
-    Black,
-}
-
-impl Side {
-    /// The other player.
-    pub fn opponent(self) -> Side {
-        match self {
-            Side::White => Side::Black,
-            Side::Black => Side::White,
-        }
-    }
-
-    /// The lower-case English name used on the wire and in rulings.
-    pub fn name(self) -> &'static str {
-        match self {
-            Side::White => "white",
-            Side::Black => "black",
-        }
-    }
-}
-
-impl From<shakmaty::Color> for Side {
-    fn from(color: shakmaty::Color) -> Self {
-        match color {
-            shakmaty::Color::White => Side::White,
-            shakmaty::Color::Black => Side::Black,
-        }
-    }
-}
-
-impl From<Side> for shakmaty::Color {
-    fn from(side: Side) -> Self {
-        match side {
-            Side::White => shakmaty::Color::White,
-            Side::Black => shakmaty::Color::Black,
-        }
-    }
-}
-
-/// The kind of draw claim a player makes to the arbiter (Article 9 and Guidelines III).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum ClaimKind {
-    /// Threefold repetition of position (9.2).
-    Repetition,
-    /// Fifty moves without a capture or pawn move (9.3).
-    FiftyMoves,
-    /// Quickplay finish: the opponent cannot win by normal means (Guidelines III.5).
-    QuickplayFinish,
-}
+pub use crate::rules::claims::{ClaimKind, ClaimOutcome};
+pub use crate::rules::laws::{LawsEdition, TimeControlKind};
+pub use crate::rules::side::Side;
 
 /// The result of a game, as written in PGN.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
@@ -100,6 +46,16 @@ impl GameResult {
         match side {
             Side::White => GameResult::WhiteWins,
             Side::Black => GameResult::BlackWins,
+        }
+    }
+
+    /// Parses the PGN notation; `None` for anything else.
+    pub fn parse(pgn: &str) -> Option<GameResult> {
+        match pgn {
+            "1-0" => Some(GameResult::WhiteWins),
+            "0-1" => Some(GameResult::BlackWins),
+            "1/2-1/2" => Some(GameResult::Draw),
+            _ => None,
         }
     }
 }
@@ -145,6 +101,16 @@ pub enum RecordedEvent {
         description: String,
         /// Whether the move was completed (the clock was pressed), which is what 7.5.5 penalises.
         completed: bool,
+        /// The move attempted, as from and to squares (`g8f6`, `g8-f6`) or SAN as written
+        /// (`Nf6`): the engine then knows the piece touched and the piece it would have
+        /// captured, which the move replacing it must respect (7.5.1: "Articles 4.3 and 4.7
+        /// apply to the move replacing the illegal move"), and a pending draw offer of the
+        /// opponent lapses (9.1.2.1). Required for `promotion_without_piece`.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        attempted_move: Option<String>,
+        /// Which irregularity of 7.5 it was; `illegal_move` (7.5.1) when absent.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        kind: Option<IllegalMoveKind>,
     },
     /// A press of the clock after a move.
     ClockPress {
@@ -232,6 +198,18 @@ pub enum RecordedEvent {
         /// Time given to a player, when the decision includes it.
         #[serde(default)]
         penalty: Option<TimeBonus>,
+        /// For `illegal_move_stands`: the illegal move as it was played on the board (from
+        /// and to squares, or SAN as written), from which the position is derived.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        attempted_move: Option<String>,
+        /// For `illegal_move_stands`: the position as it stands on the board, as FEN, where
+        /// it cannot be derived from `attempted_move` (and always wins over it).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        fen: Option<String>,
+        /// For `increment_granted`: the increment in milliseconds for both players from now
+        /// on (5000 when absent, as Guidelines III.4 has it).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        increment_ms: Option<u64>,
     },
     /// An appeal against a decision.
     AppealLodged {
@@ -278,6 +256,29 @@ pub enum ArbiterRuling {
     TimePenalty,
     /// A warning to a player (12.9.1).
     Warning,
+    /// In rapid or blitz, an illegal move that neither the opponent nor the arbiter acted on
+    /// before the opponent's next move stands, and the game continues from the position on
+    /// the board (Appendix A.5.2; 2018: A.4.2; blitz through B.3 / B.4).
+    IllegalMoveStands,
+    /// The arbiter agrees to a player's request for an increment of five seconds for both
+    /// players (Guidelines III.4): the opponent receives two extra minutes.
+    IncrementGranted,
+}
+
+/// Which irregularity of Article 7.5 an `illegal_move` was.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum IllegalMoveKind {
+    /// A move that is not legal (7.5.1): the position before it is reinstated.
+    IllegalMove,
+    /// A pawn moved to the last rank, the clock pressed, the pawn not replaced (7.5.2): the
+    /// pawn becomes a queen and the move stands.
+    PromotionWithoutPiece,
+    /// The clock pressed without a move (7.5.3).
+    ClockWithoutMove,
+    /// A move made with two hands and the clock pressed (7.5.4): penalised as an illegal
+    /// move, the position before it reinstated.
+    TwoHands,
 }
 
 /// What the service appends by itself: the game's creation and the consequences of recorded
@@ -370,15 +371,67 @@ pub enum Termination {
     Appeal,
 }
 
-/// The outcome of a claim.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum ClaimOutcome {
-    /// The claim is correct.
-    Upheld,
-    /// The claim is incorrect.
-    Rejected,
+impl Termination {
+    /// The snake_case name, as on the wire and in the `games` read model.
+    pub fn name(self) -> &'static str {
+        match self {
+            Termination::Checkmate => "checkmate",
+            Termination::Stalemate => "stalemate",
+            Termination::DeadPosition => "dead_position",
+            Termination::FivefoldRepetition => "fivefold_repetition",
+            Termination::SeventyFiveMoves => "seventy_five_moves",
+            Termination::Agreement => "agreement",
+            Termination::RepetitionClaim => "repetition_claim",
+            Termination::FiftyMovesClaim => "fifty_moves_claim",
+            Termination::Flag => "flag",
+            Termination::Resignation => "resignation",
+            Termination::IllegalMoves => "illegal_moves",
+            Termination::Arbiter => "arbiter",
+            Termination::Appeal => "appeal",
+        }
+    }
+
+    /// The termination in words, for reasons and refusals.
+    pub fn in_words(self) -> &'static str {
+        match self {
+            Termination::Checkmate => "checkmate",
+            Termination::Stalemate => "stalemate",
+            Termination::DeadPosition => "dead position",
+            Termination::FivefoldRepetition => "fivefold repetition",
+            Termination::SeventyFiveMoves => "75-move rule",
+            Termination::Agreement => "agreement",
+            Termination::RepetitionClaim => "repetition claim",
+            Termination::FiftyMovesClaim => "fifty-move claim",
+            Termination::Flag => "flag fall",
+            Termination::Resignation => "resignation",
+            Termination::IllegalMoves => "illegal moves",
+            Termination::Arbiter => "arbiter's decision",
+            Termination::Appeal => "appeal",
+        }
+    }
+
+    /// Parses the snake_case name; `None` for a name this version does not know.
+    pub fn parse(name: &str) -> Option<Termination> {
+        ALL_TERMINATIONS.iter().copied().find(|t| t.name() == name)
+    }
 }
+
+/// Every termination, in the order of [`Termination`].
+pub const ALL_TERMINATIONS: [Termination; 13] = [
+    Termination::Checkmate,
+    Termination::Stalemate,
+    Termination::DeadPosition,
+    Termination::FivefoldRepetition,
+    Termination::SeventyFiveMoves,
+    Termination::Agreement,
+    Termination::RepetitionClaim,
+    Termination::FiftyMovesClaim,
+    Termination::Flag,
+    Termination::Resignation,
+    Termination::IllegalMoves,
+    Termination::Arbiter,
+    Termination::Appeal,
+];
 
 /// The engine's ruling on a claim, with the evidence an arbiter shows the players
 /// (Principle 4).
@@ -400,6 +453,11 @@ pub struct ClaimRuling {
     /// The written move the claimant must now play (9.5.3, Articles 3 and 4).
     #[serde(default)]
     pub must_play: Option<String>,
+    /// When the written move was not legal: the squares of the pieces it names, one of
+    /// which the claimant must now move where it has a legal move (9.5.3 with Article 4;
+    /// Arbiters' Manual: "another move with this piece must be made").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub must_move_one_of: Option<Vec<String>>,
     /// Who made the ruling.
     pub ruled_by: RuledBy,
 }
@@ -412,30 +470,6 @@ pub enum Event {
     Recorded(RecordedEvent),
     /// Appended by the service.
     Service(ServiceEvent),
-}
-
-/// The edition of the FIDE Laws of Chess that governs a game.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
-pub enum LawsEdition {
-    /// The Laws effective from 1 January 2018.
-    #[serde(rename = "2018")]
-    Y2018,
-    /// The Laws effective from 1 January 2023 (the default).
-    #[default]
-    #[serde(rename = "2023")]
-    Y2023,
-}
-
-/// The rate of play, which decides the penalties (Appendix A and B apply to rapid and blitz).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum TimeControlKind {
-    /// Standard play.
-    Standard,
-    /// Rapid play (Appendix A).
-    Rapid,
-    /// Blitz (Appendix B).
-    Blitz,
 }
 
 /// The time control of the game.
@@ -596,6 +630,16 @@ pub const SERVICE_EVENT_TYPES: &[&str] = &[
     "claim_ruled",
     "penalty_applied",
     "game_ended",
+];
+
+/// The `type` tags of decisions, the engine's and the people's: what `/v1/rulings` lists
+/// and an appeals committee reviews.
+pub const DECISION_TYPES: &[&str] = &[
+    "claim_ruled",
+    "penalty_applied",
+    "game_ended",
+    "arbiter_decision",
+    "appeal_decided",
 ];
 
 /// Every `type` tag a client may submit.

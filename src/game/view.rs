@@ -45,8 +45,13 @@ pub struct DrawOfferMark {
     /// Whether it was made at an irregular moment (before moving instead of after; 9.1.2.1,
     /// valid but noted under 11.5).
     pub irregular: bool,
-    /// The claim it stems from, when a 9.2 / 9.3 claim stands as an offer (9.1.2.3).
+    /// The claim it stems from, when a 9.2 / 9.3 claim (or a III.4 request) stands as an
+    /// offer (9.1.2.3).
     pub from_claim: Option<ClaimKind>,
+    /// Whether it was made while the regulations forbade agreeing a draw (9.1.1): draw
+    /// offers forbidden, or fewer moves completed by both players than the regulations'
+    /// earliest agreement move. Such an offer is recorded, and cannot be accepted.
+    pub forbidden: bool,
 }
 
 /// A piece touched with intent to move or capture it (4.3).
@@ -69,13 +74,60 @@ pub struct MustPlay {
     pub san: String,
 }
 
-/// What the player having the move is bound to.
+/// Pieces one of which a player must move (9.5.3 with Article 4, after an incorrect claim
+/// whose written move was not legal).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, ToSchema)]
+pub struct MustMove {
+    /// Who must move.
+    pub by: Side,
+    /// The squares of the pieces.
+    pub squares: Vec<String>,
+}
+
+/// What the player having the move is bound to. Obligations bind in the order they arose;
+/// one that no legal move can satisfy together with the earlier ones does not bind (4.5),
+/// so a game in progress always has an acceptable move.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, ToSchema)]
 pub struct Obligations {
-    /// A touched piece that must be moved or captured (4.3), if any.
+    /// The touched piece that must be moved or captured (4.3), if any binds.
     pub touched: Option<TouchedPiece>,
-    /// A written move that must be played (9.5.3), if any.
+    /// Every piece touched on this move with the intention of moving or capturing it, in the
+    /// order touched (4.3.3 decides between them).
+    pub touched_pieces: Vec<TouchedPiece>,
+    /// A written move that must be played (9.5.3), if any binds.
     pub must_play: Option<MustPlay>,
+    /// Pieces one of which must be moved (9.5.3 with Article 4), if any bind.
+    pub must_move_one_of: Option<MustMove>,
+    /// The moves that satisfy every binding obligation, in SAN (all legal moves when nothing
+    /// binds). Empty only when the game is over.
+    pub acceptable_moves: Vec<String>,
+}
+
+/// A claim or request that awaits the arbiter's decision (Guidelines III.4, III.5).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, ToSchema)]
+pub struct OpenClaim {
+    /// The `seq` of the claim.
+    pub seq: u64,
+    /// The claimant.
+    pub by: Side,
+    /// What is claimed.
+    pub kind: ClaimKind,
+    /// Whether the arbiter postponed the decision (III.5.2).
+    pub postponed: bool,
+}
+
+/// An illegal move that stood (Appendix A.5.2 / A.4.2): the game went on from the position
+/// on the board, which no legal move leads to.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, ToSchema)]
+pub struct StoodIllegalMove {
+    /// The `seq` of the arbiter's decision.
+    pub seq: u64,
+    /// The ply of the position it led to.
+    pub ply: usize,
+    /// The move as played, where known.
+    pub attempted_move: Option<String>,
+    /// The position it led to.
+    pub fen: String,
 }
 
 /// The state of a game, as an arbiter sees it.
@@ -97,8 +149,11 @@ pub struct GameView {
     pub clocks: ClockTimes,
     /// Half-moves since the last capture or pawn move (9.3, 9.6.2).
     pub halfmove_clock: u32,
-    /// The draw offer still open, if any.
+    /// The draw offer still open, if any (the latest, when both players have one open).
     pub pending_offer: Option<DrawOfferMark>,
+    /// Every draw offer still open: one per player at most (a claim does not cancel the
+    /// opponent's offer, 9.1.2.1).
+    pub pending_offers: Vec<DrawOfferMark>,
     /// Touched piece and must-play obligations.
     pub obligations: Obligations,
     /// Completed illegal moves per player.
@@ -119,6 +174,16 @@ pub struct GameView {
     pub repetition_count: usize,
     /// The edition of the Laws governing the game.
     pub laws_edition: LawsEdition,
+    /// The increment per move in force, in milliseconds (the time control's, or the one
+    /// the arbiter granted under Guidelines III.4).
+    pub increment_ms: u64,
+    /// Claims and requests awaiting the arbiter's decision (Guidelines III.4, III.5).
+    pub open_claims: Vec<OpenClaim>,
+    /// A flag that fell while a quickplay-finish claim was postponed: the arbiter declares
+    /// the result (III.5.2).
+    pub flag_fell_awaiting_arbiter: Option<Side>,
+    /// Illegal moves that stood (Appendix A.5.2 / A.4.2).
+    pub stood_illegal_moves: Vec<StoodIllegalMove>,
 }
 
 /// A distinct position of the game and the plies at which it occurred.

@@ -1,20 +1,30 @@
 //! The pure FIDE rules engine: the Laws of Chess as functions over shakmaty positions.
 //!
 //! One flat module per concept. Nothing here does I/O, reads a clock or draws random
-//! numbers, so every ruling can be reproduced from the same inputs (Principle 3).
+//! numbers, so every ruling can be reproduced from the same inputs (docs/DESIGN.md,
+//! Principle 3). Nothing here imports the game aggregate: the vocabulary the Laws speak in
+//! (the players, the editions, the rates of play, the kinds of claim) is defined here and
+//! re-exported by `crate::game::event` for the wire.
 //!
-//! * [`laws`]: article numbering in the game's edition of the Laws (2023 default, 2018).
+//! * [`side`]: the players (Article 1).
+//! * [`laws`]: the editions of the Laws (2023 default, 2018), the table of article numbers
+//!   and the edition-dependent consequences (extra time, resignation).
 //! * [`position_identity`]: when two positions are "the same" (9.2.3) and how often a
 //!   position has occurred (9.2, 9.6.1).
-//! * [`move_parsing`]: SAN or UCI moves, Chess960 castling where the start position needs it.
+//! * [`move_parsing`]: SAN or UCI moves (Article 3), Chess960 castling where the start
+//!   position needs it, the piece a written or attempted illegal move names (4.3, 7.5.1).
 //! * [`move_counting`]: the 50- and 75-move counts (9.3, 9.6.2).
 //! * [`mating_potential`]: whether a side can still checkmate by any series of legal moves
 //!   (5.2.2 dead position, 6.9, 7.5.5), by helpmate search with `chasolver`.
+//! * [`automatic_end`]: the ends without a claim (5.1.1, 5.2.1, 5.2.2, 9.6.1, 9.6.2), in
+//!   one order for the live engine and the analyser.
 //! * [`claims`]: judgement of 9.2 and 9.3 claims for the claimant.
 
+pub mod automatic_end;
 pub mod claims;
 pub mod laws;
 pub mod mating_potential;
 pub mod move_counting;
 pub mod move_parsing;
 pub mod position_identity;
+pub mod side;

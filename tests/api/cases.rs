@@ -869,7 +869,10 @@ async fn qpf_02_a_quickplay_claim_awaits_the_arbiter_who_decides_with_reasons() 
     .await;
     let r = ruling(&d);
     assert_eq!(r["outcome"], "rejected", "{r}");
-    assert_eq!(r["article"], "III.1");
+    assert_eq!(
+        r["article"], "III.2.1",
+        "Guidelines III not announced: III.2.1, not the definition III.1"
+    );
     assert_eq!(r["penalty"], Value::Null);
     assert_eq!(penalty(&d), None);
     let state = view(&app, &db, &board).await;

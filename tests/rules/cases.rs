@@ -374,6 +374,8 @@ fn ill_01_first_completed_illegal_move_gives_two_minutes_and_the_touched_knight_
             by: Side::Black,
             description: "2...Nf6 leaving the king in check".into(),
             completed: true,
+            attempted_move: None,
+            kind: None,
         })
         .expect("recorded");
     assert_eq!(penalty(&d), Some((Side::White, 120_000)));
@@ -393,6 +395,8 @@ fn ill_01_in_rapid_the_first_illegal_move_gives_one_minute_and_the_second_loses(
         by: Side::Black,
         description: "Nf6".into(),
         completed: true,
+        attempted_move: None,
+        kind: None,
     };
     let d = t.record(illegal()).expect("recorded");
     assert_eq!(penalty(&d), Some((Side::White, 60_000)));
@@ -466,6 +470,9 @@ fn qpf_02_quickplay_claim_awaits_the_arbiter_who_decides_with_reasons() {
             reason: "Black is making no effort to win by normal means (III.5.1)".into(),
             result: Some(GameResult::Draw),
             penalty: None,
+            attempted_move: None,
+            fen: None,
+            increment_ms: None,
         })
         .expect("recorded");
     assert_eq!(
@@ -482,7 +489,10 @@ fn qpf_02_quickplay_claim_is_rejected_when_guidelines_iii_are_not_in_force() {
         .expect("recorded");
     let r = ruling(&d);
     assert_eq!(r.outcome, ClaimOutcome::Rejected);
-    assert_eq!(r.article, "III.1");
+    assert_eq!(
+        r.article, "III.2.1",
+        "Guidelines III not announced: III.2.1, not the definition III.1"
+    );
     assert!(r.penalty.is_none());
 }
 
@@ -648,6 +658,8 @@ fn second_illegal_move_is_a_draw_when_the_opponent_cannot_checkmate() {
         by: Side::White,
         description: "king moved into check".into(),
         completed: true,
+        attempted_move: None,
+        kind: None,
     };
     let d = t.record(illegal()).expect("first");
     assert_eq!(penalty(&d), Some((Side::Black, 60_000)));

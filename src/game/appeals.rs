@@ -1,0 +1,116 @@
+//! Appeals and corrections: how a decision is reviewed and a data-entry error undone without
+//! rewriting the log (docs/DESIGN.md, Principles 1 and 3).
+//!
+//! * An appeal is lodged against a stored event and decided by the appeals committee; an
+//!   upheld appeal with a result ends the game anew (termination `appeal`). The history keeps
+//!   both the original decision and the appeal.
+//! * A correction retracts the latest standing recorded event and the decisions it caused:
+//!   nothing is deleted, the retraction is itself recorded, and the state is folded again
+//!   from the events still standing. [`retracted_by`] says which stored events a correction
+//!   retracted, for readers of the log that do not fold it (the rulings list).
+
+use crate::rules::laws::Rule;
+
+use super::decisions::Decisions;
+use super::event::{GameResult, ServiceEvent, Termination};
+use super::refusal::Refusal;
+
+/// The appeals lodged, by the `seq` of the event appealed against.
+#[derive(Clone, Debug, Default)]
+pub(super) struct Appeals {
+    lodged: Vec<u64>,
+}
+
+impl Appeals {
+    /// An appeal against `against_seq` was lodged.
+    pub(super) fn lodged(&mut self, against_seq: u64) {
+        self.lodged.push(against_seq);
+    }
+
+    /// Whether an appeal against `against_seq` was lodged.
+    pub(super) fn is_lodged(&self, against_seq: u64) -> bool {
+        self.lodged.contains(&against_seq)
+    }
+}
+
+/// An appeal against `against_seq` recorded at `seq` needs that event to exist before it.
+pub(super) fn check_lodged(against_seq: u64, seq: u64, exists: bool) -> Result<(), Refusal> {
+    if against_seq >= seq || !exists {
+        return Err(Refusal::new(
+            "unknown_seq",
+            format!(
+                "There is no event {against_seq} in this game to appeal against; give the seq of the decision appealed against."
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// The committee's decision on the appeal against `against_seq`.
+pub(super) fn decide(
+    decisions: &Decisions<'_>,
+    appeals: &Appeals,
+    seq: u64,
+    against_seq: u64,
+    upheld: bool,
+    result: Option<GameResult>,
+    reason: &str,
+) -> Result<Vec<ServiceEvent>, Refusal> {
+    if !appeals.is_lodged(against_seq) {
+        return Err(Refusal::new(
+            "no_appeal_lodged",
+            format!(
+                "No appeal against event {against_seq} has been lodged; record the appeal_lodged first."
+            ),
+        ));
+    }
+    Ok(match (upheld, result) {
+        (true, Some(result)) => vec![ServiceEvent::GameEnded {
+            result,
+            termination: Termination::Appeal,
+            article: decisions.cite(&[Rule::Appeal]),
+            reason: format!(
+                "The appeal against event {against_seq} was upheld and the result is {}: {reason}",
+                result.pgn()
+            ),
+            cause_seq: seq,
+            ruled_by: decisions.ruled_by(),
+            evidence: None,
+        }],
+        _ => Vec::new(),
+    })
+}
+
+/// The refusal of a correction of `retracts_seq` when `latest` is the latest standing
+/// recorded event.
+pub(super) fn check_correction(retracts_seq: u64, latest: Option<u64>) -> Result<(), Refusal> {
+    if latest == Some(retracts_seq) {
+        return Ok(());
+    }
+    let what = match latest {
+        Some(s) => format!("the latest standing event is {s}"),
+        None => "no recorded event is standing".to_string(),
+    };
+    Err(Refusal::new(
+        "not_latest_standing",
+        format!(
+            "Only the latest standing recorded event can be retracted, and {what}, not {retracts_seq}; retract the later events first, one by one."
+        ),
+    ))
+}
+
+/// Which stored event a correction retracted: given the game's corrections as
+/// `(correction seq, retracted seq)`, the `seq` of the correction that retracted the stored
+/// event at `seq` of the kind given (`is_decision`: appended by the service), if any.
+///
+/// A correction at `c` retracting the recorded event `n` retracts `n` and every decision
+/// stored between them (the decisions `n` caused; any other event between them was already
+/// retracted, since `n` was the latest standing one).
+pub fn retracted_by(corrections: &[(u64, u64)], seq: u64, is_decision: bool) -> Option<u64> {
+    corrections
+        .iter()
+        .find(|(correction, retracted)| {
+            seq == *retracted || (is_decision && *retracted < seq && seq < *correction)
+        })
+        .map(|(correction, _)| *correction)
+}

@@ -1,0 +1,304 @@
+//! The audit an appeals committee reads: every recorded event is judged again on the log as
+//! it stood before it, and what the engine decides now is compared with the decisions
+//! stored after it (docs/DESIGN.md, Principle 3).
+//!
+//! What is compared is what a decision *decides*: its kind, the event it answers, the claim's
+//! outcome and kind, the article, the result and termination, the extra time (who and how
+//! much), and the move or pieces the claimant is bound to. The engine version that wrote it
+//! and the wording of its reason are not: a new release or a reworded sentence is reported
+//! as information, never as a divergence, so that a log written by an older version
+//! reproduces as long as the rulings themselves are the same.
+
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+use crate::rules::claims::ClaimOutcome;
+use crate::rules::side::Side;
+
+use super::Game;
+use super::event::{ClockReading, Event, GameResult, ServiceEvent, Termination};
+
+/// One stored event, as the audit reads it.
+#[derive(Clone, Copy, Debug)]
+pub struct StoredEvent<'a> {
+    /// Its `seq`.
+    pub seq: u64,
+    /// The event.
+    pub event: &'a Event,
+    /// The clock reading stored with it.
+    pub clock: Option<&'a ClockReading>,
+    /// Whether it was stored by the same append as the event before it (decisions are
+    /// always stored with their cause).
+    pub same_append_as_previous: bool,
+}
+
+/// What a decision decides, without its wording or the engine that wrote it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+pub struct DecisionEssence {
+    /// `claim_ruled`, `penalty_applied` or `game_ended`.
+    pub kind: String,
+    /// The event it answers (the claim, or the cause).
+    pub cause_seq: u64,
+    /// The article(s) cited.
+    pub article: String,
+    /// For a claim: upheld or rejected.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub outcome: Option<ClaimOutcome>,
+    /// For a claim: what was claimed, as in its evidence.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub claim_kind: Option<String>,
+    /// For an end: the result.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub result: Option<GameResult>,
+    /// For an end: how.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub termination: Option<Termination>,
+    /// Extra time: who receives it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub penalty_side: Option<Side>,
+    /// Extra time: how much, in milliseconds.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub penalty_ms: Option<u64>,
+    /// The written move the claimant must play.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub must_play: Option<String>,
+    /// The pieces one of which the claimant must move.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub must_move_one_of: Option<Vec<String>>,
+}
+
+impl DecisionEssence {
+    /// What `decision` decides.
+    pub fn of(decision: &ServiceEvent) -> Option<DecisionEssence> {
+        let blank = |kind: &str, cause_seq: u64, article: &str| DecisionEssence {
+            kind: kind.to_string(),
+            cause_seq,
+            article: article.to_string(),
+            outcome: None,
+            claim_kind: None,
+            result: None,
+            termination: None,
+            penalty_side: None,
+            penalty_ms: None,
+            must_play: None,
+            must_move_one_of: None,
+        };
+        Some(match decision {
+            ServiceEvent::GameCreated(_) => return None,
+            ServiceEvent::ClaimRuled(ruling) => DecisionEssence {
+                outcome: Some(ruling.outcome),
+                claim_kind: ruling.evidence["claim"].as_str().map(str::to_string),
+                penalty_side: ruling.penalty.as_ref().map(|p| p.side),
+                penalty_ms: ruling.penalty.as_ref().map(|p| p.add_ms),
+                must_play: ruling.must_play.clone(),
+                must_move_one_of: ruling.must_move_one_of.clone(),
+                ..blank("claim_ruled", ruling.claim_seq, &ruling.article)
+            },
+            ServiceEvent::PenaltyApplied {
+                side,
+                add_ms,
+                article,
+                cause_seq,
+                ..
+            } => DecisionEssence {
+                penalty_side: Some(*side),
+                penalty_ms: Some(*add_ms),
+                ..blank("penalty_applied", *cause_seq, article)
+            },
+            ServiceEvent::GameEnded {
+                result,
+                termination,
+                article,
+                cause_seq,
+                ..
+            } => DecisionEssence {
+                result: Some(*result),
+                termination: Some(*termination),
+                ..blank("game_ended", *cause_seq, article)
+            },
+        })
+    }
+}
+
+/// Whether the decisions stored after a recorded event are what the engine decides today.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct AuditedDecision {
+    /// The recorded event whose consequences were checked.
+    pub cause_seq: u64,
+    /// Its type.
+    pub cause_type: String,
+    /// The `seq`s of the decisions stored after it.
+    pub stored_seqs: Vec<u64>,
+    /// True when the engine, re-run on the prefix, decides the same (same kinds, outcomes,
+    /// articles, results, terminations, extra time and obligations).
+    pub reproduced: bool,
+    /// What differs besides the decisions themselves: a different engine version, reasons
+    /// worded differently. Information only.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
+    /// The decisions as stored (when not reproduced).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stored: Option<Vec<serde_json::Value>>,
+    /// The decisions the engine gives now (when not reproduced), or its refusal.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub recomputed: Option<serde_json::Value>,
+}
+
+/// The decisions re-checked, and the first that does not reproduce.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DecisionsAudit {
+    /// Every recorded event that caused decisions (or should have), with the check.
+    pub decisions: Vec<AuditedDecision>,
+    /// The `seq` of the first decision that does not reproduce (or of its cause).
+    pub first_divergence: Option<u64>,
+}
+
+fn reason_of(event: &ServiceEvent) -> Option<&str> {
+    match event {
+        ServiceEvent::ClaimRuled(ruling) => Some(&ruling.reason),
+        ServiceEvent::PenaltyApplied { reason, .. } | ServiceEvent::GameEnded { reason, .. } => {
+            Some(reason)
+        }
+        ServiceEvent::GameCreated(_) => None,
+    }
+}
+
+fn engine_of(event: &ServiceEvent) -> Option<&str> {
+    match event {
+        ServiceEvent::ClaimRuled(ruling) => Some(&ruling.ruled_by.engine_version),
+        ServiceEvent::PenaltyApplied { ruled_by, .. }
+        | ServiceEvent::GameEnded { ruled_by, .. } => Some(&ruled_by.engine_version),
+        ServiceEvent::GameCreated(_) => None,
+    }
+}
+
+/// Re-decides every recorded event of a log on its prefix and compares with what is stored.
+/// `log` starts with `game_created`.
+pub fn audit_decisions(log: &[StoredEvent<'_>]) -> DecisionsAudit {
+    let mut decisions = Vec::new();
+    let mut game: Option<Game> = None;
+    let mut index = 0;
+    while index < log.len() {
+        let stored_event = log[index];
+        let stored: Vec<StoredEvent<'_>> = log[index + 1..]
+            .iter()
+            .take_while(|e| matches!(e.event, Event::Service(_)) && e.same_append_as_previous)
+            .copied()
+            .collect();
+        let group_end = index + 1 + stored.len();
+        let stored_services: Vec<&ServiceEvent> = stored
+            .iter()
+            .filter_map(|e| match e.event {
+                Event::Service(service) => Some(service),
+                Event::Recorded(_) => None,
+            })
+            .collect();
+        let refold = match (game.as_mut(), stored_event.event) {
+            (Some(current), Event::Recorded(recorded)) => {
+                let outcome =
+                    current.record_with_clock(stored_event.seq, recorded, stored_event.clock);
+                let stored_values: Vec<serde_json::Value> = stored_services
+                    .iter()
+                    .map(|d| serde_json::to_value(Event::Service((*d).clone())).unwrap_or_default())
+                    .collect();
+                let (reproduced, recomputed, notes) = match &outcome {
+                    Ok(now) => {
+                        let same = now.len() == stored_services.len()
+                            && now
+                                .iter()
+                                .zip(&stored_services)
+                                .all(|(a, b)| DecisionEssence::of(a) == DecisionEssence::of(b));
+                        let mut notes = Vec::new();
+                        let engines: Vec<&str> = stored_services
+                            .iter()
+                            .filter_map(|d| engine_of(d))
+                            .collect();
+                        if let Some(old) = engines.iter().find(|e| **e != super::ENGINE_VERSION) {
+                            notes.push(format!(
+                                "stored by {old}, re-run by {}",
+                                super::ENGINE_VERSION
+                            ));
+                        }
+                        if same
+                            && now
+                                .iter()
+                                .zip(&stored_services)
+                                .any(|(a, b)| reason_of(a) != reason_of(b))
+                        {
+                            notes.push("the reasons are worded differently today".to_string());
+                        }
+                        let recomputed: Vec<serde_json::Value> = now
+                            .iter()
+                            .map(|d| {
+                                serde_json::to_value(Event::Service(d.clone())).unwrap_or_default()
+                            })
+                            .collect();
+                        (same, serde_json::Value::Array(recomputed), notes)
+                    }
+                    Err(refusal) => (
+                        false,
+                        serde_json::json!({"refused": refusal.code(), "message": refusal.message()}),
+                        Vec::new(),
+                    ),
+                };
+                if !stored.is_empty() || !reproduced {
+                    decisions.push(AuditedDecision {
+                        cause_seq: stored_event.seq,
+                        cause_type: stored_event.event.type_name().to_string(),
+                        stored_seqs: stored.iter().map(|e| e.seq).collect(),
+                        reproduced,
+                        notes,
+                        stored: (!reproduced).then_some(stored_values),
+                        recomputed: (!reproduced).then_some(recomputed),
+                    });
+                }
+                // The state must follow the log as stored: where today's decisions differ,
+                // fold the stored ones instead.
+                !reproduced
+            }
+            _ => true,
+        };
+        if refold {
+            match fold_prefix(&log[..group_end]) {
+                Ok(folded) => game = Some(folded),
+                Err(()) => {
+                    decisions.push(AuditedDecision {
+                        cause_seq: stored_event.seq,
+                        cause_type: stored_event.event.type_name().to_string(),
+                        stored_seqs: stored.iter().map(|e| e.seq).collect(),
+                        reproduced: false,
+                        notes: Vec::new(),
+                        stored: None,
+                        recomputed: Some(serde_json::json!({"refused": "corrupt_log", "message": "the stored events cannot be folded from here on"})),
+                    });
+                    break;
+                }
+            }
+        }
+        index = group_end;
+    }
+    let first_divergence = decisions
+        .iter()
+        .find(|d| !d.reproduced)
+        .map(|d| d.stored_seqs.first().copied().unwrap_or(d.cause_seq));
+    DecisionsAudit {
+        decisions,
+        first_divergence,
+    }
+}
+
+/// The game folded from a stored prefix (starting with `game_created`).
+fn fold_prefix(prefix: &[StoredEvent<'_>]) -> Result<Game, ()> {
+    let Some(first) = prefix.first() else {
+        return Err(());
+    };
+    let Event::Service(ServiceEvent::GameCreated(settings)) = first.event else {
+        return Err(());
+    };
+    let mut game = Game::new(settings).map_err(|_| ())?;
+    for stored in prefix {
+        game.apply_with_clock(stored.seq, stored.event, stored.clock)
+            .map_err(|_| ())?;
+    }
+    Ok(game)
+}

@@ -1,0 +1,213 @@
+//! Articles 9.2 to 9.5 in play: a repetition or fifty-move claim judged at once
+//! (`crate::rules::claims` judges; this module writes the ruling and its consequences).
+//!
+//! * 9.5.2: a correct claim draws the game at once.
+//! * 9.5.3: an incorrect one gives the opponent extra time (two minutes; one in rapid and
+//!   blitz under 2023 A.3, in blitz under 2018 B.2; or the event's own figure), and "if the
+//!   claim was based on an intended move, this move must be made in accordance with Articles
+//!   3 and 4": the written move becomes compulsory when it is legal and the earlier
+//!   obligations (a touched piece, 4.3) allow it; when it is not legal, "another move with
+//!   this piece must be made" (Arbiters' Manual); when the touched piece forbids it, the
+//!   touched piece must be moved and the written move is not compulsory (9.4).
+//! * 9.2.1: the written move "cannot be changed": a second claim on the same move with
+//!   another written move is judged on the first one.
+//! * 9.1.2.3: the claim stands as a draw offer (`super::offers`).
+
+use std::collections::HashMap;
+
+use crate::rules::claims::{ClaimContext, ClaimKind, ClaimOutcome, judge_claim};
+use crate::rules::laws::{ExtraTimeCause, Rule, extra_time};
+use crate::rules::move_parsing::WrittenMove;
+use crate::rules::side::Side;
+
+use super::decisions::{Decisions, minutes};
+use super::event::{ClaimRuling, GameResult, ServiceEvent, Termination, TimeBonus};
+use super::moves::Board;
+use super::touch_move::Obligations;
+
+/// The claims of the game.
+#[derive(Clone, Debug, Default)]
+pub(super) struct Claims {
+    by_seq: HashMap<u64, (Side, ClaimKind)>,
+    /// The move written for a claim on the current move: (claimant, ply, text). It cannot
+    /// be changed (9.2.1).
+    written: Option<(Side, usize, String)>,
+}
+
+impl Claims {
+    /// `by` claimed `kind` at `seq`, on the move at `ply`, writing `intended` if given.
+    pub(super) fn claimed(
+        &mut self,
+        seq: u64,
+        by: Side,
+        kind: ClaimKind,
+        intended: Option<&str>,
+        ply: usize,
+    ) {
+        self.by_seq.insert(seq, (by, kind));
+        if let Some(text) = intended
+            && matches!(kind, ClaimKind::Repetition | ClaimKind::FiftyMoves)
+            && self.written_before(by, ply).is_none()
+        {
+            self.written = Some((by, ply, text.trim().to_string()));
+        }
+    }
+
+    /// The claimant and kind of the claim at `seq`.
+    pub(super) fn kind_of(&self, seq: u64) -> Option<(Side, ClaimKind)> {
+        self.by_seq.get(&seq).copied()
+    }
+
+    /// The move `by` wrote for an earlier claim on the move at `ply`.
+    pub(super) fn written_before(&self, by: Side, ply: usize) -> Option<&str> {
+        match &self.written {
+            Some((claimant, at, text)) if *claimant == by && *at == ply => Some(text),
+            _ => None,
+        }
+    }
+}
+
+/// The ruling on a 9.2 / 9.3 claim by `by` at `seq`, and its consequences.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn rule_on(
+    decisions: &Decisions<'_>,
+    board: &Board,
+    obligations: &Obligations,
+    claims: &Claims,
+    seq: u64,
+    by: Side,
+    kind: ClaimKind,
+    intended_move: Option<&str>,
+) -> Vec<ServiceEvent> {
+    let position = board.position();
+    let context = ClaimContext {
+        history: board.history(),
+        castling_mode: board.castling_mode(),
+        edition: decisions.edition(),
+        claimant: by,
+        claimant_touched_piece: obligations.touched_by(by),
+        written_before: claims.written_before(by, board.ply()),
+    };
+    let judgement = judge_claim(&context, kind, intended_move);
+    let article = decisions.cite(&[judgement.rule]);
+    if judgement.outcome == ClaimOutcome::Upheld {
+        let termination = match kind {
+            ClaimKind::FiftyMoves => Termination::FiftyMovesClaim,
+            _ => Termination::RepetitionClaim,
+        };
+        return vec![
+            ServiceEvent::ClaimRuled(Box::new(ClaimRuling {
+                claim_seq: seq,
+                outcome: ClaimOutcome::Upheld,
+                article: article.clone(),
+                reason: judgement.reason.clone(),
+                evidence: judgement.evidence,
+                penalty: None,
+                must_play: None,
+                must_move_one_of: None,
+                ruled_by: decisions.ruled_by(),
+            })),
+            ServiceEvent::GameEnded {
+                result: GameResult::Draw,
+                termination,
+                article,
+                reason: judgement.reason,
+                cause_seq: seq,
+                ruled_by: decisions.ruled_by(),
+                evidence: None,
+            },
+        ];
+    }
+
+    let settings = decisions.settings;
+    let extra = extra_time(
+        decisions.edition(),
+        settings.time_control.kind,
+        ExtraTimeCause::IncorrectClaim,
+    );
+    let add_ms = settings
+        .regulations
+        .incorrect_claim_penalty_ms
+        .unwrap_or(extra.ms);
+    let opponent = by.opponent();
+    let mut reason = judgement.reason;
+    reason.push_str(&format!(
+        " {} receives {} extra.",
+        opponent.name(),
+        minutes(add_ms)
+    ));
+    // What the written move obliges the claimant to (9.5.3 with Articles 3 and 4).
+    let acceptable = obligations.acceptable(position);
+    let touch = decisions.cite(&[Rule::TouchMove]);
+    let (must_play, must_move_one_of) = match &judgement.written {
+        Some((san, WrittenMove::Legal(m))) if acceptable.contains(m) => {
+            reason.push_str(&format!(" {} must play {san}.", by.name()));
+            (Some(san.clone()), None)
+        }
+        Some((san, WrittenMove::Legal(_))) => {
+            reason.push_str(&format!(
+                " The written move {san} is not compulsory: {} touched another piece, which must be moved or captured ({touch}).",
+                by.name()
+            ));
+            (None, None)
+        }
+        Some((_, WrittenMove::Illegal { pieces, .. })) => {
+            let movable: Vec<String> = pieces
+                .iter()
+                .filter(|square| acceptable.iter().any(|m| m.from() == Some(**square)))
+                .map(|square| square.to_string())
+                .collect();
+            if movable.is_empty() {
+                reason.push_str(&format!(
+                    " The piece of the written move has no acceptable move, so {} may make any legal move the other obligations allow ({}).",
+                    by.name(),
+                    decisions.cite(&[Rule::TouchedPieceCannotMove])
+                ));
+                (None, None)
+            } else {
+                reason.push_str(&format!(
+                    " {} must make another move with the piece on {} (9.5.3 with Article 4).",
+                    by.name(),
+                    movable.join(" or ")
+                ));
+                (None, Some(movable))
+            }
+        }
+        Some((_, WrittenMove::Unreadable)) => {
+            reason.push_str(&format!(
+                " The written move names no piece of {}, so any legal move may be made (Articles 3 and 4).",
+                by.name()
+            ));
+            (None, None)
+        }
+        None => (None, None),
+    };
+    vec![
+        ServiceEvent::ClaimRuled(Box::new(ClaimRuling {
+            claim_seq: seq,
+            outcome: ClaimOutcome::Rejected,
+            article,
+            reason,
+            evidence: judgement.evidence,
+            penalty: Some(TimeBonus {
+                side: opponent,
+                add_ms,
+            }),
+            must_play,
+            must_move_one_of,
+            ruled_by: decisions.ruled_by(),
+        })),
+        decisions.penalty(
+            seq,
+            opponent,
+            add_ms,
+            decisions.cite(&extra.rules),
+            format!(
+                "Incorrect claim by {}: {} receives {} extra.",
+                by.name(),
+                opponent.name(),
+                minutes(add_ms)
+            ),
+        ),
+    ]
+}

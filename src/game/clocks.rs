@@ -1,0 +1,99 @@
+//! Article 6 as the engine keeps it: the clock times last read, with the extra time the
+//! rulings give (7.5.5, 9.5.3, Guidelines III) and the arbiter's adjustments, and the
+//! increment in force (the time control's, or five seconds granted under Guidelines III.4).
+//!
+//! The engine does not run the clocks: it keeps what was read off them (a `clock_press`, or
+//! the `clock` reading recorded with any event) and what the rulings added since.
+
+use crate::rules::side::{BySide, Side};
+
+use super::event::ClockReading;
+use super::view::ClockTimes;
+
+/// The clocks as the engine knows them.
+#[derive(Clone, Debug)]
+pub(super) struct Clocks {
+    times: BySide<Option<u64>>,
+    /// Whether a reading of each player's clock has been recorded (before that, the time is
+    /// the base time of the time control, an assumption rather than a reading).
+    read: BySide<bool>,
+    increment_ms: u64,
+}
+
+impl Clocks {
+    /// Both clocks at the base time, with the time control's increment.
+    pub(super) fn new(base_ms: u64, increment_ms: u64) -> Clocks {
+        Clocks {
+            times: BySide::new(|_| Some(base_ms)),
+            read: BySide::default(),
+            increment_ms,
+        }
+    }
+
+    /// A reading off the clock: the times shown replace what the engine kept.
+    pub(super) fn observe(&mut self, reading: &ClockReading) {
+        self.set(Side::White, reading.white_ms);
+        self.set(Side::Black, reading.black_ms);
+    }
+
+    /// The times read at a clock press.
+    pub(super) fn pressed(&mut self, white_ms: Option<u64>, black_ms: Option<u64>) {
+        self.set(Side::White, white_ms);
+        self.set(Side::Black, black_ms);
+    }
+
+    fn set(&mut self, side: Side, ms: Option<u64>) {
+        if let Some(ms) = ms {
+            *self.times.get_mut(side) = Some(ms);
+            *self.read.get_mut(side) = true;
+        }
+    }
+
+    /// Time added (a penalty for the opponent, 7.5.5, 9.5.3) or, when negative, removed.
+    pub(super) fn adjust(&mut self, side: Side, delta_ms: i64) {
+        if let Some(ms) = self.times.get_mut(side) {
+            *ms = ms.saturating_add_signed(delta_ms);
+        }
+    }
+
+    /// Extra time given to `side`.
+    pub(super) fn add(&mut self, side: Side, ms: u64) {
+        if let Some(time) = self.times.get_mut(side) {
+            *time = time.saturating_add(ms);
+        }
+    }
+
+    /// Extra time taken back (void, as after an incorrect claim accepted as an offer).
+    pub(super) fn take_back(&mut self, side: Side, ms: u64) {
+        if let Some(time) = self.times.get_mut(side) {
+            *time = time.saturating_sub(ms);
+        }
+    }
+
+    /// The time `side` has left, when a reading of that clock has been recorded.
+    pub(super) fn read_time(&self, side: Side) -> Option<u64> {
+        if *self.read.get(side) {
+            *self.times.get(side)
+        } else {
+            None
+        }
+    }
+
+    /// The increment in force.
+    pub(super) fn increment_ms(&self) -> u64 {
+        self.increment_ms
+    }
+
+    /// From now on both players have this increment (Guidelines III.4).
+    pub(super) fn set_increment(&mut self, increment_ms: u64) {
+        self.increment_ms = increment_ms;
+    }
+
+    /// The times as shown to the arbiter.
+    pub(super) fn times(&self) -> ClockTimes {
+        ClockTimes {
+            white_ms: self.times.white,
+            black_ms: self.times.black,
+        }
+    }
+}

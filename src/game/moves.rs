@@ -1,0 +1,138 @@
+//! Article 3 in play: the board, the moves made on it, and the refusal of a "move" that is
+//! not a fact about the board (docs/DESIGN.md, Principle 5): a move out of turn, or one that
+//! is not legal, is not stored; it is recorded as an `illegal_move` instead.
+//!
+//! The board keeps every position by ply (for 9.2 and 9.6.1, counted over the whole game)
+//! and the moves in SAN. An illegal move that stood (Appendix A.5.2) moves the game on to a
+//! position no legal move leads to; it is kept as a ply like any other, with the move as it
+//! was written, and listed so that the PGN and the arbiter's screens can show it.
+
+use shakmaty::{CastlingMode, Chess, Move, Position};
+
+use crate::rules::move_parsing::{MoveParseError, parse_move, san_of};
+use crate::rules::position_identity::PositionHistory;
+use crate::rules::side::Side;
+
+use super::refusal::Refusal;
+use super::view::StoodIllegalMove;
+
+/// The board and what was played on it.
+#[derive(Clone, Debug)]
+pub(super) struct Board {
+    history: PositionHistory,
+    moves: Vec<String>,
+    stood: Vec<StoodIllegalMove>,
+    castling_mode: CastlingMode,
+}
+
+impl Board {
+    /// The board at the start position.
+    pub(super) fn new(start: Chess, castling_mode: CastlingMode) -> Board {
+        Board {
+            history: PositionHistory::new(start),
+            moves: Vec::new(),
+            stood: Vec::new(),
+            castling_mode,
+        }
+    }
+
+    /// Every position by ply.
+    pub(super) fn history(&self) -> &PositionHistory {
+        &self.history
+    }
+
+    /// The current position.
+    pub(super) fn position(&self) -> &Chess {
+        self.history.current()
+    }
+
+    /// The player having the move.
+    pub(super) fn side_to_move(&self) -> Side {
+        Side::from(self.position().turn())
+    }
+
+    /// Half-moves played.
+    pub(super) fn ply(&self) -> usize {
+        self.history.ply()
+    }
+
+    /// The castling notation of the game.
+    pub(super) fn castling_mode(&self) -> CastlingMode {
+        self.castling_mode
+    }
+
+    /// The moves in SAN (an illegal move that stood as written).
+    pub(super) fn moves(&self) -> &[String] {
+        &self.moves
+    }
+
+    /// The illegal moves that stood.
+    pub(super) fn stood(&self) -> &[StoodIllegalMove] {
+        &self.stood
+    }
+
+    /// The moves both players have completed, as a scoresheet counts them (9.1.1): the move
+    /// number on the board minus one.
+    pub(super) fn completed_moves(&self) -> u32 {
+        self.position().fullmoves().get().saturating_sub(1)
+    }
+
+    /// Whether both players have made at least one move in this game (5.2.3).
+    pub(super) fn both_have_moved(&self, start_turn: Side) -> bool {
+        let ply = self.ply();
+        let (white, black) = match start_turn {
+            Side::White => (ply.div_ceil(2), ply / 2),
+            Side::Black => (ply / 2, ply.div_ceil(2)),
+        };
+        white > 0 && black > 0
+    }
+
+    /// The legal move `text` denotes for `by`, or why it is not one (Article 3).
+    pub(super) fn judge_move(&self, by: Side, text: &str) -> Result<Move, Refusal> {
+        let turn = self.side_to_move();
+        if by != turn {
+            return Err(Refusal::new(
+                "not_your_turn",
+                format!(
+                    "It is {}'s move, not {}'s. If {} moved out of turn, record it as an illegal_move.",
+                    turn.name(),
+                    by.name(),
+                    by.name()
+                ),
+            ));
+        }
+        parse_move(self.position(), text, self.castling_mode).map_err(|error| match error {
+            MoveParseError::Illegal { .. } => Refusal::new(
+                "illegal_move",
+                format!("{error}. If it was played on the board, record an illegal_move (7.5) instead; the position stays as it is."),
+            ),
+            MoveParseError::Ambiguous { .. } => Refusal::new("ambiguous_move", error.to_string()),
+            MoveParseError::Unreadable { .. } => Refusal::new("unreadable_move", error.to_string()),
+        })
+    }
+
+    /// Plays the legal move `m` and returns its SAN.
+    pub(super) fn play(&mut self, m: Move) -> String {
+        let san = san_of(self.position(), m);
+        self.history.play(m);
+        self.moves.push(san.clone());
+        san
+    }
+
+    /// The game goes on from `position`, reached by an illegal move that stood (A.5.2).
+    pub(super) fn stand(&mut self, seq: u64, attempted_move: Option<&str>, position: Chess) {
+        let fen = crate::rules::move_parsing::fen_of(&position);
+        self.history.push(position);
+        self.moves.push(
+            attempted_move
+                .map(str::to_string)
+                .unwrap_or_else(|| "--".into()),
+        );
+        self.stood.push(StoodIllegalMove {
+            seq,
+            ply: self.history.ply(),
+            attempted_move: attempted_move.map(str::to_string),
+            fen,
+        });
+    }
+}

@@ -1,0 +1,221 @@
+//! Article 9.1: draw offers and agreement, with the event's regulations.
+//!
+//! * 9.1.1: the regulations may forbid agreement, require the arbiter's consent, or forbid
+//!   it "in less than a specified number of moves". The count: both players must have
+//!   completed that many moves (the move number on the board minus one), so "no draw before
+//!   move 30" allows agreement from Black's 30th move on. Offers made while agreement is
+//!   forbidden are recorded (they are facts) and marked `forbidden`; they cannot be
+//!   accepted.
+//! * 9.1.2.1: an offer "remains valid until the opponent accepts it, rejects it orally,
+//!   rejects it by touching a piece with the intention of moving or capturing it, or the game
+//!   is concluded in some other way". Making a move needs a touch, so a move rejects it too;
+//!   so does an illegal move whose piece is known. A claim does *not*: each player can have
+//!   one offer open, and a claimant can still accept the opponent's offer.
+//! * 9.1.2.3: a claim under 9.2 or 9.3 is an offer of a draw; Guidelines III.4 says the same
+//!   of a request for an increment. If the opponent accepts a claim found incorrect, the
+//!   game is drawn by agreement and the extra time given for the claim is void (REP-17).
+//! * 5.2.3: agreement needs both players to have made at least one move.
+
+use std::collections::HashMap;
+
+use crate::rules::claims::ClaimKind;
+use crate::rules::laws::Rule;
+use crate::rules::side::{BySide, Side};
+
+use super::event::{DrawOfferPolicy, Regulations};
+use super::refusal::Refusal;
+use super::view::DrawOfferMark;
+
+/// Why an offer is no longer open.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Lapsed {
+    seq: u64,
+    why: String,
+}
+
+/// Every offer of the game and those still open.
+#[derive(Clone, Debug, Default)]
+pub(super) struct Offers {
+    marks: Vec<DrawOfferMark>,
+    pending: BySide<Option<DrawOfferMark>>,
+    lapsed: BySide<Option<Lapsed>>,
+    /// The extra time given to the opponent for each incorrect claim, by the claim's `seq`.
+    claim_penalties: HashMap<u64, (Side, u64)>,
+}
+
+/// Whether the regulations forbid agreeing a draw now (9.1.1); `completed_moves` is the
+/// number of moves both players have completed.
+pub(super) fn agreement_forbidden(regulations: &Regulations, completed_moves: u32) -> bool {
+    regulations.draw_offers == DrawOfferPolicy::Forbidden
+        || regulations
+            .earliest_agreement_move
+            .is_some_and(|earliest| completed_moves < earliest)
+}
+
+impl Offers {
+    /// Every offer made, in order (for the `(=)` marks of the scoresheet, 9.1.2.2).
+    pub(super) fn marks(&self) -> &[DrawOfferMark] {
+        &self.marks
+    }
+
+    /// The offers still open, oldest first.
+    pub(super) fn pending(&self) -> Vec<DrawOfferMark> {
+        let mut open: Vec<DrawOfferMark> = Side::BOTH
+            .iter()
+            .filter_map(|side| self.pending.get(*side).clone())
+            .collect();
+        open.sort_by_key(|offer| offer.seq);
+        open
+    }
+
+    /// `by` made an offer (or a claim or request that stands as one).
+    pub(super) fn offered(&mut self, mark: DrawOfferMark) {
+        let by = mark.by;
+        self.marks.push(mark.clone());
+        *self.pending.get_mut(by) = Some(mark);
+    }
+
+    /// The open offer of `offerer` lapses, for the reason given.
+    pub(super) fn lapse(&mut self, offerer: Side, why: String) {
+        if let Some(offer) = self.pending.get_mut(offerer).take() {
+            *self.lapsed.get_mut(offerer) = Some(Lapsed {
+                seq: offer.seq,
+                why,
+            });
+        }
+    }
+
+    /// `by` touched a piece with the intention of moving or capturing it (a touch, a move, an
+    /// illegal move whose piece is known): the opponent's open offer lapses (9.1.2.1).
+    pub(super) fn rejected_by_touch(&mut self, by: Side, how: &str) {
+        self.lapse(
+            by.opponent(),
+            format!("{} {how} instead of accepting (9.1.2.1)", by.name()),
+        );
+    }
+
+    /// `by` rejected the opponent's offer orally.
+    pub(super) fn declined(&mut self, by: Side) {
+        self.lapse(by.opponent(), format!("{} declined it orally", by.name()));
+    }
+
+    /// The game ended: every open offer lapses.
+    pub(super) fn game_concluded(&mut self) {
+        for side in Side::BOTH {
+            self.lapse(side, "the game ended".to_string());
+        }
+    }
+
+    /// The extra time given for the incorrect claim `claim_seq` (void if it is accepted).
+    pub(super) fn claim_penalised(&mut self, claim_seq: u64, side: Side, add_ms: u64) {
+        self.claim_penalties.insert(claim_seq, (side, add_ms));
+    }
+
+    /// `by` accepted the opponent's offer: the extra time given for that offer's claim, if it
+    /// was one found incorrect, is void and returned here to be taken back.
+    pub(super) fn accepted(&mut self, by: Side) -> Option<(Side, u64)> {
+        let offer = self.pending.get_mut(by.opponent()).take()?;
+        offer
+            .from_claim
+            .and_then(|_| self.claim_penalties.remove(&offer.seq))
+    }
+
+    /// The open offer `by` may accept or decline, or why there is none.
+    pub(super) fn open_for(&self, by: Side, verb: &str) -> Result<&DrawOfferMark, Refusal> {
+        if let Some(offer) = self.pending.get(by.opponent()) {
+            return Ok(offer);
+        }
+        if self.pending.get(by).is_some() {
+            return Err(Refusal::new(
+                "own_offer",
+                format!(
+                    "The open draw offer is {}'s own; only the opponent can {verb} it.",
+                    by.name()
+                ),
+            ));
+        }
+        let why = match self.lapsed.get(by.opponent()) {
+            Some(lapsed) => format!(
+                " The last offer (event {}) lapsed: {}.",
+                lapsed.seq, lapsed.why
+            ),
+            None => String::new(),
+        };
+        Err(Refusal::new(
+            "no_pending_offer",
+            format!(
+                "There is no open draw offer for {} to {verb} (9.1.2).{why}",
+                by.name()
+            ),
+        ))
+    }
+
+    /// Whether the extra time given for the claim `claim_seq` is still standing.
+    pub(super) fn claim_penalty_standing(&self, claim_seq: u64) -> bool {
+        self.claim_penalties.contains_key(&claim_seq)
+    }
+}
+
+/// What the acceptance of `offer` ends the game by: the rules to cite and the words.
+pub(super) fn agreement_grounds(
+    offer: &DrawOfferMark,
+    penalty_void: bool,
+) -> (Vec<Rule>, &'static str) {
+    match offer.from_claim {
+        Some(ClaimKind::IncrementRequest) => (
+            vec![Rule::QuickplayIncrement, Rule::Agreement],
+            "the request for an increment, which constitutes a draw offer",
+        ),
+        Some(_) if penalty_void => (
+            vec![Rule::ClaimIsOffer, Rule::Agreement],
+            "the claim, which counts as a draw offer (the extra time given because the claim was incorrect is void)",
+        ),
+        Some(_) => (
+            vec![Rule::ClaimIsOffer, Rule::Agreement],
+            "the claim, which counts as a draw offer",
+        ),
+        None => (vec![Rule::DrawOffer, Rule::Agreement], "the draw offer"),
+    }
+}
+
+/// Why agreement is not possible under the regulations right now, if it is not (9.1.1).
+pub(super) fn regulations_refuse(
+    regulations: &Regulations,
+    completed_moves: u32,
+    offer: &DrawOfferMark,
+) -> Option<Refusal> {
+    match regulations.draw_offers {
+        DrawOfferPolicy::Forbidden => {
+            return Some(Refusal::new(
+                "draw_agreement_forbidden",
+                "The event's regulations forbid draws by agreement (9.1.1); the game continues. Record an arbiter_decision if the arbiter penalises the agreement.",
+            ));
+        }
+        DrawOfferPolicy::ArbiterConsent => {
+            return Some(Refusal::new(
+                "arbiter_consent_required",
+                "A draw by agreement needs the arbiter's consent under the event's regulations (9.1.1); record an arbiter_decision with decision game_ended and result 1/2-1/2 if the arbiter consents.",
+            ));
+        }
+        DrawOfferPolicy::Allowed => {}
+    }
+    if let Some(earliest) = regulations.earliest_agreement_move
+        && (completed_moves < earliest || offer.forbidden)
+    {
+        let when = if offer.forbidden && completed_moves >= earliest {
+            format!(
+                "the offer (event {}) was made before both players had completed {earliest} moves, when agreement was forbidden; a new offer is needed",
+                offer.seq
+            )
+        } else {
+            format!("both players have completed {completed_moves} moves")
+        };
+        return Some(Refusal::new(
+            "too_early_for_agreement",
+            format!(
+                "The regulations allow a draw by agreement only once both players have completed {earliest} moves; {when} (9.1.1). The game continues."
+            ),
+        ));
+    }
+    None
+}

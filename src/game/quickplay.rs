@@ -1,0 +1,201 @@
+//! Guidelines III (games without increment, including quickplay finishes): the engine checks
+//! the preconditions; the arbiter decides (docs/DESIGN.md, Principle 6).
+//!
+//! * III.2.1: only where the event announced them; III.2.2: only standard and rapid games
+//!   without increment, never blitz.
+//! * III.4: the player having the move, with less than two minutes on the clock, may ask for
+//!   an increment of five seconds for both players. The request is a draw offer; if it is
+//!   refused and the arbiter agrees, the increment applies from then on and the opponent
+//!   receives two extra minutes (`arbiter_decision` `increment_granted`).
+//! * III.5: the player having the move, with less than two minutes on the clock, may claim
+//!   that the opponent cannot win, or makes no effort to win, by normal means. III.5.1: the
+//!   arbiter declares the draw, postpones, or rejects; III.5.2: a postponed claim is decided
+//!   later, or after a flag falls (so a flag fall then does not end the game by 6.9: the
+//!   arbiter declares the result); III.5.3: a rejected claim gives the opponent two extra
+//!   minutes.
+//!
+//! "Less than two minutes" is checked against the last reading of the claimant's clock; when
+//! no reading was recorded the engine cannot check it, admits the claim and says so in the
+//! evidence for the arbiter to verify.
+
+use serde_json::json;
+
+use crate::rules::claims::{ClaimKind, ClaimOutcome};
+use crate::rules::laws::{Rule, TimeControlKind};
+use crate::rules::move_parsing::fen_of;
+use crate::rules::side::Side;
+
+use super::clocks::Clocks;
+use super::decisions::Decisions;
+use super::event::{ClaimRuling, ServiceEvent};
+use super::moves::Board;
+use super::view::OpenClaim;
+
+/// "Less than two minutes" (III.4, III.5).
+const TWO_MINUTES_MS: u64 = 120_000;
+
+/// The extra time of III.4, III.5.2 and III.5.3: "two extra minutes".
+pub(super) const TWO_EXTRA_MINUTES_MS: u64 = 120_000;
+
+/// The increment of III.4 when the arbiter does not say otherwise: five seconds.
+pub(super) const GRANTED_INCREMENT_MS: u64 = 5_000;
+
+/// Claims and requests awaiting the arbiter, and a flag that fell meanwhile.
+#[derive(Clone, Debug, Default)]
+pub(super) struct Quickplay {
+    open: Vec<OpenClaim>,
+    flag_fell: Option<Side>,
+}
+
+impl Quickplay {
+    /// The claims and requests awaiting the arbiter.
+    pub(super) fn open(&self) -> &[OpenClaim] {
+        &self.open
+    }
+
+    /// The open claim at `seq`.
+    pub(super) fn open_claim(&self, seq: u64) -> Option<&OpenClaim> {
+        self.open.iter().find(|c| c.seq == seq)
+    }
+
+    /// A claim or request admitted: it awaits the arbiter.
+    pub(super) fn admitted(&mut self, seq: u64, by: Side, kind: ClaimKind) {
+        self.open.push(OpenClaim {
+            seq,
+            by,
+            kind,
+            postponed: false,
+        });
+    }
+
+    /// The arbiter postponed the decision on `seq` (III.5.2).
+    pub(super) fn postponed(&mut self, seq: u64) {
+        if let Some(claim) = self.open.iter_mut().find(|c| c.seq == seq) {
+            claim.postponed = true;
+        }
+    }
+
+    /// The arbiter decided on `seq`.
+    pub(super) fn decided(&mut self, seq: u64) {
+        self.open.retain(|c| c.seq != seq);
+    }
+
+    /// The game ended: nothing awaits the arbiter any more.
+    pub(super) fn game_concluded(&mut self) {
+        self.open.clear();
+        self.flag_fell = None;
+    }
+
+    /// Whether a quickplay-finish claim is awaiting the arbiter (so that a flag fall is for
+    /// the arbiter to decide, III.5.2).
+    pub(super) fn claim_awaits_arbiter(&self) -> bool {
+        self.open
+            .iter()
+            .any(|c| c.kind == ClaimKind::QuickplayFinish)
+    }
+
+    /// A flag fell while a quickplay-finish claim awaited the arbiter.
+    pub(super) fn flag_fell(&mut self, side: Side) {
+        self.flag_fell = Some(side);
+    }
+
+    /// The flag that fell while a claim awaited the arbiter, if any.
+    pub(super) fn fallen_flag(&self) -> Option<Side> {
+        self.flag_fell
+    }
+}
+
+/// Why a III.4 request or a III.5 claim by `by` is not admissible, if it is not.
+fn inadmissible(
+    decisions: &Decisions<'_>,
+    board: &Board,
+    clocks: &Clocks,
+    by: Side,
+    kind: ClaimKind,
+) -> Option<(Rule, String)> {
+    let settings = decisions.settings;
+    let own_rule = if kind == ClaimKind::IncrementRequest {
+        Rule::QuickplayIncrement
+    } else {
+        Rule::QuickplayClaim
+    };
+    if !settings.regulations.quickplay_finish {
+        return Some((
+            Rule::QuickplayAnnounced,
+            "Guidelines III were not announced for this event, so they do not apply.".into(),
+        ));
+    }
+    if settings.time_control.kind == TimeControlKind::Blitz {
+        return Some((
+            Rule::QuickplayScope,
+            "Guidelines III do not apply to blitz games.".into(),
+        ));
+    }
+    if clocks.increment_ms() > 0 {
+        return Some((
+            Rule::QuickplayScope,
+            "Guidelines III apply only to games without increment.".into(),
+        ));
+    }
+    if board.side_to_move() != by {
+        return Some((
+            own_rule,
+            "Only the player having the move may claim or ask under Guidelines III, before the flag falls.".into(),
+        ));
+    }
+    if let Some(ms) = clocks.read_time(by)
+        && ms >= TWO_MINUTES_MS
+    {
+        return Some((
+            own_rule,
+            format!(
+                "{} has {} s on the clock; Guidelines III need less than two minutes.",
+                by.name(),
+                ms / 1000
+            ),
+        ));
+    }
+    None
+}
+
+/// The engine's answer to a III.4 request or III.5 claim: nothing when it is admissible (it
+/// awaits the arbiter), else a rejection saying why, without extra time (it was not
+/// examined on its merits).
+pub(super) fn rule_on(
+    decisions: &Decisions<'_>,
+    board: &Board,
+    clocks: &Clocks,
+    seq: u64,
+    by: Side,
+    kind: ClaimKind,
+) -> Vec<ServiceEvent> {
+    let Some((rule, sentence)) = inadmissible(decisions, board, clocks, by, kind) else {
+        return Vec::new();
+    };
+    let settings = decisions.settings;
+    let what = if kind == ClaimKind::IncrementRequest {
+        "The request for an increment"
+    } else {
+        "The quickplay-finish claim"
+    };
+    vec![ServiceEvent::ClaimRuled(Box::new(ClaimRuling {
+        claim_seq: seq,
+        outcome: ClaimOutcome::Rejected,
+        article: decisions.cite(&[rule]),
+        reason: format!("{what} is not admissible: {sentence}"),
+        evidence: json!({
+            "claim": kind.name(),
+            "quickplay_finish_in_force": settings.regulations.quickplay_finish,
+            "time_control": settings.time_control.kind,
+            "increment_ms": clocks.increment_ms(),
+            "side_to_move": board.side_to_move().name(),
+            "claimant": by.name(),
+            "claimant_clock_ms": clocks.read_time(by),
+            "fen": fen_of(board.position()),
+        }),
+        penalty: None,
+        must_play: None,
+        must_move_one_of: None,
+        ruled_by: decisions.ruled_by(),
+    }))]
+}
