@@ -166,9 +166,10 @@ pub(super) fn rule_on(
                 (None, None)
             } else {
                 reason.push_str(&format!(
-                    " {} must make another move with the piece on {} (9.5.3 with Article 4).",
+                    " {} must make another move with the piece on {} ({} with Article 4).",
                     by.name(),
-                    movable.join(" or ")
+                    movable.join(" or "),
+                    decisions.cite(&[Rule::IncorrectClaim])
                 ));
                 (None, Some(movable))
             }

@@ -2,8 +2,10 @@
 //! the chasolver dead-position classes and property tests. No database needed.
 
 mod analyser;
+mod audit;
 mod cases;
 mod oracle;
 mod properties;
+mod second_pass;
 mod shared;
 mod table;

@@ -108,3 +108,83 @@ proptest! {
         prop_assert_eq!(again.len(), full.log.len());
     }
 }
+
+/// An irregular event at the board: touches, claims with written moves (legal, illegal or
+/// unreadable), illegal moves with their attempted move, offers.
+fn irregular_event(kind: u8, pick: u16, position: &shakmaty::Chess) -> RecordedEvent {
+    let to_move: Side = position.turn().into();
+    let squares: Vec<shakmaty::Square> = position.board().occupied().into_iter().collect();
+    let square = squares[pick as usize % squares.len()];
+    let target = shakmaty::Square::new(u32::from(pick) % 64);
+    let legal = position.legal_moves();
+    let written = match pick % 3 {
+        0 if !legal.is_empty() => {
+            shakmaty::san::San::from_move(position, legal[pick as usize % legal.len()]).to_string()
+        }
+        1 => format!("{square}{target}"),
+        _ => "Qz9".to_string(),
+    };
+    match kind % 5 {
+        0 => RecordedEvent::Touch {
+            by: to_move,
+            square: square.to_string(),
+        },
+        1 => RecordedEvent::Claim {
+            by: to_move,
+            kind: if pick.is_multiple_of(2) {
+                ClaimKind::Repetition
+            } else {
+                ClaimKind::FiftyMoves
+            },
+            intended_move: Some(written),
+        },
+        2 => RecordedEvent::IllegalMove {
+            by: to_move,
+            description: "random".into(),
+            completed: pick.is_multiple_of(4),
+            attempted_move: Some(format!("{square}{target}")),
+            kind: None,
+        },
+        3 => RecordedEvent::DrawOffer {
+            by: to_move.opponent(),
+        },
+        _ => RecordedEvent::Claim {
+            by: to_move,
+            kind: ClaimKind::Repetition,
+            intended_move: None,
+        },
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+
+    #[test]
+    fn no_sequence_of_events_leaves_a_game_in_progress_without_an_acceptable_move(
+        steps in prop::collection::vec((any::<u16>(), 0u8..10, any::<u16>()), 0..80)
+    ) {
+        let mut t = Table::new(None);
+        for (choice, kind, pick) in steps {
+            if t.game.is_over() {
+                break;
+            }
+            let position = t.game.position().clone();
+            if kind < 6 {
+                // Refusals are fine: nothing is stored.
+                let _ = t.record(irregular_event(kind, pick, &position));
+            }
+            if t.game.is_over() {
+                break;
+            }
+            let acceptable = t.game.view().obligations.acceptable_moves;
+            prop_assert!(!acceptable.is_empty(), "stuck in {}", t.game.view().fen);
+            let san = acceptable[choice as usize % acceptable.len()].clone();
+            t.play(&san);
+        }
+        let mut refolded = Game::new(&settings(None, TimeControlKind::Standard)).expect("settings");
+        for (seq, event) in &t.log {
+            refolded.apply(*seq, event).expect("stored events apply");
+        }
+        prop_assert_eq!(refolded.view(), t.game.view());
+    }
+}
