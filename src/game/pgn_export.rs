@@ -21,13 +21,6 @@ pub struct LoggedEvent<'a> {
     pub clock: Option<&'a ClockReading>,
 }
 
-/// The half-moves played in `game`'s current position since its start.
-fn ply_of(game: &Game, start_ply: u32) -> usize {
-    let position = game.position();
-    let ply = (position.fullmoves().get() - 1) * 2 + u32::from(position.turn() == Color::Black);
-    ply.saturating_sub(start_ply) as usize
-}
-
 /// `h:mm:ss` for a `[%clk]` comment.
 fn clock_text(ms: u64) -> String {
     let seconds = ms / 1000;
@@ -84,10 +77,16 @@ fn comment_for(event: &Event) -> Option<String> {
                 }
             }
             RecordedEvent::IllegalMove {
-                by, description, ..
-            } => {
-                format!("illegal move by {}: {description}", by.name())
-            }
+                by,
+                description,
+                attempted_move,
+                ..
+            } => match attempted_move {
+                Some(attempted) => {
+                    format!("illegal move by {} ({attempted}): {description}", by.name())
+                }
+                None => format!("illegal move by {}: {description}", by.name()),
+            },
             RecordedEvent::Touch { by, square } => format!("{} touched {square}", by.name()),
             RecordedEvent::Flag { side } => format!("{}'s flag fell", side.name()),
             RecordedEvent::Resign { by } => format!("{} resigns", by.name()),
@@ -158,6 +157,11 @@ fn comment_for(event: &Event) -> Option<String> {
 }
 
 /// Writes the PGN of a game's log. `date` is the PGN `Date` (`YYYY.MM.DD`).
+///
+/// A PGN game holds only legal moves. When an illegal move stood (Appendix A.5.2) the game
+/// went on from a position no legal move leads to: the record then ends at that move with a
+/// comment saying what happened, and continues as a second game record with the same tags,
+/// `SetUp` and the `FEN` of the position as it stood, so that every chess program reads it.
 pub fn export_pgn(game_log: &[LoggedEvent<'_>], date: &str) -> Result<String, CorruptLog> {
     let Some(first) = game_log.first() else {
         return Err(CorruptLog {
@@ -175,13 +179,11 @@ pub fn export_pgn(game_log: &[LoggedEvent<'_>], date: &str) -> Result<String, Co
         seq: first.seq,
         problem: e.to_string(),
     })?;
-    let start = game.position().clone();
-    let start_ply = (start.fullmoves().get() - 1) * 2 + u32::from(start.turn() == Color::Black);
     let mut clocks: BTreeMap<usize, String> = BTreeMap::new();
     let mut comments: BTreeMap<usize, Vec<String>> = BTreeMap::new();
     for logged in game_log {
-        game.apply(logged.seq, logged.event)?;
-        let ply = ply_of(&game, start_ply);
+        game.apply_with_clock(logged.seq, logged.event, logged.clock)?;
+        let ply = game.ply();
         if ply > 0 {
             let mover = if game.position().turn() == Color::White {
                 Side::Black
@@ -215,88 +217,170 @@ pub fn export_pgn(game_log: &[LoggedEvent<'_>], date: &str) -> Result<String, Co
         }
     }
     let view = game.view();
-    let result = view.result.map(GameResult::pgn).unwrap_or("*");
+    // Where the game went on from a position no legal move leads to, a new record begins.
+    let mut segments: Vec<(usize, Option<String>)> = vec![(0, settings.start_fen.clone())];
+    for stood in &view.stood_illegal_moves {
+        segments.push((stood.ply, Some(stood.fen.clone())));
+    }
+    let last_ply = view.moves.len();
     let mut pgn = String::new();
+    for (index, (from_ply, fen)) in segments.iter().enumerate() {
+        let to_ply = segments
+            .get(index + 1)
+            .map(|(p, _)| p - 1)
+            .unwrap_or(last_ply);
+        let last_segment = index + 1 == segments.len();
+        let result = if last_segment {
+            view.result.map(GameResult::pgn).unwrap_or("*")
+        } else {
+            "*"
+        };
+        let start = match index {
+            0 => game.position_at_ply(0),
+            _ => game.position_at_ply(*from_ply),
+        }
+        .cloned()
+        .unwrap_or_default();
+        write_tags(
+            &mut pgn,
+            settings,
+            date,
+            result,
+            &view,
+            fen.as_deref(),
+            last_segment,
+        );
+        let mut tokens: Vec<String> = Vec::new();
+        let annotation = |ply: usize, rest: bool| -> Option<String> {
+            let mut parts: Vec<String> = clocks.get(&ply).into_iter().cloned().collect();
+            if rest {
+                // Comments left after a retracted last move belong here too.
+                parts.extend(
+                    comments
+                        .range(ply..)
+                        .flat_map(|(_, texts)| texts.iter().cloned()),
+                );
+            } else if let Some(texts) = comments.get(&ply) {
+                parts.extend(texts.iter().cloned());
+            }
+            (!parts.is_empty()).then(|| format!("{{{}}}", parts.join("; ")))
+        };
+        if index > 0 {
+            let stood = &view.stood_illegal_moves[index - 1];
+            tokens.push(format!(
+                "{{{}}}",
+                escape_comment(&format!(
+                    "the game continues from the position as it stood after the illegal move {} (event {})",
+                    stood.attempted_move.as_deref().unwrap_or("--"),
+                    stood.seq
+                ))
+            ));
+        }
+        // Comments at the segment's first position; after an illegal move that stood they
+        // were written at the end of the record before.
+        if index == 0
+            && let Some(before) = annotation(0, last_ply == 0 && last_segment)
+        {
+            tokens.push(before);
+        }
+        let white_first = start.turn() == Color::White;
+        let first_move_number = start.fullmoves().get() as usize;
+        let moves_here = if to_ply > *from_ply {
+            &view.moves[*from_ply..to_ply]
+        } else {
+            &[][..]
+        };
+        for (offset, san) in moves_here.iter().enumerate() {
+            let ply = from_ply + offset + 1;
+            let white_to_move = (offset % 2 == 0) == white_first;
+            let number = first_move_number + (offset + usize::from(!white_first)) / 2;
+            if white_to_move {
+                tokens.push(format!("{number}."));
+            } else if offset == 0 {
+                tokens.push(format!("{number}..."));
+            }
+            tokens.push(san.clone());
+            let is_last = ply == to_ply;
+            if let Some(text) = annotation(ply, is_last && last_segment) {
+                tokens.push(text);
+                if !white_to_move || is_last {
+                    continue;
+                }
+                // After a comment on White's move, Black's move repeats the number (PGN 8.2.2.2).
+                tokens.push(format!("{number}..."));
+            }
+        }
+        if !last_segment {
+            let stood = &view.stood_illegal_moves[index];
+            let illegal = stood.attempted_move.as_deref().unwrap_or("an illegal move");
+            tokens.push(format!(
+                "{{{}}}",
+                escape_comment(&format!(
+                    "{illegal} (illegal) stood: neither the opponent nor the arbiter acted before the opponent's next move, so the game continued from {}",
+                    stood.fen
+                ))
+            ));
+            if let Some(text) = annotation(stood.ply, false) {
+                tokens.push(text);
+            }
+        }
+        tokens.push(result.to_string());
+        write_movetext(&mut pgn, &tokens);
+    }
+    Ok(pgn)
+}
+
+/// The tag section of one record.
+fn write_tags(
+    pgn: &mut String,
+    settings: &super::event::GameSettings,
+    date: &str,
+    result: &str,
+    view: &super::GameView,
+    fen: Option<&str>,
+    last_segment: bool,
+) {
     let tag = |pgn: &mut String, name: &str, value: &str| {
         let _ = writeln!(pgn, "[{name} \"{}\"]", escape_tag(value));
     };
-    tag(&mut pgn, "Event", &settings.event);
-    tag(&mut pgn, "Site", settings.site.as_deref().unwrap_or("?"));
-    tag(&mut pgn, "Date", date);
-    tag(&mut pgn, "Round", &settings.round);
-    tag(&mut pgn, "White", &settings.white.name);
-    tag(&mut pgn, "Black", &settings.black.name);
-    tag(&mut pgn, "Result", result);
+    tag(pgn, "Event", &settings.event);
+    tag(pgn, "Site", settings.site.as_deref().unwrap_or("?"));
+    tag(pgn, "Date", date);
+    tag(pgn, "Round", &settings.round);
+    tag(pgn, "White", &settings.white.name);
+    tag(pgn, "Black", &settings.black.name);
+    tag(pgn, "Result", result);
     if let Some(board) = settings.board {
-        tag(&mut pgn, "Board", &board.to_string());
+        tag(pgn, "Board", &board.to_string());
     }
     if let Some(id) = settings.white.fide_id {
-        tag(&mut pgn, "WhiteFideId", &id.to_string());
+        tag(pgn, "WhiteFideId", &id.to_string());
     }
     if let Some(id) = settings.black.fide_id {
-        tag(&mut pgn, "BlackFideId", &id.to_string());
+        tag(pgn, "BlackFideId", &id.to_string());
     }
     let control = &settings.time_control;
     tag(
-        &mut pgn,
+        pgn,
         "TimeControl",
         &format!("{}+{}", control.base_ms / 1000, control.increment_ms / 1000),
     );
-    tag(&mut pgn, "Termination", termination_tag(view.termination));
-    if let Some(fen) = &settings.start_fen {
-        tag(&mut pgn, "SetUp", "1");
-        tag(&mut pgn, "FEN", fen);
+    let termination = if last_segment {
+        termination_tag(view.termination)
+    } else {
+        "unterminated"
+    };
+    tag(pgn, "Termination", termination);
+    if let Some(fen) = fen {
+        tag(pgn, "SetUp", "1");
+        tag(pgn, "FEN", fen);
     }
     pgn.push('\n');
-    let mut tokens: Vec<String> = Vec::new();
-    let annotation = |ply: usize| -> Option<String> {
-        let mut parts: Vec<String> = Vec::new();
-        if let Some(clock) = clocks.get(&ply) {
-            parts.push(clock.clone());
-        }
-        if let Some(texts) = comments.get(&ply) {
-            parts.extend(texts.iter().cloned());
-        }
-        (!parts.is_empty()).then(|| format!("{{{}}}", parts.join("; ")))
-    };
-    if let Some(before) = annotation(0) {
-        tokens.push(before);
-    }
-    let white_first = start.turn() == Color::White;
-    let first_move_number = start.fullmoves().get();
-    let last_ply = view.moves.len();
-    for (index, san) in view.moves.iter().enumerate() {
-        let ply = index + 1;
-        let white_to_move = (index % 2 == 0) == white_first;
-        let number = first_move_number as usize + (index + usize::from(!white_first)) / 2;
-        if white_to_move {
-            tokens.push(format!("{number}."));
-        } else if index == 0 {
-            tokens.push(format!("{number}..."));
-        }
-        tokens.push(san.clone());
-        if ply == last_ply {
-            // Comments left after a retracted last move belong here too.
-            let rest: Vec<String> = comments
-                .range(ply..)
-                .flat_map(|(_, texts)| texts.iter().cloned())
-                .collect();
-            let mut parts: Vec<String> = clocks.get(&ply).into_iter().cloned().collect();
-            parts.extend(rest);
-            if !parts.is_empty() {
-                tokens.push(format!("{{{}}}", parts.join("; ")));
-            }
-        } else if let Some(text) = annotation(ply) {
-            tokens.push(text);
-            if !white_to_move {
-                continue;
-            }
-            // After a comment on White's move, Black's move repeats the number (PGN 8.2.2.2).
-            tokens.push(format!("{number}..."));
-        }
-    }
-    tokens.push(result.to_string());
-    // Lines of at most 79 characters (PGN export format); comments wrap between words.
+}
+
+/// Movetext in lines of at most 79 characters (PGN export format); comments wrap between
+/// words.
+fn write_movetext(pgn: &mut String, tokens: &[String]) {
     let mut line = String::new();
     for token in tokens.iter().flat_map(|t| t.split(' ')) {
         if !line.is_empty() && line.len() + 1 + token.len() > 79 {
@@ -311,5 +395,4 @@ pub fn export_pgn(game_log: &[LoggedEvent<'_>], date: &str) -> Result<String, Co
     }
     pgn.push_str(&line);
     pgn.push_str("\n\n");
-    Ok(pgn)
 }

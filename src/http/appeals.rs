@@ -7,8 +7,9 @@ use super::error::{ApiError, Problem};
 use super::games::{AtSeqQuery, check_query_text, page_limit};
 use crate::arbitration::AuditReport;
 use crate::game::PositionOccurrences;
+use crate::game::event::DECISION_TYPES;
 use crate::game::pgn_export::{LoggedEvent, export_pgn};
-use crate::store::{DECISION_TYPES, RulingFilter, RulingPage, StoreError};
+use crate::store::{RulingFilter, RulingPage, StoreError};
 use actix_web::{HttpResponse, get, web};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
@@ -144,12 +145,17 @@ pub struct RulingsQuery {
     /// Page size, 1 to 500 (default 100).
     #[param(minimum = 1, maximum = 500)]
     pub limit: Option<u64>,
+    /// `true`: only decisions still standing. By default decisions retracted by a
+    /// `correction` are listed too, marked with `retracted_by`.
+    pub standing: Option<bool>,
 }
 
 /// Decisions across games.
 ///
 /// For appeals committees and the chief arbiter's report: every claim ruling, penalty, game
-/// end, arbiter decision and appeal decision, in the order stored, filtered.
+/// end, arbiter decision and appeal decision, in the order stored, filtered. A decision a
+/// `correction` retracted (a data-entry error undone) no longer stands: it carries
+/// `retracted_by` (the correction's seq), and `standing=true` leaves it out.
 #[utoipa::path(
     tag = "appeals",
     security(("bearer" = [])),
@@ -201,6 +207,7 @@ pub async fn rulings(
         kind: query.kind,
         article: query.article,
         outcome: query.outcome,
+        standing_only: query.standing.unwrap_or(false),
         after,
         limit,
     };

@@ -152,56 +152,9 @@ pub(super) fn page_limit(limit: Option<u64>, default: u64, max: u64) -> Result<u
     }
 }
 
-/// Validates what the Laws and the service need from a game's settings.
+/// Validates a game's settings with the game core, naming the wrong field.
 fn validate_settings(settings: &GameSettings) -> Result<(), ApiError> {
-    let texts = [
-        ("white.name", Some(settings.white.name.as_str())),
-        ("black.name", Some(settings.black.name.as_str())),
-        ("event", Some(settings.event.as_str())),
-        ("round", Some(settings.round.as_str())),
-        ("site", settings.site.as_deref()),
-    ];
-    for (field, text) in texts {
-        let Some(text) = text else { continue };
-        if text.trim().is_empty() {
-            return Err(ApiError::invalid_field(
-                field,
-                format!("Field `{field}` is empty; give it a value."),
-            ));
-        }
-        if text.chars().count() > 200 || text.chars().any(char::is_control) {
-            return Err(ApiError::invalid_field(
-                field,
-                format!(
-                    "Field `{field}` must be at most 200 characters with no control characters."
-                ),
-            ));
-        }
-    }
-    let control = &settings.time_control;
-    if control.base_ms == 0 || control.base_ms > 86_400_000 {
-        return Err(ApiError::invalid_field(
-            "time_control.base_ms",
-            "time_control.base_ms must be between 1 and 86400000 (24 hours) milliseconds.",
-        ));
-    }
-    if control.increment_ms > 3_600_000 {
-        return Err(ApiError::invalid_field(
-            "time_control.increment_ms",
-            "time_control.increment_ms must be at most 3600000 (one hour) milliseconds.",
-        ));
-    }
-    if settings
-        .regulations
-        .incorrect_claim_penalty_ms
-        .is_some_and(|ms| ms > 3_600_000)
-    {
-        return Err(ApiError::invalid_field(
-            "regulations.incorrect_claim_penalty_ms",
-            "regulations.incorrect_claim_penalty_ms must be at most 3600000 (one hour).",
-        ));
-    }
-    crate::game::Game::new(settings)
+    crate::game::settings::validate(settings)
         .map(|_| ())
         .map_err(|e| ApiError::invalid_field(e.field(), e.to_string()))
 }

@@ -6,7 +6,7 @@
 //! gap and computes the hash, and the refusal triggers keep rows from ever changing.
 
 use super::{Store, StoreError, to_i64, to_u64};
-use crate::game::event::{ClockReading, Event, GameResult, ServiceEvent, Termination};
+use crate::game::event::{ClockReading, Event, GameResult, Termination};
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use sqlx::postgres::PgRow;
@@ -256,50 +256,19 @@ pub(super) async fn project_summary(
         .bind(last.recorded_at)
         .bind(status)
         .bind(outcome.result.map(GameResult::pgn))
-        .bind(outcome.termination.map(termination_name))
+        .bind(outcome.termination.map(Termination::name))
         .execute(&mut **tx)
         .await?;
         return Ok(());
     }
-    let mut ending: Option<(GameResult, Termination)> = None;
-    for envelope in stored {
-        match &envelope.event {
-            Event::Service(ServiceEvent::GameEnded {
-                result,
-                termination,
-                ..
-            }) => ending = Some((*result, *termination)),
-            Event::Recorded(crate::game::event::RecordedEvent::AppealDecided {
-                upheld: true,
-                result: Some(result),
-                ..
-            }) => ending = Some((*result, Termination::Appeal)),
-            _ => {}
-        }
-    }
-    match ending {
-        Some((result, termination)) => {
-            sqlx::query(
-                "UPDATE games SET last_seq = $2, updated_at = $3, status = 'ended', result = $4, \
-                 termination = $5 WHERE game_id = $1",
-            )
-            .bind(game_id)
-            .bind(to_i64(last.seq))
-            .bind(last.recorded_at)
-            .bind(result.pgn())
-            .bind(termination_name(termination))
-            .execute(&mut **tx)
-            .await?;
-        }
-        None => {
-            sqlx::query("UPDATE games SET last_seq = $2, updated_at = $3 WHERE game_id = $1")
-                .bind(game_id)
-                .bind(to_i64(last.seq))
-                .bind(last.recorded_at)
-                .execute(&mut **tx)
-                .await?;
-        }
-    }
+    // A raw append (not judged by the engine) leaves the game's status as it is: how a game
+    // stands is the engine's to say, not this module's.
+    sqlx::query("UPDATE games SET last_seq = $2, updated_at = $3 WHERE game_id = $1")
+        .bind(game_id)
+        .bind(to_i64(last.seq))
+        .bind(last.recorded_at)
+        .execute(&mut **tx)
+        .await?;
     Ok(())
 }
 
@@ -311,14 +280,6 @@ pub struct GameOutcome {
     pub result: Option<GameResult>,
     /// How it ended.
     pub termination: Option<Termination>,
-}
-
-/// The snake_case name of a termination, as serialized.
-fn termination_name(termination: Termination) -> String {
-    serde_json::to_value(termination)
-        .ok()
-        .and_then(|v| v.as_str().map(str::to_owned))
-        .unwrap_or_default()
 }
 
 /// Whether a database error is the violation of the named constraint.

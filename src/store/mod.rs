@@ -12,7 +12,7 @@ mod tokens;
 pub use chain::{ChainBreak, ChainReport, GENESIS_HASH};
 pub use events::{Appended, EventEnvelope, FeedCursor, FeedItem, FeedPage, GameOutcome, NewEvent};
 pub use games::{CreatedGame, GameFilter, GameListPage, GameStatus, GameSummary, ListCursor};
-pub use rulings::{DECISION_TYPES, RulingFilter, RulingItem, RulingPage};
+pub use rulings::{RulingFilter, RulingItem, RulingPage};
 pub use tokens::{TokenInfo, token_hash};
 
 use sqlx::PgPool;

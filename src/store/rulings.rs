@@ -1,19 +1,19 @@
 //! Decisions across games, for appeals committees and the chief arbiter's report.
+//!
+//! Which event types are decisions, and which stored events a correction retracted, are
+//! the game core's to say (`crate::game::event::DECISION_TYPES`,
+//! `crate::game::retracted_by`); this module only reads the rows they need.
+
+use std::collections::HashMap;
 
 use super::events::envelope_from_row;
-use super::{EventEnvelope, Store, StoreError, to_i64};
+use super::{EventEnvelope, Store, StoreError, to_i64, to_u64};
+use crate::game::event::{DECISION_TYPES, Event};
+use crate::game::retracted_by;
 use serde::{Deserialize, Serialize};
 use sqlx::Row;
 use utoipa::ToSchema;
-
-/// The event types that are decisions: the engine's and the people's.
-pub const DECISION_TYPES: &[&str] = &[
-    "claim_ruled",
-    "penalty_applied",
-    "game_ended",
-    "arbiter_decision",
-    "appeal_decided",
-];
+use uuid::Uuid;
 
 /// Filters of the rulings list.
 #[derive(Clone, Debug, Default)]
@@ -28,6 +28,8 @@ pub struct RulingFilter {
     pub article: Option<String>,
     /// The outcome: `upheld`/`rejected` for claims, a result (`1-0`, `1/2-1/2`) for ends.
     pub outcome: Option<String>,
+    /// Only decisions still standing (not retracted by a correction).
+    pub standing_only: bool,
     /// Continue after this global position.
     pub after: i64,
     /// At most this many.
@@ -47,6 +49,10 @@ pub struct RulingItem {
     pub white: String,
     /// Black's name.
     pub black: String,
+    /// The `seq` of the correction that retracted this decision (a data-entry error undone):
+    /// it no longer stands. Absent when the decision stands.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub retracted_by: Option<u64>,
     /// The stored decision.
     pub decision: EventEnvelope,
 }
@@ -61,56 +67,111 @@ pub struct RulingPage {
 }
 
 impl Store {
-    /// Decisions across games, filtered, in the order they were stored.
+    /// Decisions across games, filtered, in the order they were stored, each marked when a
+    /// correction retracted it (and left out when `standing_only`).
     pub async fn rulings(&self, filter: &RulingFilter) -> Result<RulingPage, StoreError> {
         let kinds: Vec<String> = match &filter.kind {
             Some(kind) => vec![kind.clone()],
             None => DECISION_TYPES.iter().map(|k| k.to_string()).collect(),
         };
-        let rows = sqlx::query(
-            "SELECT e.position, e.game_id, e.seq, e.event_id, e.batch_id, e.payload, e.metadata, \
-               e.recorded_at, e.occurred_at, e.recorded_by, e.prev_hash, e.hash, \
-               g.event_name, g.round, g.board, g.white, g.black \
-             FROM events e JOIN games g ON g.game_id = e.game_id \
-             WHERE e.event_type = ANY($1) \
-               AND ($2::text IS NULL OR g.event_name = $2) \
-               AND ($3::text IS NULL OR g.round = $3) \
-               AND ($4::text IS NULL OR e.payload ->> 'article' = $4) \
-               AND ($5::text IS NULL OR e.payload ->> 'outcome' = $5 OR e.payload ->> 'result' = $5) \
-               AND e.position > $6 \
-             ORDER BY e.position LIMIT $7",
-        )
-        .bind(&kinds)
-        .bind(filter.event.as_deref())
-        .bind(filter.round.as_deref())
-        .bind(filter.article.as_deref())
-        .bind(filter.outcome.as_deref())
-        .bind(filter.after)
-        .bind(to_i64(filter.limit.saturating_add(1)))
-        .fetch_all(&self.pool)
-        .await?;
-        let mut items = Vec::with_capacity(rows.len());
-        let mut positions = Vec::with_capacity(rows.len());
-        for row in &rows {
-            let board: Option<i32> = row.try_get("board")?;
-            positions.push(row.try_get::<i64, _>("position")?);
-            items.push(RulingItem {
-                event: row.try_get("event_name")?,
-                round: row.try_get("round")?,
-                board: board.and_then(|b| u32::try_from(b).ok()),
-                white: row.try_get("white")?,
-                black: row.try_get("black")?,
-                decision: envelope_from_row(row)?,
-            });
+        let mut items = Vec::new();
+        let mut after = filter.after;
+        let batch = filter.limit.saturating_add(1);
+        loop {
+            let rows = sqlx::query(
+                "SELECT e.position, e.game_id, e.seq, e.event_id, e.batch_id, e.payload, e.metadata, \
+                   e.recorded_at, e.occurred_at, e.recorded_by, e.prev_hash, e.hash, \
+                   g.event_name, g.round, g.board, g.white, g.black \
+                 FROM events e JOIN games g ON g.game_id = e.game_id \
+                 WHERE e.event_type = ANY($1) \
+                   AND ($2::text IS NULL OR g.event_name = $2) \
+                   AND ($3::text IS NULL OR g.round = $3) \
+                   AND ($4::text IS NULL OR e.payload ->> 'article' = $4) \
+                   AND ($5::text IS NULL OR e.payload ->> 'outcome' = $5 OR e.payload ->> 'result' = $5) \
+                   AND e.position > $6 \
+                 ORDER BY e.position LIMIT $7",
+            )
+            .bind(&kinds)
+            .bind(filter.event.as_deref())
+            .bind(filter.round.as_deref())
+            .bind(filter.article.as_deref())
+            .bind(filter.outcome.as_deref())
+            .bind(after)
+            .bind(to_i64(batch))
+            .fetch_all(&self.pool)
+            .await?;
+            let exhausted = (rows.len() as u64) < batch;
+            let games: Vec<Uuid> = rows
+                .iter()
+                .map(|row| row.try_get::<Uuid, _>("game_id"))
+                .collect::<Result<_, _>>()?;
+            let corrections = self.corrections_of(&games).await?;
+            for row in &rows {
+                let position: i64 = row.try_get("position")?;
+                after = position;
+                let decision = envelope_from_row(row)?;
+                let is_service = matches!(decision.event, Event::Service(_));
+                let retracted = corrections
+                    .get(&decision.game_id)
+                    .and_then(|list| retracted_by(list, decision.seq, is_service));
+                if filter.standing_only && retracted.is_some() {
+                    continue;
+                }
+                let board: Option<i32> = row.try_get("board")?;
+                items.push((
+                    position,
+                    RulingItem {
+                        event: row.try_get("event_name")?,
+                        round: row.try_get("round")?,
+                        board: board.and_then(|b| u32::try_from(b).ok()),
+                        white: row.try_get("white")?,
+                        black: row.try_get("black")?,
+                        retracted_by: retracted,
+                        decision,
+                    },
+                ));
+                if items.len() as u64 > filter.limit {
+                    break;
+                }
+            }
+            if items.len() as u64 > filter.limit || exhausted {
+                break;
+            }
         }
         let next = if items.len() as u64 > filter.limit {
             items.truncate(filter.limit as usize);
-            positions
-                .get(items.len().saturating_sub(1))
-                .map(|p| p.to_string())
+            items.last().map(|(position, _)| position.to_string())
         } else {
             None
         };
-        Ok(RulingPage { items, next })
+        Ok(RulingPage {
+            items: items.into_iter().map(|(_, item)| item).collect(),
+            next,
+        })
+    }
+
+    /// The corrections of `games`: for each game, `(correction seq, retracted seq)`.
+    async fn corrections_of(
+        &self,
+        games: &[Uuid],
+    ) -> Result<HashMap<Uuid, Vec<(u64, u64)>>, StoreError> {
+        let mut found: HashMap<Uuid, Vec<(u64, u64)>> = HashMap::new();
+        if games.is_empty() {
+            return Ok(found);
+        }
+        let rows = sqlx::query(
+            "SELECT game_id, seq, (payload ->> 'retracts_seq')::bigint AS retracts \
+             FROM events WHERE game_id = ANY($1) AND event_type = 'correction' ORDER BY seq",
+        )
+        .bind(games)
+        .fetch_all(&self.pool)
+        .await?;
+        for row in rows {
+            let game: Uuid = row.try_get("game_id")?;
+            let seq = to_u64(row.try_get("seq")?);
+            let retracts = to_u64(row.try_get("retracts")?);
+            found.entry(game).or_default().push((seq, retracts));
+        }
+        Ok(found)
     }
 }

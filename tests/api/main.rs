@@ -7,6 +7,7 @@ mod log_guarantees;
 mod openapi;
 mod recording;
 mod requests;
+mod second_pass;
 mod shared;
 mod support;
 mod trust;
