@@ -105,7 +105,8 @@ struct LoggedEvent {
 #[derive(Clone, Debug)]
 enum Prepared {
     Nothing,
-    Move(Move),
+    /// The move, and a player the dead-position check proved able to checkmate after it.
+    Move(Move, Option<Side>),
     IllegalMove(IllegalMoveEffect),
     Stood(Box<Chess>),
 }
@@ -365,9 +366,19 @@ impl Game {
                 let mut after = board.position().clone();
                 let written = crate::rules::move_parsing::san_of(board.position(), m);
                 after.play_unchecked(m);
-                let end =
-                    endings::after_move(&decisions, seq, *by, &written, board.history(), &after);
-                Ok((end.into_iter().collect(), Prepared::Move(m)))
+                let mut witness = None;
+                let end = endings::after_move(
+                    &decisions,
+                    seq,
+                    *by,
+                    &written,
+                    board.history(),
+                    m,
+                    &after,
+                    board.mate_witness(),
+                    &mut witness,
+                );
+                Ok((end.into_iter().collect(), Prepared::Move(m, witness)))
             }
             RecordedEvent::IllegalMove {
                 by,
@@ -414,7 +425,10 @@ impl Game {
                         *by,
                         &written,
                         board.history(),
+                        *m,
                         after,
+                        None,
+                        &mut None,
                     ));
                 }
                 Ok((ruled, Prepared::IllegalMove(effect)))
@@ -717,6 +731,7 @@ impl Game {
                 Prepared::Move(
                     parse_move(board.position(), san, self.castling_mode)
                         .map_err(|e| corrupt(e.to_string()))?,
+                    None,
                 )
             }
             RecordedEvent::IllegalMove {
@@ -768,10 +783,10 @@ impl Game {
         let state = &mut self.state;
         match event {
             RecordedEvent::Move { by, .. } => {
-                let Prepared::Move(m) = prepared else {
+                let Prepared::Move(m, witness) = prepared else {
                     return;
                 };
-                state.board.play(m);
+                state.board.play(m, witness);
                 state.obligations.clear();
                 state.offers.rejected_by_touch(*by, "moved");
             }
@@ -799,7 +814,7 @@ impl Game {
                         }
                     }
                     IllegalMoveEffect::Stands(m) => {
-                        state.board.play(m);
+                        state.board.play(m, None);
                         state.obligations.clear();
                         state.offers.rejected_by_touch(*by, "moved");
                     }

@@ -8,11 +8,13 @@
 //! 2018 a resignation always loses).
 
 use serde_json::json;
-use shakmaty::{Chess, Position};
+use shakmaty::{Chess, Move, Position};
 
 use crate::rules::automatic_end::{AutomaticEnd, AutomaticEndKind, automatic_end_after};
 use crate::rules::laws::{Rule, resignation_draws_when_opponent_cannot_mate};
-use crate::rules::mating_potential::{MatingPotential, dead_position, mating_potential};
+use crate::rules::mating_potential::{
+    MatingPotential, dead_position_with_witness, mating_potential, still_can_mate_after,
+};
 use crate::rules::move_parsing::fen_of;
 use crate::rules::position_identity::PositionHistory;
 use crate::rules::side::Side;
@@ -33,20 +35,39 @@ pub(super) struct GameEnd {
 
 /// The end, if any, after the move `san` (made by `by`) leads from the last position of
 /// `history` to `after`, with the evidence it rests on (docs/DESIGN.md, Principle 4).
+///
+/// Whether the position is dead is the full helpmate search's to say, except where a
+/// player proven able to checkmate before the move (`witness`) provably still can after it
+/// (`still_can_mate_after`: the players can return to the position before). The player
+/// proven able to checkmate after the move, when the check ran and found one, is written to
+/// `witness_after` for the next move.
+#[allow(clippy::too_many_arguments)]
 pub(super) fn after_move(
     decisions: &Decisions<'_>,
     seq: u64,
     by: Side,
     san: &str,
     history: &PositionHistory,
+    m: Move,
     after: &Chess,
+    witness: Option<Side>,
+    witness_after: &mut Option<Side>,
 ) -> Option<ServiceEvent> {
+    let before = history.current();
     let AutomaticEnd {
         kind,
         ply,
         occurrences,
     } = automatic_end_after(history, after, |position| {
-        dead_position(position) == MatingPotential::CannotMate
+        if let Some(side) = witness
+            && still_can_mate_after(before, m, position)
+        {
+            *witness_after = Some(side);
+            return false;
+        }
+        let (potential, side) = dead_position_with_witness(position);
+        *witness_after = side.map(Side::from);
+        potential == MatingPotential::CannotMate
     })?;
     let (result, termination, reason) = match kind {
         AutomaticEndKind::Checkmate => (

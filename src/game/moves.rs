@@ -23,6 +23,9 @@ pub(super) struct Board {
     moves: Vec<String>,
     stood: Vec<StoodIllegalMove>,
     castling_mode: CastlingMode,
+    /// A player proven able to checkmate in the current position (by the dead-position check
+    /// of the move that led here), from which the next move's check can start.
+    mate_witness: Option<Side>,
 }
 
 impl Board {
@@ -33,6 +36,7 @@ impl Board {
             moves: Vec::new(),
             stood: Vec::new(),
             castling_mode,
+            mate_witness: None,
         }
     }
 
@@ -111,18 +115,26 @@ impl Board {
         })
     }
 
-    /// Plays the legal move `m` and returns its SAN.
-    pub(super) fn play(&mut self, m: Move) -> String {
+    /// Plays the legal move `m` and returns its SAN; `mate_witness` is a player the
+    /// dead-position check proved able to checkmate after it, if it ran.
+    pub(super) fn play(&mut self, m: Move, mate_witness: Option<Side>) -> String {
         let san = san_of(self.position(), m);
         self.history.play(m);
         self.moves.push(san.clone());
+        self.mate_witness = mate_witness;
         san
+    }
+
+    /// A player proven able to checkmate in the current position, if known.
+    pub(super) fn mate_witness(&self) -> Option<Side> {
+        self.mate_witness
     }
 
     /// The game goes on from `position`, reached by an illegal move that stood (A.5.2).
     pub(super) fn stand(&mut self, seq: u64, attempted_move: Option<&str>, position: Chess) {
         let fen = crate::rules::move_parsing::fen_of(&position);
         self.history.push(position);
+        self.mate_witness = None;
         self.moves.push(
             attempted_move
                 .map(str::to_string)

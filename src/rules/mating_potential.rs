@@ -15,7 +15,7 @@
 use std::str::FromStr;
 
 use shakmaty::fen::Fen;
-use shakmaty::{CastlingMode, CastlingSide, Chess, Color, EnPassantMode, Position, Role};
+use shakmaty::{CastlingMode, CastlingSide, Chess, Color, EnPassantMode, Move, Position, Role};
 
 /// Whether a side can still deliver checkmate.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -121,16 +121,92 @@ pub fn mating_potential_with(
 /// Whether the position is dead (5.2.2): neither player can checkmate. `Inconclusive` when
 /// one side is proven unable and the other undecided.
 pub fn dead_position(position: &Chess) -> MatingPotential {
+    dead_position_with_witness(position).0
+}
+
+/// [`dead_position`], with the side proven able to checkmate when the position is not dead
+/// (the witness the next move's check can start from, see [`still_can_mate_after`]).
+pub fn dead_position_with_witness(position: &Chess) -> (MatingPotential, Option<Color>) {
     let white = mating_potential(position, Color::White).0;
     if white == MatingPotential::CanMate {
-        return MatingPotential::CanMate;
+        return (MatingPotential::CanMate, Some(Color::White));
     }
     let black = mating_potential(position, Color::Black).0;
     match (white, black) {
-        (_, MatingPotential::CanMate) => MatingPotential::CanMate,
-        (MatingPotential::CannotMate, MatingPotential::CannotMate) => MatingPotential::CannotMate,
-        _ => MatingPotential::Inconclusive,
+        (_, MatingPotential::CanMate) => (MatingPotential::CanMate, Some(Color::Black)),
+        (MatingPotential::CannotMate, MatingPotential::CannotMate) => {
+            (MatingPotential::CannotMate, None)
+        }
+        _ => (MatingPotential::Inconclusive, None),
     }
+}
+
+/// Whether a side that could checkmate in `before` provably still can after the move `m`,
+/// which leads to `after`, without a helpmate search: the fast path of the dead-position
+/// check after every move (5.2.2).
+///
+/// The proof is a way back: when `m` is a quiet piece move (no capture, no pawn, no
+/// promotion, no castling, castling rights unchanged, and no en passant capture possible
+/// before it), and the opponent has a quiet reply after which `m` can be taken back and the
+/// reply too, the players can return to `before` by legal moves, and from there the side
+/// checkmates as it could before. The returned position is compared with `before` in full
+/// (FIDE identity). When no such way back exists the answer is `false` and the full search
+/// decides: this never calls a live position dead, nor a dead one live.
+pub fn still_can_mate_after(before: &Chess, m: Move, after: &Chess) -> bool {
+    let quiet = |position: &Chess, m: &Move| {
+        matches!(
+            m,
+            Move::Normal {
+                role,
+                capture: None,
+                promotion: None,
+                ..
+            } if *role != Role::Pawn
+        ) && !matches!(m, Move::Castle { .. })
+            && position.castles().castling_rights() == {
+                let mut next = position.clone();
+                next.play_unchecked(*m);
+                next.castles().castling_rights()
+            }
+    };
+    let undo = |m: &Move| match *m {
+        Move::Normal { role, from, to, .. } => Some(Move::Normal {
+            role,
+            from: to,
+            capture: None,
+            to: from,
+            promotion: None,
+        }),
+        _ => None,
+    };
+    if before.legal_ep_square().is_some() || !quiet(before, &m) {
+        return false;
+    }
+    let Some(back) = undo(&m) else {
+        return false;
+    };
+    for reply in after.legal_moves() {
+        if !quiet(after, &reply) {
+            continue;
+        }
+        let Some(reply_back) = undo(&reply) else {
+            continue;
+        };
+        let mut position = after.clone();
+        position.play_unchecked(reply);
+        if !position.is_legal(back) {
+            continue;
+        }
+        position.play_unchecked(back);
+        if !position.is_legal(reply_back) {
+            continue;
+        }
+        position.play_unchecked(reply_back);
+        if position == *before {
+            return true;
+        }
+    }
+    false
 }
 
 /// The position as a board of the `chess` crate, which chasolver uses. Chess960 castling
