@@ -109,6 +109,8 @@ enum Prepared {
     Move(Move, Option<Side>),
     IllegalMove(IllegalMoveEffect),
     Stood(Box<Chess>),
+    /// The square touched, when it names one.
+    Touch(Option<Square>),
 }
 
 /// A game: its settings, its log and the state folded from it.
@@ -439,8 +441,8 @@ impl Game {
             | RecordedEvent::ClockAdjust { .. }
             | RecordedEvent::DrawOffer { .. } => nothing(Vec::new()),
             RecordedEvent::Touch { by, square } => {
-                judge_touch(board.position(), *by, square)?;
-                nothing(Vec::new())
+                let square = judge_touch(board.position(), *by, square)?;
+                Ok((Vec::new(), Prepared::Touch(Some(square))))
             }
             RecordedEvent::DrawAccept { by } => {
                 let offer = state.offers.open_for(*by, "accept")?;
@@ -764,6 +766,7 @@ impl Game {
                 )
                 .map_err(|refusal| corrupt(refusal.message().to_string()))?,
             )),
+            RecordedEvent::Touch { square, .. } => Prepared::Touch(square.trim().parse().ok()),
             _ => Prepared::Nothing,
         })
     }
@@ -826,8 +829,8 @@ impl Game {
             RecordedEvent::ClockAdjust { side, delta_ms, .. } => {
                 state.clocks.adjust(*side, *delta_ms)
             }
-            RecordedEvent::Touch { by, square } => {
-                if let Ok(square) = square.trim().parse::<Square>() {
+            RecordedEvent::Touch { by, .. } => {
+                if let Prepared::Touch(Some(square)) = prepared {
                     let position = state.board.position().clone();
                     state.obligations.touch(*by, square, &position);
                 }
@@ -1093,8 +1096,8 @@ fn is_board_event(event: &RecordedEvent) -> bool {
     )
 }
 
-/// A touch must name a square with a piece, by the player having the move (4.3).
-fn judge_touch(position: &Chess, by: Side, square: &str) -> Result<(), Refusal> {
+/// A touch must name a square with a piece, by the player having the move (4.3); the square.
+fn judge_touch(position: &Chess, by: Side, square: &str) -> Result<Square, Refusal> {
     let parsed: Square = square.trim().parse().map_err(|_| {
         Refusal::new(
             "bad_square",
@@ -1120,7 +1123,7 @@ fn judge_touch(position: &Chess, by: Side, square: &str) -> Result<(), Refusal> 
             ),
         ));
     }
-    Ok(())
+    Ok(parsed)
 }
 
 /// The `(=)` mark of an offer by `by` at `seq` (9.1.2.2), or of a claim standing as one.

@@ -1,4 +1,4 @@
-//! A test table: a game with a recorder that decides, then applies, every event.
+//! A test table: a game recorded event by event as the service records it.
 
 use arbiter::game::Game;
 use arbiter::game::event::{
@@ -95,23 +95,16 @@ impl Table {
         table
     }
 
-    /// Decide and, if accepted, store the event and its decisions.
+    /// Record the event as the service does (`Game::record`: judged and applied with its
+    /// decisions in one step) and keep the log it would store.
     pub fn record(&mut self, event: RecordedEvent) -> Result<Vec<ServiceEvent>, Refusal> {
         let seq = self.seq + 1;
-        let decisions = self.game.decide(seq, &event)?;
-        let stored = Event::Recorded(event);
-        self.game
-            .apply(seq, &stored)
-            .expect("a decided event applies");
-        self.log.push((seq, stored));
+        let decisions = self.game.record(seq, &event)?;
+        self.log.push((seq, Event::Recorded(event)));
         self.seq = seq;
         for decision in &decisions {
             self.seq += 1;
-            let stored = Event::Service(decision.clone());
-            self.game
-                .apply(self.seq, &stored)
-                .expect("a decision applies");
-            self.log.push((self.seq, stored));
+            self.log.push((self.seq, Event::Service(decision.clone())));
         }
         Ok(decisions)
     }
