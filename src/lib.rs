@@ -12,5 +12,8 @@ pub mod cluster;
 pub mod game;
 pub mod http;
 pub mod integrity;
+pub mod interchange;
 pub mod rules;
 pub mod store;
+pub mod tournament;
+pub mod web;

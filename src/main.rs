@@ -64,6 +64,8 @@ enum Command {
         /// them); migrations run as DATABASE_URL's own user.
         #[arg(long, env = "ARBITER_SERVICE_ROLE", default_value = "arbiter_service")]
         service_role: String,
+        #[command(flatten)]
+        sessions: SessionArgs,
     },
     /// Apply pending database migrations and exit.
     Migrate {
@@ -127,6 +129,36 @@ enum TokenAction {
         /// The token's id.
         token_id: uuid::Uuid,
     },
+}
+
+/// Back-office sessions.
+#[derive(Debug, clap::Args)]
+struct SessionArgs {
+    /// A back-office session unused this many minutes ends.
+    #[arg(long, env = "ARBITER_SESSION_IDLE_MINUTES", default_value_t = 240)]
+    session_idle_minutes: u64,
+    /// A back-office session ends this many hours after sign-in.
+    #[arg(long, env = "ARBITER_SESSION_MAX_HOURS", default_value_t = 16)]
+    session_max_hours: u64,
+    /// When the session cookie is `Secure`: `auto` (the request came over HTTPS, or a proxy
+    /// said so in Forwarded / X-Forwarded-Proto) or `always`.
+    #[arg(
+        long,
+        env = "ARBITER_SECURE_COOKIES",
+        value_enum,
+        default_value = "auto"
+    )]
+    secure_cookies: arbiter::web::SecureCookies,
+}
+
+impl SessionArgs {
+    fn settings(&self) -> arbiter::web::WebSettings {
+        arbiter::web::WebSettings {
+            session_idle: std::time::Duration::from_secs(self.session_idle_minutes.max(1) * 60),
+            session_lifetime: std::time::Duration::from_secs(self.session_max_hours.max(1) * 3600),
+            secure_cookies: self.secure_cookies,
+        }
+    }
 }
 
 /// The database to use: the given URL, or a private cluster started for the purpose.
@@ -223,9 +255,18 @@ async fn run(cli: Cli) -> Result<ExitCode> {
             port,
             db_connections,
             service_role,
+            sessions,
         } => {
             let database = Database::open(&database).await?;
-            let outcome = serve(&database.url, &bind, port, db_connections, service_role).await;
+            let outcome = serve(
+                &database.url,
+                &bind,
+                port,
+                db_connections,
+                service_role,
+                sessions.settings(),
+            )
+            .await;
             let closed = database.close();
             outcome?;
             closed?;
@@ -293,6 +334,7 @@ async fn serve(
     port: u16,
     db_connections: u32,
     service_role: String,
+    web: arbiter::web::WebSettings,
 ) -> Result<()> {
     migrate(url).await?;
     let store = Store::connect_as_service(url, db_connections, &service_role)
@@ -304,11 +346,12 @@ async fn serve(
                 redact(url)
             )
         })?;
-    let state = AppState::new(store);
+    let mut state = AppState::new(store);
+    state.web = web;
     let server = actix_web::HttpServer::new(move || arbiter::http::app(state.clone()))
         .bind((bind, port))
         .with_context(|| format!("cannot listen on {bind}:{port}"))?;
-    tracing::info!(address = %format!("http://{bind}:{port}"), docs = %format!("http://{bind}:{port}/docs/"), "arbiter is serving");
+    tracing::info!(address = %format!("http://{bind}:{port}"), docs = %format!("http://{bind}:{port}/docs/"), office = %format!("http://{bind}:{port}/office/"), "arbiter is serving");
     server.run().await.context("the HTTP server failed")?;
     tracing::info!("arbiter stopped");
     Ok(())

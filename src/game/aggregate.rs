@@ -173,6 +173,15 @@ impl Game {
         self.state.end.as_ref().map(|end| end.termination)
     }
 
+    /// The standing events of the log in order, with their `seq` (events retracted by a
+    /// correction, and the decisions they caused, left out).
+    pub fn standing_events(&self) -> impl Iterator<Item = (u64, &Event)> {
+        self.log
+            .iter()
+            .filter(|logged| !logged.retracted)
+            .map(|logged| (logged.seq, &logged.event))
+    }
+
     /// How many times the position after `ply` half-moves had occurred up to then.
     pub fn repetition_count_at(&self, ply: usize) -> usize {
         self.state.board.history().count_at_ply(ply)

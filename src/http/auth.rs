@@ -1,6 +1,7 @@
 //! Identifying the caller from `Authorization: Bearer <token>`. Every `/v1` route takes a
 //! [`Caller`]; health, readiness, the OpenAPI document and `/docs` do not. A token is looked
-//! up on every request, so a revoked token stops working at once.
+//! up on every request, so a revoked token stops working at once. A GET request without a
+//! token may carry a back-office session cookie instead (see [`crate::web::session`]).
 
 use super::AppState;
 use super::error::ApiError;
@@ -24,9 +25,16 @@ impl FromRequest for Caller {
             .headers()
             .get(AUTHORIZATION)
             .map(|value| value.to_str().map(str::to_owned));
+        let cookie_request = header.is_none().then(|| request.clone());
         Box::pin(async move {
             let token = match header {
                 None => {
+                    if let (Some(state), Some(request)) = (state.as_ref(), cookie_request.as_ref())
+                        && let Some(principal) =
+                            crate::web::session::principal_from_cookie(state, request).await?
+                    {
+                        return Ok(Caller(principal));
+                    }
                     return Err(ApiError::unauthenticated(
                         "missing_token",
                         "This route needs a bearer token: send `Authorization: Bearer <token>`. An \

@@ -14,6 +14,7 @@ pub mod games;
 pub mod health;
 pub mod integrity;
 pub mod tokens;
+pub mod tournaments;
 
 use crate::arbitration::Arbitration;
 use crate::store::Store;
@@ -55,6 +56,8 @@ pub struct AppState {
     pub arbitration: Arbitration,
     /// Request limits.
     pub limits: Limits,
+    /// Back-office sessions.
+    pub web: crate::web::WebSettings,
 }
 
 impl AppState {
@@ -64,6 +67,7 @@ impl AppState {
             arbitration: Arbitration::new(store.clone()),
             store,
             limits: Limits::default(),
+            web: crate::web::WebSettings::default(),
         }
     }
 }
@@ -85,6 +89,7 @@ impl AppState {
         (name = "appeals", description = "Positions, audits, rulings and PGN: what appeals committees and the chief arbiter read."),
         (name = "feed", description = "The global feed of every stored event, in commit order."),
         (name = "integrity", description = "Chain heads and exports that anyone can verify offline."),
+        (name = "tournaments", description = "Tournaments: the settings an event's games are created with, and a round's pairings loaded as games."),
         (name = "tokens", description = "Bearer tokens and their roles (admin only)."),
         (name = "health", description = "Liveness and readiness."),
     ),
@@ -136,6 +141,11 @@ pub fn routes(config: &mut ServiceConfig) {
                 .service(integrity::digest)
                 .service(integrity::export)
                 .service(feed::read_feed)
+                .service(tournaments::create_tournament)
+                .service(tournaments::list_tournaments)
+                .service(tournaments::get_tournament)
+                .service(tournaments::update_tournament)
+                .service(tournaments::load_pairings)
                 .service(tokens::create_token)
                 .service(tokens::list_tokens)
                 .service(tokens::revoke_token),
@@ -225,6 +235,7 @@ pub fn app(
     document_server_errors(&mut document);
     app.service(SwaggerUi::new("/docs/{_:.*}").url("/api-docs/openapi.json", document))
         .service(web::redirect("/docs", "/docs/"))
+        .configure(crate::web::routes)
         .default_service(web::to(unknown_route))
         .wrap(from_fn(problems_only))
         .wrap(actix_web::middleware::Logger::new("%r %s %b bytes %D ms"))
@@ -317,7 +328,8 @@ async fn problems_only(
         .headers()
         .get(header::CONTENT_TYPE)
         .is_some_and(|v| v.as_bytes() == error::PROBLEM_JSON.as_bytes());
-    if !(status.is_client_error() || status.is_server_error()) || is_problem {
+    let is_page = response.request().path().starts_with(crate::web::PREFIX);
+    if !(status.is_client_error() || status.is_server_error()) || is_problem || is_page {
         return Ok(response.map_into_left_body());
     }
     let problem = if status == StatusCode::METHOD_NOT_ALLOWED {

@@ -7,13 +7,17 @@ mod chain;
 mod events;
 mod games;
 mod rulings;
+mod sessions;
 mod tokens;
+mod tournaments;
 
 pub use chain::{ChainBreak, ChainReport, GENESIS_HASH};
 pub use events::{Appended, EventEnvelope, FeedCursor, FeedItem, FeedPage, GameOutcome, NewEvent};
 pub use games::{CreatedGame, GameFilter, GameListPage, GameStatus, GameSummary, ListCursor};
 pub use rulings::{RulingFilter, RulingItem, RulingPage};
+pub use sessions::{OpenedSession, Session};
 pub use tokens::{TokenInfo, token_hash};
+pub use tournaments::EventRound;
 
 use sqlx::PgPool;
 use sqlx::postgres::PgPoolOptions;
@@ -50,6 +54,9 @@ pub enum StoreError {
     /// The same `event_id` appears twice in one append.
     #[error("event_id {0} appears more than once in the request")]
     DuplicateEventIdInRequest(Uuid),
+    /// A tournament with this name exists already.
+    #[error("a tournament named {0} exists already")]
+    TournamentNameTaken(String),
     /// A game with this id exists with other settings.
     #[error("a game with id {0} already exists with other settings")]
     GameIdTaken(Uuid),

@@ -1,6 +1,7 @@
 //! API and store tests against a real PostgreSQL (a fresh database per test), driving HTTP
 //! in-process through the same app the server runs. One binary, so one link step.
 
+mod browser;
 mod cases;
 mod cli;
 mod log_guarantees;
@@ -10,4 +11,6 @@ mod requests;
 mod second_pass;
 mod shared;
 mod support;
+mod tournaments;
 mod trust;
+mod web;
