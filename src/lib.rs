@@ -2,8 +2,9 @@
 //!
 //! `game` and `rules` are the pure core (the FIDE Laws); `analyze` audits PGN records with
 //! them; `store` holds all SQL; `arbitration` joins the core and the store; `http` is the thin
-//! actix-web shell; `access` and `integrity` are who may write and the offline proof that
-//! nothing changed.
+//! actix-web shell and `web` the back office's pages over the same services; `tournament`
+//! turns a round's pairings (read by the pure `interchange`) into games; `access` and
+//! `integrity` are who may write and the offline proof that nothing changed.
 
 pub mod access;
 pub mod analyze;

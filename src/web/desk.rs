@@ -351,10 +351,10 @@ pub fn decision_panel(game_id: Uuid, envelope: &EventEnvelope) -> Markup {
             article.ruling.ended {
                 header {
                     span.verdict { "Game over: " (layout::result_text(*result)) }
-                    span.article { "Article " (article) }
+                    span.article { (layout::termination_text(*termination)) ", article " (article) }
                     span.seq { "#" (envelope.seq) }
                 }
-                p.reason { (layout::words(&layout::wire_name(termination))) ": " (reason) }
+                p.reason { (reason) }
                 @if let Some(evidence) = evidence {
                     @if let Some(fen) = evidence["fen"].as_str() { p { "Position: " code.fen { (fen) } } }
                 }
@@ -468,7 +468,7 @@ fn position_facts(view: &GameView, status: &BoardStatus) -> Markup {
                 @match view.result {
                     Some(result) => {
                         strong { (layout::result_text(result)) }
-                        @if let (Some(t), Some(a)) = (view.termination, &view.article) { " · " (layout::words(&layout::wire_name(&t))) " (" (a) ")" }
+                        @if let (Some(t), Some(a)) = (view.termination, &view.article) { " · " (layout::termination_text(t)) " (" (a) ")" }
                     }
                     None => { "in progress, " (layout::side_name(view.side_to_move)) " to move (move " (view.ply / 2 + 1) ")" }
                 }
@@ -516,7 +516,7 @@ fn position_facts(view: &GameView, status: &BoardStatus) -> Markup {
 fn timeline(log: &[EventEnvelope], standing: &HashSet<u64>, game_id: Uuid) -> Markup {
     html! {
         table.list.timeline {
-            thead { tr { th.num { "#" } th { "Time" } th { "Event" } th { "Recorded by" } th { "Hash" } } }
+            thead { tr { th.num { "#" } th { "Time (UTC)" } th { "Event" } th { "Recorded by" } th { "Hash" } } }
             tbody {
                 @for e in log.iter().rev() {
                     tr class={ @if matches!(e.event, Event::Service(_)) { "decision" } @if !standing.contains(&e.seq) { " retracted" } } {

@@ -200,6 +200,26 @@ pub fn result_text(result: GameResult) -> &'static str {
     }
 }
 
+/// How a game ended, in words.
+pub fn termination_text(termination: crate::game::event::Termination) -> &'static str {
+    use crate::game::event::Termination;
+    match termination {
+        Termination::Checkmate => "checkmate",
+        Termination::Stalemate => "stalemate",
+        Termination::DeadPosition => "dead position",
+        Termination::FivefoldRepetition => "fivefold repetition",
+        Termination::SeventyFiveMoves => "75 moves",
+        Termination::Agreement => "agreement",
+        Termination::RepetitionClaim => "repetition claim",
+        Termination::FiftyMovesClaim => "50-move claim",
+        Termination::Flag => "flag fall",
+        Termination::Resignation => "resignation",
+        Termination::IllegalMoves => "illegal moves",
+        Termination::Arbiter => "arbiter's decision",
+        Termination::Appeal => "appeal",
+    }
+}
+
 /// `White` or `Black`.
 pub fn side_name(side: Side) -> &'static str {
     match side {

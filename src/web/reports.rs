@@ -204,7 +204,7 @@ pub async fn incidents(
             @let claims = of_type("claim");
             @if claims.is_empty() { p.hint { "No claim." } } @else {
                 table.list.report {
-                    thead { tr { th { "Time" } th { "Board" } th { "Players" } th { "Claim" } th { "Ruling" } th { "Article" } th { "Penalty" } th { "Position" } } }
+                    thead { tr { th { "Time (UTC)" } th { "Board" } th { "Players" } th { "Claim" } th { "Ruling" } th { "Article" } th { "Penalty" } th { "Position" } } }
                     tbody {
                         @for claim in claims {
                             @let ruling = ruling_of(claim);
@@ -241,7 +241,7 @@ pub async fn incidents(
             @let penalties = of_type("penalty_applied");
             @if penalties.is_empty() { p.hint { "No penalty." } } @else {
                 table.list.report {
-                    thead { tr { th { "Time" } th { "Board" } th { "Players" } th { "To" } th.num { "Seconds" } th { "Article" } th { "Why" } th { "Position" } } }
+                    thead { tr { th { "Time (UTC)" } th { "Board" } th { "Players" } th { "To" } th.num { "Seconds" } th { "Article" } th { "Why" } th { "Position" } } }
                     tbody {
                         @for item in penalties {
                             @if let Event::Service(ServiceEvent::PenaltyApplied { side, add_ms, article, reason, .. }) = &item.decision.event {
@@ -266,7 +266,7 @@ pub async fn incidents(
             @let others: Vec<&RulingItem> = items.iter().filter(|i| matches!(i.decision.event.type_name(), "illegal_move" | "arbiter_decision" | "clock_adjust" | "correction")).collect();
             @if others.is_empty() { p.hint { "None." } } @else {
                 table.list.report {
-                    thead { tr { th { "Time" } th { "Board" } th { "Players" } th { "What" } th { "Recorded by" } th { "Position" } } }
+                    thead { tr { th { "Time (UTC)" } th { "Board" } th { "Players" } th { "What" } th { "Recorded by" } th { "Position" } } }
                     tbody {
                         @for item in others {
                             tr {
@@ -287,7 +287,7 @@ pub async fn incidents(
             @let appeals: Vec<&RulingItem> = items.iter().filter(|i| matches!(i.decision.event.type_name(), "appeal_lodged" | "appeal_decided")).collect();
             @if appeals.is_empty() { p.hint { "No appeal." } } @else {
                 table.list.report {
-                    thead { tr { th { "Time" } th { "Board" } th { "Players" } th { "What" } th { "Recorded by" } th {} } }
+                    thead { tr { th { "Time (UTC)" } th { "Board" } th { "Players" } th { "What" } th { "Recorded by" } th {} } }
                     tbody {
                         @for item in appeals {
                             @let against = match &item.decision.event {
@@ -382,7 +382,7 @@ pub async fn appeals(
             }
             @if decisions.is_empty() { p { "No decision yet." } } @else {
                 table.list.report {
-                    thead { tr { th { "Time" } th { "Board" } th { "Players" } th { "Decision" } th { "Appeal" } th {} } }
+                    thead { tr { th { "Time (UTC)" } th { "Board" } th { "Players" } th { "Decision" } th { "Appeal" } th {} } }
                     tbody {
                         @for item in decisions {
                             @let against = appeals_against(item);
@@ -683,7 +683,7 @@ pub async fn results(
                             td { (s.black.name) }
                             td {
                                 @if forfeit { "forfeit" }
-                                @else if let Some(t) = board.view.termination { (layout::words(&layout::wire_name(&t))) @if let Some(a) = &board.view.article { " (" (a) ")" } }
+                                @else if let Some(t) = board.view.termination { (layout::termination_text(t)) @if let Some(a) = &board.view.article { " (" (a) ")" } }
                                 @else { "in progress" }
                             }
                             td.screen-only {

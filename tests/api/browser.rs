@@ -237,6 +237,28 @@ impl Browser {
             .expect("window size");
     }
 
+    /// Saves the page as printed (print media, an A4-wide window) under
+    /// `docs/screens/NAME.png` when `ARBITER_SCREENSHOTS=1`.
+    pub async fn print_screenshot(&self, name: &str) {
+        if std::env::var("ARBITER_SCREENSHOTS").as_deref() != Ok("1") {
+            return;
+        }
+        let media = |media: &'static str| ChromeDevTools {
+            command: "Emulation.setEmulatedMedia",
+            params: json!({ "media": media }),
+        };
+        self.client
+            .issue_cmd(media("print"))
+            .await
+            .expect("print media");
+        // 210 mm at 96 dpi, the width of an A4 page.
+        self.screenshot(name, 794, 1123, true).await;
+        self.client
+            .issue_cmd(media(""))
+            .await
+            .expect("screen media");
+    }
+
     pub async fn close(mut self) {
         let _ = self.client.clone().close().await;
         let _ = self.driver.kill();
@@ -247,5 +269,32 @@ impl Browser {
 impl Drop for Browser {
     fn drop(&mut self) {
         let _ = self.driver.kill();
+    }
+}
+
+/// A Chrome DevTools command sent through chromedriver (`goog/cdp/execute`).
+#[derive(Debug)]
+struct ChromeDevTools {
+    command: &'static str,
+    params: Value,
+}
+
+impl fantoccini::wd::WebDriverCompatibleCommand for ChromeDevTools {
+    fn endpoint(
+        &self,
+        base_url: &url::Url,
+        session_id: Option<&str>,
+    ) -> Result<url::Url, url::ParseError> {
+        base_url.join(&format!(
+            "session/{}/goog/cdp/execute",
+            session_id.unwrap_or_default()
+        ))
+    }
+
+    fn method_and_body(&self, _: &url::Url) -> (http::Method, Option<String>) {
+        (
+            http::Method::POST,
+            Some(json!({ "cmd": self.command, "params": self.params }).to_string()),
+        )
     }
 }

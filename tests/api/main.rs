@@ -5,6 +5,7 @@ mod browser;
 mod cases;
 mod cli;
 mod log_guarantees;
+mod office;
 mod openapi;
 mod recording;
 mod requests;

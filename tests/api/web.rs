@@ -1074,6 +1074,9 @@ async fn every_screen_stays_on_this_origin_and_is_captured_for_the_documentation
         browser
             .screenshot(&format!("{name}-desk"), 1440, 900, *full)
             .await;
+        if matches!(*name, "incidents" | "results") {
+            browser.print_screenshot(&format!("{name}-print")).await;
+        }
     }
     for asset in ["office.css", "office.js"] {
         let text = client

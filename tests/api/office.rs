@@ -1,0 +1,204 @@
+//! The back office's sessions in-process: the sign-in's origin check, the cookie's flags
+//! (and `Secure` behind a proxy that terminates TLS), and sessions ending when idle, past
+//! their lifetime, or with their token.
+
+use crate::support::TestDb;
+use actix_web::test;
+
+/// The origin of in-process requests (actix's test requests are addressed to localhost:8080).
+const ORIGIN: &str = "http://localhost:8080";
+
+fn sign_in(token: &str) -> test::TestRequest {
+    test::TestRequest::post()
+        .uri("/office/sign-in")
+        .set_form([("token", token), ("next", "/office/")])
+}
+
+fn session_of<B>(response: &actix_web::dev::ServiceResponse<B>) -> Option<String> {
+    response
+        .response()
+        .cookies()
+        .find(|c| c.name() == "arbiter_session")
+        .map(|c| c.value().to_string())
+}
+
+#[actix_web::test]
+async fn a_sign_in_from_another_site_is_refused_and_one_from_this_origin_sets_a_strict_cookie() {
+    let db = TestDb::new().await;
+    let app = test::init_service(arbiter::http::app(db.state())).await;
+
+    let response = test::call_service(
+        &app,
+        sign_in(&db.arbiter)
+            .insert_header(("Origin", "http://evil.example"))
+            .to_request(),
+    )
+    .await;
+    assert_eq!(response.status().as_u16(), 403);
+    assert!(session_of(&response).is_none());
+    let response = test::call_service(&app, sign_in(&db.arbiter).to_request()).await;
+    assert_eq!(
+        response.status().as_u16(),
+        403,
+        "neither Origin nor Referer"
+    );
+
+    // A browser that sends no Origin but a Referer of this origin is accepted.
+    let response = test::call_service(
+        &app,
+        sign_in(&db.arbiter)
+            .insert_header(("Referer", format!("{ORIGIN}/office/sign-in")))
+            .to_request(),
+    )
+    .await;
+    assert_eq!(response.status().as_u16(), 303);
+    let cookie = response
+        .response()
+        .cookies()
+        .find(|c| c.name() == "arbiter_session")
+        .expect("a session cookie");
+    assert_eq!(cookie.http_only(), Some(true));
+    assert_eq!(
+        cookie.same_site(),
+        Some(actix_web::cookie::SameSite::Strict)
+    );
+    assert_eq!(cookie.path(), Some("/"));
+    assert_ne!(cookie.secure(), Some(true));
+    let stored: Vec<u8> = sqlx::query_scalar("SELECT session_hash FROM web_sessions")
+        .fetch_one(db.store.pool())
+        .await
+        .expect("one session");
+    assert_ne!(stored, cookie.value().as_bytes(), "only a hash is stored");
+
+    // Behind a proxy that terminates TLS and says so, the cookie is Secure.
+    let response = test::call_service(
+        &app,
+        sign_in(&db.arbiter)
+            .insert_header(("Origin", "https://localhost:8080"))
+            .insert_header(("X-Forwarded-Proto", "https"))
+            .to_request(),
+    )
+    .await;
+    assert_eq!(response.status().as_u16(), 303);
+    let cookie = response
+        .response()
+        .cookies()
+        .find(|c| c.name() == "arbiter_session")
+        .expect("a session cookie");
+    assert_eq!(cookie.secure(), Some(true));
+    db.finish().await;
+}
+
+#[actix_web::test]
+async fn a_session_ends_when_idle_past_its_lifetime_or_with_its_token() {
+    let db = TestDb::new().await;
+    let app = test::init_service(arbiter::http::app(db.state())).await;
+    let open = || async {
+        let response = test::call_service(
+            &app,
+            sign_in(&db.reader)
+                .insert_header(("Origin", ORIGIN))
+                .to_request(),
+        )
+        .await;
+        session_of(&response).expect("a session")
+    };
+    let page = |session: String| {
+        test::TestRequest::get()
+            .uri("/office/")
+            .insert_header(("Cookie", format!("arbiter_session={session}")))
+            .to_request()
+    };
+    let live = open().await;
+    assert_eq!(
+        test::call_service(&app, page(live.clone()))
+            .await
+            .status()
+            .as_u16(),
+        200
+    );
+
+    // Unused for longer than the idle time (4 hours by default).
+    sqlx::query("UPDATE web_sessions SET last_seen_at = now() - interval '5 hours'")
+        .execute(db.store.pool())
+        .await
+        .expect("age the session");
+    let response = test::call_service(&app, page(live)).await;
+    assert_eq!(response.status().as_u16(), 303);
+    assert!(
+        response
+            .headers()
+            .get("location")
+            .and_then(|v| v.to_str().ok())
+            .is_some_and(|l| l.starts_with("/office/sign-in")),
+    );
+
+    // Past its absolute end, however recently used.
+    let late = open().await;
+    sqlx::query("UPDATE web_sessions SET expires_at = now() - interval '1 second'")
+        .execute(db.store.pool())
+        .await
+        .expect("expire the sessions");
+    assert_eq!(
+        test::call_service(&app, page(late)).await.status().as_u16(),
+        303
+    );
+
+    // With its token.
+    let revoked = open().await;
+    sqlx::query("UPDATE api_tokens SET revoked_at = now() WHERE name = 'test reader'")
+        .execute(db.store.pool())
+        .await
+        .expect("revoke the token");
+    assert_eq!(
+        test::call_service(&app, page(revoked))
+            .await
+            .status()
+            .as_u16(),
+        303
+    );
+    db.finish().await;
+}
+
+#[actix_web::test]
+async fn pages_are_html_with_their_own_headers_and_unknown_pages_are_not_problem_json() {
+    let db = TestDb::new().await;
+    let app = test::init_service(arbiter::http::app(db.state())).await;
+    let response = test::call_service(
+        &app,
+        test::TestRequest::get().uri("/office/sign-in").to_request(),
+    )
+    .await;
+    assert_eq!(response.status().as_u16(), 200);
+    let header = |name: &str| {
+        response
+            .headers()
+            .get(name)
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or_default()
+            .to_string()
+    };
+    assert!(header("content-type").starts_with("text/html"));
+    assert!(header("content-security-policy").contains("default-src 'self'"));
+    assert_eq!(header("x-content-type-options"), "nosniff");
+    assert_eq!(header("referrer-policy"), "same-origin");
+    let response = test::call_service(
+        &app,
+        test::TestRequest::get()
+            .uri("/office/no-such-page")
+            .to_request(),
+    )
+    .await;
+    // An unknown page is an HTML page, not the API's problem JSON.
+    assert_eq!(response.status().as_u16(), 404);
+    assert!(
+        response
+            .headers()
+            .get("content-type")
+            .and_then(|v| v.to_str().ok())
+            .is_some_and(|t| t.starts_with("text/html"))
+    );
+    let response = test::call_service(&app, test::TestRequest::get().uri("/").to_request()).await;
+    assert_eq!(response.status().as_u16(), 303);
+    db.finish().await;
+}
