@@ -1078,6 +1078,25 @@ async fn every_screen_stays_on_this_origin_and_is_captured_for_the_documentation
             browser.print_screenshot(&format!("{name}-print")).await;
         }
     }
+    // An event without a tournament record has its screens too.
+    browser.close().await;
+    browser = Browser::open(1024, 768).await;
+    browser.sign_in(&office, &db.arbiter).await;
+    for (page, shows) in [
+        ("floor", "Etxeberria, Ane"),
+        ("results", "Agirre, Jon"),
+        ("incidents", "Club Blitz Night"),
+    ] {
+        browser
+            .client
+            .goto(&office.url(&format!(
+                "/office/{page}?event=Club%20Blitz%20Night&round=1"
+            )))
+            .await
+            .expect("page");
+        let source = browser.source().await;
+        assert!(source.contains(shows), "{page}: {source}");
+    }
     for asset in ["office.css", "office.js"] {
         let text = client
             .get(office.url(&format!("/office/assets/{asset}")))
