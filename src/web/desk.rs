@@ -581,7 +581,14 @@ impl FormFrame<'_> {
 }
 
 /// Every recording form the viewer may use.
-fn record_forms(frame: &FormFrame, view: &GameView, event_name: &str) -> Markup {
+fn record_forms(
+    frame: &FormFrame,
+    view: &GameView,
+    status: &BoardStatus,
+    event_name: &str,
+) -> Markup {
+    // A claim waiting for the arbiter is what a decision is most likely about.
+    let open_claim = status.open_claims.first().map(|claim| claim.seq);
     let principal = &frame.viewer.principal;
     let may = |kind: &str| principal.may_record(kind, event_name).is_ok();
     let to_move = view.side_to_move;
@@ -745,7 +752,10 @@ fn record_forms(frame: &FormFrame, view: &GameView, event_name: &str) -> Markup 
                         select #decision name="decision" {
                             @for value in decisions.iter().filter(|d| !over || d.as_str() == "warning") { option value=(value) selected[frame.value("arbiter_decision", "decision") == *value] { (layout::words(value)) } }
                         }
-                        label for="subject_seq" { "On event #" } input #subject_seq name="subject_seq" size="5" placeholder="seq" value=(frame.value("arbiter_decision", "subject_seq"));
+                        label for="subject_seq" { "On event #" } input #subject_seq name="subject_seq" size="5" placeholder="seq" value=({
+                            let kept = frame.value("arbiter_decision", "subject_seq");
+                            if kept.is_empty() { open_claim.map(|s| s.to_string()).unwrap_or_default() } else { kept }
+                        });
                     }
                     div.row {
                         label for="decision-result" { "Result" }
@@ -934,7 +944,7 @@ pub async fn page(
                 @if let Some(flash) = flash.as_ref().filter(|f| f.refused) { (refusal_panel(flash)) }
                 @if !recorded.is_empty() { (answer_panel(game_id, &recorded)) }
                 @if !time_travel {
-                    (record_forms(&frame, &view, &summary.event))
+                    (record_forms(&frame, &view, &status, &summary.event))
                 }
             }
         }
