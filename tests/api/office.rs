@@ -202,3 +202,102 @@ async fn pages_are_html_with_their_own_headers_and_unknown_pages_are_not_problem
     assert_eq!(response.status().as_u16(), 303);
     db.finish().await;
 }
+
+/// The value of the first hidden field `name` inside the form `id` of a page.
+fn field_in(page: &str, form_id: &str, name: &str) -> String {
+    let form = &page[page
+        .find(&format!("id=\"{form_id}\""))
+        .unwrap_or_else(|| panic!("form {form_id} on the page"))..];
+    let at = form
+        .find(&format!("name=\"{name}\" value=\""))
+        .unwrap_or_else(|| panic!("field {name} in form {form_id}"));
+    let rest = &form[at + name.len() + 15..];
+    rest[..rest.find('"').expect("end of value")].to_string()
+}
+
+#[actix_web::test]
+async fn a_desk_form_sent_twice_is_stored_once_and_one_drawn_before_another_record_is_refused() {
+    let db = TestDb::new().await;
+    let app = test::init_service(arbiter::http::app(db.state())).await;
+    let game = crate::support::create_game(&app, &db).await;
+    let response = test::call_service(
+        &app,
+        sign_in(&db.arbiter)
+            .insert_header(("Origin", ORIGIN))
+            .to_request(),
+    )
+    .await;
+    let cookie = format!(
+        "arbiter_session={}",
+        session_of(&response).expect("a session")
+    );
+    let desk = |cookie: String| {
+        test::TestRequest::get()
+            .uri(&format!("/office/games/{game}"))
+            .insert_header(("Cookie", cookie))
+            .to_request()
+    };
+    let page = String::from_utf8(
+        test::read_body(test::call_service(&app, desk(cookie.clone())).await)
+            .await
+            .to_vec(),
+    )
+    .expect("utf-8");
+    let form = |form_id: &str, extra: Vec<(&'static str, &'static str)>| {
+        let mut fields = vec![
+            ("csrf", field_in(&page, form_id, "csrf")),
+            ("expected_seq", field_in(&page, form_id, "expected_seq")),
+            ("event_id", field_in(&page, form_id, "event_id")),
+            ("type", field_in(&page, form_id, "type")),
+        ];
+        for (name, value) in extra {
+            fields.push((name, value.to_string()));
+        }
+        fields
+    };
+    let post = |fields: Vec<(&'static str, String)>| {
+        test::TestRequest::post()
+            .uri(&format!("/office/games/{game}/record"))
+            .insert_header(("Cookie", cookie.clone()))
+            .insert_header(("Origin", ORIGIN))
+            .set_form(fields)
+            .to_request()
+    };
+    let offer = form("form-draw_offer", vec![("by", "white")]);
+    let first = test::call_service(&app, post(offer.clone())).await;
+    assert_eq!(first.status().as_u16(), 303);
+    let stored = db.event_count().await;
+    let again = test::call_service(&app, post(offer)).await;
+    assert_eq!(again.status().as_u16(), 303);
+    assert_eq!(
+        db.event_count().await,
+        stored,
+        "the same form twice is stored once"
+    );
+
+    // The touch form was drawn at the same seq, before the offer was recorded.
+    let touch = form("form-touch", vec![("by", "white"), ("square", "e2")]);
+    let refused = test::call_service(&app, post(touch)).await;
+    assert_eq!(refused.status().as_u16(), 303);
+    assert_eq!(db.event_count().await, stored, "nothing stored");
+    let page = String::from_utf8(
+        test::read_body(test::call_service(&app, desk(cookie.clone())).await)
+            .await
+            .to_vec(),
+    )
+    .expect("utf-8");
+    assert!(page.contains("Someone recorded in this game while the form was open"));
+    assert!(
+        page.contains("value=\"e2\""),
+        "the form keeps what was typed"
+    );
+    // Shown once: the next page no longer carries the refusal.
+    let page = String::from_utf8(
+        test::read_body(test::call_service(&app, desk(cookie.clone())).await)
+            .await
+            .to_vec(),
+    )
+    .expect("utf-8");
+    assert!(!page.contains("Someone recorded in this game"));
+    db.finish().await;
+}
