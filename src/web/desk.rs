@@ -581,14 +581,9 @@ impl FormFrame<'_> {
 }
 
 /// Every recording form the viewer may use.
-fn record_forms(
-    frame: &FormFrame,
-    view: &GameView,
-    status: &BoardStatus,
-    event_name: &str,
-) -> Markup {
+fn record_forms(frame: &FormFrame, view: &GameView, event_name: &str) -> Markup {
     // A claim waiting for the arbiter is what a decision is most likely about.
-    let open_claim = status.open_claims.first().map(|claim| claim.seq);
+    let open_claim = view.open_claims.first().map(|claim| claim.seq);
     let principal = &frame.viewer.principal;
     let may = |kind: &str| principal.may_record(kind, event_name).is_ok();
     let to_move = view.side_to_move;
@@ -944,7 +939,7 @@ pub async fn page(
                 @if let Some(flash) = flash.as_ref().filter(|f| f.refused) { (refusal_panel(flash)) }
                 @if !recorded.is_empty() { (answer_panel(game_id, &recorded)) }
                 @if !time_travel {
-                    (record_forms(&frame, &view, &status, &summary.event))
+                    (record_forms(&frame, &view, &summary.event))
                 }
             }
         }

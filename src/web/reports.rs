@@ -84,6 +84,24 @@ fn position_link(item: &RulingItem) -> Markup {
     }
 }
 
+/// The mark of an event a correction retracted (a data-entry error undone): it no longer
+/// stands, and the report says so rather than hiding it.
+fn retracted_mark(item: &RulingItem) -> Markup {
+    html! {
+        @if let Some(correction) = item.retracted_by {
+            " " (layout::badge("retracted", &format!("retracted by #{correction}")))
+        }
+    }
+}
+
+fn row_class(item: &RulingItem) -> &'static str {
+    if item.retracted_by.is_some() {
+        "retracted"
+    } else {
+        ""
+    }
+}
+
 fn players(item: &RulingItem) -> Markup {
     html! { (item.white) " – " (item.black) }
 }
@@ -208,11 +226,11 @@ pub async fn incidents(
                     tbody {
                         @for claim in claims {
                             @let ruling = ruling_of(claim);
-                            tr {
+                            tr class=(row_class(claim)) {
                                 td { (layout::time_of_day(claim.decision.recorded_at)) }
                                 td { (board_label(claim)) }
                                 td { (players(claim)) }
-                                td { (desk::describe(&claim.decision.event)) }
+                                td { (desk::describe(&claim.decision.event)) (retracted_mark(claim)) }
                                 @match ruling.map(|r| &r.decision.event) {
                                     Some(Event::Service(ServiceEvent::ClaimRuled(r))) => {
                                         td { strong { (layout::wire_name(&r.outcome)) } ": " (r.reason) }
@@ -245,14 +263,14 @@ pub async fn incidents(
                     tbody {
                         @for item in penalties {
                             @if let Event::Service(ServiceEvent::PenaltyApplied { side, add_ms, article, reason, .. }) = &item.decision.event {
-                                tr {
+                                tr class=(row_class(item)) {
                                     td { (layout::time_of_day(item.decision.recorded_at)) }
                                     td { (board_label(item)) }
                                     td { (players(item)) }
                                     td { (layout::side_name(*side)) }
                                     td.num { (add_ms / 1000) }
                                     td { (article) }
-                                    td { (reason) }
+                                    td { (reason) (retracted_mark(item)) }
                                     td { (position_link(item)) " · " a href={ (PREFIX) "/games/" (item.decision.game_id) "/decisions/" (item.decision.seq) } { "review" } }
                                 }
                             }
@@ -269,11 +287,11 @@ pub async fn incidents(
                     thead { tr { th { "Time (UTC)" } th { "Board" } th { "Players" } th { "What" } th { "Recorded by" } th { "Position" } } }
                     tbody {
                         @for item in others {
-                            tr {
+                            tr class=(row_class(item)) {
                                 td { (layout::time_of_day(item.decision.recorded_at)) }
                                 td { (board_label(item)) }
                                 td { (players(item)) }
-                                td { (desk::describe(&item.decision.event)) }
+                                td { (desk::describe(&item.decision.event)) (retracted_mark(item)) }
                                 td.who { (layout::recorder(&item.decision.recorded_by)) }
                                 td { (position_link(item)) }
                             }
@@ -386,11 +404,11 @@ pub async fn appeals(
                     tbody {
                         @for item in decisions {
                             @let against = appeals_against(item);
-                            tr class={ @if !against.is_empty() { "attention" } } {
+                            tr class={ @if !against.is_empty() { "attention " } (row_class(item)) } {
                                 td { (layout::time_of_day(item.decision.recorded_at)) }
                                 td { (board_label(item)) }
                                 td { (players(item)) }
-                                td { (desk::describe(&item.decision.event)) }
+                                td { (desk::describe(&item.decision.event)) (retracted_mark(item)) }
                                 td {
                                     @if against.is_empty() { "–" }
                                     @for a in &against {

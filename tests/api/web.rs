@@ -819,18 +819,27 @@ async fn venue(office: &Office, db: &TestDb) -> Vec<String> {
         json!([{"type": "touch", "by": "black", "square": "a7"}]),
     )
     .await;
-    // Board 4: a quickplay-finish claim waiting for the arbiter.
-    let seq = record(
-        office,
-        db,
-        &games[3],
-        1,
-        clocked(
-            &["e4", "c5", "Nf3", "d6", "d4", "cxd4", "Nxd4", "Nf6"],
-            90_000,
-        ),
-    )
-    .await;
+    // Board 4: a quickplay-finish claim waiting for the arbiter: White, short of time (less
+    // than two minutes, III.5), claims that Black makes no effort to win by normal means.
+    let mut scramble = Vec::new();
+    for (i, (san, ms)) in [
+        ("e4", 6_100_000u64),
+        ("c5", 6_500_000),
+        ("Nf3", 2_400_000),
+        ("d6", 5_900_000),
+        ("d4", 600_000),
+        ("cxd4", 5_700_000),
+        ("Nxd4", 105_000),
+        ("Nf6", 5_650_000),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let by = if i % 2 == 0 { "white" } else { "black" };
+        scramble.push(json!({"type": "move", "by": by, "san": san}));
+        scramble.push(json!({"type": "clock_press", "by": by, format!("{by}_ms"): ms}));
+    }
+    let seq = record(office, db, &games[3], 1, Value::Array(scramble)).await;
     record(office, db, &games[3], seq, json!([{"type": "clock_pause", "by": "white"}, {"type": "claim", "by": "white", "kind": "quickplay_finish"}])).await;
     // Board 5: checkmate; board 6: resigned; board 7: an arbiter's decision appealed.
     let seq = record(
