@@ -129,6 +129,22 @@ impl Game {
         self.state.end.as_ref().map(|end| end.result)
     }
 
+    /// The clock times as the engine keeps them: the last readings, with penalties and
+    /// adjustments applied.
+    pub fn clocks(&self) -> ClockTimes {
+        self.state.clocks
+    }
+
+    /// The standing moves in SAN (retracted ones excluded).
+    pub fn moves(&self) -> &[String] {
+        &self.state.moves
+    }
+
+    /// How castling is written in UCI for this game (Chess960 or standard).
+    pub fn castling_mode(&self) -> CastlingMode {
+        self.castling_mode
+    }
+
     /// How many times the position after `ply` half-moves had occurred up to then.
     pub fn repetition_count_at(&self, ply: usize) -> usize {
         self.state.history.count_at_ply(ply)

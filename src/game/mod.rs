@@ -3,7 +3,6 @@
 
 pub mod aggregate;
 pub mod event;
-pub mod pgn_export;
 pub mod refusal;
 pub mod settings;
 pub mod view;

@@ -7,7 +7,7 @@ use super::error::{ApiError, Problem};
 use super::games::{AtSeqQuery, check_query_text, page_limit};
 use crate::arbitration::AuditReport;
 use crate::game::PositionOccurrences;
-use crate::game::pgn_export::{LoggedEvent, export_pgn};
+use crate::interchange::pgn_export::{LoggedEvent, export_pgn};
 use crate::store::{DECISION_TYPES, RulingFilter, RulingPage, StoreError};
 use actix_web::{HttpResponse, get, web};
 use serde::{Deserialize, Serialize};

@@ -1,11 +1,19 @@
 //! PGN export of a recorded game: the seven-tag roster, `Result`, `Termination`, `[%clk]`
-//! clock comments where the clock was read, and comments for offers, claims, rulings and
-//! penalties, so that the record can be read in any chess program.
+//! clock comments, and comments for offers, claims, rulings and penalties, so that the record
+//! can be read in any chess program.
+//!
+//! Two styles: the archive ([`export_pgn`], `GET /v1/games/{id}/pgn`) gives `[%clk]` where the
+//! clock was read and every comment; the broadcast ([`export_broadcast_pgn`], the round PGN that
+//! relays poll) writes `Round "r.b"` (round.board), a `[%clk]` after every move (the clock the
+//! engine keeps where no reading came with the move) and, for the public, only the comments
+//! the public may see ([`super::broadcast::Disclosure`]). Moves are always the engine's legal
+//! SAN; an illegal move (7.5) appears only in a comment.
 
-use super::event::{
+use super::broadcast::{Audience, Disclosure};
+use crate::game::event::{
     ClockReading, Event, GameResult, RecordedEvent, ServiceEvent, Side, Termination,
 };
-use super::{CorruptLog, Game};
+use crate::game::{CorruptLog, Game};
 use shakmaty::{Color, Position};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -129,8 +137,8 @@ fn comment_for(event: &Event) -> Option<String> {
             ServiceEvent::ClaimRuled(ruling) => format!(
                 "claim {}, {}: {}",
                 match ruling.outcome {
-                    super::event::ClaimOutcome::Upheld => "upheld",
-                    super::event::ClaimOutcome::Rejected => "rejected",
+                    crate::game::event::ClaimOutcome::Upheld => "upheld",
+                    crate::game::event::ClaimOutcome::Rejected => "rejected",
                 },
                 ruling.article,
                 ruling.reason
@@ -157,8 +165,67 @@ fn comment_for(event: &Event) -> Option<String> {
     Some(escape_comment(&text))
 }
 
-/// Writes the PGN of a game's log. `date` is the PGN `Date` (`YYYY.MM.DD`).
+/// How a PGN is written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PgnStyle {
+    /// `Round "r.b"` (round.board) instead of the round alone.
+    pub round_with_board: bool,
+    /// A `[%clk]` after every move: the reading sent with the move (or the mover's clock
+    /// press), else the mover's clock as the engine keeps it.
+    pub clock_every_move: bool,
+    /// Who reads it: the public sees only the comments it may see.
+    pub audience: Audience,
+}
+
+impl PgnStyle {
+    /// The archive: `[%clk]` only where the clock was read, every comment.
+    pub const ARCHIVE: PgnStyle = PgnStyle {
+        round_with_board: false,
+        clock_every_move: false,
+        audience: Audience::Full,
+    };
+
+    /// A broadcast for `audience`.
+    pub fn broadcast(audience: Audience) -> PgnStyle {
+        PgnStyle {
+            round_with_board: true,
+            clock_every_move: true,
+            audience,
+        }
+    }
+}
+
+/// Writes the PGN of a game's log (archive style). `date` is the PGN `Date` (`YYYY.MM.DD`).
 pub fn export_pgn(game_log: &[LoggedEvent<'_>], date: &str) -> Result<String, CorruptLog> {
+    export_pgn_styled(game_log, date, PgnStyle::ARCHIVE)
+}
+
+/// Writes the PGN of a game's log for a broadcast relay (see the module documentation);
+/// `game_log` is what the audience may see of the log so far (for the public: the events
+/// older than the broadcast delay).
+pub fn export_broadcast_pgn(
+    game_log: &[LoggedEvent<'_>],
+    date: &str,
+    audience: Audience,
+) -> Result<String, CorruptLog> {
+    export_pgn_styled(game_log, date, PgnStyle::broadcast(audience))
+}
+
+/// `Round` as relays read it: `r.b` (round.board) when the board is known and the round has
+/// no board part yet.
+fn round_tag(round: &str, board: Option<u32>) -> String {
+    match board {
+        Some(board) if !round.contains('.') => format!("{round}.{board}"),
+        _ => round.to_string(),
+    }
+}
+
+/// Writes the PGN of a game's log in `style`.
+pub fn export_pgn_styled(
+    game_log: &[LoggedEvent<'_>],
+    date: &str,
+    style: PgnStyle,
+) -> Result<String, CorruptLog> {
     let Some(first) = game_log.first() else {
         return Err(CorruptLog {
             seq: 1,
@@ -178,10 +245,45 @@ pub fn export_pgn(game_log: &[LoggedEvent<'_>], date: &str) -> Result<String, Co
     let start = game.position().clone();
     let start_ply = (start.fullmoves().get() - 1) * 2 + u32::from(start.turn() == Color::Black);
     let mut clocks: BTreeMap<usize, String> = BTreeMap::new();
-    let mut comments: BTreeMap<usize, Vec<String>> = BTreeMap::new();
+    // The mover's clock as the engine keeps it, per ply (broadcast style).
+    let mut engine_clocks: BTreeMap<usize, u64> = BTreeMap::new();
+    let mut comments: BTreeMap<usize, Vec<(u64, String)>> = BTreeMap::new();
+    let mut disclosure = Disclosure::new(style.audience);
+    let mut previous_ply = 0;
     for logged in game_log {
         game.apply(logged.seq, logged.event)?;
+        disclosure.observe(logged.seq, logged.event);
         let ply = ply_of(&game, start_ply);
+        if ply < previous_ply {
+            // A correction retracted moves: their clock readings go with them.
+            clocks.retain(|&p, _| p <= ply);
+            engine_clocks.retain(|&p, _| p <= ply);
+        }
+        previous_ply = ply;
+        // The mover's clock as the engine keeps it when the move is made or the mover
+        // presses the clock (not after a penalty or adjustment that comes later in the ply).
+        let sets_movers_clock = match logged.event {
+            Event::Recorded(RecordedEvent::Move { .. }) => true,
+            Event::Recorded(RecordedEvent::ClockPress { by, .. }) => {
+                Side::from(game.position().turn()) != *by
+            }
+            _ => false,
+        };
+        if ply > 0 && sets_movers_clock {
+            let mover = if game.position().turn() == Color::White {
+                Side::Black
+            } else {
+                Side::White
+            };
+            let kept = game.clocks();
+            let kept = match mover {
+                Side::White => kept.white_ms,
+                Side::Black => kept.black_ms,
+            };
+            if let Some(ms) = kept {
+                engine_clocks.insert(ply, ms);
+            }
+        }
         if ply > 0 {
             let mover = if game.position().turn() == Color::White {
                 Side::Black
@@ -211,10 +313,30 @@ pub fn export_pgn(game_log: &[LoggedEvent<'_>], date: &str) -> Result<String, Co
             }
         }
         if let Some(comment) = comment_for(logged.event) {
-            comments.entry(ply).or_default().push(comment);
+            comments.entry(ply).or_default().push((logged.seq, comment));
         }
     }
     let view = game.view();
+    let ended = game.is_over();
+    let comments: BTreeMap<usize, Vec<String>> = comments
+        .into_iter()
+        .map(|(ply, texts)| {
+            let shown = texts
+                .into_iter()
+                .filter(|(seq, _)| disclosure.shows(*seq, ended))
+                .map(|(_, text)| text)
+                .collect::<Vec<_>>();
+            (ply, shown)
+        })
+        .filter(|(_, texts)| !texts.is_empty())
+        .collect();
+    if style.clock_every_move {
+        for (ply, ms) in &engine_clocks {
+            clocks
+                .entry(*ply)
+                .or_insert_with(|| format!("[%clk {}]", clock_text(*ms)));
+        }
+    }
     let result = view.result.map(GameResult::pgn).unwrap_or("*");
     let mut pgn = String::new();
     let tag = |pgn: &mut String, name: &str, value: &str| {
@@ -223,7 +345,15 @@ pub fn export_pgn(game_log: &[LoggedEvent<'_>], date: &str) -> Result<String, Co
     tag(&mut pgn, "Event", &settings.event);
     tag(&mut pgn, "Site", settings.site.as_deref().unwrap_or("?"));
     tag(&mut pgn, "Date", date);
-    tag(&mut pgn, "Round", &settings.round);
+    if style.round_with_board {
+        tag(
+            &mut pgn,
+            "Round",
+            &round_tag(&settings.round, settings.board),
+        );
+    } else {
+        tag(&mut pgn, "Round", &settings.round);
+    }
     tag(&mut pgn, "White", &settings.white.name);
     tag(&mut pgn, "Black", &settings.black.name);
     tag(&mut pgn, "Result", result);
