@@ -725,6 +725,7 @@ impl RoundFollower {
                         self.streams.release_time(envelope.recorded_at),
                     ));
                 }
+                self.fill_gap(envelope, &cursor, out.as_deref_mut()).await?;
                 let message = self.fold(envelope, &cursor)?;
                 self.cursor = cursor;
                 if let (Some(out), Some(message)) = (out.as_deref_mut(), message) {
@@ -738,6 +739,36 @@ impl RoundFollower {
                 return Ok(RoundRead::Done);
             }
         }
+    }
+
+    /// A game's `seq`s are contiguous and commit in order, so the feed gives them in order;
+    /// should a writer ever commit them otherwise, the missing ones are read from the game's
+    /// log and folded (and sent) first, and skipped when the feed reaches them.
+    async fn fill_gap(
+        &mut self,
+        envelope: &EventEnvelope,
+        cursor: &FeedCursor,
+        mut out: Option<&mut Vec<StreamMessage>>,
+    ) -> Result<(), StreamError> {
+        let Some(followed) = self.games.get(&envelope.game_id) else {
+            return Ok(());
+        };
+        if envelope.seq <= followed.seq + 1 {
+            return Ok(());
+        }
+        let missing = self
+            .streams
+            .store
+            .read_events(envelope.game_id, followed.seq, Some(envelope.seq - 1), None)
+            .await?;
+        for earlier in &missing {
+            if let Some(message) = self.fold(earlier, cursor)?
+                && let Some(out) = out.as_deref_mut()
+            {
+                out.push(message);
+            }
+        }
+        Ok(())
     }
 
     /// Folds one event of the round; the message for it, if the audience sees it.

@@ -652,3 +652,63 @@ async fn a_stream_needs_a_token_and_a_readable_last_event_id() {
     crate::support::assert_problem(&reply, 404, "game_not_found");
     db.finish().await;
 }
+
+/// The connections of the test database that listen for appends.
+async fn listening_connections(db: &TestDb) -> i64 {
+    sqlx::query_scalar(
+        "SELECT count(*) FROM pg_stat_activity \
+         WHERE datname = current_database() AND query ILIKE 'LISTEN%'",
+    )
+    .fetch_one(db.store.pool())
+    .await
+    .expect("read pg_stat_activity")
+}
+
+#[actix_web::test]
+async fn one_listening_connection_serves_every_subscriber_and_a_lost_one_loses_no_event() {
+    let db = TestDb::new().await;
+    let writer = test::init_service(arbiter::http::app(db.state())).await;
+    let game = create_round_game(&writer, &db, 1).await;
+    let server = Server::start(db.state()).await;
+    let game_url = format!("{}/v1/games/{game}/stream", server.base);
+    let round_url = format!(
+        "{}/v1/rounds/stream?event=Round%20Robin%202026&round=3",
+        server.base
+    );
+    let mut first = EventStream::open(&game_url, &db.reader, None).await;
+    let mut second = EventStream::open(&game_url, &db.arbiter, None).await;
+    let mut round = EventStream::open(&round_url, &db.reader, None).await;
+    for stream in [&mut first, &mut second, &mut round] {
+        assert_eq!(stream.next().await.expect("a snapshot").event, "snapshot");
+    }
+    assert_eq!(
+        listening_connections(&db).await,
+        1,
+        "one LISTEN connection for the instance, not one per subscriber"
+    );
+    // The listening connection is killed; a move is recorded before it is back.
+    let terminated: i64 = sqlx::query_scalar(
+        "SELECT count(*) FROM (SELECT pg_terminate_backend(pid) FROM pg_stat_activity \
+         WHERE datname = current_database() AND query ILIKE 'LISTEN%') AS killed",
+    )
+    .fetch_one(db.store.pool())
+    .await
+    .expect("terminate the listener");
+    assert_eq!(terminated, 1);
+    append(&writer, &db, game, 1, moves(&["e4"], true)).await;
+    for stream in [&mut first, &mut second, &mut round] {
+        let message = stream
+            .next()
+            .await
+            .expect("the move, once the listener is back");
+        assert_eq!(message.data["position"]["san"], "e4");
+    }
+    append(&writer, &db, game, 2, moves(&["e5"], false)).await;
+    for stream in [&mut first, &mut second, &mut round] {
+        let message = stream.next().await.expect("the next move");
+        assert_eq!(message.data["position"]["san"], "e5");
+    }
+    drop((first, second, round));
+    server.stop().await;
+    db.finish().await;
+}
