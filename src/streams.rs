@@ -551,7 +551,11 @@ impl GameFollower {
             }
             // Not even the game's creation is old enough for the public: the game is not on
             // air yet. Fold nothing; the snapshot comes when it is.
-            None if cutoff.is_some() => Ok(()),
+            None if cutoff.is_some()
+                && self.streams.store.last_seq(self.game_id).await?.is_some() =>
+            {
+                Ok(())
+            }
             None => Err(StoreError::GameNotFound(self.game_id).into()),
         }
     }

@@ -443,3 +443,15 @@ pub fn export_pgn_styled(
     pgn.push_str("\n\n");
     Ok(pgn)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::round_tag;
+
+    #[test]
+    fn a_broadcast_round_is_written_round_dot_board_unless_it_already_names_the_board() {
+        assert_eq!(round_tag("5", Some(3)), "5.3");
+        assert_eq!(round_tag("5.3", Some(3)), "5.3");
+        assert_eq!(round_tag("5", None), "5");
+    }
+}

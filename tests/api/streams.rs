@@ -650,6 +650,14 @@ async fn a_stream_needs_a_token_and_a_readable_last_event_id() {
     )
     .await;
     crate::support::assert_problem(&reply, 404, "game_not_found");
+    let reply = send(
+        &app,
+        test::TestRequest::get()
+            .uri(&format!("/v1/broadcast/games/{}/stream", Uuid::new_v4()))
+            .insert_header(bearer(&db.reader)),
+    )
+    .await;
+    crate::support::assert_problem(&reply, 404, "game_not_found");
     db.finish().await;
 }
 
