@@ -38,11 +38,21 @@ def main():
     auth = {"Authorization": f"Bearer {token}"}
 
     def call(method, path, body=None, extra=None):
+        nonlocal conn
         headers = dict(auth, **(extra or {}))
         if body is not None:
             headers["Content-Type"] = "application/json"
-        conn.request(method, path, body=json.dumps(body) if body is not None else None, headers=headers)
-        response = conn.getresponse()
+        for attempt in (1, 2):
+            try:
+                conn.request(method, path, body=json.dumps(body) if body is not None else None, headers=headers)
+                response = conn.getresponse()
+                break
+            except (BrokenPipeError, ConnectionResetError, http.client.RemoteDisconnected):
+                # the server closed an idle keep-alive connection: open a new one
+                conn.close()
+                conn = http.client.HTTPConnection(url.hostname, url.port)
+                if attempt == 2:
+                    raise
         data = response.read()
         return response.status, response.getheader("ETag"), data
 
@@ -167,7 +177,7 @@ def main():
                 break
         c.close()
 
-    threads = [threading.Thread(target=subscriber, args=(i,)) for i in range(SUBSCRIBERS)]
+    threads = [threading.Thread(target=subscriber, args=(i,), daemon=True) for i in range(SUBSCRIBERS)]
     for t in threads:
         t.start()
     ready.wait()
@@ -176,7 +186,8 @@ def main():
     start = time.perf_counter()
     play(board)
     for t in threads:
-        t.join()
+        t.join(timeout=60)
+    assert all(received), "every subscriber received the move"
     last = max(received) - start
     print(f"round streams: {SUBSCRIBERS} subscribers, move POSTed -> all received it in {last * 1000:.1f} ms")
 
