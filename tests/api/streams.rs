@@ -720,3 +720,39 @@ async fn one_listening_connection_serves_every_subscriber_and_a_lost_one_loses_n
     server.stop().await;
     db.finish().await;
 }
+
+#[actix_web::test]
+async fn a_round_stream_waits_behind_an_open_transaction_and_goes_on_when_it_aborts() {
+    let db = TestDb::new().await;
+    let writer = test::init_service(arbiter::http::app(db.state())).await;
+    let game = create_round_game(&writer, &db, 1).await;
+    let server = Server::start(db.state()).await;
+    let url = format!(
+        "{}/v1/rounds/stream?event=Round%20Robin%202026&round=3",
+        server.base
+    );
+    let mut stream = EventStream::open(&url, &db.reader, None).await;
+    assert_eq!(stream.next().await.expect("a snapshot").event, "snapshot");
+    // A transaction that has a transaction id and stays open holds the feed's fence: what
+    // commits after it began may not be read yet (it could still insert before it).
+    let mut open = db.store.pool().begin().await.expect("begin");
+    sqlx::query("SELECT pg_current_xact_id()")
+        .execute(&mut *open)
+        .await
+        .expect("take a transaction id");
+    append(&writer, &db, game, 1, moves(&["e4"], true)).await;
+    assert!(
+        stream.silent_for(Duration::from_millis(700)).await,
+        "the move waits behind the open transaction"
+    );
+    // It aborts: nothing notifies, but the stream reads again and sends the move.
+    open.rollback().await.expect("rollback");
+    let message = stream
+        .next()
+        .await
+        .expect("the move, once the fence has moved");
+    assert_eq!(message.data["position"]["san"], "e4");
+    drop(stream);
+    server.stop().await;
+    db.finish().await;
+}
