@@ -1,9 +1,10 @@
 //! Arbitration record service for over-the-board chess.
 //!
-//! `game` and `rules` are the pure core (the FIDE Laws); `analyze` audits PGN records with
-//! them; `store` holds all SQL; `arbitration` joins the core and the store; `http` is the thin
-//! actix-web shell; `access` and `integrity` are who may write and the offline proof that
-//! nothing changed.
+//! `game` and `rules` are the pure core (the FIDE Laws); `interchange` is pure PGN out and what
+//! streams and broadcasts show; `analyze` audits PGN records with them; `store` holds all SQL;
+//! `arbitration` joins the core and the store; `streams` follows games live for streams and
+//! broadcasts; `http` is the thin actix-web shell; `access` and `integrity` are who may write
+//! and the offline proof that nothing changed.
 
 pub mod access;
 pub mod analyze;
@@ -12,5 +13,7 @@ pub mod cluster;
 pub mod game;
 pub mod http;
 pub mod integrity;
+pub mod interchange;
 pub mod rules;
 pub mod store;
+pub mod streams;

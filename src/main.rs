@@ -64,6 +64,9 @@ enum Command {
         /// them); migrations run as DATABASE_URL's own user.
         #[arg(long, env = "ARBITER_SERVICE_ROLE", default_value = "arbiter_service")]
         service_role: String,
+        /// Minutes the public broadcast (routes under /v1/broadcast) runs behind the board.
+        #[arg(long, env = "ARBITER_BROADCAST_DELAY_MINUTES", default_value_t = 0)]
+        broadcast_delay_minutes: u32,
     },
     /// Apply pending database migrations and exit.
     Migrate {
@@ -223,9 +226,20 @@ async fn run(cli: Cli) -> Result<ExitCode> {
             port,
             db_connections,
             service_role,
+            broadcast_delay_minutes,
         } => {
             let database = Database::open(&database).await?;
-            let outcome = serve(&database.url, &bind, port, db_connections, service_role).await;
+            let broadcast_delay =
+                std::time::Duration::from_secs(u64::from(broadcast_delay_minutes) * 60);
+            let outcome = serve(
+                &database.url,
+                &bind,
+                port,
+                db_connections,
+                service_role,
+                broadcast_delay,
+            )
+            .await;
             let closed = database.close();
             outcome?;
             closed?;
@@ -293,6 +307,7 @@ async fn serve(
     port: u16,
     db_connections: u32,
     service_role: String,
+    broadcast_delay: std::time::Duration,
 ) -> Result<()> {
     migrate(url).await?;
     let store = Store::connect_as_service(url, db_connections, &service_role)
@@ -304,7 +319,8 @@ async fn serve(
                 redact(url)
             )
         })?;
-    let state = AppState::new(store);
+    let mut state = AppState::new(store);
+    state.streams = state.streams.with_broadcast_delay(broadcast_delay);
     let server = actix_web::HttpServer::new(move || arbiter::http::app(state.clone()))
         .bind((bind, port))
         .with_context(|| format!("cannot listen on {bind}:{port}"))?;

@@ -13,6 +13,7 @@ pub mod feed;
 pub mod games;
 pub mod health;
 pub mod integrity;
+pub mod streams;
 pub mod tokens;
 
 use crate::arbitration::Arbitration;
@@ -55,6 +56,8 @@ pub struct AppState {
     pub arbitration: Arbitration,
     /// Request limits.
     pub limits: Limits,
+    /// Live streams and broadcasts (holds the instance's one `LISTEN` connection).
+    pub streams: crate::streams::Streams,
 }
 
 impl AppState {
@@ -62,6 +65,7 @@ impl AppState {
     pub fn new(store: Store) -> Self {
         AppState {
             arbitration: Arbitration::new(store.clone()),
+            streams: crate::streams::Streams::new(store.clone()),
             store,
             limits: Limits::default(),
         }
@@ -84,6 +88,7 @@ impl AppState {
         (name = "events", description = "Record events and read a game's log."),
         (name = "appeals", description = "Positions, audits, rulings and PGN: what appeals committees and the chief arbiter read."),
         (name = "feed", description = "The global feed of every stored event, in commit order."),
+        (name = "streams", description = "Live streams (Server-Sent Events) of games and rounds, and the round PGN that broadcast relays poll; under /v1/broadcast the public view, delayed and filtered."),
         (name = "integrity", description = "Chain heads and exports that anyone can verify offline."),
         (name = "tokens", description = "Bearer tokens and their roles (admin only)."),
         (name = "health", description = "Liveness and readiness."),
@@ -136,6 +141,12 @@ pub fn routes(config: &mut ServiceConfig) {
                 .service(integrity::digest)
                 .service(integrity::export)
                 .service(feed::read_feed)
+                .service(streams::game_stream)
+                .service(streams::round_stream)
+                .service(streams::round_pgn)
+                .service(streams::public_game_stream)
+                .service(streams::public_round_stream)
+                .service(streams::public_round_pgn)
                 .service(tokens::create_token)
                 .service(tokens::list_tokens)
                 .service(tokens::revoke_token),

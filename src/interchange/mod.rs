@@ -1,0 +1,2 @@
+pub mod broadcast;
+pub mod pgn_export;
