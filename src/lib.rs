@@ -1,10 +1,11 @@
 //! Arbitration record service for over-the-board chess.
 //!
-//! `game` and `rules` are the pure core (the FIDE Laws); `analyze` audits PGN records with
-//! them; `store` holds all SQL; `arbitration` joins the core and the store; `http` is the thin
-//! actix-web shell and `web` the back office's pages over the same services; `tournament`
-//! turns a round's pairings (read by the pure `interchange`) into games; `access` and
-//! `integrity` are who may write and the offline proof that nothing changed.
+//! `game` and `rules` are the pure core (the FIDE Laws); `interchange` is pure PGN out, what
+//! streams and broadcasts show, and pairing files in; `analyze` audits PGN records with them;
+//! `store` holds all SQL; `arbitration` joins the core and the store; `streams` follows games
+//! live for streams and broadcasts; `http` is the thin actix-web shell and `web` the back
+//! office's pages over the same services; `tournament` turns a round's pairings into games;
+//! `access` and `integrity` are who may write and the offline proof that nothing changed.
 
 pub mod access;
 pub mod analyze;
@@ -16,5 +17,6 @@ pub mod integrity;
 pub mod interchange;
 pub mod rules;
 pub mod store;
+pub mod streams;
 pub mod tournament;
 pub mod web;

@@ -64,6 +64,9 @@ enum Command {
         /// them); migrations run as DATABASE_URL's own user.
         #[arg(long, env = "ARBITER_SERVICE_ROLE", default_value = "arbiter_service")]
         service_role: String,
+        /// Minutes the public broadcast (routes under /v1/broadcast) runs behind the board.
+        #[arg(long, env = "ARBITER_BROADCAST_DELAY_MINUTES", default_value_t = 0)]
+        broadcast_delay_minutes: u32,
         #[command(flatten)]
         sessions: SessionArgs,
     },
@@ -255,15 +258,19 @@ async fn run(cli: Cli) -> Result<ExitCode> {
             port,
             db_connections,
             service_role,
+            broadcast_delay_minutes,
             sessions,
         } => {
             let database = Database::open(&database).await?;
+            let broadcast_delay =
+                std::time::Duration::from_secs(u64::from(broadcast_delay_minutes) * 60);
             let outcome = serve(
                 &database.url,
                 &bind,
                 port,
                 db_connections,
                 service_role,
+                broadcast_delay,
                 sessions.settings(),
             )
             .await;
@@ -334,6 +341,7 @@ async fn serve(
     port: u16,
     db_connections: u32,
     service_role: String,
+    broadcast_delay: std::time::Duration,
     web: arbiter::web::WebSettings,
 ) -> Result<()> {
     migrate(url).await?;
@@ -347,6 +355,7 @@ async fn serve(
             )
         })?;
     let mut state = AppState::new(store);
+    state.streams = state.streams.with_broadcast_delay(broadcast_delay);
     state.web = web;
     let server = actix_web::HttpServer::new(move || arbiter::http::app(state.clone()))
         .bind((bind, port))

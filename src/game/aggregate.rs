@@ -48,7 +48,9 @@ use super::quickplay::{self, GRANTED_INCREMENT_MS, Quickplay, TWO_EXTRA_MINUTES_
 use super::refusal::Refusal;
 use super::settings::{SettingsError, validate};
 use super::touch_move::Obligations;
-use super::view::{DrawOfferMark, GameStatus, GameView, IllegalMoveCounts, PositionOccurrences};
+use super::view::{
+    ClockTimes, DrawOfferMark, GameStatus, GameView, IllegalMoveCounts, PositionOccurrences,
+};
 
 /// A stored event that cannot be folded: the log is corrupt.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -180,6 +182,23 @@ impl Game {
             .iter()
             .filter(|logged| !logged.retracted)
             .map(|logged| (logged.seq, &logged.event))
+    }
+
+    /// The clock times as the engine keeps them: the last readings, with penalties and
+    /// adjustments applied.
+    pub fn clocks(&self) -> ClockTimes {
+        self.state.clocks.times()
+    }
+
+    /// The standing moves in SAN (retracted ones excluded; an illegal move that stood as
+    /// written).
+    pub fn moves(&self) -> &[String] {
+        self.state.board.moves()
+    }
+
+    /// How castling is written in UCI for this game (Chess960 or standard).
+    pub fn castling_mode(&self) -> CastlingMode {
+        self.castling_mode
     }
 
     /// How many times the position after `ply` half-moves had occurred up to then.

@@ -17,7 +17,6 @@ pub mod event;
 mod illegal_moves;
 mod moves;
 mod offers;
-pub mod pgn_export;
 mod quickplay;
 pub mod refusal;
 pub mod settings;

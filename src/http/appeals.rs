@@ -8,7 +8,7 @@ use super::games::{AtSeqQuery, check_query_text, page_limit};
 use crate::arbitration::AuditReport;
 use crate::game::PositionOccurrences;
 use crate::game::event::DECISION_TYPES;
-use crate::game::pgn_export::{LoggedEvent, export_pgn};
+use crate::interchange::pgn_export::{LoggedEvent, export_pgn};
 use crate::store::{RulingFilter, RulingPage, StoreError};
 use actix_web::{HttpResponse, get, web};
 use serde::{Deserialize, Serialize};

@@ -313,7 +313,8 @@ impl From<StoreError> for ApiError {
             ),
             StoreError::Database(sqlx::Error::PoolTimedOut)
             | StoreError::Database(sqlx::Error::Io(_))
-            | StoreError::Database(sqlx::Error::PoolClosed) => ApiError::unavailable(error.into()),
+            | StoreError::Database(sqlx::Error::PoolClosed)
+            | StoreError::ListenerUnavailable => ApiError::unavailable(error.into()),
             other => ApiError::internal(other.into()),
         }
     }

@@ -13,6 +13,7 @@ pub mod feed;
 pub mod games;
 pub mod health;
 pub mod integrity;
+pub mod streams;
 pub mod tokens;
 pub mod tournaments;
 
@@ -56,6 +57,8 @@ pub struct AppState {
     pub arbitration: Arbitration,
     /// Request limits.
     pub limits: Limits,
+    /// Live streams and broadcasts (holds the instance's one `LISTEN` connection).
+    pub streams: crate::streams::Streams,
     /// Back-office sessions.
     pub web: crate::web::WebSettings,
 }
@@ -65,6 +68,7 @@ impl AppState {
     pub fn new(store: Store) -> Self {
         AppState {
             arbitration: Arbitration::new(store.clone()),
+            streams: crate::streams::Streams::new(store.clone()),
             store,
             limits: Limits::default(),
             web: crate::web::WebSettings::default(),
@@ -88,6 +92,7 @@ impl AppState {
         (name = "events", description = "Record events and read a game's log."),
         (name = "appeals", description = "Positions, audits, rulings and PGN: what appeals committees and the chief arbiter read."),
         (name = "feed", description = "The global feed of every stored event, in commit order."),
+        (name = "streams", description = "Live streams (Server-Sent Events) of games and rounds, and the round PGN that broadcast relays poll; under /v1/broadcast the public view, delayed and filtered."),
         (name = "integrity", description = "Chain heads and exports that anyone can verify offline."),
         (name = "tournaments", description = "Tournaments: the settings an event's games are created with, and a round's pairings loaded as games."),
         (name = "tokens", description = "Bearer tokens and their roles (admin only)."),
@@ -141,6 +146,12 @@ pub fn routes(config: &mut ServiceConfig) {
                 .service(integrity::digest)
                 .service(integrity::export)
                 .service(feed::read_feed)
+                .service(streams::game_stream)
+                .service(streams::round_stream)
+                .service(streams::round_pgn)
+                .service(streams::public_game_stream)
+                .service(streams::public_round_stream)
+                .service(streams::public_round_pgn)
                 .service(tournaments::create_tournament)
                 .service(tournaments::list_tournaments)
                 .service(tournaments::get_tournament)

@@ -6,6 +6,8 @@
 mod chain;
 mod events;
 mod games;
+mod notifications;
+mod rounds;
 mod rulings;
 mod sessions;
 mod tokens;
@@ -14,6 +16,8 @@ mod tournaments;
 pub use chain::{ChainBreak, ChainReport, GENESIS_HASH};
 pub use events::{Appended, EventEnvelope, FeedCursor, FeedItem, FeedPage, GameOutcome, NewEvent};
 pub use games::{CreatedGame, GameFilter, GameListPage, GameStatus, GameSummary, ListCursor};
+pub use notifications::{EVENTS_CHANNEL, Wakeup, Wakeups};
+pub use rounds::{RoundFeedPage, RoundGameHead};
 pub use rulings::{RulingFilter, RulingItem, RulingPage};
 pub use sessions::{OpenedSession, Session};
 pub use tokens::{TokenInfo, token_hash};
@@ -73,6 +77,9 @@ pub enum StoreError {
     /// Any other database failure.
     #[error("database error")]
     Database(#[from] sqlx::Error),
+    /// Live streams cannot listen for appends (the database does not answer `LISTEN`).
+    #[error("the service cannot listen for appends to wake live streams")]
+    ListenerUnavailable,
     /// Applying migrations failed.
     #[error("applying migrations failed")]
     Migrate(#[from] sqlx::migrate::MigrateError),

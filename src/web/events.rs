@@ -491,7 +491,7 @@ pub async fn show(
                                             a href=(layout::round_link("floor", &settings.name, Some(&round.round))) { "Floor" }
                                             a href=(layout::round_link("results", &settings.name, Some(&round.round))) { "Results" }
                                             a href=(layout::round_link("incidents", &settings.name, Some(&round.round))) { "Incidents" }
-                                            a href=(layout::round_link("rounds/pgn", &settings.name, Some(&round.round))) { "PGN" }
+                                            a href=(super::reports::round_pgn_link(&settings.name, &round.round)) { "PGN" }
                                         }
                                     }
                                 }

@@ -19,9 +19,9 @@ use chrono::Utc;
 use maud::{Markup, html};
 use serde::Deserialize;
 
-/// The route of the round's live stream (`EventSource`), once the service has one; the
-/// page's script replaces the rows on each of its messages. `None`: no live updates.
-pub const ROUND_STREAM: Option<&str> = None;
+/// The route of the round's live stream (`EventSource`, the full view; the session cookie
+/// authenticates it): the page's script replaces the rows on each of its messages.
+pub const ROUND_STREAM: Option<&str> = Some("/v1/rounds/stream");
 
 /// Which round.
 #[derive(Debug, Deserialize)]

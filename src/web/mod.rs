@@ -104,7 +104,6 @@ pub fn routes(config: &mut web::ServiceConfig) {
                 .route("/incidents", web::get().to(reports::incidents))
                 .route("/appeals", web::get().to(reports::appeals))
                 .route("/results", web::get().to(reports::results))
-                .route("/rounds/pgn", web::get().to(reports::round_pgn))
                 .route("/tokens", web::get().to(tokens::page))
                 .route("/tokens", web::post().to(tokens::create))
                 .route("/tokens/{id}/revoke", web::post().to(tokens::revoke))

@@ -7,15 +7,13 @@
 use super::PREFIX;
 use super::desk::{self, Loaded};
 use super::error::WebError;
-use super::floor::{self, RoundQuery};
+use super::floor;
 use super::layout::{self, Nav};
 use super::session::Viewer;
 use crate::game::event::{Event, GameResult, RecordedEvent, ServiceEvent, Termination};
-use crate::game::pgn_export::{LoggedEvent, export_pgn};
 use crate::game::view::GameStatus;
 use crate::http::AppState;
 use crate::store::{EventRound, RulingItem};
-use actix_web::http::header;
 use actix_web::{HttpResponse, web};
 use chrono::Utc;
 use maud::{Markup, html};
@@ -644,6 +642,15 @@ fn result_cell(view: &crate::game::GameView) -> (String, bool) {
     }
 }
 
+/// The round's PGN as broadcast relays poll it (`GET /v1/rounds/pgn`, read with the session).
+pub fn round_pgn_link(event: &str, round: &str) -> String {
+    format!(
+        "/v1/rounds/pgn?event={}&round={}",
+        layout::query_escape(event),
+        layout::query_escape(round)
+    )
+}
+
 /// `GET /office/results?event=&round=`: a round's results and its PGN.
 pub async fn results(
     state: web::Data<AppState>,
@@ -683,7 +690,7 @@ pub async fn results(
         }
         p.screen-only.head-links {
             (finished) " of " (boards.len()) " games finished · "
-            a href=(layout::round_link("rounds/pgn", event, Some(round))) { "The round's PGN" }
+            a href=(round_pgn_link(event, round)) { "The round's PGN" }
             a href=(layout::round_link("floor", event, Some(round))) { "Floor" }
             button.print type="button" data-print="" { "Print" }
         }
@@ -742,63 +749,4 @@ pub async fn results(
         Nav::Results,
         body,
     )))
-}
-
-/// `GET /office/rounds/pgn?event=&round=`: every game of a round as one PGN file.
-pub async fn round_pgn(
-    state: web::Data<AppState>,
-    _viewer: Viewer,
-    query: web::Query<RoundQuery>,
-) -> Result<HttpResponse, WebError> {
-    let (event, round) = query.require()?;
-    let mut games = state
-        .store
-        .list_games(&crate::store::GameFilter {
-            event: Some(event.to_string()),
-            round: Some(round.to_string()),
-            status: None,
-            after: None,
-            limit: 1000,
-        })
-        .await?
-        .items;
-    games.sort_by_key(|g| g.board.unwrap_or(u32::MAX));
-    let mut text = String::new();
-    for game in &games {
-        let events = state.store.game_log(game.game_id).await?;
-        let Some(first) = events.first() else {
-            continue;
-        };
-        let log: Vec<LoggedEvent<'_>> = events
-            .iter()
-            .map(|e| LoggedEvent {
-                seq: e.seq,
-                event: &e.event,
-                clock: e.clock.as_ref(),
-            })
-            .collect();
-        let date = first.recorded_at.format("%Y.%m.%d").to_string();
-        let pgn = export_pgn(&log, &date).map_err(|e| WebError::Internal(e.into()))?;
-        text.push_str(&pgn);
-        if !text.ends_with("\n\n") {
-            text.push('\n');
-        }
-    }
-    let file: String = format!("{event}-round-{round}.pgn")
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || c == '.' || c == '-' {
-                c
-            } else {
-                '_'
-            }
-        })
-        .collect();
-    Ok(HttpResponse::Ok()
-        .content_type("application/x-chess-pgn; charset=utf-8")
-        .insert_header((
-            header::CONTENT_DISPOSITION,
-            format!("inline; filename=\"{file}\""),
-        ))
-        .body(text))
 }

@@ -39,7 +39,8 @@ impl Office {
     }
 
     pub async fn stop(self) {
-        self.handle.stop(true).await;
+        // Not graceful: an open event stream would hold a graceful stop for its 30 s.
+        self.handle.stop(false).await;
     }
 }
 
@@ -171,6 +172,19 @@ impl Browser {
             .text()
             .await
             .expect("text")
+    }
+
+    /// The text of the first element matching `css` as the page holds it now, read in one
+    /// step (no stale element when a script replaces it meanwhile); `None` when absent.
+    pub async fn text_now(&self, css: &str) -> Option<String> {
+        self.client
+            .execute(
+                "const e = document.querySelector(arguments[0]); return e ? e.textContent : null;",
+                vec![Value::String(css.to_string())],
+            )
+            .await
+            .ok()
+            .and_then(|v| v.as_str().map(str::to_owned))
     }
 
     /// Waits until the page shows an element matching `css`.

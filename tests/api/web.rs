@@ -1122,3 +1122,83 @@ async fn every_screen_stays_on_this_origin_and_is_captured_for_the_documentation
     office.stop().await;
     db.finish().await;
 }
+
+#[actix_web::test]
+async fn the_round_floor_of_a_second_session_updates_without_reloading() {
+    let db = TestDb::new().await;
+    let office = Office::start(&db).await;
+    let csv =
+        "board,white,black\n1,\"Sokolova, Anna\",\"Okafor, Ben\"\n2,\"Lee, Ann\",\"Meier, Jan\"\n";
+    let games = round_with(&office, &db, city_open(), "1", csv).await;
+    let floor = office.url("/office/floor?event=City%20Open%202026&round=1");
+
+    // The chief arbiter's screen: a reader's session following the round.
+    let screen = Browser::open(1024, 768).await;
+    screen.sign_in(&office, &db.reader).await;
+    screen.client.goto(&floor).await.expect("floor");
+    screen.wait_for("#live[data-state=live]").await;
+    // A mark that a reload would wipe out.
+    screen
+        .client
+        .execute("window.notReloaded = true; return true;", vec![])
+        .await
+        .expect("mark the page");
+    let row = format!("#floor-rows tr[data-game='{}']", games[0]);
+    let before = screen.text_now(&row).await.unwrap_or_default();
+    assert!(before.contains("in progress"), "{before}");
+
+    // An arbiter at board 1 records a move and the clock press.
+    let desk = Browser::open(1024, 768).await;
+    desk.sign_in(&office, &db.arbiter).await;
+    desk.client
+        .goto(&office.url(&format!("/office/games/{}", games[0])))
+        .await
+        .expect("desk");
+    desk.fill(Locator::Id("san"), "d4").await;
+    desk.fill(Locator::Id("move-clock"), "1:58:30").await;
+    desk.click(Locator::Css("#form-move button[type=submit]"))
+        .await;
+    desk.wait_for("#answer").await;
+
+    // The floor shows it without a reload: Black's clock runs, White's shows the reading.
+    let running = format!("{row} .clock.running");
+    let deadline = std::time::Instant::now() + Duration::from_secs(15);
+    loop {
+        let text = screen.text_now(&row).await.unwrap_or_default();
+        let runs = screen.text_now(&running).await.unwrap_or_default();
+        if text.contains("1:58:30") && runs.contains("2:00:00") {
+            break;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the floor did not update: {text} (running: {runs})"
+        );
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    let kept = screen
+        .client
+        .execute("return window.notReloaded === true;", vec![])
+        .await
+        .expect("read the mark");
+    assert_eq!(kept, Value::Bool(true), "the page was not reloaded");
+
+    // A draw offer on board 2 shows its badge.
+    record(
+        &office,
+        &db,
+        &games[1],
+        1,
+        json!([{"type": "move", "by": "white", "san": "e4"}, {"type": "draw_offer", "by": "white"}]),
+    )
+    .await;
+    screen
+        .wait_for(&format!(
+            "#floor-rows tr[data-game='{}'] .badge-offer",
+            games[1]
+        ))
+        .await;
+    screen.close().await;
+    desk.close().await;
+    office.stop().await;
+    db.finish().await;
+}

@@ -1,11 +1,19 @@
 //! PGN export of a recorded game: the seven-tag roster, `Result`, `Termination`, `[%clk]`
-//! clock comments where the clock was read, and comments for offers, claims, rulings and
-//! penalties, so that the record can be read in any chess program.
+//! clock comments, and comments for offers, claims, rulings and penalties, so that the record
+//! can be read in any chess program.
+//!
+//! Two styles: the archive ([`export_pgn`], `GET /v1/games/{id}/pgn`) gives `[%clk]` where the
+//! clock was read and every comment; the broadcast ([`export_broadcast_pgn`], the round PGN that
+//! relays poll) writes `Round "r.b"` (round.board), a `[%clk]` after every move (the clock the
+//! engine keeps where no reading came with the move) and, for the public, only the comments
+//! the public may see ([`super::broadcast::Disclosure`]). Moves are always the engine's legal
+//! SAN; an illegal move (7.5) appears only in a comment.
 
-use super::event::{
+use super::broadcast::{Audience, Disclosure};
+use crate::game::event::{
     ClockReading, Event, GameResult, RecordedEvent, ServiceEvent, Side, Termination,
 };
-use super::{CorruptLog, Game};
+use crate::game::{CorruptLog, Game};
 use shakmaty::{Color, Position};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -128,8 +136,8 @@ fn comment_for(event: &Event) -> Option<String> {
             ServiceEvent::ClaimRuled(ruling) => format!(
                 "claim {}, {}: {}",
                 match ruling.outcome {
-                    super::event::ClaimOutcome::Upheld => "upheld",
-                    super::event::ClaimOutcome::Rejected => "rejected",
+                    crate::game::event::ClaimOutcome::Upheld => "upheld",
+                    crate::game::event::ClaimOutcome::Rejected => "rejected",
                 },
                 ruling.article,
                 ruling.reason
@@ -156,13 +164,72 @@ fn comment_for(event: &Event) -> Option<String> {
     Some(escape_comment(&text))
 }
 
-/// Writes the PGN of a game's log. `date` is the PGN `Date` (`YYYY.MM.DD`).
+/// How a PGN is written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PgnStyle {
+    /// `Round "r.b"` (round.board) instead of the round alone.
+    pub round_with_board: bool,
+    /// A `[%clk]` after every move: the reading sent with the move (or the mover's clock
+    /// press), else the mover's clock as the engine keeps it.
+    pub clock_every_move: bool,
+    /// Who reads it: the public sees only the comments it may see.
+    pub audience: Audience,
+}
+
+impl PgnStyle {
+    /// The archive: `[%clk]` only where the clock was read, every comment.
+    pub const ARCHIVE: PgnStyle = PgnStyle {
+        round_with_board: false,
+        clock_every_move: false,
+        audience: Audience::Full,
+    };
+
+    /// A broadcast for `audience`.
+    pub fn broadcast(audience: Audience) -> PgnStyle {
+        PgnStyle {
+            round_with_board: true,
+            clock_every_move: true,
+            audience,
+        }
+    }
+}
+
+/// Writes the PGN of a game's log (archive style). `date` is the PGN `Date` (`YYYY.MM.DD`).
 ///
 /// A PGN game holds only legal moves. When an illegal move stood (Appendix A.5.2) the game
 /// went on from a position no legal move leads to: the record then ends at that move with a
 /// comment saying what happened, and continues as a second game record with the same tags,
 /// `SetUp` and the `FEN` of the position as it stood, so that every chess program reads it.
 pub fn export_pgn(game_log: &[LoggedEvent<'_>], date: &str) -> Result<String, CorruptLog> {
+    export_pgn_styled(game_log, date, PgnStyle::ARCHIVE)
+}
+
+/// Writes the PGN of a game's log for a broadcast relay (see the module documentation);
+/// `game_log` is what the audience may see of the log so far (for the public: the events
+/// older than the broadcast delay).
+pub fn export_broadcast_pgn(
+    game_log: &[LoggedEvent<'_>],
+    date: &str,
+    audience: Audience,
+) -> Result<String, CorruptLog> {
+    export_pgn_styled(game_log, date, PgnStyle::broadcast(audience))
+}
+
+/// `Round` as relays read it: `r.b` (round.board) when the board is known and the round has
+/// no board part yet.
+fn round_tag(round: &str, board: Option<u32>) -> String {
+    match board {
+        Some(board) if !round.contains('.') => format!("{round}.{board}"),
+        _ => round.to_string(),
+    }
+}
+
+/// Writes the PGN of a game's log in `style`.
+pub fn export_pgn_styled(
+    game_log: &[LoggedEvent<'_>],
+    date: &str,
+    style: PgnStyle,
+) -> Result<String, CorruptLog> {
     let Some(first) = game_log.first() else {
         return Err(CorruptLog {
             seq: 1,
@@ -180,16 +247,44 @@ pub fn export_pgn(game_log: &[LoggedEvent<'_>], date: &str) -> Result<String, Co
         problem: e.to_string(),
     })?;
     let mut clocks: BTreeMap<usize, String> = BTreeMap::new();
-    let mut comments: BTreeMap<usize, Vec<String>> = BTreeMap::new();
+    // The mover's clock as the engine keeps it, per ply (broadcast style).
+    let mut engine_clocks: BTreeMap<usize, u64> = BTreeMap::new();
+    let mut comments: BTreeMap<usize, Vec<(u64, String)>> = BTreeMap::new();
+    let mut disclosure = Disclosure::new(style.audience);
+    let mut previous_ply = 0;
     for logged in game_log {
         game.apply_with_clock(logged.seq, logged.event, logged.clock)?;
+        disclosure.observe(logged.seq, logged.event);
         let ply = game.ply();
-        if ply > 0 {
-            let mover = if game.position().turn() == Color::White {
-                Side::Black
-            } else {
-                Side::White
+        if ply < previous_ply {
+            // A correction retracted moves: their clock readings go with them.
+            clocks.retain(|&p, _| p <= ply);
+            engine_clocks.retain(|&p, _| p <= ply);
+        }
+        previous_ply = ply;
+        let mover = if game.position().turn() == Color::White {
+            Side::Black
+        } else {
+            Side::White
+        };
+        // The mover's clock as the engine keeps it when the move is made or the mover
+        // presses the clock (not after a penalty or adjustment that comes later in the ply).
+        let sets_movers_clock = match logged.event {
+            Event::Recorded(RecordedEvent::Move { .. }) => true,
+            Event::Recorded(RecordedEvent::ClockPress { by, .. }) => *by == mover,
+            _ => false,
+        };
+        if ply > 0 && sets_movers_clock {
+            let kept = game.clocks();
+            let kept = match mover {
+                Side::White => kept.white_ms,
+                Side::Black => kept.black_ms,
             };
+            if let Some(ms) = kept {
+                engine_clocks.insert(ply, ms);
+            }
+        }
+        if ply > 0 {
             let reading = match logged.event {
                 Event::Recorded(RecordedEvent::ClockPress {
                     by,
@@ -213,10 +308,30 @@ pub fn export_pgn(game_log: &[LoggedEvent<'_>], date: &str) -> Result<String, Co
             }
         }
         if let Some(comment) = comment_for(logged.event) {
-            comments.entry(ply).or_default().push(comment);
+            comments.entry(ply).or_default().push((logged.seq, comment));
         }
     }
     let view = game.view();
+    let ended = game.is_over();
+    let comments: BTreeMap<usize, Vec<String>> = comments
+        .into_iter()
+        .map(|(ply, texts)| {
+            let shown = texts
+                .into_iter()
+                .filter(|(seq, _)| disclosure.shows(*seq, ended))
+                .map(|(_, text)| text)
+                .collect::<Vec<_>>();
+            (ply, shown)
+        })
+        .filter(|(_, texts)| !texts.is_empty())
+        .collect();
+    if style.clock_every_move {
+        for (ply, ms) in &engine_clocks {
+            clocks
+                .entry(*ply)
+                .or_insert_with(|| format!("[%clk {}]", clock_text(*ms)));
+        }
+    }
     // Where the game went on from a position no legal move leads to, a new record begins.
     let mut segments: Vec<(usize, Option<String>)> = vec![(0, settings.start_fen.clone())];
     for stood in &view.stood_illegal_moves {
@@ -235,20 +350,21 @@ pub fn export_pgn(game_log: &[LoggedEvent<'_>], date: &str) -> Result<String, Co
         } else {
             "*"
         };
-        let start = match index {
-            0 => game.position_at_ply(0),
-            _ => game.position_at_ply(*from_ply),
-        }
-        .cloned()
-        .unwrap_or_default();
+        let start = game.position_at_ply(*from_ply).cloned().unwrap_or_default();
         write_tags(
             &mut pgn,
             settings,
             date,
             result,
-            &view,
-            fen.as_deref(),
-            last_segment,
+            TagsOf {
+                termination: if last_segment {
+                    termination_tag(view.termination)
+                } else {
+                    "unterminated"
+                },
+                fen: fen.as_deref(),
+                round_with_board: style.round_with_board,
+            },
         );
         let mut tokens: Vec<String> = Vec::new();
         let annotation = |ply: usize, rest: bool| -> Option<String> {
@@ -330,15 +446,20 @@ pub fn export_pgn(game_log: &[LoggedEvent<'_>], date: &str) -> Result<String, Co
     Ok(pgn)
 }
 
+/// What differs between the tag sections of a game's records.
+struct TagsOf<'a> {
+    termination: &'static str,
+    fen: Option<&'a str>,
+    round_with_board: bool,
+}
+
 /// The tag section of one record.
 fn write_tags(
     pgn: &mut String,
-    settings: &super::event::GameSettings,
+    settings: &crate::game::event::GameSettings,
     date: &str,
     result: &str,
-    view: &super::GameView,
-    fen: Option<&str>,
-    last_segment: bool,
+    tags: TagsOf<'_>,
 ) {
     let tag = |pgn: &mut String, name: &str, value: &str| {
         let _ = writeln!(pgn, "[{name} \"{}\"]", escape_tag(value));
@@ -346,7 +467,11 @@ fn write_tags(
     tag(pgn, "Event", &settings.event);
     tag(pgn, "Site", settings.site.as_deref().unwrap_or("?"));
     tag(pgn, "Date", date);
-    tag(pgn, "Round", &settings.round);
+    if tags.round_with_board {
+        tag(pgn, "Round", &round_tag(&settings.round, settings.board));
+    } else {
+        tag(pgn, "Round", &settings.round);
+    }
     tag(pgn, "White", &settings.white.name);
     tag(pgn, "Black", &settings.black.name);
     tag(pgn, "Result", result);
@@ -365,13 +490,8 @@ fn write_tags(
         "TimeControl",
         &format!("{}+{}", control.base_ms / 1000, control.increment_ms / 1000),
     );
-    let termination = if last_segment {
-        termination_tag(view.termination)
-    } else {
-        "unterminated"
-    };
-    tag(pgn, "Termination", termination);
-    if let Some(fen) = fen {
+    tag(pgn, "Termination", tags.termination);
+    if let Some(fen) = tags.fen {
         tag(pgn, "SetUp", "1");
         tag(pgn, "FEN", fen);
     }
@@ -395,4 +515,16 @@ fn write_movetext(pgn: &mut String, tokens: &[String]) {
     }
     pgn.push_str(&line);
     pgn.push_str("\n\n");
+}
+
+#[cfg(test)]
+mod tests {
+    use super::round_tag;
+
+    #[test]
+    fn a_broadcast_round_is_written_round_dot_board_unless_it_already_names_the_board() {
+        assert_eq!(round_tag("5", Some(3)), "5.3");
+        assert_eq!(round_tag("5.3", Some(3)), "5.3");
+        assert_eq!(round_tag("5", None), "5");
+    }
 }

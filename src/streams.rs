@@ -1,0 +1,865 @@
+//! Following games live: the application service behind the game and round streams and the
+//! broadcast PGN. It has no SQL and no chess logic of its own: it reads the log through the
+//! store, folds it with the engine, and asks [`crate::interchange::broadcast`] what each
+//! audience sees.
+//!
+//! A subscriber takes its wake-up signal, waits until the instance's one listener listens,
+//! then reads the log: anything committed later wakes it (migration `0005` notifies in the
+//! append's transaction), and a wake-up only makes it read again from where it stopped. A game
+//! stream reads `seq > last` (contiguous by construction); a round stream reads the round's
+//! part of the feed behind the transaction-id fence, so an event that commits late is never
+//! skipped. Either way an event is sent exactly once, in order, also across a reconnection
+//! with `Last-Event-ID`.
+//!
+//! The public audience sees only events older than the broadcast delay, and of those only
+//! what [`crate::interchange::broadcast::Disclosure`] allows: a stream judges each event as
+//! the game stands right after it (so a claim made during the game is never streamed to the
+//! public; it appears in the broadcast PGN once the game has ended).
+
+use crate::game::event::{Event, ServiceEvent};
+use crate::game::{CorruptLog, Game};
+use crate::interchange::broadcast::{
+    Audience, Disclosure, GameSnapshot, MovePosition, RestoredPosition, fold_for_stream, snapshot,
+};
+use crate::interchange::pgn_export::{LoggedEvent, export_broadcast_pgn};
+use crate::store::{EventEnvelope, FeedCursor, Store, StoreError, Wakeup, Wakeups};
+use chrono::{DateTime, Utc};
+use lru::LruCache;
+use serde::Serialize;
+use sha2::{Digest, Sha256};
+use std::collections::HashMap;
+use std::num::NonZeroUsize;
+use std::sync::atomic::{AtomicI64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+use tokio::sync::mpsc;
+use utoipa::ToSchema;
+use uuid::Uuid;
+
+/// How long a subscriber waits for the listener before the request fails (503).
+const LISTENER_WAIT: Duration = Duration::from_secs(5);
+
+/// Events read from the log per query.
+const PAGE: u64 = 500;
+
+/// How soon a round stream reads again when committed events wait behind the fence (an older
+/// transaction still open may abort, which notifies nobody).
+const FENCE_RETRY: Duration = Duration::from_millis(250);
+
+/// How long a new round subscriber waits for the fence before its snapshots.
+const FENCE_PATIENCE: Duration = Duration::from_secs(3);
+
+/// Messages buffered per subscriber before the reader waits for the client.
+const BUFFERED: usize = 64;
+
+/// Broadcast PGNs of single games kept in memory (one per game and audience).
+const PGN_CACHE: usize = 4096;
+
+/// The version of the broadcast PGN's form, part of its ETag.
+const PGN_FORM: &str = "broadcast-pgn-1";
+
+/// What can stop a stream or a broadcast.
+#[derive(Debug, thiserror::Error)]
+pub enum StreamError {
+    /// The store failed, or there is no such game.
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    /// The stored log cannot be folded.
+    #[error("the stored log of game {game_id} cannot be folded")]
+    Corrupt {
+        /// The game.
+        game_id: Uuid,
+        /// What is wrong.
+        #[source]
+        source: CorruptLog,
+    },
+    /// No game has this event and round.
+    #[error("no game of round `{round}` of event `{event}` exists")]
+    RoundNotFound {
+        /// The event's name, as asked.
+        event: String,
+        /// The round, as asked.
+        round: String,
+    },
+}
+
+/// One message of a stream, as the HTTP layer writes it (`id:`, `event:`, `data:`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StreamMessage {
+    /// The SSE `id`: the game's `seq`, or for a round the feed cursor `TXID-POSITION`.
+    pub id: String,
+    /// The SSE `event`: `snapshot` or the event's type.
+    pub event: String,
+    /// The SSE `data`: JSON.
+    pub data: String,
+}
+
+/// The `data` of a stream message for a stored event: the envelope (as in
+/// `GET /v1/games/{id}/events`) with, for a move, the position after it and, for a
+/// correction, the position it returns to.
+#[derive(Clone, Debug, PartialEq, Serialize, ToSchema)]
+pub struct StreamItem {
+    /// The stored event.
+    #[serde(flatten)]
+    pub envelope: EventEnvelope,
+    /// For a move: the position after it, the move in SAN and UCI, the ply and the clocks.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub position: Option<MovePosition>,
+    /// For a correction: the position, moves and status it returns to (truncate, do not
+    /// branch).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub returns_to: Option<RestoredPosition>,
+    /// In a round stream: the feed cursor of the event (also its SSE `id`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cursor: Option<String>,
+}
+
+/// How a game stream starts.
+#[derive(Debug)]
+pub enum GameFollow {
+    /// Messages follow on this receiver; it ends after `game_ended`.
+    Live(mpsc::Receiver<StreamMessage>),
+    /// The game has ended and nothing is new after the client's `Last-Event-ID`: answer
+    /// `204 No Content`, which tells an `EventSource` to stop reconnecting.
+    Finished,
+}
+
+/// The round's games as one PGN.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RoundPgn {
+    /// The client's copy is current.
+    NotModified {
+        /// The ETag.
+        etag: String,
+    },
+    /// The PGN.
+    Text {
+        /// The ETag.
+        etag: String,
+        /// The games, one after another.
+        text: String,
+    },
+}
+
+/// Counts live subscribers for as long as it lives.
+struct Subscribed(Arc<AtomicI64>);
+
+impl Subscribed {
+    fn new(counter: &Arc<AtomicI64>) -> Self {
+        counter.fetch_add(1, Ordering::Relaxed);
+        Subscribed(counter.clone())
+    }
+}
+
+impl Drop for Subscribed {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::Relaxed);
+    }
+}
+
+type PgnCache = LruCache<(Uuid, Audience), (u64, Arc<str>)>;
+
+/// Streams and broadcasts of one service instance. Cheap to clone.
+#[derive(Clone, Debug)]
+pub struct Streams {
+    store: Store,
+    wakeups: Wakeups,
+    delay: Duration,
+    subscribers: Arc<AtomicI64>,
+    pgn_cache: Arc<Mutex<PgnCache>>,
+}
+
+impl Streams {
+    /// Streams over `store`, with no broadcast delay.
+    pub fn new(store: Store) -> Self {
+        Streams {
+            wakeups: Wakeups::new(store.pool().clone()),
+            store,
+            delay: Duration::ZERO,
+            subscribers: Arc::new(AtomicI64::new(0)),
+            pgn_cache: Arc::new(Mutex::new(LruCache::new(
+                NonZeroUsize::new(PGN_CACHE).unwrap_or(NonZeroUsize::MIN),
+            ))),
+        }
+    }
+
+    /// The same streams with a broadcast delay for the public audience.
+    pub fn with_broadcast_delay(mut self, delay: Duration) -> Self {
+        self.delay = delay;
+        self
+    }
+
+    /// The public broadcast's delay.
+    pub fn broadcast_delay(&self) -> Duration {
+        self.delay
+    }
+
+    /// How many streams are open right now (the `arbiter_stream_subscribers` gauge).
+    pub fn subscribers(&self) -> i64 {
+        self.subscribers.load(Ordering::Relaxed)
+    }
+
+    /// The newest `recorded_at` the audience may see now (`None`: everything).
+    fn cutoff(&self, audience: Audience) -> Option<DateTime<Utc>> {
+        match audience {
+            Audience::Full => None,
+            Audience::Public => {
+                let delay = chrono::Duration::from_std(self.delay).unwrap_or(chrono::Duration::MAX);
+                Some(Utc::now() - delay)
+            }
+        }
+    }
+
+    /// When an event recorded at `recorded_at` becomes visible to the public.
+    fn release_time(&self, recorded_at: DateTime<Utc>) -> tokio::time::Instant {
+        let delay = chrono::Duration::from_std(self.delay).unwrap_or(chrono::Duration::MAX);
+        let wait = (recorded_at + delay - Utc::now())
+            .to_std()
+            .unwrap_or(Duration::ZERO);
+        tokio::time::Instant::now() + wait + Duration::from_millis(1)
+    }
+
+    /// Follows one game. Without `last_event_id`, a `snapshot` comes first; with it, the
+    /// events after that `seq`. The receiver ends after `game_ended`.
+    pub async fn follow_game(
+        &self,
+        game_id: Uuid,
+        audience: Audience,
+        last_event_id: Option<u64>,
+    ) -> Result<GameFollow, StreamError> {
+        let wakeup = self.wakeups.game(game_id);
+        self.wakeups.ready(LISTENER_WAIT).await?;
+        let mut follower = GameFollower::new(self.clone(), game_id, audience);
+        let mut first = Vec::new();
+        let resumed = match last_event_id {
+            Some(seq) => follower.resume_at(seq).await?,
+            None => false,
+        };
+        if !resumed {
+            follower.start_with_snapshot(&mut first).await?;
+        }
+        let next_release = follower.read_new(&mut first).await?;
+        if follower.game_over() && first.is_empty() {
+            return Ok(GameFollow::Finished);
+        }
+        let (sender, receiver) = mpsc::channel(BUFFERED);
+        let subscribed = Subscribed::new(&self.subscribers);
+        tokio::spawn(async move {
+            let _subscribed = subscribed;
+            follower.run(first, next_release, wakeup, sender).await;
+        });
+        Ok(GameFollow::Live(receiver))
+    }
+
+    /// Follows every game of a round. Without `last_event_id`, a `snapshot` per game comes
+    /// first; with it (a feed cursor), the round's events after it. Stays open.
+    pub async fn follow_round(
+        &self,
+        event: &str,
+        round: &str,
+        audience: Audience,
+        last_event_id: Option<FeedCursor>,
+    ) -> Result<mpsc::Receiver<StreamMessage>, StreamError> {
+        if !self.store.round_exists(event, round).await? {
+            return Err(StreamError::RoundNotFound {
+                event: event.to_string(),
+                round: round.to_string(),
+            });
+        }
+        let wakeup = self.wakeups.any();
+        self.wakeups.ready(LISTENER_WAIT).await?;
+        let mut follower = RoundFollower {
+            streams: self.clone(),
+            event: event.to_string(),
+            round: round.to_string(),
+            audience,
+            games: HashMap::new(),
+            cursor: FeedCursor::START,
+        };
+        let mut first = Vec::new();
+        let (mut retry_at, caught_up) = follower.catch_up(last_event_id.as_ref()).await?;
+        if !caught_up {
+            follower.snapshots(&mut first);
+        }
+        if retry_at.is_none() {
+            retry_at = follower.read_new(&mut first).await?;
+        }
+        let (sender, receiver) = mpsc::channel(BUFFERED);
+        let subscribed = Subscribed::new(&self.subscribers);
+        tokio::spawn(async move {
+            let _subscribed = subscribed;
+            follower.run(first, retry_at, wakeup, sender).await;
+        });
+        Ok(receiver)
+    }
+
+    /// The round's games as one PGN for relays, with an ETag derived from the games' last
+    /// `seq`s in view (computed without building the PGN). Each game's text is kept in memory
+    /// for its last `seq`, so a move rebuilds only its own game.
+    pub async fn round_pgn(
+        &self,
+        event: &str,
+        round: &str,
+        audience: Audience,
+        if_none_match: Option<&str>,
+    ) -> Result<RoundPgn, StreamError> {
+        let heads = self
+            .store
+            .round_heads(event, round, self.cutoff(audience))
+            .await?;
+        if heads.is_empty() {
+            return Err(StreamError::RoundNotFound {
+                event: event.to_string(),
+                round: round.to_string(),
+            });
+        }
+        let mut hasher = Sha256::new();
+        hasher.update(PGN_FORM);
+        hasher.update(match audience {
+            Audience::Full => "full",
+            Audience::Public => "public",
+        });
+        for head in &heads {
+            hasher.update(head.game_id.as_bytes());
+            hasher.update(head.seq.unwrap_or(0).to_be_bytes());
+        }
+        let etag = format!("\"{}\"", &hex::encode(hasher.finalize())[..32]);
+        if if_none_match.is_some_and(|header| etag_matches(header, &etag)) {
+            return Ok(RoundPgn::NotModified { etag });
+        }
+        let mut text = String::new();
+        for head in &heads {
+            let Some(seq) = head.seq else {
+                // Nothing of this game is old enough for the public yet.
+                continue;
+            };
+            text.push_str(&self.game_pgn(head.game_id, seq, audience).await?);
+        }
+        Ok(RoundPgn::Text { etag, text })
+    }
+
+    /// One game's broadcast PGN as of `seq`, from the cache when it is current.
+    async fn game_pgn(
+        &self,
+        game_id: Uuid,
+        seq: u64,
+        audience: Audience,
+    ) -> Result<Arc<str>, StreamError> {
+        if let Some((cached_seq, text)) = lock(&self.pgn_cache).get(&(game_id, audience))
+            && *cached_seq == seq
+        {
+            return Ok(text.clone());
+        }
+        let events = self.store.read_events(game_id, 0, Some(seq), None).await?;
+        let Some(first) = events.first() else {
+            return Err(StoreError::GameNotFound(game_id).into());
+        };
+        let log: Vec<LoggedEvent<'_>> = events
+            .iter()
+            .map(|e| LoggedEvent {
+                seq: e.seq,
+                event: &e.event,
+                clock: e.clock.as_ref(),
+            })
+            .collect();
+        let date = first.recorded_at.format("%Y.%m.%d").to_string();
+        let text: Arc<str> = export_broadcast_pgn(&log, &date, audience)
+            .map_err(|source| StreamError::Corrupt { game_id, source })?
+            .into();
+        lock(&self.pgn_cache).put((game_id, audience), (seq, text.clone()));
+        Ok(text)
+    }
+}
+
+/// Whether an `If-None-Match` header names `etag` (or is `*`).
+fn etag_matches(header: &str, etag: &str) -> bool {
+    header.split(',').map(str::trim).any(|candidate| {
+        candidate == "*" || candidate.strip_prefix("W/").unwrap_or(candidate) == etag
+    })
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+/// A game folded as far as its stream has read, and what its audience saw of it.
+struct Followed {
+    game: Game,
+    seq: u64,
+    disclosure: Disclosure,
+}
+
+impl Followed {
+    fn new(
+        game_id: Uuid,
+        envelope: &EventEnvelope,
+        audience: Audience,
+    ) -> Result<Self, StreamError> {
+        let corrupt = |problem: String| StreamError::Corrupt {
+            game_id,
+            source: CorruptLog {
+                seq: envelope.seq,
+                problem,
+            },
+        };
+        let Event::Service(ServiceEvent::GameCreated(settings)) = &envelope.event else {
+            return Err(corrupt("the log does not begin with game_created".into()));
+        };
+        let mut game = Game::new(settings).map_err(|e| corrupt(e.to_string()))?;
+        game.apply(envelope.seq, &envelope.event)
+            .map_err(|source| StreamError::Corrupt { game_id, source })?;
+        let mut disclosure = Disclosure::new(audience);
+        disclosure.observe(envelope.seq, &envelope.event);
+        Ok(Followed {
+            game,
+            seq: envelope.seq,
+            disclosure,
+        })
+    }
+
+    /// Folds the next event; the message to send, if the audience sees it.
+    fn fold(
+        &mut self,
+        envelope: &EventEnvelope,
+        cursor: Option<&FeedCursor>,
+    ) -> Result<Option<StreamMessage>, StreamError> {
+        let game_id = envelope.game_id;
+        let positions = fold_for_stream(&mut self.game, envelope.seq, &envelope.event)
+            .map_err(|source| StreamError::Corrupt { game_id, source })?;
+        self.seq = envelope.seq;
+        self.disclosure.observe(envelope.seq, &envelope.event);
+        if !self.disclosure.shows(envelope.seq, self.game.is_over()) {
+            return Ok(None);
+        }
+        let cursor = cursor.map(FeedCursor::to_string);
+        let item = StreamItem {
+            envelope: envelope.clone(),
+            position: positions.position,
+            returns_to: positions.returns_to,
+            cursor: cursor.clone(),
+        };
+        Ok(Some(StreamMessage {
+            id: cursor.unwrap_or_else(|| envelope.seq.to_string()),
+            event: envelope.event.type_name().to_string(),
+            data: to_json(&item),
+        }))
+    }
+
+    fn snapshot_message(&self, game_id: Uuid, id: String) -> StreamMessage {
+        let snapshot: GameSnapshot = snapshot(game_id, self.seq, &self.game);
+        StreamMessage {
+            id,
+            event: "snapshot".into(),
+            data: to_json(&snapshot),
+        }
+    }
+}
+
+fn to_json(value: &impl Serialize) -> String {
+    serde_json::to_string(value).unwrap_or_else(|_| "{}".into())
+}
+
+/// What a game stream keeps between reads.
+struct GameFollower {
+    streams: Streams,
+    game_id: Uuid,
+    audience: Audience,
+    followed: Option<Followed>,
+}
+
+impl GameFollower {
+    fn new(streams: Streams, game_id: Uuid, audience: Audience) -> Self {
+        GameFollower {
+            streams,
+            game_id,
+            audience,
+            followed: None,
+        }
+    }
+
+    fn game_over(&self) -> bool {
+        self.followed.as_ref().is_some_and(|f| f.game.is_over())
+    }
+
+    /// Folds silently up to `seq` (the client's `Last-Event-ID`). False when the game's log
+    /// (as far as the audience may see it) does not reach it: the stream then starts anew
+    /// with a snapshot.
+    async fn resume_at(&mut self, seq: u64) -> Result<bool, StreamError> {
+        let events = self
+            .streams
+            .store
+            .read_events(self.game_id, 0, Some(seq), None)
+            .await?;
+        let cutoff = self.streams.cutoff(self.audience);
+        let reaches = events.last().is_some_and(|last| {
+            last.seq == seq && cutoff.is_none_or(|cutoff| last.recorded_at <= cutoff)
+        });
+        if events.is_empty() {
+            return Err(StoreError::GameNotFound(self.game_id).into());
+        }
+        if !reaches {
+            return Ok(false);
+        }
+        for envelope in &events {
+            self.fold_silently(envelope)?;
+        }
+        Ok(true)
+    }
+
+    fn fold_silently(&mut self, envelope: &EventEnvelope) -> Result<(), StreamError> {
+        match &mut self.followed {
+            None => self.followed = Some(Followed::new(self.game_id, envelope, self.audience)?),
+            Some(followed) => {
+                followed.fold(envelope, None)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Folds what the audience may see now and queues the snapshot of it.
+    async fn start_with_snapshot(
+        &mut self,
+        out: &mut Vec<StreamMessage>,
+    ) -> Result<(), StreamError> {
+        self.followed = None;
+        let cutoff = self.streams.cutoff(self.audience);
+        let mut after = 0;
+        loop {
+            let events = self
+                .streams
+                .store
+                .read_events(self.game_id, after, None, Some(PAGE))
+                .await?;
+            let full_page = events.len() as u64 == PAGE;
+            for envelope in &events {
+                if cutoff.is_some_and(|cutoff| envelope.recorded_at > cutoff) {
+                    break;
+                }
+                self.fold_silently(envelope)?;
+                after = envelope.seq;
+            }
+            if !full_page || after != events.last().map_or(after, |e| e.seq) {
+                break;
+            }
+        }
+        match &self.followed {
+            Some(followed) => {
+                out.push(followed.snapshot_message(self.game_id, followed.seq.to_string()));
+                Ok(())
+            }
+            // Not even the game's creation is old enough for the public: the game is not on
+            // air yet. Fold nothing; the snapshot comes when it is.
+            None if cutoff.is_some()
+                && self.streams.store.last_seq(self.game_id).await?.is_some() =>
+            {
+                Ok(())
+            }
+            None => Err(StoreError::GameNotFound(self.game_id).into()),
+        }
+    }
+
+    /// Reads and folds what is new; queues what the audience sees. Returns when the next
+    /// held-back event becomes visible (public audience), if one waits.
+    async fn read_new(
+        &mut self,
+        out: &mut Vec<StreamMessage>,
+    ) -> Result<Option<tokio::time::Instant>, StreamError> {
+        loop {
+            let after = self.followed.as_ref().map_or(0, |f| f.seq);
+            let events = self
+                .streams
+                .store
+                .read_events(self.game_id, after, None, Some(PAGE))
+                .await?;
+            let cutoff = self.streams.cutoff(self.audience);
+            let full_page = events.len() as u64 == PAGE;
+            for envelope in &events {
+                if let Some(cutoff) = cutoff
+                    && envelope.recorded_at > cutoff
+                {
+                    return Ok(Some(self.streams.release_time(envelope.recorded_at)));
+                }
+                match &mut self.followed {
+                    None => {
+                        let followed = Followed::new(self.game_id, envelope, self.audience)?;
+                        // The game just went on air for the public: start with its snapshot.
+                        out.push(followed.snapshot_message(self.game_id, followed.seq.to_string()));
+                        self.followed = Some(followed);
+                    }
+                    Some(followed) => {
+                        if let Some(message) = followed.fold(envelope, None)? {
+                            out.push(message);
+                        }
+                    }
+                }
+            }
+            if !full_page {
+                return Ok(None);
+            }
+        }
+    }
+
+    /// Sends, waits for wake-ups (or the next release), reads again; ends after the game has
+    /// ended and what ended it was sent, or when the client has gone.
+    async fn run(
+        mut self,
+        first: Vec<StreamMessage>,
+        mut next_release: Option<tokio::time::Instant>,
+        mut wakeup: Wakeup,
+        sender: mpsc::Sender<StreamMessage>,
+    ) {
+        let mut pending = first;
+        loop {
+            for message in pending.drain(..) {
+                if sender.send(message).await.is_err() {
+                    return;
+                }
+            }
+            if self.game_over() {
+                return;
+            }
+            let release = async {
+                match next_release {
+                    Some(at) => tokio::time::sleep_until(at).await,
+                    None => std::future::pending().await,
+                }
+            };
+            tokio::select! {
+                _ = wakeup.changed() => {}
+                _ = release => {}
+                _ = sender.closed() => return,
+            }
+            match self.read_new(&mut pending).await {
+                Ok(release) => next_release = release,
+                Err(error) => {
+                    tracing::warn!(game_id = %self.game_id, error = %error, "game stream stopped: reading the log failed");
+                    for message in pending.drain(..) {
+                        if sender.send(message).await.is_err() {
+                            return;
+                        }
+                    }
+                    return;
+                }
+            }
+        }
+    }
+}
+
+/// What a round stream keeps between reads.
+struct RoundFollower {
+    streams: Streams,
+    event: String,
+    round: String,
+    audience: Audience,
+    games: HashMap<Uuid, Followed>,
+    cursor: FeedCursor,
+}
+
+/// What to do after reading a round's feed.
+enum RoundRead {
+    /// Everything visible was read.
+    Done,
+    /// An event waits for the broadcast delay: read again at this instant.
+    Delayed(tokio::time::Instant),
+    /// Committed events wait behind the fence (an older transaction is still open): read
+    /// again shortly.
+    Held,
+}
+
+impl RoundRead {
+    fn retry_at(&self) -> Option<tokio::time::Instant> {
+        match self {
+            RoundRead::Done => None,
+            RoundRead::Delayed(at) => Some(*at),
+            RoundRead::Held => Some(tokio::time::Instant::now() + FENCE_RETRY),
+        }
+    }
+}
+
+impl RoundFollower {
+    /// Folds the round from its first event, silently, up to `resume` (the client's
+    /// `Last-Event-ID`) or, without one, up to what is visible now, waiting a little for
+    /// transactions that hold the fence so that the snapshots are current. Returns when to
+    /// read again, and whether the stream resumes at the client's cursor (no snapshots).
+    async fn catch_up(
+        &mut self,
+        resume: Option<&FeedCursor>,
+    ) -> Result<(Option<tokio::time::Instant>, bool), StreamError> {
+        let deadline = tokio::time::Instant::now() + FENCE_PATIENCE;
+        let read = loop {
+            let read = self.read(None, resume).await?;
+            if matches!(read, RoundRead::Held) && tokio::time::Instant::now() < deadline {
+                tokio::time::sleep(FENCE_RETRY).await;
+                continue;
+            }
+            break read;
+        };
+        Ok((read.retry_at(), resume.is_some_and(|r| *r == self.cursor)))
+    }
+
+    /// Reads the round's feed after the cursor, folding every event (up to `stop_after`,
+    /// when given), and queues into `out` what the audience sees.
+    async fn read(
+        &mut self,
+        mut out: Option<&mut Vec<StreamMessage>>,
+        stop_after: Option<&FeedCursor>,
+    ) -> Result<RoundRead, StreamError> {
+        loop {
+            let page = self
+                .streams
+                .store
+                .round_feed(&self.event, &self.round, &self.cursor, PAGE)
+                .await?;
+            let cutoff = self.streams.cutoff(self.audience);
+            let full_page = page.items.len() as u64 == PAGE;
+            for item in &page.items {
+                let envelope = &item.envelope;
+                let cursor = FeedCursor::parse(&item.cursor).unwrap_or_default();
+                if let Some(stop) = stop_after
+                    && (cursor.tx_id, cursor.position) > (stop.tx_id, stop.position)
+                {
+                    return Ok(RoundRead::Done);
+                }
+                if let Some(cutoff) = cutoff
+                    && envelope.recorded_at > cutoff
+                {
+                    return Ok(RoundRead::Delayed(
+                        self.streams.release_time(envelope.recorded_at),
+                    ));
+                }
+                self.fill_gap(envelope, &cursor, out.as_deref_mut()).await?;
+                let message = self.fold(envelope, &cursor)?;
+                self.cursor = cursor;
+                if let (Some(out), Some(message)) = (out.as_deref_mut(), message) {
+                    out.push(message);
+                }
+            }
+            if page.held_back && !full_page {
+                return Ok(RoundRead::Held);
+            }
+            if !full_page {
+                return Ok(RoundRead::Done);
+            }
+        }
+    }
+
+    /// A game's `seq`s are contiguous and commit in order, so the feed gives them in order;
+    /// should a writer ever commit them otherwise, the missing ones are read from the game's
+    /// log and folded (and sent) first, and skipped when the feed reaches them.
+    async fn fill_gap(
+        &mut self,
+        envelope: &EventEnvelope,
+        cursor: &FeedCursor,
+        mut out: Option<&mut Vec<StreamMessage>>,
+    ) -> Result<(), StreamError> {
+        let Some(followed) = self.games.get(&envelope.game_id) else {
+            return Ok(());
+        };
+        if envelope.seq <= followed.seq + 1 {
+            return Ok(());
+        }
+        let missing = self
+            .streams
+            .store
+            .read_events(envelope.game_id, followed.seq, Some(envelope.seq - 1), None)
+            .await?;
+        for earlier in &missing {
+            if let Some(message) = self.fold(earlier, cursor)?
+                && let Some(out) = out.as_deref_mut()
+            {
+                out.push(message);
+            }
+        }
+        Ok(())
+    }
+
+    /// Folds one event of the round; the message for it, if the audience sees it.
+    fn fold(
+        &mut self,
+        envelope: &EventEnvelope,
+        cursor: &FeedCursor,
+    ) -> Result<Option<StreamMessage>, StreamError> {
+        let game_id = envelope.game_id;
+        match self.games.get_mut(&game_id) {
+            Some(followed) => {
+                if envelope.seq <= followed.seq {
+                    return Ok(None);
+                }
+                followed.fold(envelope, Some(cursor))
+            }
+            None => {
+                let followed = Followed::new(game_id, envelope, self.audience)?;
+                let shown = followed
+                    .disclosure
+                    .shows(envelope.seq, followed.game.is_over());
+                self.games.insert(game_id, followed);
+                let item = StreamItem {
+                    envelope: envelope.clone(),
+                    position: None,
+                    returns_to: None,
+                    cursor: Some(cursor.to_string()),
+                };
+                Ok(shown.then(|| StreamMessage {
+                    id: cursor.to_string(),
+                    event: envelope.event.type_name().to_string(),
+                    data: to_json(&item),
+                }))
+            }
+        }
+    }
+
+    /// Queues a snapshot of every game folded so far (by board), with the cursor as id.
+    fn snapshots(&self, out: &mut Vec<StreamMessage>) {
+        let mut games: Vec<(&Uuid, &Followed)> = self.games.iter().collect();
+        games.sort_by_key(|(id, followed)| {
+            (followed.game.settings().board.unwrap_or(u32::MAX), **id)
+        });
+        for (game_id, followed) in games {
+            out.push(followed.snapshot_message(*game_id, self.cursor.to_string()));
+        }
+    }
+
+    async fn read_new(
+        &mut self,
+        out: &mut Vec<StreamMessage>,
+    ) -> Result<Option<tokio::time::Instant>, StreamError> {
+        Ok(self.read(Some(out), None).await?.retry_at())
+    }
+
+    async fn run(
+        mut self,
+        first: Vec<StreamMessage>,
+        mut retry_at: Option<tokio::time::Instant>,
+        mut wakeup: Wakeup,
+        sender: mpsc::Sender<StreamMessage>,
+    ) {
+        let mut pending = first;
+        loop {
+            for message in pending.drain(..) {
+                if sender.send(message).await.is_err() {
+                    return;
+                }
+            }
+            let retry = async {
+                match retry_at {
+                    Some(at) => tokio::time::sleep_until(at).await,
+                    None => std::future::pending().await,
+                }
+            };
+            tokio::select! {
+                _ = wakeup.changed() => {}
+                _ = retry => {}
+                _ = sender.closed() => return,
+            }
+            match self.read_new(&mut pending).await {
+                Ok(at) => retry_at = at,
+                Err(error) => {
+                    tracing::warn!(event = %self.event, round = %self.round, error = %error, "round stream stopped: reading the feed failed");
+                    return;
+                }
+            }
+        }
+    }
+}
