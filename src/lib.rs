@@ -3,7 +3,7 @@
 //! `game` and `rules` are the pure core (the FIDE Laws); `analyze` audits PGN records with
 //! them; `store` holds all SQL; `arbitration` joins the core and the store; `http` is the thin
 //! actix-web shell; `access` and `integrity` are who may write and the offline proof that
-//! nothing changed.
+//! nothing changed. `interchange` holds the pure formats in and out: SVG diagrams and PGN import.
 
 pub mod access;
 pub mod analyze;
@@ -12,5 +12,6 @@ pub mod cluster;
 pub mod game;
 pub mod http;
 pub mod integrity;
+pub mod interchange;
 pub mod rules;
 pub mod store;

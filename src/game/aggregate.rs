@@ -134,6 +134,22 @@ impl Game {
         self.state.history.count_at_ply(ply)
     }
 
+    /// The position after `ply` half-moves of the standing moves (ply 0 = the start).
+    pub fn position_at_ply(&self, ply: usize) -> Option<&Chess> {
+        self.state.history.at(ply)
+    }
+
+    /// The `seq` of each standing move, in order: entry `n - 1` reached ply `n`.
+    pub fn move_seqs(&self) -> Vec<u64> {
+        self.log
+            .iter()
+            .filter(|l| {
+                !l.retracted && matches!(l.event, Event::Recorded(RecordedEvent::Move { .. }))
+            })
+            .map(|l| l.seq)
+            .collect()
+    }
+
     /// Fold one stored event into the state. Service events (`game_created`, `claim_ruled`,
     /// `penalty_applied`, `game_ended`) are folded too. Returns [`CorruptLog`] (and leaves
     /// the state unchanged) if the event cannot have been accepted in this state.

@@ -8,6 +8,7 @@
 pub mod appeals;
 pub mod auth;
 pub mod body;
+pub mod diagrams;
 pub mod error;
 pub mod feed;
 pub mod games;
@@ -133,6 +134,8 @@ pub fn routes(config: &mut ServiceConfig) {
                 .service(appeals::audit)
                 .service(appeals::pgn)
                 .service(appeals::rulings)
+                .service(diagrams::board_svg)
+                .service(diagrams::occurrences_svg)
                 .service(integrity::digest)
                 .service(integrity::export)
                 .service(feed::read_feed)

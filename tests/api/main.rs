@@ -3,6 +3,7 @@
 
 mod cases;
 mod cli;
+mod diagrams;
 mod log_guarantees;
 mod openapi;
 mod recording;

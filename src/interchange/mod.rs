@@ -1,0 +1,9 @@
+//! Interchange: the formats in which games leave and enter the service other than our own
+//! JSON: board diagrams (SVG) for arbiters, appeals committees and notice boards, and PGN read
+//! from tournament files.
+//!
+//! Everything here is pure (no database, HTTP, async runtime or clock): it turns positions and
+//! game states into text and text into events, so the same code serves the HTTP routes, the
+//! command line and the tests.
+
+pub mod diagram;
