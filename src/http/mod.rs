@@ -13,6 +13,7 @@ pub mod error;
 pub mod feed;
 pub mod games;
 pub mod health;
+pub mod import;
 pub mod integrity;
 pub mod tokens;
 
@@ -125,6 +126,7 @@ pub fn routes(config: &mut ServiceConfig) {
         .service(health::readyz)
         .service(
             scope("/v1")
+                .service(import::import_games)
                 .service(games::create_game)
                 .service(games::list_games)
                 .service(games::get_game)

@@ -7,3 +7,4 @@
 //! command line and the tests.
 
 pub mod diagram;
+pub mod pgn_import;

@@ -4,6 +4,7 @@
 mod cases;
 mod cli;
 mod diagrams;
+mod import;
 mod log_guarantees;
 mod openapi;
 mod recording;
