@@ -13,6 +13,9 @@ use actix_web::{HttpResponse, post, web};
 /// The largest PGN body accepted, in bytes (a round of a big open fits many times over).
 pub const IMPORT_BODY_BYTES: usize = 32 * 1024 * 1024;
 
+/// The example of the OpenAPI document.
+const EXAMPLE_PGN: &str = "[Event \"Open\"]\n[Site \"Tashkent\"]\n[Round \"6.1\"]\n[White \"Praggnanandhaa, R\"]\n[Black \"Rapport, R\"]\n[Result \"*\"]\n[TimeControl \"5400+30\"]\n\n1. d4 {[%clk 1:30:25]} Nf6 {[%clk 1:30:27]} *\n";
+
 /// Import games from PGN.
 ///
 /// Creates a game for every game of the PGN body (`application/x-chess-pgn`) and records
@@ -32,10 +35,11 @@ pub const IMPORT_BODY_BYTES: usize = 32 * 1024 * 1024;
     tag = "games",
     security(("bearer" = [])),
     request_body(
-        content = String,
-        content_type = "application/x-chess-pgn",
-        description = "One or more games in PGN.",
-        example = json!("[Event \"Open\"]\n[Site \"Tashkent\"]\n[Round \"6.1\"]\n[White \"Praggnanandhaa, R\"]\n[Black \"Rapport, R\"]\n[Result \"*\"]\n[TimeControl \"5400+30\"]\n\n1. d4 {[%clk 1:30:25]} Nf6 {[%clk 1:30:27]} *\n")
+        description = "One or more games in PGN (`text/plain` is read the same way).",
+        content(
+            (String = "application/x-chess-pgn", example = json!(EXAMPLE_PGN)),
+            (String = "text/plain")
+        )
     ),
     responses(
         (status = 200, description = "One report per game, in file order (some may be unreadable or failed).", body = ImportReport),

@@ -119,19 +119,43 @@ pub enum ReadGame {
     Unreadable(UnreadableGame),
 }
 
-/// Reads every game of a PGN stream, in file order (0-based `index`). Text that holds
-/// neither a tag pair nor a move is skipped.
+/// Reads every game of a PGN stream, in file order (0-based `index`). Text with no move and
+/// none of the seven roster tags (`Event`, `Site`, `Date`, `Round`, `White`, `Black`,
+/// `Result`) is not a game and is skipped.
 pub fn read_games(reader: impl Read) -> io::Result<Vec<ReadGame>> {
     let mut pgn = Reader::new(reader);
     let mut visitor = CollectingVisitor::default();
     let mut games = Vec::new();
-    while let Some(raw) = pgn.read_game(&mut visitor)? {
-        // Text with neither a tag pair nor a move (a note before the first game, stray
-        // words) is not a game.
-        if raw.tags.is_empty() && raw.moves.is_empty() {
-            continue;
+    loop {
+        match pgn.read_game(&mut visitor) {
+            Ok(Some(raw)) => {
+                if raw.is_game() {
+                    games.push(plan(games.len(), raw));
+                }
+            }
+            Ok(None) => break,
+            // Broken PGN syntax (an unterminated tag or comment): that game is unreadable.
+            // The reader stops after the broken line; the rest of that game is skipped, so
+            // that it is not read as a game of its own.
+            Err(error) if error.kind() == io::ErrorKind::InvalidData => {
+                let raw = std::mem::take(&mut visitor.game);
+                match pgn.skip_game() {
+                    Ok(_) => {}
+                    Err(skipped) if skipped.kind() == io::ErrorKind::InvalidData => {}
+                    Err(skipped) => return Err(skipped),
+                }
+                if raw.is_game() {
+                    games.push(ReadGame::Unreadable(UnreadableGame {
+                        index: games.len(),
+                        error: format!("The PGN cannot be read here: {error}."),
+                        white: raw.tag("White").map(str::to_owned),
+                        black: raw.tag("Black").map(str::to_owned),
+                        event: raw.tag("Event").map(str::to_owned),
+                    }));
+                }
+            }
+            Err(error) => return Err(error),
         }
-        games.push(plan(games.len(), raw));
     }
     Ok(games)
 }
@@ -145,6 +169,17 @@ struct RawGame {
 }
 
 impl RawGame {
+    /// Whether this is a game: it has a move or one of the seven tags of the PGN roster. Text
+    /// with neither (a note before the first game, stray words or brackets) is not.
+    fn is_game(&self) -> bool {
+        let roster = ["Event", "Site", "Date", "Round", "White", "Black", "Result"];
+        !self.moves.is_empty()
+            || self
+                .tags
+                .iter()
+                .any(|(name, _)| roster.contains(&name.as_str()))
+    }
+
     fn tag(&self, name: &str) -> Option<&str> {
         self.tags
             .iter()

@@ -103,6 +103,9 @@ const ENDINGS: &str = r#"[Event "Import Open 2026"]
 1. d4 d5 0-1
 "#;
 
+/// Two good games, then one whose comment is never closed.
+const BROKEN_COMMENT: &str = "[Event \"Import Open 2026\"]\n[Round \"8.1\"]\n[White \"Before, Bo\"]\n[Black \"Fine, Fay\"]\n\n1. c4 *\n\n[Event \"Import Open 2026\"]\n[Round \"8.2\"]\n[White \"After, Al\"]\n[Black \"Good, Gus\"]\n\n1. d4 *\n\n[Event \"Import Open 2026\"]\n[Round \"8.3\"]\n[White \"Broken, Bea\"]\n[Black \"Lost, Lou\"]\n\n1. e4 { the file was cut here\n";
+
 async fn import<S, B>(app: &S, token: &str, pgn: &str) -> (u16, Value, Option<String>)
 where
     S: actix_web::dev::Service<
@@ -163,6 +166,30 @@ async fn a_multi_game_pgn_with_unreadable_games_imports_the_others_and_names_eac
     assert_eq!(list["items"].as_array().unwrap().len(), 2, "{list}");
     assert_eq!(results[0]["moves_stored"], 4);
     assert_eq!(results[3]["moves_stored"], 3);
+    db.finish().await;
+}
+
+#[actix_web::test]
+async fn a_game_with_broken_pgn_syntax_is_unreadable_and_the_games_before_it_are_imported() {
+    let db = TestDb::new().await;
+    let app = actix_test::init_service(arbiter::http::app(db.state())).await;
+    let (status, report, _) = import(&app, &db.arbiter, BROKEN_COMMENT).await;
+    assert_eq!(status, 200, "{report}");
+    let outcomes: Vec<&str> = report["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["outcome"].as_str().unwrap())
+        .collect();
+    assert_eq!(outcomes, ["imported", "imported", "unreadable"], "{report}");
+    assert!(
+        report["results"][2]["error"]
+            .as_str()
+            .unwrap()
+            .contains("unterminated comment"),
+        "{report}"
+    );
+    assert_eq!(report["results"][2]["white"], "Broken, Bea");
     db.finish().await;
 }
 
@@ -516,8 +543,28 @@ async fn only_arbiters_import_and_a_token_for_other_events_imports_none_of_these
             .contains("limited to the events Another Open")
     );
     assert_eq!(db.event_count().await, 0);
-    let reply = import(&app, &db.arbiter, "no game here, only words").await;
-    assert_problem(&reply, 422, "no_games");
+    for not_pgn in [
+        "no game here, only words",
+        "[{\"\": null}]",
+        "",
+        "資²{ unterminated",
+    ] {
+        let reply = import(&app, &db.arbiter, not_pgn).await;
+        assert_problem(&reply, 422, "no_games");
+    }
+    // The import route takes POST only (GET does not fall through to a game id).
+    let response =
+        actix_test::call_service(&app, db.get().uri("/v1/games/import").to_request()).await;
+    assert_eq!(response.status(), 405);
+    assert_eq!(
+        response
+            .headers()
+            .get("allow")
+            .and_then(|v| v.to_str().ok()),
+        Some("POST")
+    );
+    let reply = send(&app, db.get().uri("/v1/games/import")).await;
+    assert_problem(&reply, 405, "method_not_allowed");
     db.finish().await;
 }
 
