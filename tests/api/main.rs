@@ -4,6 +4,8 @@
 mod broadcast_pgn;
 mod cases;
 mod cli;
+mod diagrams;
+mod import;
 mod log_guarantees;
 mod openapi;
 mod recording;
