@@ -37,7 +37,8 @@ game=$(curl -fsS -X POST "http://127.0.0.1:$port/v1/games" -H "Authorization: Be
     | python3 -c 'import json,sys; print(json.load(sys.stdin)["game"]["game_id"])')
 echo "schemathesis: server on port $port, game $game"
 
-schemathesis run "http://127.0.0.1:$port/api-docs/openapi.json" \
+SCHEMATHESIS_HOOKS=scripts/schemathesis_hooks.py \
+    schemathesis run "http://127.0.0.1:$port/api-docs/openapi.json" \
     --header "Authorization: Bearer $token" \
     --checks all \
     --exclude-checks positive_data_acceptance,ignored_auth \

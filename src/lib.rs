@@ -1,11 +1,12 @@
 //! Arbitration record service for over-the-board chess.
 //!
-//! `game` and `rules` are the pure core (the FIDE Laws); `interchange` is pure PGN out, what
-//! streams and broadcasts show, and pairing files in; `analyze` audits PGN records with them;
-//! `store` holds all SQL; `arbitration` joins the core and the store; `streams` follows games
-//! live for streams and broadcasts; `http` is the thin actix-web shell and `web` the back
-//! office's pages over the same services; `tournament` turns a round's pairings into games;
-//! `access` and `integrity` are who may write and the offline proof that nothing changed.
+//! `game` and `rules` are the pure core (the FIDE Laws); `interchange` holds the pure formats
+//! in and out (PGN export and import, SVG diagrams, what streams and broadcasts show, pairing
+//! files); `analyze` audits PGN records with them; `store` holds all SQL; `arbitration` joins
+//! the core and the store; `import` records PGN files through it; `streams` follows games live
+//! for streams and broadcasts; `http` is the thin actix-web shell and `web` the back office's
+//! pages over the same services; `tournament` turns a round's pairings into games; `access`
+//! and `integrity` are who may write and the offline proof that nothing changed.
 
 pub mod access;
 pub mod analyze;
@@ -13,6 +14,7 @@ pub mod arbitration;
 pub mod cluster;
 pub mod game;
 pub mod http;
+pub mod import;
 pub mod integrity;
 pub mod interchange;
 pub mod rules;

@@ -2,7 +2,7 @@
 //!
 //! `serve` runs the HTTP service (on a private PostgreSQL cluster when no `DATABASE_URL` is
 //! set), `migrate` applies migrations, `openapi` prints the OpenAPI document, `verify --all`
-//! checks every game's hash chain.
+//! checks every game's hash chain, `import` records a PGN file through the engine.
 
 use anyhow::{Context, Result};
 use arbiter::cluster::Cluster;
@@ -101,6 +101,20 @@ enum Command {
     Analyze {
         /// The PGN file.
         file: PathBuf,
+    },
+    /// Import a PGN file: create its games and record their moves with their clock readings
+    /// through the engine; prints one JSON report per game (like `POST /v1/games/import`).
+    Import {
+        #[command(flatten)]
+        database: DatabaseArgs,
+        /// The PGN file.
+        file: PathBuf,
+        /// Events recorded per append.
+        #[arg(long, default_value_t = arbiter::import::DEFAULT_BATCH)]
+        batch_size: usize,
+        /// The database role the import records as (as `serve`).
+        #[arg(long, env = "ARBITER_SERVICE_ROLE", default_value = "arbiter_service")]
+        service_role: String,
     },
     /// Manage bearer tokens.
     Token {
@@ -315,6 +329,17 @@ async fn run(cli: Cli) -> Result<ExitCode> {
             );
             Ok(ExitCode::SUCCESS)
         }
+        Command::Import {
+            database,
+            file,
+            batch_size,
+            service_role,
+        } => {
+            let database = Database::open(&database).await?;
+            let outcome = import_file(&database.url, &file, batch_size, &service_role).await;
+            database.close()?;
+            outcome
+        }
         Command::Token { database, action } => {
             let database = Database::open(&database).await?;
             let outcome = manage_tokens(&database.url, action).await;
@@ -364,6 +389,56 @@ async fn serve(
     server.run().await.context("the HTTP server failed")?;
     tracing::info!("arbiter stopped");
     Ok(())
+}
+
+async fn import_file(
+    url: &str,
+    file: &std::path::Path,
+    batch_size: usize,
+    service_role: &str,
+) -> Result<ExitCode> {
+    let input =
+        std::fs::File::open(file).with_context(|| format!("cannot open {}", file.display()))?;
+    let games = arbiter::interchange::pgn_import::read_games(std::io::BufReader::new(input))
+        .with_context(|| format!("cannot read {}", file.display()))?;
+    migrate(url).await?;
+    let store = Store::connect_as_service(url, 4, service_role)
+        .await
+        .with_context(|| {
+            format!(
+                "cannot connect to the database at {} as {service_role}",
+                redact(url)
+            )
+        })?;
+    let importer = arbiter::import::Importer::new(arbiter::arbitration::Arbitration::new(store))
+        .with_batch(batch_size);
+    let recorded_by = format!("arbiter import {}", file.display());
+    let report = importer.import(games, &recorded_by, |_| Ok(())).await;
+    let mut stdout = std::io::BufWriter::new(std::io::stdout().lock());
+    for game in &report.results {
+        serde_json::to_writer(&mut stdout, game)?;
+        std::io::Write::write_all(&mut stdout, b"\n")?;
+    }
+    std::io::Write::flush(&mut stdout)?;
+    let seconds = report.elapsed_ms as f64 / 1000.0;
+    eprintln!(
+        "arbiter import: {} games: {} imported, {} already imported, {} unreadable, {} failed; \
+         {} moves ({} events) stored in {seconds:.1} s ({:.1} games/s, {:.0} moves/s)",
+        report.games,
+        report.imported,
+        report.already_imported,
+        report.unreadable,
+        report.failed,
+        report.moves_stored,
+        report.events_stored,
+        report.imported as f64 / seconds.max(0.001),
+        report.moves_stored as f64 / seconds.max(0.001),
+    );
+    Ok(if report.failed == 0 {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(2)
+    })
 }
 
 async fn manage_tokens(url: &str, action: TokenAction) -> Result<ExitCode> {

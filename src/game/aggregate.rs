@@ -155,6 +155,13 @@ impl Game {
         self.state.board.history().at(ply)
     }
 
+    /// The `seq` of the event that reached each ply of the standing game, in order: entry
+    /// `n - 1` reached ply `n` (a move, a pawn promoted under 7.5.2, an illegal move that
+    /// stood).
+    pub fn move_seqs(&self) -> Vec<u64> {
+        self.state.board.ply_seqs().to_vec()
+    }
+
     /// Half-moves played.
     pub fn ply(&self) -> usize {
         self.state.board.ply()
@@ -817,7 +824,7 @@ impl Game {
                 let Prepared::Move(m, witness) = prepared else {
                     return;
                 };
-                state.board.play(m, witness);
+                state.board.play(seq, m, witness);
                 state.obligations.clear();
                 state.offers.rejected_by_touch(*by, "moved");
             }
@@ -845,7 +852,7 @@ impl Game {
                         }
                     }
                     IllegalMoveEffect::Stands(m) => {
-                        state.board.play(m, None);
+                        state.board.play(seq, m, None);
                         state.obligations.clear();
                         state.offers.rejected_by_touch(*by, "moved");
                     }

@@ -26,6 +26,8 @@ pub(super) struct Board {
     /// A player proven able to checkmate in the current position (by the dead-position check
     /// of the move that led here), from which the next move's check can start.
     mate_witness: Option<Side>,
+    /// The `seq` of the event that reached each ply (entry `n - 1` reached ply `n`).
+    ply_seqs: Vec<u64>,
 }
 
 impl Board {
@@ -37,6 +39,7 @@ impl Board {
             stood: Vec::new(),
             castling_mode,
             mate_witness: None,
+            ply_seqs: Vec::new(),
         }
     }
 
@@ -115,14 +118,20 @@ impl Board {
         })
     }
 
-    /// Plays the legal move `m` and returns its SAN; `mate_witness` is a player the
-    /// dead-position check proved able to checkmate after it, if it ran.
-    pub(super) fn play(&mut self, m: Move, mate_witness: Option<Side>) -> String {
+    /// Plays the legal move `m`, recorded at `seq`, and returns its SAN; `mate_witness` is a
+    /// player the dead-position check proved able to checkmate after it, if it ran.
+    pub(super) fn play(&mut self, seq: u64, m: Move, mate_witness: Option<Side>) -> String {
         let san = san_of(self.position(), m);
         self.history.play(m);
         self.moves.push(san.clone());
+        self.ply_seqs.push(seq);
         self.mate_witness = mate_witness;
         san
+    }
+
+    /// The `seq` of the event that reached each ply: entry `n - 1` reached ply `n`.
+    pub(super) fn ply_seqs(&self) -> &[u64] {
+        &self.ply_seqs
     }
 
     /// A player proven able to checkmate in the current position, if known.
@@ -134,6 +143,7 @@ impl Board {
     pub(super) fn stand(&mut self, seq: u64, attempted_move: Option<&str>, position: Chess) {
         let fen = crate::rules::move_parsing::fen_of(&position);
         self.history.push(position);
+        self.ply_seqs.push(seq);
         self.mate_witness = None;
         self.moves.push(
             attempted_move

@@ -8,10 +8,12 @@
 pub mod appeals;
 pub mod auth;
 pub mod body;
+pub mod diagrams;
 pub mod error;
 pub mod feed;
 pub mod games;
 pub mod health;
+pub mod import;
 pub mod integrity;
 pub mod streams;
 pub mod tokens;
@@ -134,6 +136,7 @@ pub fn routes(config: &mut ServiceConfig) {
         .service(health::readyz)
         .service(
             scope("/v1")
+                .service(import::import_games)
                 .service(games::create_game)
                 .service(games::list_games)
                 .service(games::get_game)
@@ -143,6 +146,8 @@ pub fn routes(config: &mut ServiceConfig) {
                 .service(appeals::audit)
                 .service(appeals::pgn)
                 .service(appeals::rulings)
+                .service(diagrams::board_svg)
+                .service(diagrams::occurrences_svg)
                 .service(integrity::digest)
                 .service(integrity::export)
                 .service(feed::read_feed)
@@ -231,7 +236,7 @@ pub fn app(
         .app_data(web::Data::new(state))
         .app_data(
             web::PathConfig::default()
-                .error_handler(|error, request| path_error(error.to_string(), request).into()),
+                .error_handler(|error, request| path_error(error.to_string(), request)),
         )
         .app_data(web::QueryConfig::default().error_handler(|error, _| {
             ApiError::bad_request(
@@ -252,8 +257,24 @@ pub fn app(
         .wrap(actix_web::middleware::Logger::new("%r %s %b bytes %D ms"))
 }
 
-/// A path segment that does not parse (in practice: a game id that is not a UUID).
-fn path_error(message: String, request: &HttpRequest) -> ApiError {
+/// A path segment that does not parse (in practice: a game id that is not a UUID), or a
+/// literal route asked with another method (`GET /v1/games/import` reaches `/games/{id}`).
+fn path_error(message: String, request: &HttpRequest) -> actix_web::Error {
+    if let Some(methods) = allowed_methods(request.path())
+        && !methods.iter().any(|m| m == request.method().as_str())
+    {
+        let allow = methods.join(", ");
+        let problem = ApiError::method_not_allowed(format!(
+            "{} is not allowed on {}; use {allow}.",
+            request.method(),
+            request.path()
+        ));
+        let mut response = problem.error_response();
+        if let Ok(value) = header::HeaderValue::from_str(&allow) {
+            response.headers_mut().insert(header::ALLOW, value);
+        }
+        return actix_web::error::InternalError::from_response(problem, response).into();
+    }
     ApiError::bad_request(
         "invalid_path",
         format!(
@@ -263,6 +284,7 @@ fn path_error(message: String, request: &HttpRequest) -> ApiError {
         ),
     )
     .with_field("id")
+    .into()
 }
 
 /// The documented paths (as segment templates) and their methods, for 405 answers.
@@ -287,17 +309,22 @@ fn route_table() -> &'static [(Vec<String>, Vec<String>)] {
     })
 }
 
-/// The methods allowed on `path`, if it is a documented route.
+/// The methods allowed on `path`, if it is a documented route (the most literal template
+/// wins: `/v1/games/import` over `/v1/games/{id}`).
 fn allowed_methods(path: &str) -> Option<&'static [String]> {
     let segments: Vec<&str> = path.split('/').collect();
-    route_table().iter().find_map(|(template, methods)| {
-        let matches = template.len() == segments.len()
-            && template
-                .iter()
-                .zip(&segments)
-                .all(|(t, s)| (t.starts_with('{') && t.ends_with('}') && !s.is_empty()) || t == s);
-        matches.then_some(methods.as_slice())
-    })
+    let is_parameter = |t: &String| t.starts_with('{') && t.ends_with('}');
+    route_table()
+        .iter()
+        .filter(|(template, _)| {
+            template.len() == segments.len()
+                && template
+                    .iter()
+                    .zip(&segments)
+                    .all(|(t, s)| (is_parameter(t) && !s.is_empty()) || t == s)
+        })
+        .max_by_key(|(template, _)| template.iter().filter(|t| !is_parameter(t)).count())
+        .map(|(_, methods)| methods.as_slice())
 }
 
 /// Any route the service does not have.

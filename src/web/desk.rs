@@ -47,9 +47,9 @@ pub struct DeskQuery {
 pub fn diagram(game_id: Uuid, at_seq: u64, size: u32, caption: &str) -> Markup {
     html! {
         figure.diagram {
+            // The diagram carries its own caption (players, move, clocks, seq).
             img src={ "/v1/games/" (game_id) "/board.svg?at_seq=" (at_seq) "&size=" (size) }
-                width=(size) height=(size) alt={ "Diagram: " (caption) };
-            figcaption { (caption) }
+                width=(size) alt={ "Diagram: " (caption) };
         }
     }
 }
@@ -58,7 +58,7 @@ pub fn diagram(game_id: Uuid, at_seq: u64, size: u32, caption: &str) -> Markup {
 pub fn occurrence_sheet(game_id: Uuid, claim_seq: u64) -> Markup {
     html! {
         figure.sheet {
-            img src={ "/v1/games/" (game_id) "/claims/" (claim_seq) "/occurrences.svg?size=200" }
+            img src={ "/v1/games/" (game_id) "/claims/" (claim_seq) "/occurrences.svg?size=240" }
                 alt="The occurrences of the claimed position, side by side";
             figcaption { "Each occurrence of the claimed position, with the move that led to it." }
         }

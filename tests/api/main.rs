@@ -5,6 +5,8 @@ mod broadcast_pgn;
 mod browser;
 mod cases;
 mod cli;
+mod diagrams;
+mod import;
 mod log_guarantees;
 mod office;
 mod openapi;
