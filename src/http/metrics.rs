@@ -26,7 +26,6 @@ pub const PROMETHEUS_TEXT: &str = "text/plain; version=0.0.4; charset=utf-8";
         (status = 200, description = "The metrics, Prometheus text format 0.0.4.", body = String, content_type = "text/plain"),
         (status = 401, description = "No valid bearer token.", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "Not an admin token.", body = Problem, content_type = "application/problem+json"),
-        (status = 429, description = "Too many failed authentications from this address; see Retry-After.", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[get("/metrics")]

@@ -168,7 +168,8 @@ pub fn openapi() -> OpenApiDocument {
 }
 
 /// Every operation may answer 500 (a failure, logged, nothing stored) and, where it needs
-/// the database, 503; both are problem bodies. Added once here rather than on each route.
+/// the database, 503; one that needs a token may answer 429 (repeated failed
+/// authentications); all are problem bodies. Added once here rather than on each route.
 fn document_server_errors(document: &mut OpenApiDocument) {
     use utoipa::openapi::{ContentBuilder, Ref, ResponseBuilder};
     let problem = |description: &str| {
@@ -192,7 +193,18 @@ fn document_server_errors(document: &mut OpenApiDocument) {
         .into_iter()
         .flatten()
         {
+            let needs_token = operation.security.as_ref().is_some_and(|s| !s.is_empty());
             let responses = &mut operation.responses.responses;
+            if needs_token {
+                responses.entry("429".into()).or_insert_with(|| {
+                    problem(
+                        "Too many failed authentications from this address: its requests \
+                         without a valid token are refused until Retry-After has passed. A \
+                         valid token is never refused this way.",
+                    )
+                    .into()
+                });
+            }
             responses.entry("500".into()).or_insert_with(|| {
                 problem("The service failed; nothing was stored. Retry with the same event_ids.")
                     .into()
