@@ -11,7 +11,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 max_time=${1:-120}
-port=${SCHEMATHESIS_PORT:-18181}
+# A free port unless one is given (other checkouts may run this script at the same time).
+port=${SCHEMATHESIS_PORT:-$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')}
 
 command -v schemathesis >/dev/null || pip install -q 'schemathesis==4.32.5'
 cargo build -q --bin arbiter
@@ -44,10 +45,14 @@ trap cleanup EXIT
 ARBITER_LOG=warn ./target/debug/arbiter serve "${database_args[@]}" --port "$port" \
     >"target/schemathesis-server.log" 2>&1 &
 server=$!
-for _ in $(seq 1 150); do curl -fsS "http://127.0.0.1:$port/readyz" >/dev/null 2>&1 && break; sleep 0.2; done
+for _ in $(seq 1 300); do
+    kill -0 "$server" 2>/dev/null || { cat target/schemathesis-server.log; exit 1; }
+    curl -fsS "http://127.0.0.1:$port/readyz" >/dev/null 2>&1 && break
+    sleep 0.2
+done
 curl -fsS "http://127.0.0.1:$port/readyz" >/dev/null || { cat target/schemathesis-server.log; exit 1; }
 # With the private cluster, this attaches to the cluster the server started.
-token=$(./target/debug/arbiter token create "${database_args[@]}" --role arbiter --name schemathesis 2>/dev/null)
+token=$(./target/debug/arbiter token "${database_args[@]}" create --role arbiter --name schemathesis 2>/dev/null)
 
 # A game to aim at, so that generated requests reach real data too.
 game=$(curl -fsS -X POST "http://127.0.0.1:$port/v1/games" -H "Authorization: Bearer $token" \

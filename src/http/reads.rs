@@ -14,7 +14,6 @@ use crate::store::{Lsn, ReadHandle, ServedBy, Store};
 use actix_web::dev::Payload;
 use actix_web::{FromRequest, HttpMessage, HttpRequest, web};
 use futures_util::future::LocalBoxFuture;
-use serde::Deserialize;
 
 /// The header a write's answer carries and a read may send back.
 pub const LSN_HEADER: &str = "X-Arbiter-LSN";
@@ -35,11 +34,6 @@ impl std::ops::Deref for Reads {
     }
 }
 
-#[derive(Deserialize)]
-struct MinLsnQuery {
-    min_lsn: Option<String>,
-}
-
 impl FromRequest for Reads {
     type Error = ApiError;
     type Future = LocalBoxFuture<'static, Result<Self, Self::Error>>;
@@ -58,29 +52,40 @@ impl FromRequest for Reads {
     }
 }
 
-/// The position the client asks to read at least, from the header or the query.
+/// The position the client asks to read at least, from the header and/or the query (the
+/// latest when several are sent; each must be a position).
 fn min_lsn(request: &HttpRequest) -> Result<Option<Lsn>, ApiError> {
     let from_header = request
         .headers()
         .get(LSN_HEADER)
         .map(|value| value.to_str().unwrap_or("").to_string());
-    let from_query = web::Query::<MinLsnQuery>::from_query(request.query_string())
-        .ok()
-        .and_then(|query| query.into_inner().min_lsn);
-    let Some(text) = from_query.or(from_header) else {
-        return Ok(None);
-    };
-    Lsn::parse(text.trim()).map(Some).ok_or_else(|| {
-        ApiError::bad_request(
-            "invalid_lsn",
-            format!(
-                "`{text}` is not a WAL position: send back the {LSN_HEADER} value of a write's \
-                 answer unchanged (two hexadecimal numbers joined by `/`, such as 0/16B3748), \
-                 as the {LSN_HEADER} header or the {MIN_LSN_PARAMETER} query parameter."
-            ),
-        )
-        .with_field(MIN_LSN_PARAMETER)
-    })
+    let from_query = web::Query::<Vec<(String, String)>>::from_query(request.query_string())
+        .map(|query| query.into_inner())
+        .unwrap_or_default()
+        .into_iter()
+        .filter(|(key, _)| key == MIN_LSN_PARAMETER)
+        .map(|(_, value)| (value, MIN_LSN_PARAMETER));
+    let mut wanted = None;
+    for (text, field) in from_header
+        .map(|text| (text, LSN_HEADER))
+        .into_iter()
+        .chain(from_query)
+    {
+        let lsn = Lsn::parse(text.trim()).ok_or_else(|| {
+            ApiError::bad_request(
+                "invalid_lsn",
+                format!(
+                    "`{text}` is not a WAL position: send back the {LSN_HEADER} value of a \
+                     write's answer unchanged (two hexadecimal numbers joined by `/`, such as \
+                     0/16B3748), as the {LSN_HEADER} header or the {MIN_LSN_PARAMETER} query \
+                     parameter."
+                ),
+            )
+            .with_field(field)
+        })?;
+        wanted = wanted.max(Some(lsn));
+    }
+    Ok(wanted)
 }
 
 /// The value of `X-Arbiter-Read-From` for a request that went through [`Reads`].

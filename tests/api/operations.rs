@@ -1,6 +1,6 @@
 //! Operations: metrics and their access rule, request ids in headers, logs and 500 bodies,
-//! security headers, slowing down failed authentications, and tokens that expire, rotate and
-//! show when they were last used.
+//! security headers, slowing down failed authentications, tokens that expire, rotate and
+//! show when they were last used, and read positions checked without a replica.
 
 use crate::support::{
     TestDb, append, assert_problem, bearer, create_game, send, send_raw, standard_game,
@@ -730,5 +730,42 @@ async fn the_token_list_shows_when_each_token_was_last_used_stamped_at_most_once
             .find(|t| t.token_id == info.token_id)
             .is_some_and(|t| t.last_used_at.is_some())
     );
+    db.finish().await;
+}
+
+#[actix_web::test]
+async fn a_read_position_is_checked_in_the_header_and_the_query_and_ignored_without_a_replica() {
+    let db = TestDb::new().await;
+    let app = test::init_service(arbiter::http::app(db.state())).await;
+    let game = create_game(&app, &db).await;
+    let uri = format!("/v1/games/{game}/events");
+    let (status, headers, body) = send_raw(
+        &app,
+        db.get()
+            .uri(&format!("{uri}?min_lsn=0/16B3748"))
+            .insert_header(("X-Arbiter-LSN", "1/0")),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(
+        header(&headers, "x-arbiter-read-from"),
+        Some("primary"),
+        "without a replica every read is the primary's"
+    );
+    assert!(
+        header(&headers, "x-arbiter-lsn").is_none(),
+        "writes carry no position either"
+    );
+    for request in [
+        db.get()
+            .uri(&format!("{uri}?min_lsn=0/1"))
+            .insert_header(("X-Arbiter-LSN", "QX.")),
+        db.get()
+            .uri(&format!("{uri}?min_lsn=Ed5441b2%2F7&min_lsn=zz")),
+        db.get().uri(&format!("{uri}?min_lsn=123456789/0")),
+    ] {
+        let reply = send(&app, request).await;
+        assert_problem(&reply, 400, "invalid_lsn");
+    }
     db.finish().await;
 }
