@@ -5,7 +5,8 @@
 //! `analyze` audits PGN records with them; `store` holds all SQL; `arbitration` joins the core
 //! and the store; `import` records PGN files through it; `streams` follows games live for
 //! streams and broadcasts; `http` is the thin actix-web shell; `access` and `integrity` are who
-//! may write and the offline proof that nothing changed.
+//! may write and the offline proof that nothing changed; `telemetry` is what the service counts
+//! for `/metrics`.
 
 pub mod access;
 pub mod analyze;
@@ -19,3 +20,4 @@ pub mod interchange;
 pub mod rules;
 pub mod store;
 pub mod streams;
+pub mod telemetry;
