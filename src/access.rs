@@ -1,7 +1,7 @@
 //! Who may write what. Pure rules over roles; the HTTP layer identifies the caller from a
 //! bearer token and asks these rules before doing anything.
 //!
-//! * `admin` manages tokens, and reads everything.
+//! * `admin` manages tokens, reads the service's metrics, and reads everything.
 //! * `arbiter` creates games and records board events, arbiter decisions, corrections and
 //!   lodged appeals, optionally only for the events (tournaments) named in the token.
 //! * `appeals` records `appeal_lodged` and `appeal_decided`, and reads everything.
@@ -124,6 +124,20 @@ impl Principal {
             self.covers(event)?;
         }
         Ok(())
+    }
+
+    /// May read the service's metrics (`GET /metrics`; a separate metrics address needs
+    /// no token at all).
+    pub fn may_read_metrics(&self) -> Result<(), Denied> {
+        if self.role == Role::Admin {
+            Ok(())
+        } else {
+            Err(Denied(format!(
+                "Reading metrics needs an admin token (or the separate metrics address, \
+                 --metrics-bind); this one has the role `{}`.",
+                self.role.as_str()
+            )))
+        }
     }
 
     /// May manage tokens.

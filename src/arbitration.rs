@@ -98,23 +98,29 @@ impl Arbitration {
             // Forget games nobody is using right now.
             warm.retain(|_, slot| Arc::strong_count(slot) > 1);
         }
-        warm.entry(game_id).or_default().clone()
+        let slot = warm.entry(game_id).or_default().clone();
+        crate::telemetry::warm_games(warm.len());
+        slot
     }
 
-    /// Brings `warm` to the end of the stored log (or to `until`), reading only what is new.
+    /// Brings `warm` to the end of the log stored in `store` (or to `until`), reading only
+    /// what is new. Reading from a replica that lags leaves `warm` at an earlier, still exact,
+    /// `seq`; a writer catches up from the primary before judging.
     async fn catch_up(
         &self,
+        store: &Store,
         game_id: Uuid,
         warm: &mut Option<Warm>,
         until: Option<u64>,
     ) -> Result<(), RecordError> {
+        crate::telemetry::warm_lookup(warm.is_some());
         if let (Some(state), Some(until)) = (warm.as_ref(), until)
             && state.seq >= until
         {
             return Ok(());
         }
         let after = warm.as_ref().map(|w| w.seq).unwrap_or(0);
-        let events = self.store.read_events(game_id, after, until, None).await?;
+        let events = store.read_events(game_id, after, until, None).await?;
         if warm.is_none() && events.is_empty() {
             return Err(StoreError::GameNotFound(game_id).into());
         }
@@ -142,10 +148,12 @@ impl Arbitration {
             .stored_retry(game_id, expected_seq, &events)
             .await?
         {
-            return Ok(Appended {
+            let retry = Appended {
                 envelopes,
                 newly_stored: false,
-            });
+            };
+            crate::telemetry::appended(&retry);
+            return Ok(retry);
         }
         if warm.as_ref().is_some_and(|w| w.seq > expected_seq) {
             // The request is stale for this instance's state: let the store say so exactly.
@@ -156,7 +164,7 @@ impl Arbitration {
             }
             .into());
         }
-        self.catch_up(game_id, &mut warm, Some(expected_seq))
+        self.catch_up(&self.store, game_id, &mut warm, Some(expected_seq))
             .await?;
         let state = warm.as_ref().ok_or(StoreError::GameNotFound(game_id))?;
         if state.seq != expected_seq {
@@ -205,6 +213,8 @@ impl Arbitration {
         if appended.newly_stored {
             *warm = Some(Warm { game, seq });
         }
+        // The decisions were produced above; count them (and the append) once stored.
+        crate::telemetry::appended(&appended);
         Ok(appended)
     }
 
@@ -214,16 +224,24 @@ impl Arbitration {
         game_id: Uuid,
         at_seq: Option<u64>,
     ) -> Result<(Game, u64), RecordError> {
+        self.state_at_on(&self.store, game_id, at_seq).await
+    }
+
+    /// [`Arbitration::state_at`], reading what is not warm from `reads` (e.g. a read replica,
+    /// [`Store::reader`]).
+    pub async fn state_at_on(
+        &self,
+        reads: &Store,
+        game_id: Uuid,
+        at_seq: Option<u64>,
+    ) -> Result<(Game, u64), RecordError> {
         let slot = self.slot(game_id);
         let mut warm = slot.lock().await;
         match at_seq {
             Some(asked) if warm.as_ref().is_none_or(|w| w.seq > asked) => {
                 drop(warm);
                 // Time travel: fold the prefix from scratch.
-                let events = self
-                    .store
-                    .read_events(game_id, 0, Some(asked), None)
-                    .await?;
+                let events = reads.read_events(game_id, 0, Some(asked), None).await?;
                 let last = events.last().map(|e| e.seq).unwrap_or(0);
                 if events.is_empty() {
                     return Err(StoreError::GameNotFound(game_id).into());
@@ -242,7 +260,7 @@ impl Arbitration {
                 Ok((state.game, state.seq))
             }
             _ => {
-                self.catch_up(game_id, &mut warm, at_seq).await?;
+                self.catch_up(reads, game_id, &mut warm, at_seq).await?;
                 let state = warm.as_ref().ok_or(StoreError::GameNotFound(game_id))?;
                 if let Some(asked) = at_seq
                     && state.seq < asked
@@ -259,8 +277,13 @@ impl Arbitration {
 
     /// Re-runs the engine on the log prefix of every stored decision and verifies the chain.
     pub async fn audit(&self, game_id: Uuid) -> Result<AuditReport, RecordError> {
-        let events = self.store.game_log(game_id).await?;
-        let chain = self.store.verify_chain(game_id).await?;
+        self.audit_on(&self.store, game_id).await
+    }
+
+    /// [`Arbitration::audit`] reading the log from `reads` (e.g. a read replica).
+    pub async fn audit_on(&self, reads: &Store, game_id: Uuid) -> Result<AuditReport, RecordError> {
+        let events = reads.game_log(game_id).await?;
+        let chain = reads.verify_chain(game_id).await?;
         Ok(audit_log(game_id, &events, chain))
     }
 }

@@ -28,6 +28,55 @@ impl Cluster {
     /// Starts the cluster in `base_dir` (initialising it on first use), or attaches to it if it
     /// is already running.
     pub fn start(base_dir: &Path) -> Result<Cluster> {
+        Cluster::start_with_settings(base_dir, &[])
+    }
+
+    /// [`Cluster::start`] with server settings (`name=value`, passed as `-c name=value`), e.g.
+    /// `max_connections=300` for a test run.
+    pub fn start_with_settings(base_dir: &Path, settings: &[&str]) -> Result<Cluster> {
+        let cluster = Cluster::prepare(base_dir)?;
+        if !cluster.data_dir.join("PG_VERSION").exists() {
+            tracing::info!(dir = %cluster.data_dir.display(), "initialising a private PostgreSQL cluster");
+            let initdb = cluster.tool("initdb");
+            run(cluster
+                .command(&initdb)
+                .arg("-D")
+                .arg(&cluster.data_dir)
+                .args(["-U", "arbiter", "--auth=trust", "-E", "UTF8", "--no-locale"]))
+            .context("initdb failed")?;
+        }
+        cluster.launch(base_dir, settings)
+    }
+
+    /// Starts a hot standby of this cluster in `base_dir`: a base backup taken with
+    /// `pg_basebackup` (streaming replication, which initdb's `pg_hba.conf` allows from
+    /// 127.0.0.1), started on a port of its own. It follows the primary until stopped.
+    /// Used to test reading from a replica; a production standby is set up by the operator.
+    pub fn start_standby(&self, base_dir: &Path, settings: &[&str]) -> Result<Cluster> {
+        let standby = Cluster::prepare(base_dir)?;
+        if !standby.data_dir.join("PG_VERSION").exists() {
+            let basebackup = standby.tool("pg_basebackup");
+            run(standby
+                .command(&basebackup)
+                .args([
+                    "-h",
+                    "127.0.0.1",
+                    "-p",
+                    &self.port.to_string(),
+                    "-U",
+                    "arbiter",
+                ])
+                .arg("-D")
+                .arg(&standby.data_dir)
+                .args(["-R", "-X", "stream", "-c", "fast"]))
+            .context("pg_basebackup failed")?;
+        }
+        standby.launch(base_dir, settings)
+    }
+
+    /// The cluster's binaries, user and data directory under `base_dir`, which is created
+    /// (and given to the cluster's user).
+    fn prepare(base_dir: &Path) -> Result<Cluster> {
         let bin_dir = find_binaries()?;
         let run_as = running_as_root().then(|| CLUSTER_USER.to_string());
         let data_dir = base_dir.join("pgdata");
@@ -46,50 +95,95 @@ impl Cluster {
                 )
             })?;
         }
-        let mut cluster = Cluster {
+        Ok(Cluster {
             bin_dir,
             data_dir,
             run_as,
             port: 0,
             started_here: false,
-        };
-        if !cluster.data_dir.join("PG_VERSION").exists() {
-            tracing::info!(dir = %cluster.data_dir.display(), "initialising a private PostgreSQL cluster");
-            let initdb = cluster.tool("initdb");
-            run(cluster
-                .command(&initdb)
-                .arg("-D")
-                .arg(&cluster.data_dir)
-                .args(["-U", "arbiter", "--auth=trust", "-E", "UTF8", "--no-locale"]))
-            .context("initdb failed")?;
-        }
-        if let Some(port) = cluster.running_port() {
+        })
+    }
+
+    /// Attaches to the postmaster of the data directory if it runs, else starts it on a free
+    /// port of 127.0.0.1.
+    fn launch(mut self, base_dir: &Path, settings: &[&str]) -> Result<Cluster> {
+        if let Some(port) = self.running_port() {
             tracing::info!(
                 port,
                 "attaching to the private PostgreSQL cluster already running"
             );
-            cluster.port = port;
-            return Ok(cluster);
+            self.port = port;
+            return Ok(self);
         }
-        cluster.port = free_port()?;
+        self.port = free_port()?;
         let log = base_dir.join("postgres.log");
-        let pg_ctl = cluster.tool("pg_ctl");
-        let options = format!(
+        let pg_ctl = self.tool("pg_ctl");
+        let mut options = format!(
             "-p {} -c listen_addresses=127.0.0.1 -k {}",
-            cluster.port,
-            cluster.data_dir.display()
+            self.port,
+            self.data_dir.display()
         );
-        run(cluster
+        for setting in settings {
+            options.push_str(" -c ");
+            options.push_str(setting);
+        }
+        run(self
             .command(&pg_ctl)
             .arg("-D")
-            .arg(&cluster.data_dir)
+            .arg(&self.data_dir)
             .arg("-l")
             .arg(&log)
             .args(["-w", "-t", "60", "-o", &options, "start"]))
         .with_context(|| format!("the private cluster did not start; see {}", log.display()))?;
-        cluster.started_here = true;
-        tracing::info!(port = cluster.port, dir = %cluster.data_dir.display(), "private PostgreSQL cluster started");
-        Ok(cluster)
+        self.started_here = true;
+        tracing::info!(port = self.port, dir = %self.data_dir.display(), "private PostgreSQL cluster started");
+        Ok(self)
+    }
+
+    /// The port the cluster listens on (127.0.0.1).
+    pub fn port(&self) -> u16 {
+        self.port
+    }
+
+    /// Stops the cluster, and removes `remove` if given, once the process `pid` has exited:
+    /// a small watcher process (in a session of its own, so it outlives the process group)
+    /// polls every second. For a cluster that a process cannot stop itself, such as the one a
+    /// test run starts from a static (statics are never dropped).
+    pub fn stop_when_process_exits(&self, pid: u32, remove: Option<&Path>) -> Result<()> {
+        const WATCH: &str = "pid=$1; dir=$2; shift 2; \
+            while kill -0 \"$pid\" 2>/dev/null; do sleep 1; done; \
+            \"$@\"; if [ -n \"$dir\" ]; then rm -rf -- \"$dir\"; fi";
+        let pg_ctl = self.tool("pg_ctl");
+        let stop = self.command(&pg_ctl);
+        let mut words: Vec<std::ffi::OsString> = vec![stop.get_program().to_owned()];
+        words.extend(stop.get_args().map(|a| a.to_owned()));
+        words.extend(
+            ["-D".into(), self.data_dir.clone().into_os_string()]
+                .into_iter()
+                .chain(["-m", "immediate", "-w", "stop"].map(std::ffi::OsString::from)),
+        );
+        let setsid = ["/usr/bin/setsid", "/bin/setsid"]
+            .into_iter()
+            .find(|path| Path::new(path).exists());
+        let mut watcher = match setsid {
+            Some(setsid) => {
+                let mut command = Command::new(setsid);
+                command.arg("sh");
+                command
+            }
+            None => Command::new("sh"),
+        };
+        watcher
+            .args(["-c", WATCH, "arbiter-cluster-watchdog"])
+            .arg(pid.to_string())
+            .arg(remove.map(Path::as_os_str).unwrap_or_default())
+            .args(words)
+            .stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .context("cannot start the watcher that stops the private cluster")?;
+        Ok(())
     }
 
     /// The URL of the cluster's maintenance database.

@@ -6,7 +6,8 @@
 //! the core and the store; `import` records PGN files through it; `streams` follows games live
 //! for streams and broadcasts; `http` is the thin actix-web shell and `web` the back office's
 //! pages over the same services; `tournament` turns a round's pairings into games; `access`
-//! and `integrity` are who may write and the offline proof that nothing changed.
+//! and `integrity` are who may write and the offline proof that nothing changed; `telemetry`
+//! is what the service counts for `/metrics`.
 
 pub mod access;
 pub mod analyze;
@@ -20,5 +21,6 @@ pub mod interchange;
 pub mod rules;
 pub mod store;
 pub mod streams;
+pub mod telemetry;
 pub mod tournament;
 pub mod web;

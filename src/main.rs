@@ -67,6 +67,29 @@ enum Command {
         /// Minutes the public broadcast (routes under /v1/broadcast) runs behind the board.
         #[arg(long, env = "ARBITER_BROADCAST_DELAY_MINUTES", default_value_t = 0)]
         broadcast_delay_minutes: u32,
+        /// A hot standby of DATABASE_URL (streaming replication) to serve the read routes;
+        /// appends and token writes stay on the primary (docs/operations.md).
+        #[arg(long, env = "ARBITER_READ_DATABASE_URL")]
+        read_database_url: Option<String>,
+        /// Database connections in the read replica's pool (default: --db-connections).
+        #[arg(long, env = "ARBITER_READ_DB_CONNECTIONS")]
+        read_db_connections: Option<u32>,
+        /// How long a read carrying X-Arbiter-LSN waits for the replica before the primary
+        /// serves it, in milliseconds.
+        #[arg(long, env = "ARBITER_REPLICA_WAIT_MS", default_value_t = 2000)]
+        replica_wait_ms: u64,
+        /// Also serve GET /metrics without a token on this address (e.g. 127.0.0.1:9090);
+        /// on the main address /metrics needs an admin token.
+        #[arg(long, env = "ARBITER_METRICS_BIND")]
+        metrics_bind: Option<String>,
+        /// Failed authentications allowed per client address and minute before its failing
+        /// requests are answered 429 (valid tokens are never slowed).
+        #[arg(long, env = "ARBITER_AUTH_FAILURES_PER_MINUTE", default_value_t = 10)]
+        auth_failures_per_minute: u32,
+        /// Take the client address from Forwarded/X-Forwarded-For (only behind a reverse
+        /// proxy that sets them) when counting failed authentications.
+        #[arg(long, env = "ARBITER_TRUST_FORWARDED_FOR")]
+        trust_forwarded_for: bool,
         #[command(flatten)]
         sessions: SessionArgs,
     },
@@ -138,13 +161,35 @@ enum TokenAction {
         /// Limit the token to this event (repeat for several).
         #[arg(long = "event")]
         events: Vec<String>,
+        /// The token stops working after this long: `90d`, `12h`, `30m`, `2w`.
+        #[arg(long, conflicts_with = "expires_at")]
+        expires_in: Option<String>,
+        /// The token stops working at this time (RFC 3339).
+        #[arg(long)]
+        expires_at: Option<chrono::DateTime<chrono::Utc>>,
     },
-    /// List tokens.
+    /// List tokens (one JSON object a line, with expiry and last use).
     List,
     /// Revoke a token at once.
     Revoke {
         /// The token's id.
         token_id: uuid::Uuid,
+    },
+    /// Replace a token with a new one of the same name, role and events, printed once; the
+    /// old one is revoked at once, or with --grace keeps working that long.
+    Rotate {
+        /// The token's id.
+        token_id: uuid::Uuid,
+        /// The new token's lifetime (`90d`, `12h`); by default the old token's lifetime,
+        /// counted from now, or none if it did not expire.
+        #[arg(long, conflicts_with = "expires_at")]
+        expires_in: Option<String>,
+        /// The new token's expiry (RFC 3339).
+        #[arg(long)]
+        expires_at: Option<chrono::DateTime<chrono::Utc>>,
+        /// How long the old token keeps working (`10m`, `1h`; at most 30 days).
+        #[arg(long)]
+        grace: Option<String>,
     },
 }
 
@@ -273,21 +318,32 @@ async fn run(cli: Cli) -> Result<ExitCode> {
             db_connections,
             service_role,
             broadcast_delay_minutes,
+            read_database_url,
+            read_db_connections,
+            replica_wait_ms,
+            metrics_bind,
+            auth_failures_per_minute,
+            trust_forwarded_for,
             sessions,
         } => {
             let database = Database::open(&database).await?;
-            let broadcast_delay =
-                std::time::Duration::from_secs(u64::from(broadcast_delay_minutes) * 60);
-            let outcome = serve(
-                &database.url,
-                &bind,
+            let settings = ServeSettings {
+                bind,
                 port,
                 db_connections,
                 service_role,
-                broadcast_delay,
-                sessions.settings(),
-            )
-            .await;
+                broadcast_delay: std::time::Duration::from_secs(
+                    u64::from(broadcast_delay_minutes) * 60,
+                ),
+                read_database_url,
+                read_db_connections: read_db_connections.unwrap_or(db_connections),
+                replica_wait: std::time::Duration::from_millis(replica_wait_ms),
+                metrics_bind,
+                auth_failures_per_minute,
+                trust_forwarded_for,
+                web: sessions.settings(),
+            };
+            let outcome = serve(&database.url, settings).await;
             let closed = database.close();
             outcome?;
             closed?;
@@ -360,33 +416,89 @@ async fn migrate(url: &str) -> Result<Store> {
     Ok(store)
 }
 
-async fn serve(
-    url: &str,
-    bind: &str,
+/// How `arbiter serve` runs, from its flags.
+struct ServeSettings {
+    bind: String,
     port: u16,
     db_connections: u32,
     service_role: String,
     broadcast_delay: std::time::Duration,
+    read_database_url: Option<String>,
+    read_db_connections: u32,
+    replica_wait: std::time::Duration,
+    metrics_bind: Option<String>,
+    auth_failures_per_minute: u32,
+    trust_forwarded_for: bool,
     web: arbiter::web::WebSettings,
-) -> Result<()> {
+}
+
+async fn serve(url: &str, settings: ServeSettings) -> Result<()> {
+    let ServeSettings {
+        bind,
+        port,
+        db_connections,
+        service_role,
+        ..
+    } = &settings;
+    let (bind, port) = (bind.as_str(), *port);
     migrate(url).await?;
-    let store = Store::connect_as_service(url, db_connections, &service_role)
+    let connect_failed = |url: &str| {
+        format!(
+            "cannot connect to the database at {} as the role {service_role} (the role \
+             DATABASE_URL's user must be able to SET ROLE to)",
+            redact(url)
+        )
+    };
+    let mut store = Store::connect_as_service(url, *db_connections, service_role)
         .await
-        .with_context(|| {
-            format!(
-                "cannot connect to the database at {} as the role {service_role} (the role \
-                 DATABASE_URL's user must be able to SET ROLE to)",
-                redact(url)
-            )
-        })?;
+        .with_context(|| connect_failed(url))?;
+    if let Some(read_url) = &settings.read_database_url {
+        let replica =
+            Store::connect_as_service(read_url, settings.read_db_connections, service_role)
+                .await
+                .with_context(|| connect_failed(read_url))?;
+        store = store.with_read_replica(replica.pool().clone(), settings.replica_wait);
+        tracing::info!(replica = %redact(read_url), wait_ms = settings.replica_wait.as_millis() as u64, "reads go to the read replica");
+    }
     let mut state = AppState::new(store);
-    state.streams = state.streams.with_broadcast_delay(broadcast_delay);
-    state.web = web;
+    state.streams = state.streams.with_broadcast_delay(settings.broadcast_delay);
+    state.web = settings.web;
+    state.failed_authentications = arbiter::http::auth::FailedAuthentications::new(
+        settings.auth_failures_per_minute,
+        std::time::Duration::from_secs(60),
+        settings.trust_forwarded_for,
+    );
+    arbiter::telemetry::install();
+    arbiter::telemetry::spawn_upkeep();
+    let metrics_server = match &settings.metrics_bind {
+        Some(address) => {
+            let metrics_state = state.clone();
+            let server = actix_web::HttpServer::new(move || {
+                arbiter::http::metrics::metrics_app(metrics_state.clone())
+            })
+            .workers(1)
+            .bind(address.as_str())
+            .with_context(|| format!("cannot listen on {address} for metrics"))?
+            .run();
+            tracing::info!(address = %format!("http://{address}/metrics"), "metrics are served without a token");
+            Some(server)
+        }
+        None => None,
+    };
     let server = actix_web::HttpServer::new(move || arbiter::http::app(state.clone()))
         .bind((bind, port))
         .with_context(|| format!("cannot listen on {bind}:{port}"))?;
     tracing::info!(address = %format!("http://{bind}:{port}"), docs = %format!("http://{bind}:{port}/docs/"), office = %format!("http://{bind}:{port}/office/"), "arbiter is serving");
-    server.run().await.context("the HTTP server failed")?;
+    match metrics_server {
+        Some(metrics_server) => {
+            let metrics_handle = metrics_server.handle();
+            let outcome = server.run().await;
+            metrics_handle.stop(true).await;
+            let _ = metrics_server.await;
+            outcome.context("the HTTP server failed")?;
+        }
+        None => server.run().await.context("the HTTP server failed")?,
+    }
     tracing::info!("arbiter stopped");
     Ok(())
 }
@@ -444,20 +556,82 @@ async fn import_file(
 async fn manage_tokens(url: &str, action: TokenAction) -> Result<ExitCode> {
     let store = migrate(url).await?;
     match action {
-        TokenAction::Create { role, name, events } => {
+        TokenAction::Create {
+            role,
+            name,
+            events,
+            expires_in,
+            expires_at,
+        } => {
             let events = (!events.is_empty()).then_some(events);
             arbiter::http::tokens::check_token_fields(&name, events.as_deref())
                 .map_err(|e| anyhow::anyhow!("{}", e.problem().detail))?;
+            let expires_at = arbiter::http::tokens::expiry_from(expires_at, expires_in.as_deref())
+                .map_err(|e| anyhow::anyhow!("{}", e.problem().detail))?;
             let (info, token) = store
-                .create_token(&name, role, events.as_deref(), "arbiter token create")
+                .create_expiring_token(
+                    &name,
+                    role,
+                    events.as_deref(),
+                    expires_at,
+                    "arbiter token create",
+                )
                 .await?;
             eprintln!(
-                "token {} for {} ({}) created; it is printed once, store it now:",
+                "token {} for {} ({}) created{}; it is printed once, store it now:",
                 info.token_id,
                 info.name,
-                info.role.as_str()
+                info.role.as_str(),
+                expiry_note(info.expires_at)
             );
             println!("{token}");
+        }
+        TokenAction::Rotate {
+            token_id,
+            expires_in,
+            expires_at,
+            grace,
+        } => {
+            let detail =
+                |e: arbiter::http::error::ApiError| anyhow::anyhow!("{}", e.problem().detail);
+            let grace = match grace.as_deref() {
+                None => std::time::Duration::ZERO,
+                Some(text) => {
+                    let grace =
+                        arbiter::http::tokens::parse_duration("--grace", text).map_err(detail)?;
+                    if grace > arbiter::http::tokens::MAX_GRACE {
+                        anyhow::bail!("--grace is at most 30 days");
+                    }
+                    grace
+                }
+            };
+            let Some(old) = store.token(token_id).await? else {
+                anyhow::bail!("no token with id {token_id}");
+            };
+            let expires_at =
+                arbiter::http::tokens::rotated_expiry(&old, expires_at, expires_in.as_deref())
+                    .map_err(detail)?;
+            let rotated = store
+                .rotate_token(token_id, expires_at, grace, "arbiter token rotate")
+                .await?;
+            let old_fate = match (rotated.old.revoked_at, rotated.old.expires_at) {
+                (Some(_), _) => "revoked".to_string(),
+                (None, Some(until)) => format!(
+                    "keeps working until {}",
+                    until.to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
+                ),
+                (None, None) => "unchanged".to_string(),
+            };
+            eprintln!(
+                "token {} replaces {} for {} ({}){}; the old token {old_fate}. The new token \
+                 is printed once, store it now:",
+                rotated.info.token_id,
+                token_id,
+                rotated.info.name,
+                rotated.info.role.as_str(),
+                expiry_note(rotated.info.expires_at)
+            );
+            println!("{}", rotated.token);
         }
         TokenAction::List => {
             for info in store.list_tokens().await? {
@@ -470,6 +644,18 @@ async fn manage_tokens(url: &str, action: TokenAction) -> Result<ExitCode> {
         },
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// `, expiring at ...` or nothing.
+fn expiry_note(expires_at: Option<chrono::DateTime<chrono::Utc>>) -> String {
+    expires_at
+        .map(|at| {
+            format!(
+                ", expiring at {}",
+                at.to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
+            )
+        })
+        .unwrap_or_default()
 }
 
 fn verify_file(file: &std::path::Path, digest: Option<(u64, String)>) -> Result<ExitCode> {

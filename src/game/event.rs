@@ -82,7 +82,7 @@ pub struct ClockReading {
 }
 
 /// What people and devices report about the board. Each variant is a fact, recorded as it
-/// happened, even when it is irregular (Principle 5: record what happened).
+/// happened, even when it is irregular (docs/DESIGN.md, Principle 5: record what happened).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum RecordedEvent {
@@ -282,7 +282,7 @@ pub enum IllegalMoveKind {
 }
 
 /// What the service appends by itself: the game's creation and the consequences of recorded
-/// events under the Laws (Principle 3: decisions are events).
+/// events under the Laws (docs/DESIGN.md, Principle 3: decisions are events).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum ServiceEvent {
@@ -328,8 +328,8 @@ pub enum ServiceEvent {
     },
 }
 
-/// The engine and edition of the Laws a decision was made under (Principle 3), so that an
-/// audit can reproduce it.
+/// The engine and edition of the Laws a decision was made under (docs/DESIGN.md,
+/// Principle 3), so that an audit can reproduce it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RuledBy {
@@ -434,7 +434,7 @@ pub const ALL_TERMINATIONS: [Termination; 13] = [
 ];
 
 /// The engine's ruling on a claim, with the evidence an arbiter shows the players
-/// (Principle 4).
+/// (docs/DESIGN.md, Principle 4).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
 pub struct ClaimRuling {
     /// The `seq` of the claim.

@@ -1,5 +1,5 @@
-//! Refusals: recorded events that are not facts about the board (Principle 5). Nothing is
-//! stored; the message says why and what to record instead.
+//! Refusals: recorded events that are not facts about the board (docs/DESIGN.md,
+//! Principle 5). Nothing is stored; the message says why and what to record instead.
 
 /// A recorded event the engine will not accept, with a stable [`Refusal::code`] and a
 /// [`Refusal::message`] for the person recording.

@@ -5,6 +5,7 @@ use super::AppState;
 use super::auth::Caller;
 use super::error::{ApiError, Problem};
 use super::games::{AtSeqQuery, check_query_text, page_limit};
+use super::reads::Reads;
 use crate::arbitration::AuditReport;
 use crate::game::PositionOccurrences;
 use crate::game::event::DECISION_TYPES;
@@ -44,12 +45,13 @@ pub struct PositionsResponse {
 pub async fn positions(
     state: web::Data<AppState>,
     _caller: Caller,
+    reads: Reads,
     id: web::Path<Uuid>,
     query: web::Query<AtSeqQuery>,
 ) -> Result<web::Json<PositionsResponse>, ApiError> {
     let (game, as_of_seq) = state
         .arbitration
-        .state_at(id.into_inner(), query.at_seq)
+        .state_at_on(&reads, id.into_inner(), query.at_seq)
         .await?;
     Ok(web::Json(PositionsResponse {
         as_of_seq,
@@ -78,9 +80,12 @@ pub async fn positions(
 pub async fn audit(
     state: web::Data<AppState>,
     _caller: Caller,
+    reads: Reads,
     id: web::Path<Uuid>,
 ) -> Result<web::Json<AuditReport>, ApiError> {
-    Ok(web::Json(state.arbitration.audit(id.into_inner()).await?))
+    Ok(web::Json(
+        state.arbitration.audit_on(&reads, id.into_inner()).await?,
+    ))
 }
 
 /// The game as PGN.
@@ -100,12 +105,12 @@ pub async fn audit(
 )]
 #[get("/games/{id}/pgn")]
 pub async fn pgn(
-    state: web::Data<AppState>,
     _caller: Caller,
+    reads: Reads,
     id: web::Path<Uuid>,
 ) -> Result<HttpResponse, ApiError> {
     let game_id = id.into_inner();
-    let events = state.store.game_log(game_id).await?;
+    let events = reads.game_log(game_id).await?;
     let Some(first) = events.first() else {
         return Err(StoreError::GameNotFound(game_id).into());
     };
@@ -168,8 +173,8 @@ pub struct RulingsQuery {
 )]
 #[get("/rulings")]
 pub async fn rulings(
-    state: web::Data<AppState>,
     _caller: Caller,
+    reads: Reads,
     query: web::Query<RulingsQuery>,
 ) -> Result<web::Json<RulingPage>, ApiError> {
     let query = query.into_inner();
@@ -211,5 +216,5 @@ pub async fn rulings(
         after,
         limit,
     };
-    Ok(web::Json(state.store.rulings(&filter).await?))
+    Ok(web::Json(reads.rulings(&filter).await?))
 }

@@ -32,6 +32,10 @@ pub struct Problem {
     /// The game's last stored `seq`, when an append was refused because it was stale.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub current_seq: Option<u64>,
+    /// The request's id (also in the `X-Request-Id` header and the service's log line for
+    /// the request), on every 5xx: give it to the operator to find what failed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub request_id: Option<String>,
 }
 
 /// An error that becomes a problem response.
@@ -43,6 +47,7 @@ pub struct ApiError {
     detail: String,
     field: Option<String>,
     current_seq: Option<u64>,
+    retry_after_secs: Option<u32>,
     cause: Option<anyhow::Error>,
 }
 
@@ -67,6 +72,7 @@ impl ApiError {
             detail,
             field: None,
             current_seq: None,
+            retry_after_secs: None,
             cause: None,
         }
     }
@@ -106,6 +112,23 @@ impl ApiError {
             "Authentication required",
             detail.into(),
         )
+    }
+
+    /// 429: too many failed authentications from the caller's address; `Retry-After` says
+    /// when the next attempt will be judged again.
+    pub fn too_many_failed_authentications(retry_after_secs: u32) -> Self {
+        let mut error = Self::new(
+            StatusCode::TOO_MANY_REQUESTS,
+            "too_many_failed_authentications",
+            "Too many failed authentications",
+            format!(
+                "Too many requests from this address presented a missing, unknown, revoked \
+                 or expired token; try again in {retry_after_secs} s with a valid token (a \
+                 valid token is never slowed down)."
+            ),
+        );
+        error.retry_after_secs = Some(retry_after_secs);
+        error
     }
 
     /// 404.
@@ -198,7 +221,13 @@ impl ApiError {
             code: self.code.to_string(),
             field: self.field.clone(),
             current_seq: self.current_seq,
+            request_id: None,
         }
+    }
+
+    /// The stable machine-readable code.
+    pub fn code(&self) -> &'static str {
+        self.code
     }
 }
 
@@ -215,9 +244,13 @@ impl ResponseError for ApiError {
         {
             tracing::error!(status = self.status.as_u16(), code = self.code, error = ?cause, "request failed");
         }
+        crate::telemetry::refused(self.code, self.status.as_u16());
         let mut response = HttpResponse::build(self.status);
         if self.status == StatusCode::UNAUTHORIZED {
             response.insert_header(("WWW-Authenticate", "Bearer"));
+        }
+        if let Some(seconds) = self.retry_after_secs {
+            response.insert_header(("Retry-After", seconds.to_string()));
         }
         response.content_type(PROBLEM_JSON).json(self.problem())
     }

@@ -1,9 +1,9 @@
 //! The global feed: every stored event of every game, in commit order, for integrations.
 
-use super::AppState;
 use super::auth::Caller;
 use super::error::{ApiError, Problem};
 use super::games::page_limit;
+use super::reads::Reads;
 use crate::store::{FeedCursor, FeedPage};
 use actix_web::{get, web};
 use serde::Deserialize;
@@ -39,8 +39,8 @@ pub struct FeedQuery {
 )]
 #[get("/feed")]
 pub async fn read_feed(
-    state: web::Data<AppState>,
     _caller: Caller,
+    reads: Reads,
     query: web::Query<FeedQuery>,
 ) -> Result<web::Json<FeedPage>, ApiError> {
     let limit = page_limit(query.limit, 100, 1000)?;
@@ -55,5 +55,5 @@ pub async fn read_feed(
             .with_field("after")
         })?,
     };
-    Ok(web::Json(state.store.feed(&after, limit).await?))
+    Ok(web::Json(reads.feed(&after, limit).await?))
 }

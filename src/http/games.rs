@@ -6,6 +6,7 @@
 use super::auth::Caller;
 use super::body::{decode_at, json_kind, json_object, read_limited, take_optional, take_required};
 use super::error::{ApiError, Problem};
+use super::reads::{LSN_HEADER, Reads};
 use super::{AppState, Limits};
 use crate::game::event::{
     ClockReading, Event, GAME_SETTINGS_FIELDS, GameSettings, RECORDED_EVENT_TYPES, RecordedEvent,
@@ -208,17 +209,37 @@ pub async fn create_game(
         .store
         .create_game(game_id, event_id, &settings, &caller.0.recorder())
         .await?;
+    crate::telemetry::game_created(created.newly_created);
     let status = if created.newly_created {
         actix_web::http::StatusCode::CREATED
     } else {
         actix_web::http::StatusCode::OK
     };
-    Ok(HttpResponse::build(status)
+    let mut response = HttpResponse::build(status);
+    add_lsn_header(&state, &mut response).await;
+    Ok(response
         .insert_header(("Location", format!("/v1/games/{}", created.summary.game_id)))
         .json(GameCreatedResponse {
             game: created.summary,
             event: created.envelope,
         }))
+}
+
+/// With a read replica: the primary's WAL position after a write, for read-your-writes. A
+/// failure to ask is logged and the header left out: the write itself has committed.
+pub(super) async fn add_lsn_header(
+    state: &AppState,
+    response: &mut actix_web::HttpResponseBuilder,
+) {
+    match state.store.lsn_for_reads().await {
+        Ok(Some(lsn)) => {
+            response.insert_header((LSN_HEADER, lsn.to_string()));
+        }
+        Ok(None) => {}
+        Err(error) => {
+            tracing::warn!(%error, "cannot read the WAL position after a write; the answer goes without X-Arbiter-LSN")
+        }
+    }
 }
 
 /// List games.
@@ -236,8 +257,8 @@ pub async fn create_game(
 )]
 #[get("/games")]
 pub async fn list_games(
-    state: web::Data<AppState>,
     _caller: Caller,
+    reads: Reads,
     query: web::Query<ListGamesQuery>,
 ) -> Result<web::Json<GameListPage>, ApiError> {
     let query = query.into_inner();
@@ -262,7 +283,7 @@ pub async fn list_games(
         after,
         limit,
     };
-    Ok(web::Json(state.store.list_games(&filter).await?))
+    Ok(web::Json(reads.list_games(&filter).await?))
 }
 
 /// A game with its state as folded from the log.
@@ -306,16 +327,19 @@ pub struct AtSeqQuery {
 pub async fn get_game(
     state: web::Data<AppState>,
     _caller: Caller,
+    reads: Reads,
     id: web::Path<Uuid>,
     query: web::Query<AtSeqQuery>,
 ) -> Result<web::Json<GameDetail>, ApiError> {
     let id = id.into_inner();
-    let game = state
-        .store
+    let game = reads
         .game(id)
         .await?
         .ok_or(crate::store::StoreError::GameNotFound(id))?;
-    let (folded, as_of_seq) = state.arbitration.state_at(id, query.at_seq).await?;
+    let (folded, as_of_seq) = state
+        .arbitration
+        .state_at_on(&reads, id, query.at_seq)
+        .await?;
     Ok(web::Json(GameDetail {
         game,
         as_of_seq,
@@ -595,7 +619,9 @@ pub async fn append_events(
     } else {
         actix_web::http::StatusCode::OK
     };
-    Ok(HttpResponse::build(status).json(AppendResponse {
+    let mut response = HttpResponse::build(status);
+    add_lsn_header(&state, &mut response).await;
+    Ok(response.json(AppendResponse {
         events: appended.envelopes,
         last_seq,
     }))
@@ -616,8 +642,8 @@ pub async fn append_events(
 )]
 #[get("/games/{id}/events")]
 pub async fn read_events(
-    state: web::Data<AppState>,
     _caller: Caller,
+    reads: Reads,
     id: web::Path<Uuid>,
     query: web::Query<ReadEventsQuery>,
 ) -> Result<web::Json<EventPage>, ApiError> {
@@ -630,13 +656,11 @@ pub async fn read_events(
         )
         .with_field("after"));
     }
-    let last_seq = state
-        .store
+    let last_seq = reads
         .last_seq(game_id)
         .await?
         .ok_or(crate::store::StoreError::GameNotFound(game_id))?;
-    let items = state
-        .store
+    let items = reads
         .read_events(
             game_id,
             query.after.unwrap_or(0),

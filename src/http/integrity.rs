@@ -2,9 +2,9 @@
 //! Lines (export), which `arbiter verify FILE --digest-seq N --digest-hash H` re-checks
 //! offline.
 
-use super::AppState;
 use super::auth::Caller;
 use super::error::{ApiError, Problem};
+use super::reads::Reads;
 use crate::integrity::ChainDigest;
 use crate::store::StoreError;
 use actix_web::{HttpResponse, get, web};
@@ -30,13 +30,12 @@ pub const JSON_LINES: &str = "application/x-ndjson";
 )]
 #[get("/games/{id}/digest")]
 pub async fn digest(
-    state: web::Data<AppState>,
     _caller: Caller,
+    reads: Reads,
     id: web::Path<Uuid>,
 ) -> Result<web::Json<ChainDigest>, ApiError> {
     let game_id = id.into_inner();
-    let (seq, hash) = state
-        .store
+    let (seq, hash) = reads
         .chain_head(game_id)
         .await?
         .ok_or(StoreError::GameNotFound(game_id))?;
@@ -60,12 +59,12 @@ pub async fn digest(
 )]
 #[get("/games/{id}/export")]
 pub async fn export(
-    state: web::Data<AppState>,
     _caller: Caller,
+    reads: Reads,
     id: web::Path<Uuid>,
 ) -> Result<HttpResponse, ApiError> {
     let game_id = id.into_inner();
-    let events = state.store.game_log(game_id).await?;
+    let events = reads.game_log(game_id).await?;
     let mut body = String::new();
     for envelope in &events {
         let line = serde_json::to_string(envelope).map_err(|e| ApiError::internal(e.into()))?;

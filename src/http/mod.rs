@@ -4,6 +4,10 @@
 //! The server and the tests build the app with the same [`app`] function, and the OpenAPI
 //! document is collected from the same route configuration ([`routes`]), so the document
 //! cannot describe routes the server does not have.
+//!
+//! Around every route: a request id (`tracing-actix-web`) in the `X-Request-Id` header, the
+//! request's log line and every 5xx problem body; metrics per route pattern and status;
+//! security headers on every answer ([`security_headers`]).
 
 pub mod appeals;
 pub mod auth;
@@ -15,6 +19,8 @@ pub mod games;
 pub mod health;
 pub mod import;
 pub mod integrity;
+pub mod metrics;
+pub mod reads;
 pub mod streams;
 pub mod tokens;
 pub mod tournaments;
@@ -24,8 +30,8 @@ use crate::store::Store;
 use actix_web::body::{EitherBody, MessageBody};
 use actix_web::dev::{ServiceFactory, ServiceRequest, ServiceResponse};
 use actix_web::http::{StatusCode, header};
-use actix_web::middleware::{Next, from_fn};
-use actix_web::{App, HttpRequest, HttpResponse, ResponseError, web};
+use actix_web::middleware::{DefaultHeaders, Next, from_fn};
+use actix_web::{App, HttpMessage, HttpRequest, HttpResponse, ResponseError, web};
 use error::ApiError;
 use utoipa::OpenApi;
 use utoipa::openapi::OpenApi as OpenApiDocument;
@@ -61,18 +67,22 @@ pub struct AppState {
     pub limits: Limits,
     /// Live streams and broadcasts (holds the instance's one `LISTEN` connection).
     pub streams: crate::streams::Streams,
+    /// Failed authentications per client address (429 past the limit).
+    pub failed_authentications: auth::FailedAuthentications,
     /// Back-office sessions.
     pub web: crate::web::WebSettings,
 }
 
 impl AppState {
-    /// The state of a service over `store` with default limits.
+    /// The state of a service over `store` with default limits. Reads go to the store's
+    /// read replica when it has one (see [`reads::Reads`] and [`Store::reader`]).
     pub fn new(store: Store) -> Self {
         AppState {
             arbitration: Arbitration::new(store.clone()),
             streams: crate::streams::Streams::new(store.clone()),
             store,
             limits: Limits::default(),
+            failed_authentications: auth::FailedAuthentications::default(),
             web: crate::web::WebSettings::default(),
         }
     }
@@ -99,6 +109,7 @@ impl AppState {
         (name = "tournaments", description = "Tournaments: the settings an event's games are created with, and a round's pairings loaded as games."),
         (name = "tokens", description = "Bearer tokens and their roles (admin only)."),
         (name = "health", description = "Liveness and readiness."),
+        (name = "operations", description = "Metrics for the operator (admin, or the separate metrics address)."),
     ),
     modifiers(&BearerScheme)
 )]
@@ -118,7 +129,7 @@ impl utoipa::Modify for BearerScheme {
                     .scheme(HttpAuthScheme::Bearer)
                     .description(Some(
                         "A token from `arbiter token create` or `POST /v1/tokens`. Roles: \
-                         admin (tokens), arbiter (games, board events, arbiter decisions, \
+                         admin (tokens, metrics), arbiter (games, board events, arbiter decisions, \
                          corrections, lodged appeals; optionally limited to named events), \
                          appeals (appeal events), reader (read only).",
                     ))
@@ -134,6 +145,7 @@ pub fn routes(config: &mut ServiceConfig) {
     config
         .service(health::healthz)
         .service(health::readyz)
+        .service(metrics::metrics)
         .service(
             scope("/v1")
                 .service(import::import_games)
@@ -164,7 +176,8 @@ pub fn routes(config: &mut ServiceConfig) {
                 .service(tournaments::load_pairings)
                 .service(tokens::create_token)
                 .service(tokens::list_tokens)
-                .service(tokens::revoke_token),
+                .service(tokens::revoke_token)
+                .service(tokens::rotate_token),
         );
 }
 
@@ -176,11 +189,13 @@ pub fn openapi() -> OpenApiDocument {
         .configure(routes)
         .split_for_parts();
     document_server_errors(&mut document);
+    document_read_your_writes(&mut document);
     document
 }
 
 /// Every operation may answer 500 (a failure, logged, nothing stored) and, where it needs
-/// the database, 503; both are problem bodies. Added once here rather than on each route.
+/// the database, 503; one that needs a token may answer 429 (repeated failed
+/// authentications); all are problem bodies. Added once here rather than on each route.
 fn document_server_errors(document: &mut OpenApiDocument) {
     use utoipa::openapi::{ContentBuilder, Ref, ResponseBuilder};
     let problem = |description: &str| {
@@ -204,7 +219,18 @@ fn document_server_errors(document: &mut OpenApiDocument) {
         .into_iter()
         .flatten()
         {
+            let needs_token = operation.security.as_ref().is_some_and(|s| !s.is_empty());
             let responses = &mut operation.responses.responses;
+            if needs_token {
+                responses.entry("429".into()).or_insert_with(|| {
+                    problem(
+                        "Too many failed authentications from this address: its requests \
+                         without a valid token are refused until Retry-After has passed. A \
+                         valid token is never refused this way.",
+                    )
+                    .into()
+                });
+            }
             responses.entry("500".into()).or_insert_with(|| {
                 problem("The service failed; nothing was stored. Retry with the same event_ids.")
                     .into()
@@ -216,6 +242,109 @@ fn document_server_errors(document: &mut OpenApiDocument) {
             }
         }
     }
+}
+
+/// The routes that read through [`reads::Reads`], and so take `min_lsn`/`X-Arbiter-LSN`.
+const READ_ROUTES: &[&str] = &[
+    "/v1/games",
+    "/v1/games/{id}",
+    "/v1/games/{id}/events",
+    "/v1/games/{id}/positions",
+    "/v1/games/{id}/audit",
+    "/v1/games/{id}/pgn",
+    "/v1/games/{id}/digest",
+    "/v1/games/{id}/export",
+    "/v1/rulings",
+    "/v1/feed",
+];
+
+/// The writes whose answer carries `X-Arbiter-LSN` when a read replica is configured.
+const LSN_WRITES: &[&str] = &["/v1/games", "/v1/games/{id}/events"];
+
+/// Documents read-your-writes once for every read and write that takes part.
+fn document_read_your_writes(document: &mut OpenApiDocument) {
+    use utoipa::openapi::path::{ParameterBuilder, ParameterIn};
+    use utoipa::openapi::{HeaderBuilder, ObjectBuilder, Required, Type};
+    let lsn_schema = || {
+        ObjectBuilder::new()
+            .schema_type(Type::String)
+            .pattern(Some("^[0-9A-Fa-f]{1,8}/[0-9A-Fa-f]{1,8}$"))
+            .build()
+    };
+    let parameter = |location: ParameterIn, name: &str| {
+        ParameterBuilder::new()
+            .name(name)
+            .parameter_in(location)
+            .required(Required::False)
+            .description(Some(
+                "Read-your-writes: the `X-Arbiter-LSN` of a write's answer. With a read \
+                 replica, the read waits (at most the configured limit) until the replica \
+                 has replayed it, or is served by the primary. Ignored without a replica.",
+            ))
+            .schema(Some(lsn_schema()))
+            .build()
+    };
+    for (path, item) in document.paths.paths.iter_mut() {
+        if READ_ROUTES.contains(&path.as_str())
+            && let Some(get) = item.get.as_mut()
+        {
+            let parameters = get.parameters.get_or_insert_with(Vec::new);
+            parameters.push(parameter(ParameterIn::Query, reads::MIN_LSN_PARAMETER).into());
+            parameters.push(parameter(ParameterIn::Header, reads::LSN_HEADER).into());
+            for (status, response) in get.responses.responses.iter_mut() {
+                if let (true, utoipa::openapi::RefOr::T(response)) =
+                    (status.starts_with('2'), response)
+                {
+                    response.headers.insert(
+                        reads::READ_FROM_HEADER.into(),
+                        HeaderBuilder::new()
+                            .schema(Some(ObjectBuilder::new().schema_type(Type::String).build()))
+                            .description(Some(
+                                "Which database served the read: `primary`, `replica` or \
+                                 `primary_fallback` (the replica lagged past the limit).",
+                            ))
+                            .build()
+                            .into(),
+                    );
+                }
+            }
+        }
+        if LSN_WRITES.contains(&path.as_str())
+            && let Some(post) = item.post.as_mut()
+        {
+            for (status, response) in post.responses.responses.iter_mut() {
+                if let (true, utoipa::openapi::RefOr::T(response)) =
+                    (status.starts_with('2'), response)
+                {
+                    response.headers.insert(
+                        reads::LSN_HEADER.into(),
+                        HeaderBuilder::new()
+                            .schema(Some(lsn_schema()))
+                            .description(Some(
+                                "Only with a read replica: the primary's WAL position after \
+                                 this write. Send it back on reads (header or `min_lsn`) to \
+                                 read what you wrote.",
+                            ))
+                            .build()
+                            .into(),
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// The headers every answer carries: no MIME sniffing, no referrer, and no framing by other
+/// sites (`frame-ancestors 'none'`, with `X-Frame-Options` for older browsers). The CSP
+/// restricts framing only, so the Swagger UI at `/docs/` keeps its scripts and styles; a
+/// page that must be framed can set its own `Content-Security-Policy`, which these defaults
+/// never overwrite.
+pub fn security_headers() -> DefaultHeaders {
+    DefaultHeaders::new()
+        .add((header::X_CONTENT_TYPE_OPTIONS, "nosniff"))
+        .add((header::REFERRER_POLICY, "no-referrer"))
+        .add((header::CONTENT_SECURITY_POLICY, "frame-ancestors 'none'"))
+        .add((header::X_FRAME_OPTIONS, "DENY"))
 }
 
 /// The application, as the server runs it and the tests drive it.
@@ -249,12 +378,79 @@ pub fn app(
         .split_for_parts();
     let mut document = document;
     document_server_errors(&mut document);
+    document_read_your_writes(&mut document);
+    crate::telemetry::install();
     app.service(SwaggerUi::new("/docs/{_:.*}").url("/api-docs/openapi.json", document))
         .service(web::redirect("/docs", "/docs/"))
         .configure(crate::web::routes)
         .default_service(web::to(unknown_route))
         .wrap(from_fn(problems_only))
-        .wrap(actix_web::middleware::Logger::new("%r %s %b bytes %D ms"))
+        .wrap(from_fn(observe))
+        .wrap(security_headers())
+        .wrap(tracing_actix_web::TracingLogger::default())
+}
+
+/// Counts and logs every request under its route pattern, returns its id in `X-Request-Id`
+/// (and in the body of a 5xx problem), and says which database served a read.
+async fn observe(
+    request: ServiceRequest,
+    next: Next<impl MessageBody + 'static>,
+) -> Result<ServiceResponse<EitherBody<impl MessageBody>>, actix_web::Error> {
+    let started = std::time::Instant::now();
+    let request_id = request
+        .extensions()
+        .get::<tracing_actix_web::RequestId>()
+        .map(|id| id.to_string())
+        .unwrap_or_default();
+    let mut response = next.call(request).await?;
+    let status = response.status();
+    let route = response
+        .request()
+        .match_pattern()
+        .unwrap_or_else(|| "unmatched".into());
+    let method = response.request().method().clone();
+    let elapsed = started.elapsed();
+    crate::telemetry::request_finished(method.as_str(), &route, status.as_u16(), elapsed);
+    let duration_ms = elapsed.as_secs_f64() * 1000.0;
+    let path = response.request().path().to_string();
+    if status.is_server_error() {
+        tracing::warn!(request_id, %method, route, path, status = status.as_u16(), duration_ms, "request failed");
+    } else {
+        tracing::info!(request_id, %method, route, path, status = status.as_u16(), duration_ms, "request");
+    }
+    let served_by = reads::served_by(response.request());
+    let headers = response.headers_mut();
+    if let Ok(value) = header::HeaderValue::from_str(&request_id) {
+        headers.insert(header::HeaderName::from_static("x-request-id"), value);
+    }
+    if let Some(served_by) = served_by {
+        headers.insert(
+            header::HeaderName::from_static("x-arbiter-read-from"),
+            header::HeaderValue::from_static(served_by.as_str()),
+        );
+    }
+    let is_problem = response
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .is_some_and(|v| v.as_bytes() == error::PROBLEM_JSON.as_bytes());
+    if !(status.is_server_error() && is_problem) {
+        return Ok(response.map_into_left_body());
+    }
+    // A 5xx problem: name the request in its body, so the operator finds the log line.
+    let (request, response) = response.into_parts();
+    let (response, body) = response.into_parts();
+    let bytes = actix_web::body::to_bytes(body).await.unwrap_or_default();
+    let body = match serde_json::from_slice::<serde_json::Value>(&bytes) {
+        Ok(serde_json::Value::Object(mut problem)) => {
+            problem.insert("request_id".into(), request_id.into());
+            serde_json::to_vec(&problem).unwrap_or_else(|_| bytes.to_vec())
+        }
+        _ => bytes.to_vec(),
+    };
+    Ok(
+        ServiceResponse::new(request, response.set_body(body).map_into_boxed_body())
+            .map_into_right_body(),
+    )
 }
 
 /// A path segment that does not parse (in practice: a game id that is not a UUID), or a

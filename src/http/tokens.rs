@@ -1,12 +1,14 @@
-//! Token management, for admins: create (the token is shown once), list, revoke.
+//! Token management, for admins: create (the token is shown once, optionally expiring),
+//! list (with when each was last used), revoke, rotate.
 
 use super::AppState;
 use super::auth::Caller;
 use super::body::{decode_at, json_object, read_limited};
 use super::error::{ApiError, Problem};
 use crate::access::Role;
-use crate::store::TokenInfo;
+use crate::store::{RotateError, TokenInfo};
 use actix_web::{HttpResponse, delete, get, post, web};
+use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use uuid::Uuid;
@@ -14,7 +16,7 @@ use uuid::Uuid;
 /// The body of `POST /v1/tokens`.
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
-#[schema(example = json!({"name": "Chief arbiter, Open 2026", "role": "arbiter", "events": ["Open Championship 2026"]}))]
+#[schema(example = json!({"name": "Chief arbiter, Open 2026", "role": "arbiter", "events": ["Open Championship 2026"], "expires_in": "90d"}))]
 pub struct CreateTokenRequest {
     /// Who will hold the token.
     pub name: String,
@@ -23,6 +25,109 @@ pub struct CreateTokenRequest {
     /// Limit an arbiter token to these events (tournaments); all when absent.
     #[serde(default)]
     pub events: Option<Vec<String>>,
+    /// When the token stops working (RFC 3339, in the future). Never when absent (and no
+    /// `expires_in`).
+    #[serde(default)]
+    pub expires_at: Option<DateTime<Utc>>,
+    /// How long the token works from now: `90d`, `12h`, `30m`, `2w` (not with `expires_at`).
+    #[serde(default)]
+    #[schema(example = "90d")]
+    pub expires_in: Option<String>,
+}
+
+/// The body of `POST /v1/tokens/{id}/rotate` (every field optional).
+#[derive(Debug, Default, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"expires_in": "90d", "grace": "1h"}))]
+pub struct RotateTokenRequest {
+    /// When the new token stops working. By default it lives as long as the old one did
+    /// (from creation to expiry), counted from now; never, if the old one did not expire.
+    #[serde(default)]
+    pub expires_at: Option<DateTime<Utc>>,
+    /// How long the new token works from now (`90d`, `12h`; not with `expires_at`).
+    #[serde(default)]
+    pub expires_in: Option<String>,
+    /// How long the old token keeps working (`10m`, `1h`, at most `30d`). Without it the old
+    /// token is revoked at once.
+    #[serde(default)]
+    pub grace: Option<String>,
+}
+
+/// A rotation's answer: the new token (shown only now) and the old one as it stands.
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct RotatedToken {
+    /// The new bearer token. Store it now: only its hash is kept.
+    pub token: String,
+    /// The new token's description (`rotated_from` names the old one).
+    pub info: TokenInfo,
+    /// The old token: revoked, or expiring at the end of the grace period.
+    pub replaced: TokenInfo,
+}
+
+/// The longest grace period a rotation gives the old token.
+pub const MAX_GRACE: std::time::Duration = std::time::Duration::from_secs(30 * 86_400);
+
+/// Parses a duration such as `90d`, `12h`, `30m`, `2w` or `1h 30m` (`field` names it in
+/// the error).
+pub fn parse_duration(field: &str, text: &str) -> Result<std::time::Duration, ApiError> {
+    humantime::parse_duration(text.trim()).map_err(|error| {
+        ApiError::invalid_field(
+            field,
+            format!(
+                "`{field}` is not a duration ({error}); write it like `90d`, `12h`, `30m` or \
+                 `2w`."
+            ),
+        )
+    })
+}
+
+/// The expiry from `expires_at` or `expires_in` (at most one), which must lie in the future
+/// and within 10 years. `None` when neither is given.
+pub fn expiry_from(
+    expires_at: Option<DateTime<Utc>>,
+    expires_in: Option<&str>,
+) -> Result<Option<DateTime<Utc>>, ApiError> {
+    let now = Utc::now();
+    let expiry = match (expires_at, expires_in) {
+        (Some(_), Some(_)) => {
+            return Err(ApiError::invalid_field(
+                "expires_in",
+                "Give `expires_at` or `expires_in`, not both.",
+            ));
+        }
+        (Some(at), None) => at,
+        (None, Some(text)) => {
+            let lifetime = parse_duration("expires_in", text)?;
+            chrono::Duration::from_std(lifetime)
+                .ok()
+                .and_then(|lifetime| now.checked_add_signed(lifetime))
+                .ok_or_else(|| ApiError::invalid_field("expires_in", "`expires_in` is too long."))?
+        }
+        (None, None) => return Ok(None),
+    };
+    let field = if expires_at.is_some() {
+        "expires_at"
+    } else {
+        "expires_in"
+    };
+    if expiry <= now {
+        return Err(ApiError::invalid_field(
+            field,
+            format!(
+                "The expiry {} is not in the future; give a later time, or none for a token \
+                 that does not expire.",
+                expiry.to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
+            ),
+        ));
+    }
+    if expiry > now + chrono::Duration::days(3653) {
+        return Err(ApiError::invalid_field(
+            field,
+            "An expiry more than 10 years ahead is refused; omit it for a token that does not \
+             expire.",
+        ));
+    }
+    Ok(Some(expiry))
 }
 
 /// A new token: the only time the token itself is shown.
@@ -84,12 +189,14 @@ pub async fn create_token(
     let request: CreateTokenRequest =
         decode_at(serde_json::Value::Object(json_object(&body)?), "")?;
     check_token_fields(&request.name, request.events.as_deref())?;
+    let expires_at = expiry_from(request.expires_at, request.expires_in.as_deref())?;
     let (info, token) = state
         .store
-        .create_token(
+        .create_expiring_token(
             &request.name,
             request.role,
             request.events.as_deref(),
+            expires_at,
             &caller.0.recorder(),
         )
         .await?;
@@ -101,7 +208,7 @@ pub async fn create_token(
     tag = "tokens",
     security(("bearer" = [])),
     responses(
-        (status = 200, description = "Every token, newest first (never the tokens themselves).", body = Vec<TokenInfo>),
+        (status = 200, description = "Every token, newest first (never the tokens themselves), with its expiry and when it was last used.", body = Vec<TokenInfo>),
         (status = 401, description = "No valid bearer token.", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "Not an admin token.", body = Problem, content_type = "application/problem+json"),
     )
@@ -141,10 +248,104 @@ pub async fn revoke_token(
         .revoke_token(id)
         .await?
         .map(web::Json)
-        .ok_or_else(|| {
-            ApiError::not_found(
-                "token_not_found",
-                format!("No token with id {id} exists; GET /v1/tokens lists them."),
-            )
-        })
+        .ok_or_else(|| token_not_found(id))
+}
+
+/// The expiry of a rotation's new token: the one asked for, else the old token's lifetime
+/// counted from now, else none.
+pub fn rotated_expiry(
+    old: &TokenInfo,
+    expires_at: Option<DateTime<Utc>>,
+    expires_in: Option<&str>,
+) -> Result<Option<DateTime<Utc>>, ApiError> {
+    if expires_at.is_some() || expires_in.is_some() {
+        return expiry_from(expires_at, expires_in);
+    }
+    Ok(old
+        .expires_at
+        .map(|expiry| Utc::now() + (expiry - old.created_at)))
+}
+
+/// Rotate a token (admin).
+///
+/// Creates a token with the same name, role and events (shown only now; `rotated_from` names
+/// the old one) and revokes the old one at once, or, with `grace`, lets the old one work
+/// until the grace period ends, so its holder can switch without a gap.
+#[utoipa::path(
+    tag = "tokens",
+    security(("bearer" = [])),
+    params(("id" = Uuid, Path, description = "The token's id.")),
+    request_body(content = Option<RotateTokenRequest>, description = "Optional: the new token's expiry and the old one's grace period."),
+    responses(
+        (status = 201, description = "The new token (shown only now) and the replaced one.", body = RotatedToken),
+        (status = 400, description = "The body is not JSON, or the id is not a UUID.", body = Problem, content_type = "application/problem+json"),
+        (status = 401, description = "No valid bearer token.", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "Not an admin token.", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such token.", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "The token is revoked; create a new one instead.", body = Problem, content_type = "application/problem+json"),
+        (status = 413, description = "The body is too large.", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "A field is wrong; `field` names it.", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[post("/tokens/{id}/rotate")]
+pub async fn rotate_token(
+    state: web::Data<AppState>,
+    caller: Caller,
+    id: web::Path<Uuid>,
+    payload: web::Payload,
+) -> Result<HttpResponse, ApiError> {
+    caller.0.may_manage_tokens()?;
+    let id = id.into_inner();
+    let body = read_limited(payload, 64 * 1024).await?;
+    let request: RotateTokenRequest = if body.iter().all(u8::is_ascii_whitespace) {
+        RotateTokenRequest::default()
+    } else {
+        decode_at(serde_json::Value::Object(json_object(&body)?), "")?
+    };
+    let grace = match request.grace.as_deref() {
+        None => std::time::Duration::ZERO,
+        Some(text) => {
+            let grace = parse_duration("grace", text)?;
+            if grace > MAX_GRACE {
+                return Err(ApiError::invalid_field(
+                    "grace",
+                    "`grace` is at most 30 days; the old token should stop working soon.",
+                ));
+            }
+            grace
+        }
+    };
+    let old = state
+        .store
+        .token(id)
+        .await?
+        .ok_or_else(|| token_not_found(id))?;
+    let expires_at = rotated_expiry(&old, request.expires_at, request.expires_in.as_deref())?;
+    let rotated = state
+        .store
+        .rotate_token(id, expires_at, grace, &caller.0.recorder())
+        .await
+        .map_err(|error| match error {
+            RotateError::NotFound(id) => token_not_found(id),
+            RotateError::Revoked(id) => ApiError::conflict(
+                "token_revoked",
+                format!(
+                    "Token {id} is revoked and is not renewed by a rotation; create a new \
+                     token (POST /v1/tokens) if its holder still needs one."
+                ),
+            ),
+            RotateError::Store(store) => store.into(),
+        })?;
+    Ok(HttpResponse::Created().json(RotatedToken {
+        token: rotated.token,
+        info: rotated.info,
+        replaced: rotated.old,
+    }))
+}
+
+fn token_not_found(id: Uuid) -> ApiError {
+    ApiError::not_found(
+        "token_not_found",
+        format!("No token with id {id} exists; GET /v1/tokens lists them."),
+    )
 }

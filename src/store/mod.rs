@@ -7,6 +7,7 @@ mod chain;
 mod events;
 mod games;
 mod notifications;
+mod replica;
 mod rounds;
 mod rulings;
 mod sessions;
@@ -17,14 +18,16 @@ pub use chain::{ChainBreak, ChainReport, GENESIS_HASH};
 pub use events::{Appended, EventEnvelope, FeedCursor, FeedItem, FeedPage, GameOutcome, NewEvent};
 pub use games::{CreatedGame, GameFilter, GameListPage, GameStatus, GameSummary, ListCursor};
 pub use notifications::{EVENTS_CHANNEL, Wakeup, Wakeups};
+pub use replica::{Lsn, ReadHandle, ServedBy};
 pub use rounds::{RoundFeedPage, RoundGameHead};
 pub use rulings::{RulingFilter, RulingItem, RulingPage};
 pub use sessions::{OpenedSession, Session};
-pub use tokens::{TokenInfo, token_hash};
+pub use tokens::{RotateError, Rotated, TokenCheck, TokenInfo, token_hash};
 pub use tournaments::EventRound;
 
 use sqlx::PgPool;
 use sqlx::postgres::PgPoolOptions;
+use std::sync::Arc;
 use std::time::Duration;
 use uuid::Uuid;
 
@@ -85,16 +88,22 @@ pub enum StoreError {
     Migrate(#[from] sqlx::migrate::MigrateError),
 }
 
-/// The event store: a handle on the PostgreSQL pool. Cheap to clone.
+/// The event store: a handle on the PostgreSQL pool (the primary), and on a read replica
+/// when one is configured ([`Store::reader`]). Cheap to clone.
 #[derive(Clone, Debug)]
 pub struct Store {
     pool: PgPool,
+    replica: Option<Arc<replica::Replica>>,
 }
 
 impl Store {
-    /// Wraps an existing pool (tests use the per-test database of `#[sqlx::test]`).
+    /// Wraps an existing pool (e.g. one connected with other options than
+    /// [`Store::connect`]'s).
     pub fn new(pool: PgPool) -> Self {
-        Store { pool }
+        Store {
+            pool,
+            replica: None,
+        }
     }
 
     /// Connects to `database_url` with a pool sized for `max_connections`.
@@ -104,7 +113,7 @@ impl Store {
             .acquire_timeout(Duration::from_secs(5))
             .connect(database_url)
             .await?;
-        Ok(Store { pool })
+        Ok(Store::new(pool))
     }
 
     /// Connects as the service: every pooled connection switches to the database role
@@ -131,7 +140,7 @@ impl Store {
             })
             .connect(database_url)
             .await?;
-        Ok(Store { pool })
+        Ok(Store::new(pool))
     }
 
     /// The game's chain head (last `seq` and its hash, hex), or `None` if there is no such game.

@@ -1,7 +1,7 @@
 //! Back-office sessions: a browser signs in with a token once and then carries a session id
 //! in a cookie. Only the SHA-256 of the session id is stored. A session is bound to its
-//! token: the lookup joins the token, so revoking the token ends every session opened with
-//! it at once. Sessions end after an idle time and at an absolute time, and on sign-out
+//! token: the lookup joins the token, so revoking the token, or its expiry, ends every
+//! session opened with it at once. Sessions end after an idle time and at an absolute time, and on sign-out
 //! (rows are deleted: append-only applies to `events` only).
 
 use super::tokens::{info_from_row, token_hash};
@@ -90,7 +90,8 @@ impl Store {
             "WITH found AS ( \
                SELECT s.session_hash, s.flash FROM web_sessions s \
                JOIN api_tokens t ON t.token_id = s.token_id \
-               WHERE s.session_hash = $1 AND t.revoked_at IS NULL AND s.expires_at > now() \
+               WHERE s.session_hash = $1 AND t.revoked_at IS NULL \
+                 AND (t.expires_at IS NULL OR t.expires_at > now()) AND s.expires_at > now() \
                  AND s.last_seen_at > now() - make_interval(secs => $2) \
                FOR UPDATE OF s) \
              UPDATE web_sessions s SET last_seen_at = now(), \

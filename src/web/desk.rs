@@ -26,7 +26,8 @@ use crate::game::event::{
 use crate::game::view::GameStatus;
 use crate::game::{Game, GameView};
 use crate::http::AppState;
-use crate::store::{EventEnvelope, GameSummary, StoreError};
+use crate::http::reads::Reads;
+use crate::store::{EventEnvelope, GameSummary, Store, StoreError};
 use actix_web::{HttpResponse, web};
 use maud::{Markup, html};
 use serde::Deserialize;
@@ -835,19 +836,23 @@ pub struct Loaded {
     pub log: Vec<EventEnvelope>,
 }
 
-/// Loads a game for a page.
+/// Loads a game for a page, reading through `reads` (the read replica when one is
+/// configured).
 pub async fn load(
     state: &AppState,
+    reads: &Store,
     game_id: Uuid,
     at_seq: Option<u64>,
 ) -> Result<Loaded, WebError> {
-    let summary = state
-        .store
+    let summary = reads
         .game(game_id)
         .await?
         .ok_or(StoreError::GameNotFound(game_id))?;
-    let (game, seq) = state.arbitration.state_at(game_id, at_seq).await?;
-    let log = state.store.read_events(game_id, 0, Some(seq), None).await?;
+    let (game, seq) = state
+        .arbitration
+        .state_at_on(reads, game_id, at_seq)
+        .await?;
+    let log = reads.read_events(game_id, 0, Some(seq), None).await?;
     Ok(Loaded {
         summary,
         game,
@@ -879,6 +884,7 @@ pub fn game_heading(summary: &GameSummary) -> Markup {
 pub async fn page(
     state: web::Data<AppState>,
     viewer: Viewer,
+    reads: Reads,
     id: web::Path<Uuid>,
     query: web::Query<DeskQuery>,
 ) -> Result<HttpResponse, WebError> {
@@ -888,7 +894,7 @@ pub async fn page(
         game,
         seq,
         log,
-    } = load(&state, game_id, query.at_seq).await?;
+    } = load(&state, &reads, game_id, query.at_seq).await?;
     let view = game.view();
     let status = board_status(&game);
     let standing: HashSet<u64> = game.standing_events().map(|(seq, _)| seq).collect();
@@ -1061,9 +1067,10 @@ pub async fn record(
                 .map(|e| e.seq)
                 .unwrap_or(expected_seq);
             if back_to_desk {
-                Ok(layout::see_other(&format!(
-                    "{desk}?recorded={first}-{last}#answer"
-                )))
+                let location = format!("{desk}?recorded={first}-{last}#answer");
+                Ok(layout::see_other(
+                    &layout::after_write(&state, &location).await,
+                ))
             } else {
                 let message = appended
                     .envelopes
@@ -1085,7 +1092,7 @@ pub async fn record(
                     },
                 )
                 .await?;
-                Ok(layout::see_other(&back))
+                Ok(layout::see_other(&layout::after_write(&state, &back).await))
             }
         }
         Err(RecordError::Refused { refusal, .. }) => {

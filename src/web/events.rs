@@ -8,8 +8,9 @@ use super::layout::{self, Nav};
 use super::session::{self, Fields, Flash, Posted, Viewer, leave_flash};
 use crate::game::event::{DrawOfferPolicy, LawsEdition, Regulations, TimeControl, TimeControlKind};
 use crate::http::AppState;
+use crate::http::reads::Reads;
 use crate::http::tournaments::pairings_from;
-use crate::store::EventRound;
+use crate::store::{EventRound, Store};
 use crate::tournament::{self, LoadError, Tournament, TournamentSettings};
 use actix_multipart::Multipart;
 use actix_web::http::StatusCode;
@@ -89,9 +90,9 @@ fn round_chips(event: &str, rounds: &[&EventRound]) -> Markup {
 }
 
 /// `GET /office/`: the events.
-pub async fn home(state: web::Data<AppState>, viewer: Viewer) -> Result<HttpResponse, WebError> {
-    let tournaments = state.store.tournaments().await?;
-    let rounds = state.store.event_rounds().await?;
+pub async fn home(viewer: Viewer, reads: Reads) -> Result<HttpResponse, WebError> {
+    let tournaments = reads.tournaments().await?;
+    let rounds = reads.event_rounds().await?;
     let rounds_of =
         |event: &str| -> Vec<&EventRound> { rounds.iter().filter(|r| r.event == event).collect() };
     let mut others: Vec<&str> = rounds
@@ -392,10 +393,12 @@ pub async fn create(state: web::Data<AppState>, posted: Posted) -> Result<HttpRe
         .create_tournament(&settings, &viewer.principal.recorder())
         .await
     {
-        Ok(created) => Ok(layout::see_other(&format!(
-            "{PREFIX}/events/{}",
-            created.tournament_id
-        ))),
+        Ok(created) => {
+            let location = format!("{PREFIX}/events/{}", created.tournament_id);
+            Ok(layout::see_other(
+                &layout::after_write(&state, &location).await,
+            ))
+        }
         Err(crate::store::StoreError::TournamentNameTaken(name)) => Ok(refuse(format!(
             "A tournament named `{name}` exists already: choose another name (e.g. with the \
              year), or open the existing one from the events page."
@@ -404,9 +407,8 @@ pub async fn create(state: web::Data<AppState>, posted: Posted) -> Result<HttpRe
     }
 }
 
-async fn tournament_or_404(state: &AppState, id: Uuid) -> Result<Tournament, WebError> {
-    state
-        .store
+async fn tournament_or_404(store: &Store, id: Uuid) -> Result<Tournament, WebError> {
+    store
         .tournament(id)
         .await?
         .ok_or_else(|| WebError::NotFound(format!("There is no tournament with id {id}.")))
@@ -414,13 +416,12 @@ async fn tournament_or_404(state: &AppState, id: Uuid) -> Result<Tournament, Web
 
 /// `GET /office/events/{id}`: a tournament's settings and rounds.
 pub async fn show(
-    state: web::Data<AppState>,
     viewer: Viewer,
+    reads: Reads,
     id: web::Path<Uuid>,
 ) -> Result<HttpResponse, WebError> {
-    let tournament = tournament_or_404(&state, id.into_inner()).await?;
-    let rounds: Vec<EventRound> = state
-        .store
+    let tournament = tournament_or_404(&reads, id.into_inner()).await?;
+    let rounds: Vec<EventRound> = reads
         .event_rounds()
         .await?
         .into_iter()
@@ -539,7 +540,7 @@ pub async fn update(
     id: web::Path<Uuid>,
 ) -> Result<HttpResponse, WebError> {
     let Posted { viewer, fields } = posted;
-    let tournament = tournament_or_404(&state, id.into_inner()).await?;
+    let tournament = tournament_or_404(&state.store, id.into_inner()).await?;
     viewer
         .principal
         .may_create_game(&tournament.settings.name)?;
@@ -572,7 +573,7 @@ pub async fn update(
         },
     };
     leave_flash(&state, &viewer, &flash).await?;
-    Ok(layout::see_other(&back))
+    Ok(layout::see_other(&layout::after_write(&state, &back).await))
 }
 
 /// The most a pairing upload may hold.
@@ -624,7 +625,7 @@ pub async fn load_round(
             .map(|b| crate::interchange::pairings::decode_text(b))
     };
     session::check_csrf(&viewer, text_of(session::CSRF_FIELD).as_deref())?;
-    let tournament = tournament_or_404(&state, id.into_inner()).await?;
+    let tournament = tournament_or_404(&state.store, id.into_inner()).await?;
     viewer
         .principal
         .may_create_game(&tournament.settings.name)?;
@@ -702,11 +703,10 @@ pub async fn load_round(
                 },
             )
             .await?;
-            Ok(layout::see_other(&layout::round_link(
-                "floor",
-                &tournament.settings.name,
-                Some(&round),
-            )))
+            let floor = layout::round_link("floor", &tournament.settings.name, Some(&round));
+            Ok(layout::see_other(
+                &layout::after_write(&state, &floor).await,
+            ))
         }
         Err(LoadError::Store(store)) => Err(store.into()),
         Err(LoadError::Invalid(problem)) => {

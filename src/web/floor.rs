@@ -13,7 +13,8 @@ use crate::game::board_status::{BoardStatus, board_status};
 use crate::game::event::{ClaimKind, Side};
 use crate::game::view::GameStatus;
 use crate::http::AppState;
-use crate::store::{GameFilter, GameSummary};
+use crate::http::reads::Reads;
+use crate::store::{GameFilter, GameSummary, Store};
 use actix_web::{HttpResponse, web};
 use chrono::Utc;
 use maud::{Markup, html};
@@ -57,9 +58,13 @@ pub struct Board {
 }
 
 /// The games of a round in board order, each folded by the engine.
-pub async fn boards(state: &AppState, event: &str, round: &str) -> Result<Vec<Board>, WebError> {
-    let mut games = state
-        .store
+pub async fn boards(
+    state: &AppState,
+    reads: &Store,
+    event: &str,
+    round: &str,
+) -> Result<Vec<Board>, WebError> {
+    let mut games = reads
         .list_games(&GameFilter {
             event: Some(event.to_string()),
             round: Some(round.to_string()),
@@ -73,7 +78,7 @@ pub async fn boards(state: &AppState, event: &str, round: &str) -> Result<Vec<Bo
     let folded = futures_util::future::join_all(
         games
             .iter()
-            .map(|g| state.arbitration.state_at(g.game_id, None)),
+            .map(|g| state.arbitration.state_at_on(reads, g.game_id, None)),
     )
     .await;
     let mut boards = Vec::with_capacity(games.len());
@@ -199,11 +204,12 @@ fn table(boards: &[Board]) -> Markup {
 pub async fn page(
     state: web::Data<AppState>,
     viewer: Viewer,
+    reads: Reads,
     query: web::Query<RoundQuery>,
 ) -> Result<HttpResponse, WebError> {
     let (event, round) = query.require()?;
-    let boards = boards(&state, event, round).await?;
-    let tournament = state.store.tournament_named(event).await?;
+    let boards = boards(&state, &reads, event, round).await?;
+    let tournament = reads.tournament_named(event).await?;
     let ended = boards
         .iter()
         .filter(|b| b.view.status == GameStatus::Ended)
@@ -255,9 +261,10 @@ pub async fn page(
 pub async fn rows_fragment(
     state: web::Data<AppState>,
     _viewer: Viewer,
+    reads: Reads,
     query: web::Query<RoundQuery>,
 ) -> Result<HttpResponse, WebError> {
     let (event, round) = query.require()?;
-    let boards = boards(&state, event, round).await?;
+    let boards = boards(&state, &reads, event, round).await?;
     Ok(layout::ok(rows(&boards)))
 }

@@ -269,3 +269,27 @@ pub fn short_hash(hash: &str) -> Markup {
 pub fn raw(text: &'static str) -> PreEscaped<&'static str> {
     PreEscaped(text)
 }
+
+/// `location` for the page a write leads to: with a read replica configured, the primary's
+/// WAL position after the write as `min_lsn`, so that the page reads what was just written
+/// (read-your-writes; see `src/http/reads.rs`). Without a replica, `location` unchanged.
+pub async fn after_write(state: &crate::http::AppState, location: &str) -> String {
+    let lsn = match state.store.lsn_for_reads().await {
+        Ok(Some(lsn)) => lsn,
+        Ok(None) => return location.to_string(),
+        Err(error) => {
+            tracing::warn!(%error, "cannot read the WAL position after a write; the page may lag behind it");
+            return location.to_string();
+        }
+    };
+    let (path, fragment) = match location.split_once('#') {
+        Some((path, fragment)) => (path, format!("#{fragment}")),
+        None => (location, String::new()),
+    };
+    let separator = if path.contains('?') { '&' } else { '?' };
+    format!(
+        "{path}{separator}{}={}{fragment}",
+        crate::http::reads::MIN_LSN_PARAMETER,
+        query_escape(&lsn.to_string())
+    )
+}

@@ -13,7 +13,8 @@ use super::session::Viewer;
 use crate::game::event::{Event, GameResult, RecordedEvent, ServiceEvent, Termination};
 use crate::game::view::GameStatus;
 use crate::http::AppState;
-use crate::store::{EventRound, RulingItem};
+use crate::http::reads::Reads;
+use crate::store::{EventRound, RulingItem, Store};
 use actix_web::{HttpResponse, web};
 use chrono::Utc;
 use maud::{Markup, html};
@@ -106,12 +107,12 @@ fn players(item: &RulingItem) -> Markup {
 
 /// The printed head of a report: the event, the round, the arbiters, when printed.
 async fn report_head(
-    state: &AppState,
+    reads: &Store,
     title: &str,
     event: &str,
     round: Option<&str>,
 ) -> Result<Markup, WebError> {
-    let tournament = state.store.tournament_named(event).await?;
+    let tournament = reads.tournament_named(event).await?;
     Ok(html! {
         div.page-head.report-head {
             h1 { (title) }
@@ -138,10 +139,11 @@ async fn report_head(
 pub async fn incidents(
     state: web::Data<AppState>,
     viewer: Viewer,
+    reads: Reads,
     query: web::Query<ReportQuery>,
 ) -> Result<HttpResponse, WebError> {
     let Some(event) = query.event.as_deref().filter(|e| !e.is_empty()) else {
-        let rounds = state.store.event_rounds().await?;
+        let rounds = reads.event_rounds().await?;
         let body = html! { h1 { "Claims and incidents" } (chooser("incidents", &rounds)) };
         return Ok(layout::ok(layout::page(
             "Incidents",
@@ -151,8 +153,7 @@ pub async fn incidents(
         )));
     };
     let round = query.round.as_deref().filter(|r| !r.is_empty());
-    let items = state
-        .store
+    let items = reads
         .event_log_of_types(event, round, INCIDENT_TYPES)
         .await?;
     let of_type = |t: &str| -> Vec<&RulingItem> {
@@ -179,13 +180,13 @@ pub async fn incidents(
     // Open claims: those the arbiter still has to decide, read from each game's state.
     let mut open = Vec::new();
     if let Some(round) = round {
-        for board in floor::boards(&state, event, round).await? {
+        for board in floor::boards(&state, &reads, event, round).await? {
             for claim in &board.view.open_claims {
                 open.push((board.summary.clone(), claim.clone()));
             }
         }
     }
-    let head = report_head(&state, "Claims and incidents", event, round).await?;
+    let head = report_head(&reads, "Claims and incidents", event, round).await?;
     let body = html! {
         (head)
         p.screen-only.head-links {
@@ -347,12 +348,12 @@ const DECISION_TYPES: &[&str] = &[
 
 /// `GET /office/appeals?event=`: the decisions of an event and the appeals against them.
 pub async fn appeals(
-    state: web::Data<AppState>,
     viewer: Viewer,
+    reads: Reads,
     query: web::Query<ReportQuery>,
 ) -> Result<HttpResponse, WebError> {
     let Some(event) = query.event.as_deref().filter(|e| !e.is_empty()) else {
-        let rounds = state.store.event_rounds().await?;
+        let rounds = reads.event_rounds().await?;
         let body = html! { h1 { "Appeals" } (chooser("appeals", &rounds)) };
         return Ok(layout::ok(layout::page(
             "Appeals",
@@ -362,8 +363,7 @@ pub async fn appeals(
         )));
     };
     let round = query.round.as_deref().filter(|r| !r.is_empty());
-    let items = state
-        .store
+    let items = reads
         .event_log_of_types(event, round, DECISION_TYPES)
         .await?;
     let appeals_against = |item: &RulingItem| -> Vec<&RulingItem> {
@@ -387,7 +387,7 @@ pub async fn appeals(
             )
         })
         .collect();
-    let head = report_head(&state, "Appeals", event, round).await?;
+    let head = report_head(&reads, "Appeals", event, round).await?;
     let body = html! {
         (head)
         section.panel {
@@ -444,10 +444,11 @@ fn cause_of(event: &Event, seq: u64) -> u64 {
 pub async fn decision(
     state: web::Data<AppState>,
     viewer: Viewer,
+    reads: Reads,
     path: web::Path<(Uuid, u64)>,
 ) -> Result<HttpResponse, WebError> {
     let (game_id, seq) = path.into_inner();
-    let now = desk::load(&state, game_id, None).await?;
+    let now = desk::load(&state, &reads, game_id, None).await?;
     let Some(decision) = now.log.iter().find(|e| e.seq == seq).cloned() else {
         return Err(WebError::NotFound(format!(
             "The log of this game ends at event #{}; there is no event #{seq}.",
@@ -460,14 +461,14 @@ pub async fn decision(
         game: before_game,
         log: before_log,
         ..
-    } = desk::load(&state, game_id, Some(before_seq)).await?;
+    } = desk::load(&state, &reads, game_id, Some(before_seq)).await?;
     let before = before_game.view();
     let batch: Vec<&crate::store::EventEnvelope> = now
         .log
         .iter()
         .filter(|e| e.batch_id == decision.batch_id && e.seq >= cause)
         .collect();
-    let audit = state.arbitration.audit(game_id).await?;
+    let audit = state.arbitration.audit_on(&reads, game_id).await?;
     let audited = audit
         .decisions
         .iter()
@@ -655,13 +656,14 @@ pub fn round_pgn_link(event: &str, round: &str) -> String {
 pub async fn results(
     state: web::Data<AppState>,
     viewer: Viewer,
+    reads: Reads,
     query: web::Query<ReportQuery>,
 ) -> Result<HttpResponse, WebError> {
     let (Some(event), Some(round)) = (
         query.event.as_deref().filter(|e| !e.is_empty()),
         query.round.as_deref().filter(|r| !r.is_empty()),
     ) else {
-        let rounds = state.store.event_rounds().await?;
+        let rounds = reads.event_rounds().await?;
         let body = html! { h1 { "Results" } (chooser("results", &rounds)) };
         return Ok(layout::ok(layout::page(
             "Results",
@@ -670,7 +672,7 @@ pub async fn results(
             body,
         )));
     };
-    let boards = floor::boards(&state, event, round).await?;
+    let boards = floor::boards(&state, &reads, event, round).await?;
     let here = layout::round_link("results", event, Some(round));
     let finished = boards
         .iter()
@@ -682,7 +684,7 @@ pub async fn results(
             .may_record("arbiter_decision", &board.summary.event)
             .is_ok()
     };
-    let head = report_head(&state, "Results", event, Some(round)).await?;
+    let head = report_head(&reads, "Results", event, Some(round)).await?;
     let body = html! {
         (head)
         @if let Some(flash) = viewer.flash() {

@@ -5,6 +5,7 @@ use super::error::WebError;
 use super::layout::{self, Nav};
 use super::session::{self, Posted, check_same_origin};
 use crate::http::AppState;
+use crate::store::TokenCheck;
 use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, web};
 use maud::{Markup, html};
@@ -64,22 +65,52 @@ pub async fn submit(
     check_same_origin(&request)?;
     let next = layout::local_path(form.next.as_deref(), format!("{PREFIX}/"));
     let token = form.token.trim();
-    let principal = if token.is_empty() || token.len() > 200 {
-        None
+    let check = if token.is_empty() || token.len() > 200 {
+        TokenCheck::Unknown
     } else {
-        state.store.principal_for(token).await?
+        state.store.authenticate(token).await?
     };
-    let Some(principal) = principal else {
-        return Ok(layout::html_response(
-            StatusCode::UNAUTHORIZED,
-            sign_in_page(
-                &next,
-                Some(
+    let principal = match check {
+        TokenCheck::Valid(principal) => principal,
+        TokenCheck::Expired { expired_at, .. } => {
+            return Ok(layout::html_response(
+                StatusCode::UNAUTHORIZED,
+                sign_in_page(
+                    &next,
+                    Some(&format!(
+                        "This token expired at {}. Ask an admin for a new one.",
+                        layout::timestamp(expired_at)
+                    )),
+                ),
+            ));
+        }
+        TokenCheck::Unknown => {
+            // Counted with the API's failed authentications: guessing tokens through this
+            // form is slowed down the same way (429 past the limit).
+            let failed = &state.failed_authentications;
+            let refusal = failed.refuse(
+                failed.address_of(&request),
+                crate::http::error::ApiError::unauthenticated(
+                    "invalid_token",
                     "This token is not known or has been revoked. Check that it was copied \
                      whole, or ask an admin for a valid token.",
                 ),
-            ),
-        ));
+            );
+            let mut response = layout::html_response(
+                refusal.status(),
+                sign_in_page(&next, Some(&refusal.problem().detail)),
+            );
+            let retry_after = actix_web::ResponseError::error_response(&refusal)
+                .headers()
+                .get(actix_web::http::header::RETRY_AFTER)
+                .cloned();
+            if let Some(retry_after) = retry_after {
+                response
+                    .headers_mut()
+                    .insert(actix_web::http::header::RETRY_AFTER, retry_after);
+            }
+            return Ok(response);
+        }
     };
     let opened = state
         .store

@@ -1,5 +1,7 @@
 //! Browser test support: the production app on a real port, and headless Chromium driven
-//! through chromedriver (Debian's `chromium` and `chromium-driver`; `.ci/run` installs them).
+//! through chromedriver (Debian's `chromium` and `chromium-driver`; `.ci/run` installs them
+//! and sets `ARBITER_REQUIRE_BROWSER=1`, which makes their absence a failure rather than a
+//! skipped test, as for the Swagger UI test).
 
 use crate::support::TestDb;
 use actix_web::dev::ServerHandle;
@@ -42,6 +44,27 @@ impl Office {
         // Not graceful: an open event stream would hold a graceful stop for its 30 s.
         self.handle.stop(false).await;
     }
+}
+
+/// Whether the browser tests can run: chromedriver is installed. When it is not, a test is
+/// skipped (with a message), unless `ARBITER_REQUIRE_BROWSER` is set: then it fails.
+pub fn available() -> bool {
+    let installed = Command::new("chromedriver")
+        .arg("--version")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|status| status.success());
+    if !installed {
+        assert!(
+            std::env::var_os("ARBITER_REQUIRE_BROWSER").is_none(),
+            "chromedriver is not installed (apt-get install -y chromium chromium-driver)"
+        );
+        eprintln!(
+            "skipped: chromedriver is not installed (apt-get install -y chromium chromium-driver)"
+        );
+    }
+    installed
 }
 
 /// A free TCP port on 127.0.0.1.

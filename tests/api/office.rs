@@ -144,6 +144,27 @@ async fn a_session_ends_when_idle_past_its_lifetime_or_with_its_token() {
         303
     );
 
+    // With its token's expiry.
+    let expiring = open().await;
+    sqlx::query(
+        "UPDATE api_tokens SET created_at = now() - interval '1 hour', \
+         expires_at = now() - interval '1 minute' WHERE name = 'test reader'",
+    )
+    .execute(db.store.pool())
+    .await
+    .expect("expire the token");
+    assert_eq!(
+        test::call_service(&app, page(expiring))
+            .await
+            .status()
+            .as_u16(),
+        303
+    );
+    sqlx::query("UPDATE api_tokens SET expires_at = NULL WHERE name = 'test reader'")
+        .execute(db.store.pool())
+        .await
+        .expect("the token again without expiry");
+
     // With its token.
     let revoked = open().await;
     sqlx::query("UPDATE api_tokens SET revoked_at = now() WHERE name = 'test reader'")
@@ -299,5 +320,37 @@ async fn a_desk_form_sent_twice_is_stored_once_and_one_drawn_before_another_reco
     )
     .expect("utf-8");
     assert!(!page.contains("Someone recorded in this game"));
+    db.finish().await;
+}
+
+#[actix_web::test]
+async fn guessing_tokens_at_the_sign_in_is_slowed_down_like_the_api() {
+    let db = TestDb::new().await;
+    let app = test::init_service(arbiter::http::app(db.state())).await;
+    let mut statuses = Vec::new();
+    for attempt in 0..12 {
+        let response = test::call_service(
+            &app,
+            sign_in(&format!("arb_guess_{attempt}"))
+                .insert_header(("Origin", ORIGIN))
+                .to_request(),
+        )
+        .await;
+        statuses.push(response.status().as_u16());
+        if response.status().as_u16() == 429 {
+            assert!(response.headers().contains_key("retry-after"));
+        }
+    }
+    assert_eq!(&statuses[..10], &[401; 10]);
+    assert_eq!(&statuses[10..], &[429, 429]);
+    // A valid token still signs in from the same address.
+    let response = test::call_service(
+        &app,
+        sign_in(&db.arbiter)
+            .insert_header(("Origin", ORIGIN))
+            .to_request(),
+    )
+    .await;
+    assert_eq!(response.status().as_u16(), 303);
     db.finish().await;
 }

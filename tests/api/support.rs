@@ -1,5 +1,12 @@
 //! Test support: a fresh PostgreSQL database per test, and the production app driven
 //! in-process.
+//!
+//! The databases are created on `ARBITER_TEST_DATABASE_URL` when it is set; else on
+//! `postgres://postgres@127.0.0.1:5432/postgres` when that server answers and lets the
+//! `postgres` role in; else on a private cluster started, once per test run, from the
+//! installed PostgreSQL binaries exactly as `arbiter serve` starts one (`src/cluster.rs`), in
+//! a temporary directory. A watcher process stops that cluster and removes its directory when
+//! the test process exits (statics are never dropped).
 
 use actix_web::body::MessageBody;
 use actix_web::dev::{Service, ServiceResponse};
@@ -9,18 +16,121 @@ use arbiter::http::AppState;
 use arbiter::store::Store;
 use serde_json::{Value, json};
 use sqlx::postgres::PgPoolOptions;
+use std::path::PathBuf;
+use std::sync::OnceLock;
+use std::time::Duration;
 use uuid::Uuid;
 
-/// The server the test databases are created on. Override with `ARBITER_TEST_DATABASE_URL`.
+/// The server tried when `ARBITER_TEST_DATABASE_URL` is not set.
+pub const DEFAULT_SERVER: &str = "postgres://postgres@127.0.0.1:5432/postgres";
+
+/// Settings of the private test cluster: room for the pools of tests running in parallel,
+/// and no waiting for the disk (its data is thrown away at the end of the run).
+pub const TEST_CLUSTER_SETTINGS: &[&str] = &[
+    "max_connections=400",
+    "fsync=off",
+    "synchronous_commit=off",
+    "full_page_writes=off",
+];
+
+/// The server the test databases are created on (found once per test run).
 pub fn admin_url() -> String {
-    std::env::var("ARBITER_TEST_DATABASE_URL")
-        .unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/postgres".into())
+    static SERVER: OnceLock<TestServer> = OnceLock::new();
+    SERVER
+        .get_or_init(|| {
+            TestServer::find(
+                std::env::var("ARBITER_TEST_DATABASE_URL").ok(),
+                DEFAULT_SERVER,
+                std::process::id(),
+            )
+        })
+        .admin_url
+        .clone()
+}
+
+/// Where the test databases are created.
+pub struct TestServer {
+    /// A URL of a maintenance database, for a role that may create databases.
+    pub admin_url: String,
+    /// The private cluster, when one had to be started, and its directory.
+    pub cluster: Option<(arbiter::cluster::Cluster, PathBuf)>,
+}
+
+impl TestServer {
+    /// `configured` if set; else `default` if it answers; else a private cluster in a fresh
+    /// temporary directory, stopped and removed when the process `owner` exits.
+    pub fn find(configured: Option<String>, default: &str, owner: u32) -> TestServer {
+        if let Some(url) = configured {
+            return TestServer {
+                admin_url: url,
+                cluster: None,
+            };
+        }
+        if answers(default) {
+            return TestServer {
+                admin_url: default.to_string(),
+                cluster: None,
+            };
+        }
+        let dir = std::env::temp_dir().join(format!("arbiter-test-cluster-{}", Uuid::new_v4()));
+        let cluster = arbiter::cluster::Cluster::start_with_settings(&dir, TEST_CLUSTER_SETTINGS)
+            .unwrap_or_else(|error| {
+                panic!(
+                    "no PostgreSQL server answered at {default} and ARBITER_TEST_DATABASE_URL \
+                         is not set, so the tests start a private cluster from the installed \
+                         PostgreSQL binaries; that failed: {error:#}"
+                )
+            });
+        cluster
+            .stop_when_process_exits(owner, Some(&dir))
+            .expect("watcher of the private test cluster");
+        eprintln!(
+            "tests: no PostgreSQL server answered at {default}; using a private cluster on port \
+             {} in {} (stopped when the tests end)",
+            cluster.port(),
+            dir.display()
+        );
+        TestServer {
+            admin_url: cluster.admin_url(),
+            cluster: Some((cluster, dir)),
+        }
+    }
+}
+
+/// Whether a PostgreSQL server at `url` answers and lets its role in (within a few seconds).
+pub fn answers(url: &str) -> bool {
+    let url = url.to_string();
+    // A thread of its own: this may be called from inside a test's runtime.
+    std::thread::spawn(move || {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .expect("a runtime for probing the test server");
+        runtime.block_on(async {
+            match PgPoolOptions::new()
+                .max_connections(1)
+                .acquire_timeout(Duration::from_secs(3))
+                .connect(&url)
+                .await
+            {
+                Ok(pool) => {
+                    pool.close().await;
+                    true
+                }
+                Err(_) => false,
+            }
+        })
+    })
+    .join()
+    .unwrap_or(false)
 }
 
 /// A fresh, migrated database for one test. Dropped by [`TestDb::finish`]; kept for
 /// inspection when a test fails before reaching it.
 pub struct TestDb {
     pub name: String,
+    /// The database's URL (as its owner).
+    pub url: String,
     /// The store as the database owner (for direct SQL, as an attacker with access would).
     pub store: Store,
     /// The store as the service runs it (the `arbiter_service` role).
@@ -69,6 +179,7 @@ impl TestDb {
             <[String; 4]>::try_from(tokens).expect("four tokens");
         TestDb {
             name,
+            url,
             store,
             service,
             admin,
@@ -151,6 +262,26 @@ where
             .unwrap_or_else(|_| Value::String(String::from_utf8_lossy(&bytes).into()))
     };
     (status, body, content_type)
+}
+
+/// Sends a request and returns the status, the response headers and the body as text.
+pub async fn send_raw<S, B>(
+    app: &S,
+    request: test::TestRequest,
+) -> (u16, actix_web::http::header::HeaderMap, String)
+where
+    S: Service<actix_http::Request, Response = ServiceResponse<B>, Error = actix_web::Error>,
+    B: MessageBody,
+{
+    let response = test::call_service(app, request.to_request()).await;
+    let status = response.status().as_u16();
+    let headers = response.headers().clone();
+    let bytes = test::read_body(response).await;
+    (
+        status,
+        headers,
+        String::from_utf8_lossy(&bytes).into_owned(),
+    )
 }
 
 /// The Authorization header for a token.

@@ -32,7 +32,15 @@ fn token_of(db: &TestDb, who: Who) -> Option<String> {
 #[actix_web::test]
 async fn each_role_against_each_route_is_allowed_or_refused_and_refusals_store_nothing() {
     let db = TestDb::new().await;
-    let app = test::init_service(arbiter::http::app(db.state())).await;
+    // One bad token against every route is more failures than one address may make a
+    // minute; the slowing down is tested in `operations`, here each answer is.
+    let mut state = db.state();
+    state.failed_authentications = arbiter::http::auth::FailedAuthentications::new(
+        10_000,
+        std::time::Duration::from_secs(60),
+        false,
+    );
+    let app = test::init_service(arbiter::http::app(state)).await;
     let game = create_game(&app, &db).await;
     let (victim, _) = db
         .store

