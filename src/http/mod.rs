@@ -68,6 +68,9 @@ pub struct AppState {
     pub streams: crate::streams::Streams,
     /// Failed authentications per client address (429 past the limit).
     pub failed_authentications: auth::FailedAuthentications,
+    /// Whether the public broadcast (routes under `/v1/broadcast/`) is readable without a
+    /// token (`--public-broadcast`), for relays that poll a URL.
+    pub public_broadcast: bool,
 }
 
 impl AppState {
@@ -80,6 +83,7 @@ impl AppState {
             store,
             limits: Limits::default(),
             failed_authentications: auth::FailedAuthentications::default(),
+            public_broadcast: false,
         }
     }
 }
