@@ -21,7 +21,7 @@ use crate::game::{CorruptLog, Game};
 use crate::interchange::broadcast::{
     Audience, Disclosure, GameSnapshot, MovePosition, RestoredPosition, fold_for_stream, snapshot,
 };
-use crate::interchange::pgn_export::{LoggedEvent, export_broadcast_pgn};
+use crate::interchange::pgn_export::export_broadcast_pgn;
 use crate::store::{EventEnvelope, FeedCursor, Store, StoreError, Wakeup, Wakeups};
 use chrono::{DateTime, Utc};
 use lru::LruCache;
@@ -380,14 +380,7 @@ impl Streams {
         let Some(first) = events.first() else {
             return Err(StoreError::GameNotFound(game_id).into());
         };
-        let log: Vec<LoggedEvent<'_>> = events
-            .iter()
-            .map(|e| LoggedEvent {
-                seq: e.seq,
-                event: &e.event,
-                clock: e.clock.as_ref(),
-            })
-            .collect();
+        let log = crate::arbitration::pgn_log(&events);
         let date = first.recorded_at.format("%Y.%m.%d").to_string();
         let text: Arc<str> = export_broadcast_pgn(&log, &date, audience)
             .map_err(|source| StreamError::Corrupt { game_id, source })?
