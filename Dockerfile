@@ -8,6 +8,7 @@ WORKDIR /src
 COPY Cargo.toml Cargo.lock build.rs ./
 COPY src src
 COPY migrations migrations
+COPY assets assets
 COPY tests tests
 COPY benches benches
 RUN cargo build --release --locked --bin arbiter

@@ -358,17 +358,7 @@ fn audit_log(
     events: &[EventEnvelope],
     chain: crate::store::ChainReport,
 ) -> AuditReport {
-    let log: Vec<StoredEvent<'_>> = events
-        .iter()
-        .enumerate()
-        .map(|(i, e)| StoredEvent {
-            seq: e.seq,
-            event: &e.event,
-            clock: e.clock.as_ref(),
-            same_append_as_previous: i > 0 && events[i - 1].batch_id == e.batch_id,
-        })
-        .collect();
-    let audited = audit_decisions(&log);
+    let audited = audit_decisions(&stored_events(events));
     let verdict = if !chain.intact {
         "chain_broken"
     } else if audited.first_divergence.is_some() {
@@ -389,4 +379,31 @@ fn audit_log(
         decisions: audited.decisions,
         chain,
     }
+}
+
+/// A stored log as the audit reads it (`crate::game::audit`): each event with its clock
+/// reading and whether the same append stored it as the event before.
+pub fn stored_events(events: &[EventEnvelope]) -> Vec<StoredEvent<'_>> {
+    events
+        .iter()
+        .enumerate()
+        .map(|(i, e)| StoredEvent {
+            seq: e.seq,
+            event: &e.event,
+            clock: e.clock.as_ref(),
+            same_append_as_previous: i > 0 && events[i - 1].batch_id == e.batch_id,
+        })
+        .collect()
+}
+
+/// A stored log as the PGN export reads it (`crate::interchange::pgn_export`).
+pub fn pgn_log(events: &[EventEnvelope]) -> Vec<crate::interchange::pgn_export::LoggedEvent<'_>> {
+    events
+        .iter()
+        .map(|e| crate::interchange::pgn_export::LoggedEvent {
+            seq: e.seq,
+            event: &e.event,
+            clock: e.clock.as_ref(),
+        })
+        .collect()
 }

@@ -67,6 +67,10 @@ enum Command {
         /// Minutes the public broadcast (routes under /v1/broadcast) runs behind the board.
         #[arg(long, env = "ARBITER_BROADCAST_DELAY_MINUTES", default_value_t = 0)]
         broadcast_delay_minutes: u32,
+        /// Serve the public broadcast (routes under /v1/broadcast: delayed, filtered) without
+        /// a token, for relays that poll a URL (lichess); every other route still needs one.
+        #[arg(long, env = "ARBITER_PUBLIC_BROADCAST")]
+        public_broadcast: bool,
         /// A hot standby of DATABASE_URL (streaming replication) to serve the read routes;
         /// appends and token writes stay on the primary (docs/operations.md).
         #[arg(long, env = "ARBITER_READ_DATABASE_URL")]
@@ -318,6 +322,7 @@ async fn run(cli: Cli) -> Result<ExitCode> {
             db_connections,
             service_role,
             broadcast_delay_minutes,
+            public_broadcast,
             read_database_url,
             read_db_connections,
             replica_wait_ms,
@@ -332,6 +337,7 @@ async fn run(cli: Cli) -> Result<ExitCode> {
                 port,
                 db_connections,
                 service_role,
+                public_broadcast,
                 broadcast_delay: std::time::Duration::from_secs(
                     u64::from(broadcast_delay_minutes) * 60,
                 ),
@@ -423,6 +429,7 @@ struct ServeSettings {
     db_connections: u32,
     service_role: String,
     broadcast_delay: std::time::Duration,
+    public_broadcast: bool,
     read_database_url: Option<String>,
     read_db_connections: u32,
     replica_wait: std::time::Duration,
@@ -462,6 +469,7 @@ async fn serve(url: &str, settings: ServeSettings) -> Result<()> {
     }
     let mut state = AppState::new(store);
     state.streams = state.streams.with_broadcast_delay(settings.broadcast_delay);
+    state.public_broadcast = settings.public_broadcast;
     state.web = settings.web;
     state.failed_authentications = arbiter::http::auth::FailedAuthentications::new(
         settings.auth_failures_per_minute,

@@ -21,7 +21,7 @@ use crate::game::{CorruptLog, Game};
 use crate::interchange::broadcast::{
     Audience, Disclosure, GameSnapshot, MovePosition, RestoredPosition, fold_for_stream, snapshot,
 };
-use crate::interchange::pgn_export::{LoggedEvent, export_broadcast_pgn};
+use crate::interchange::pgn_export::export_broadcast_pgn;
 use crate::store::{EventEnvelope, FeedCursor, Store, StoreError, Wakeup, Wakeups};
 use chrono::{DateTime, Utc};
 use lru::LruCache;
@@ -146,14 +146,16 @@ struct Subscribed(Arc<AtomicI64>);
 
 impl Subscribed {
     fn new(counter: &Arc<AtomicI64>) -> Self {
-        counter.fetch_add(1, Ordering::Relaxed);
+        let now = counter.fetch_add(1, Ordering::Relaxed) + 1;
+        crate::telemetry::stream_subscribers(now);
         Subscribed(counter.clone())
     }
 }
 
 impl Drop for Subscribed {
     fn drop(&mut self) {
-        self.0.fetch_sub(1, Ordering::Relaxed);
+        let now = self.0.fetch_sub(1, Ordering::Relaxed) - 1;
+        crate::telemetry::stream_subscribers(now);
     }
 }
 
@@ -197,6 +199,25 @@ impl Streams {
     /// How many streams are open right now (the `arbiter_stream_subscribers` gauge).
     pub fn subscribers(&self) -> i64 {
         self.subscribers.load(Ordering::Relaxed)
+    }
+
+    /// The store to read what to send from. With a read replica configured: the replica once
+    /// it has replayed everything the primary had written when asked (so an event whose
+    /// notification woke the stream is there to read), else the primary. Without one: the
+    /// primary, at no extra cost. Notifications always come from the primary, where the one
+    /// `LISTEN` connection is (a standby cannot `LISTEN`).
+    async fn reads(&self) -> Store {
+        match self.store.lsn_for_reads().await {
+            Ok(written) => {
+                let handle = self.store.reader(written).await;
+                crate::telemetry::read_served(handle.served_by);
+                handle.store
+            }
+            Err(error) => {
+                tracing::warn!(error = %error, "cannot ask the primary how far it has written; the stream reads from the primary");
+                self.store.clone()
+            }
+        }
     }
 
     /// The newest `recorded_at` the audience may see now (`None`: everything).
@@ -260,7 +281,7 @@ impl Streams {
         audience: Audience,
         last_event_id: Option<FeedCursor>,
     ) -> Result<mpsc::Receiver<StreamMessage>, StreamError> {
-        if !self.store.round_exists(event, round).await? {
+        if !self.reads().await.round_exists(event, round).await? {
             return Err(StreamError::RoundNotFound {
                 event: event.to_string(),
                 round: round.to_string(),
@@ -304,7 +325,8 @@ impl Streams {
         if_none_match: Option<&str>,
     ) -> Result<RoundPgn, StreamError> {
         let heads = self
-            .store
+            .reads()
+            .await
             .round_heads(event, round, self.cutoff(audience))
             .await?;
         if heads.is_empty() {
@@ -350,18 +372,15 @@ impl Streams {
         {
             return Ok(text.clone());
         }
-        let events = self.store.read_events(game_id, 0, Some(seq), None).await?;
+        let events = self
+            .reads()
+            .await
+            .read_events(game_id, 0, Some(seq), None)
+            .await?;
         let Some(first) = events.first() else {
             return Err(StoreError::GameNotFound(game_id).into());
         };
-        let log: Vec<LoggedEvent<'_>> = events
-            .iter()
-            .map(|e| LoggedEvent {
-                seq: e.seq,
-                event: &e.event,
-                clock: e.clock.as_ref(),
-            })
-            .collect();
+        let log = crate::arbitration::pgn_log(&events);
         let date = first.recorded_at.format("%Y.%m.%d").to_string();
         let text: Arc<str> = export_broadcast_pgn(&log, &date, audience)
             .map_err(|source| StreamError::Corrupt { game_id, source })?
@@ -489,7 +508,8 @@ impl GameFollower {
     async fn resume_at(&mut self, seq: u64) -> Result<bool, StreamError> {
         let events = self
             .streams
-            .store
+            .reads()
+            .await
             .read_events(self.game_id, 0, Some(seq), None)
             .await?;
         let cutoff = self.streams.cutoff(self.audience);
@@ -529,7 +549,8 @@ impl GameFollower {
         loop {
             let events = self
                 .streams
-                .store
+                .reads()
+                .await
                 .read_events(self.game_id, after, None, Some(PAGE))
                 .await?;
             let full_page = events.len() as u64 == PAGE;
@@ -552,7 +573,13 @@ impl GameFollower {
             // Not even the game's creation is old enough for the public: the game is not on
             // air yet. Fold nothing; the snapshot comes when it is.
             None if cutoff.is_some()
-                && self.streams.store.last_seq(self.game_id).await?.is_some() =>
+                && self
+                    .streams
+                    .reads()
+                    .await
+                    .last_seq(self.game_id)
+                    .await?
+                    .is_some() =>
             {
                 Ok(())
             }
@@ -570,7 +597,8 @@ impl GameFollower {
             let after = self.followed.as_ref().map_or(0, |f| f.seq);
             let events = self
                 .streams
-                .store
+                .reads()
+                .await
                 .read_events(self.game_id, after, None, Some(PAGE))
                 .await?;
             let cutoff = self.streams.cutoff(self.audience);
@@ -709,7 +737,8 @@ impl RoundFollower {
         loop {
             let page = self
                 .streams
-                .store
+                .reads()
+                .await
                 .round_feed(&self.event, &self.round, &self.cursor, PAGE)
                 .await?;
             let cutoff = self.streams.cutoff(self.audience);
@@ -762,7 +791,8 @@ impl RoundFollower {
         }
         let missing = self
             .streams
-            .store
+            .reads()
+            .await
             .read_events(envelope.game_id, followed.seq, Some(envelope.seq - 1), None)
             .await?;
         for earlier in &missing {

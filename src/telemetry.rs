@@ -237,6 +237,11 @@ pub fn warm_games(count: usize) {
     metrics::gauge!(WARM_GAMES).set(count as f64);
 }
 
+/// The number of live streams open in this instance.
+pub fn stream_subscribers(count: i64) {
+    metrics::gauge!(STREAM_SUBSCRIBERS).set(count as f64);
+}
+
 /// A read served.
 pub fn read_served(served_by: ServedBy) {
     metrics::counter!(READS, "served_by" => served_by.as_str()).increment(1);

@@ -9,7 +9,7 @@ use super::reads::Reads;
 use crate::arbitration::AuditReport;
 use crate::game::PositionOccurrences;
 use crate::game::event::DECISION_TYPES;
-use crate::interchange::pgn_export::{LoggedEvent, export_pgn};
+use crate::interchange::pgn_export::export_pgn;
 use crate::store::{RulingFilter, RulingPage, StoreError};
 use actix_web::{HttpResponse, get, web};
 use serde::{Deserialize, Serialize};
@@ -114,14 +114,7 @@ pub async fn pgn(
     let Some(first) = events.first() else {
         return Err(StoreError::GameNotFound(game_id).into());
     };
-    let log: Vec<LoggedEvent<'_>> = events
-        .iter()
-        .map(|e| LoggedEvent {
-            seq: e.seq,
-            event: &e.event,
-            clock: e.clock.as_ref(),
-        })
-        .collect();
+    let log = crate::arbitration::pgn_log(&events);
     let date = first.recorded_at.format("%Y.%m.%d").to_string();
     let text = export_pgn(&log, &date).map_err(|e| ApiError::internal(e.into()))?;
     Ok(HttpResponse::Ok()

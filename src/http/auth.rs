@@ -27,6 +27,32 @@ use std::time::{Duration, Instant};
 #[derive(Clone, Debug)]
 pub struct Caller(pub Principal);
 
+/// Who reads a public broadcast (routes under `/v1/broadcast/`): anyone, when the service
+/// runs with `--public-broadcast` (relays such as lichess poll a URL and cannot send a
+/// token); otherwise a caller with a valid token, as every other route. A token that is sent
+/// is always checked.
+#[derive(Clone, Debug)]
+pub struct BroadcastReader(pub Option<Principal>);
+
+impl FromRequest for BroadcastReader {
+    type Error = ApiError;
+    type Future = LocalBoxFuture<'static, Result<Self, Self::Error>>;
+
+    fn from_request(request: &HttpRequest, payload: &mut Payload) -> Self::Future {
+        let public = request
+            .app_data::<web::Data<AppState>>()
+            .is_some_and(|state| state.public_broadcast);
+        let anonymous = public && request.headers().get(AUTHORIZATION).is_none();
+        let caller = Caller::from_request(request, payload);
+        Box::pin(async move {
+            if anonymous {
+                return Ok(BroadcastReader(None));
+            }
+            Ok(BroadcastReader(Some(caller.await?.0)))
+        })
+    }
+}
+
 impl FromRequest for Caller {
     type Error = ApiError;
     type Future = LocalBoxFuture<'static, Result<Self, Self::Error>>;

@@ -69,6 +69,9 @@ pub struct AppState {
     pub streams: crate::streams::Streams,
     /// Failed authentications per client address (429 past the limit).
     pub failed_authentications: auth::FailedAuthentications,
+    /// Whether the public broadcast (routes under `/v1/broadcast/`) is readable without a
+    /// token (`--public-broadcast`), for relays that poll a URL.
+    pub public_broadcast: bool,
     /// Back-office sessions.
     pub web: crate::web::WebSettings,
 }
@@ -83,6 +86,7 @@ impl AppState {
             store,
             limits: Limits::default(),
             failed_authentications: auth::FailedAuthentications::default(),
+            public_broadcast: false,
             web: crate::web::WebSettings::default(),
         }
     }

@@ -5,7 +5,7 @@
 //! arbiters' screens. Every route needs a valid token (reader is enough).
 
 use super::AppState;
-use super::auth::Caller;
+use super::auth::{BroadcastReader, Caller};
 use super::error::{ApiError, Problem};
 use super::games::check_query_text;
 use crate::interchange::broadcast::Audience;
@@ -302,7 +302,7 @@ pub async fn round_pgn(
 /// delay starts with its snapshot when it is.
 #[utoipa::path(
     tag = "streams",
-    security(("bearer" = [])),
+    security(("bearer" = []), ()),
     params(
         ("id" = Uuid, Path, description = "The game's id."),
         ("Last-Event-ID" = Option<String>, Header, description = "The `id` of the last message received (a `seq`): resume after it."),
@@ -311,14 +311,14 @@ pub async fn round_pgn(
         (status = 200, description = "The event stream.", body = String, content_type = "text/event-stream"),
         (status = 204, description = "The game has ended and nothing is new after Last-Event-ID."),
         (status = 400, description = "The id is not a UUID, or Last-Event-ID is not a seq.", body = Problem, content_type = "application/problem+json"),
-        (status = 401, description = "No valid bearer token.", body = Problem, content_type = "application/problem+json"),
+        (status = 401, description = "No valid bearer token (needed unless the service runs with --public-broadcast).", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such game.", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[get("/broadcast/games/{id}/stream")]
 pub async fn public_game_stream(
     state: web::Data<AppState>,
-    _caller: Caller,
+    _reader: BroadcastReader,
     request: HttpRequest,
     id: web::Path<Uuid>,
 ) -> Result<HttpResponse, ApiError> {
@@ -331,7 +331,7 @@ pub async fn public_game_stream(
 /// stream).
 #[utoipa::path(
     tag = "streams",
-    security(("bearer" = [])),
+    security(("bearer" = []), ()),
     params(
         RoundQuery,
         ("Last-Event-ID" = Option<String>, Header, description = "The `id` of the last message received (`TXID-POSITION`): resume after it."),
@@ -346,7 +346,7 @@ pub async fn public_game_stream(
 #[get("/broadcast/rounds/stream")]
 pub async fn public_round_stream(
     state: web::Data<AppState>,
-    _caller: Caller,
+    _reader: BroadcastReader,
     request: HttpRequest,
     query: web::Query<RoundQuery>,
 ) -> Result<HttpResponse, ApiError> {
@@ -360,7 +360,7 @@ pub async fn public_round_stream(
 /// ended. A game whose creation is not yet older than the delay is left out.
 #[utoipa::path(
     tag = "streams",
-    security(("bearer" = [])),
+    security(("bearer" = []), ()),
     params(
         RoundQuery,
         ("If-None-Match" = Option<String>, Header, description = "The ETag of the copy the client holds."),
@@ -378,7 +378,7 @@ pub async fn public_round_stream(
 #[get("/broadcast/rounds/pgn")]
 pub async fn public_round_pgn(
     state: web::Data<AppState>,
-    _caller: Caller,
+    _reader: BroadcastReader,
     request: HttpRequest,
     query: web::Query<RoundQuery>,
 ) -> Result<HttpResponse, ApiError> {

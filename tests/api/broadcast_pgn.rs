@@ -363,3 +363,43 @@ async fn the_public_round_pgn_is_delayed_and_shows_claims_only_after_the_game_an
     assert!(!text.contains("touched"), "{text}");
     db.finish().await;
 }
+
+#[actix_web::test]
+async fn the_public_broadcast_needs_a_token_unless_the_service_serves_it_publicly() {
+    let db = TestDb::new().await;
+    let app = test::init_service(arbiter::http::app(db.state())).await;
+    create_board(&app, &db, 1).await;
+    let anonymous = |uri: &str| test::TestRequest::get().uri(uri).to_request();
+    let response = test::call_service(&app, anonymous(PUBLIC_ROUND_PGN)).await;
+    assert_eq!(
+        response.status().as_u16(),
+        401,
+        "a token is needed by default"
+    );
+
+    let mut state = db.state();
+    state.public_broadcast = true;
+    let public = test::init_service(arbiter::http::app(state)).await;
+    let response = test::call_service(&public, anonymous(PUBLIC_ROUND_PGN)).await;
+    assert_eq!(
+        response.status().as_u16(),
+        200,
+        "a relay polls without a token"
+    );
+    let response = test::call_service(&public, anonymous(ROUND_PGN)).await;
+    assert_eq!(
+        response.status().as_u16(),
+        401,
+        "the full view always needs a token"
+    );
+    let response = test::call_service(
+        &public,
+        test::TestRequest::get()
+            .uri(PUBLIC_ROUND_PGN)
+            .insert_header(bearer("arb_not-a-token"))
+            .to_request(),
+    )
+    .await;
+    assert_eq!(response.status().as_u16(), 401, "a token sent is checked");
+    db.finish().await;
+}

@@ -1,8 +1,9 @@
 //! The audit of logs written by an older engine version (tests/fixtures/audit): what the
 //! decisions decide reproduces; the engine version and the wording are information only.
 
+use arbiter::arbitration::stored_events;
 use arbiter::game::ENGINE_VERSION;
-use arbiter::game::audit::{StoredEvent, audit_decisions};
+use arbiter::game::audit::audit_decisions;
 use arbiter::store::EventEnvelope;
 
 fn fixture(name: &str) -> Vec<EventEnvelope> {
@@ -17,17 +18,7 @@ fn fixture(name: &str) -> Vec<EventEnvelope> {
 
 fn audit(name: &str) -> arbiter::game::audit::DecisionsAudit {
     let events = fixture(name);
-    let log: Vec<StoredEvent<'_>> = events
-        .iter()
-        .enumerate()
-        .map(|(i, e)| StoredEvent {
-            seq: e.seq,
-            event: &e.event,
-            clock: e.clock.as_ref(),
-            same_append_as_previous: i > 0 && events[i - 1].batch_id == e.batch_id,
-        })
-        .collect();
-    audit_decisions(&log)
+    audit_decisions(&stored_events(&events))
 }
 
 const REPRODUCING: &[&str] = &[

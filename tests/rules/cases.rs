@@ -1,33 +1,11 @@
 //! Every case of shared/cases/article9-cases.json, one test per id (named after it).
 
 use arbiter::game::event::{
-    ArbiterRuling, ClaimKind, ClaimOutcome, ClaimRuling, GameResult, LawsEdition, RecordedEvent,
-    ServiceEvent, Side, Termination, TimeControlKind,
+    ArbiterRuling, ClaimKind, ClaimOutcome, GameResult, LawsEdition, RecordedEvent, ServiceEvent,
+    Side, Termination, TimeControlKind,
 };
 
-use crate::table::{Table, TurnOf, all_cases, case, settings};
-
-fn ruling(decisions: &[ServiceEvent]) -> &ClaimRuling {
-    decisions
-        .iter()
-        .find_map(|d| match d {
-            ServiceEvent::ClaimRuled(r) => Some(r.as_ref()),
-            _ => None,
-        })
-        .expect("a claim_ruled decision")
-}
-
-fn ended(decisions: &[ServiceEvent]) -> Option<(GameResult, Termination, String)> {
-    decisions.iter().find_map(|d| match d {
-        ServiceEvent::GameEnded {
-            result,
-            termination,
-            article,
-            ..
-        } => Some((*result, *termination, article.clone())),
-        _ => None,
-    })
-}
+use crate::table::{Table, TurnOf, all_cases, case, ended, ruling, settings};
 
 fn penalty(decisions: &[ServiceEvent]) -> Option<(Side, u64)> {
     decisions.iter().find_map(|d| match d {

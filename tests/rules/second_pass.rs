@@ -6,29 +6,7 @@ use arbiter::game::event::{
     IllegalMoveKind, LawsEdition, RecordedEvent, ServiceEvent, Side, Termination, TimeControlKind,
 };
 
-use crate::table::{Table, settings};
-
-fn ruling(decisions: &[ServiceEvent]) -> &arbiter::game::event::ClaimRuling {
-    decisions
-        .iter()
-        .find_map(|d| match d {
-            ServiceEvent::ClaimRuled(r) => Some(r.as_ref()),
-            _ => None,
-        })
-        .expect("a claim_ruled decision")
-}
-
-fn ended(decisions: &[ServiceEvent]) -> Option<(GameResult, Termination, String)> {
-    decisions.iter().find_map(|d| match d {
-        ServiceEvent::GameEnded {
-            result,
-            termination,
-            article,
-            ..
-        } => Some((*result, *termination, article.clone())),
-        _ => None,
-    })
-}
+use crate::table::{Table, ended, ruling, settings};
 
 fn penalty(decisions: &[ServiceEvent]) -> Option<(Side, u64, String, String)> {
     decisions.iter().find_map(|d| match d {

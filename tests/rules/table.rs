@@ -135,3 +135,33 @@ impl TurnOf for Game {
         self.position().turn().into()
     }
 }
+
+/// The `claim_ruled` among `decisions`.
+pub fn ruling(decisions: &[ServiceEvent]) -> &arbiter::game::event::ClaimRuling {
+    decisions
+        .iter()
+        .find_map(|d| match d {
+            ServiceEvent::ClaimRuled(r) => Some(r.as_ref()),
+            _ => None,
+        })
+        .expect("a claim_ruled decision")
+}
+
+/// The result, termination and article of the `game_ended` among `decisions`.
+pub fn ended(
+    decisions: &[ServiceEvent],
+) -> Option<(
+    arbiter::game::event::GameResult,
+    arbiter::game::event::Termination,
+    String,
+)> {
+    decisions.iter().find_map(|d| match d {
+        ServiceEvent::GameEnded {
+            result,
+            termination,
+            article,
+            ..
+        } => Some((*result, *termination, article.clone())),
+        _ => None,
+    })
+}
