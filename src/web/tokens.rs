@@ -53,7 +53,7 @@ fn tokens_page(
             }
             section.panel {
                 h2 { "All tokens" }
-                table.list {
+                div.scroll { table.list {
                     thead { tr { th { "Held by" } th { "Role" } th { "Events" } th { "Created" } th { "State" } th {} } }
                     tbody {
                         @for token in tokens {
@@ -61,7 +61,7 @@ fn tokens_page(
                                 td { (token.name) }
                                 td { (layout::role_name(token.role)) }
                                 td { (token.events.as_ref().map(|e| e.join(", ")).unwrap_or_else(|| "all".into())) }
-                                td { (layout::timestamp(token.created_at)) br; span.who { "by " (token.created_by) } }
+                                td { (layout::timestamp(token.created_at)) br; span.who { "by " (layout::recorder(&token.created_by)) } }
                                 td { @if let Some(at) = token.revoked_at { "revoked " (layout::timestamp(at)) } @else { "valid" } }
                                 td {
                                     @if token.revoked_at.is_none() && token.token_id != viewer.principal.token_id {
@@ -74,7 +74,7 @@ fn tokens_page(
                             }
                         }
                     }
-                }
+                } }
             }
         }
     };
