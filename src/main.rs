@@ -94,6 +94,8 @@ enum Command {
         /// proxy that sets them) when counting failed authentications.
         #[arg(long, env = "ARBITER_TRUST_FORWARDED_FOR")]
         trust_forwarded_for: bool,
+        #[command(flatten)]
+        sessions: SessionArgs,
     },
     /// Apply pending database migrations and exit.
     Migrate {
@@ -193,6 +195,36 @@ enum TokenAction {
         #[arg(long)]
         grace: Option<String>,
     },
+}
+
+/// Back-office sessions.
+#[derive(Debug, clap::Args)]
+struct SessionArgs {
+    /// A back-office session unused this many minutes ends.
+    #[arg(long, env = "ARBITER_SESSION_IDLE_MINUTES", default_value_t = 240)]
+    session_idle_minutes: u64,
+    /// A back-office session ends this many hours after sign-in.
+    #[arg(long, env = "ARBITER_SESSION_MAX_HOURS", default_value_t = 16)]
+    session_max_hours: u64,
+    /// When the session cookie is `Secure`: `auto` (the request came over HTTPS, or a proxy
+    /// said so in Forwarded / X-Forwarded-Proto) or `always`.
+    #[arg(
+        long,
+        env = "ARBITER_SECURE_COOKIES",
+        value_enum,
+        default_value = "auto"
+    )]
+    secure_cookies: arbiter::web::SecureCookies,
+}
+
+impl SessionArgs {
+    fn settings(&self) -> arbiter::web::WebSettings {
+        arbiter::web::WebSettings {
+            session_idle: std::time::Duration::from_secs(self.session_idle_minutes.max(1) * 60),
+            session_lifetime: std::time::Duration::from_secs(self.session_max_hours.max(1) * 3600),
+            secure_cookies: self.secure_cookies,
+        }
+    }
 }
 
 /// The database to use: the given URL, or a private cluster started for the purpose.
@@ -297,6 +329,7 @@ async fn run(cli: Cli) -> Result<ExitCode> {
             metrics_bind,
             auth_failures_per_minute,
             trust_forwarded_for,
+            sessions,
         } => {
             let database = Database::open(&database).await?;
             let settings = ServeSettings {
@@ -314,6 +347,7 @@ async fn run(cli: Cli) -> Result<ExitCode> {
                 metrics_bind,
                 auth_failures_per_minute,
                 trust_forwarded_for,
+                web: sessions.settings(),
             };
             let outcome = serve(&database.url, settings).await;
             let closed = database.close();
@@ -402,6 +436,7 @@ struct ServeSettings {
     metrics_bind: Option<String>,
     auth_failures_per_minute: u32,
     trust_forwarded_for: bool,
+    web: arbiter::web::WebSettings,
 }
 
 async fn serve(url: &str, settings: ServeSettings) -> Result<()> {
@@ -435,6 +470,7 @@ async fn serve(url: &str, settings: ServeSettings) -> Result<()> {
     let mut state = AppState::new(store);
     state.streams = state.streams.with_broadcast_delay(settings.broadcast_delay);
     state.public_broadcast = settings.public_broadcast;
+    state.web = settings.web;
     state.failed_authentications = arbiter::http::auth::FailedAuthentications::new(
         settings.auth_failures_per_minute,
         std::time::Duration::from_secs(60),
@@ -460,7 +496,7 @@ async fn serve(url: &str, settings: ServeSettings) -> Result<()> {
     let server = actix_web::HttpServer::new(move || arbiter::http::app(state.clone()))
         .bind((bind, port))
         .with_context(|| format!("cannot listen on {bind}:{port}"))?;
-    tracing::info!(address = %format!("http://{bind}:{port}"), docs = %format!("http://{bind}:{port}/docs/"), "arbiter is serving");
+    tracing::info!(address = %format!("http://{bind}:{port}"), docs = %format!("http://{bind}:{port}/docs/"), office = %format!("http://{bind}:{port}/office/"), "arbiter is serving");
     match metrics_server {
         Some(metrics_server) => {
             let metrics_handle = metrics_server.handle();

@@ -182,6 +182,15 @@ impl Game {
         self.state.end.as_ref().map(|end| end.termination)
     }
 
+    /// The standing events of the log in order, with their `seq` (events retracted by a
+    /// correction, and the decisions they caused, left out).
+    pub fn standing_events(&self) -> impl Iterator<Item = (u64, &Event)> {
+        self.log
+            .iter()
+            .filter(|logged| !logged.retracted)
+            .map(|logged| (logged.seq, &logged.event))
+    }
+
     /// The clock times as the engine keeps them: the last readings, with penalties and
     /// adjustments applied.
     pub fn clocks(&self) -> ClockTimes {

@@ -8,6 +8,7 @@
 pub mod aggregate;
 mod appeals;
 pub mod audit;
+pub mod board_status;
 mod claims;
 mod clocks;
 mod decisions;

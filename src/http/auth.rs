@@ -1,7 +1,9 @@
 //! Identifying the caller from `Authorization: Bearer <token>`. Every `/v1` route takes a
 //! [`Caller`]; health, readiness, the OpenAPI document and `/docs` do not. A token is looked
 //! up on every request (one round trip, which also stamps its `last_used_at`), so a revoked
-//! token stops working at once and an expired one is refused with `token_expired`.
+//! token stops working at once and an expired one is refused with `token_expired`. A GET
+//! request without a token may carry a back-office session cookie instead (see
+//! [`crate::web::session`]).
 //!
 //! Repeated failed authentications from one address are slowed down: after
 //! [`FailedAuthentications`]' limit within its window, a request from that address whose
@@ -64,12 +66,19 @@ impl FromRequest for Caller {
         let address = state
             .as_ref()
             .map(|state| state.failed_authentications.address_of(request));
+        let cookie_request = header.is_none().then(|| request.clone());
         Box::pin(async move {
             let state = state.ok_or_else(|| ApiError::internal(anyhow::anyhow!("no app state")))?;
             let failed = &state.failed_authentications;
             let address = address.unwrap_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED));
             let token = match header {
                 None => {
+                    if let Some(request) = cookie_request.as_ref()
+                        && let Some(principal) =
+                            crate::web::session::principal_from_cookie(&state, request).await?
+                    {
+                        return Ok(Caller(principal));
+                    }
                     return Err(ApiError::unauthenticated(
                         "missing_token",
                         "This route needs a bearer token: send `Authorization: Bearer <token>`. An \

@@ -329,6 +329,14 @@ impl From<StoreError> for ApiError {
                      own id."
                 ),
             ),
+            StoreError::TournamentNameTaken(name) => ApiError::conflict(
+                "tournament_name_taken",
+                format!(
+                    "A tournament named `{name}` exists already; nothing was created. Choose \
+                     another name (e.g. with the year), or open the existing tournament."
+                ),
+            )
+            .with_field("name"),
             StoreError::GameIdTaken(id) => ApiError::conflict(
                 "game_id_taken",
                 format!(

@@ -381,7 +381,7 @@ fn decode_events(value: Value, max: usize) -> Result<Vec<NewEvent>, ApiError> {
 }
 
 /// Decodes one event object of an append.
-fn decode_event(item: Value, path: &str) -> Result<NewEvent, ApiError> {
+pub(crate) fn decode_event(item: Value, path: &str) -> Result<NewEvent, ApiError> {
     let Value::Object(mut object) = item else {
         return Err(ApiError::invalid_field(
             path,

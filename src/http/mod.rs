@@ -23,6 +23,7 @@ pub mod metrics;
 pub mod reads;
 pub mod streams;
 pub mod tokens;
+pub mod tournaments;
 
 use crate::arbitration::Arbitration;
 use crate::store::Store;
@@ -71,6 +72,8 @@ pub struct AppState {
     /// Whether the public broadcast (routes under `/v1/broadcast/`) is readable without a
     /// token (`--public-broadcast`), for relays that poll a URL.
     pub public_broadcast: bool,
+    /// Back-office sessions.
+    pub web: crate::web::WebSettings,
 }
 
 impl AppState {
@@ -84,6 +87,7 @@ impl AppState {
             limits: Limits::default(),
             failed_authentications: auth::FailedAuthentications::default(),
             public_broadcast: false,
+            web: crate::web::WebSettings::default(),
         }
     }
 }
@@ -106,6 +110,7 @@ impl AppState {
         (name = "feed", description = "The global feed of every stored event, in commit order."),
         (name = "streams", description = "Live streams (Server-Sent Events) of games and rounds, and the round PGN that broadcast relays poll; under /v1/broadcast the public view, delayed and filtered."),
         (name = "integrity", description = "Chain heads and exports that anyone can verify offline."),
+        (name = "tournaments", description = "Tournaments: the settings an event's games are created with, and a round's pairings loaded as games."),
         (name = "tokens", description = "Bearer tokens and their roles (admin only)."),
         (name = "health", description = "Liveness and readiness."),
         (name = "operations", description = "Metrics for the operator (admin, or the separate metrics address)."),
@@ -168,6 +173,11 @@ pub fn routes(config: &mut ServiceConfig) {
                 .service(streams::public_game_stream)
                 .service(streams::public_round_stream)
                 .service(streams::public_round_pgn)
+                .service(tournaments::create_tournament)
+                .service(tournaments::list_tournaments)
+                .service(tournaments::get_tournament)
+                .service(tournaments::update_tournament)
+                .service(tournaments::load_pairings)
                 .service(tokens::create_token)
                 .service(tokens::list_tokens)
                 .service(tokens::revoke_token)
@@ -376,6 +386,7 @@ pub fn app(
     crate::telemetry::install();
     app.service(SwaggerUi::new("/docs/{_:.*}").url("/api-docs/openapi.json", document))
         .service(web::redirect("/docs", "/docs/"))
+        .configure(crate::web::routes)
         .default_service(web::to(unknown_route))
         .wrap(from_fn(problems_only))
         .wrap(from_fn(observe))
@@ -555,7 +566,8 @@ async fn problems_only(
         .headers()
         .get(header::CONTENT_TYPE)
         .is_some_and(|v| v.as_bytes() == error::PROBLEM_JSON.as_bytes());
-    if !(status.is_client_error() || status.is_server_error()) || is_problem {
+    let is_page = response.request().path().starts_with(crate::web::PREFIX);
+    if !(status.is_client_error() || status.is_server_error()) || is_problem || is_page {
         return Ok(response.map_into_left_body());
     }
     let problem = if status == StatusCode::METHOD_NOT_ALLOWED {

@@ -1,7 +1,7 @@
 //! Interchange: the formats in which games leave and enter the service other than our own
 //! JSON: PGN out (archive and broadcast), what live streams and broadcasts show, board
 //! diagrams (SVG) for arbiters, appeals committees and notice boards, and PGN read from
-//! tournament files.
+//! tournament files; and the pairing files of pairing programs.
 //!
 //! Everything here is pure (no database, HTTP, async runtime or clock): it turns positions and
 //! game states into text and text into events, so the same code serves the HTTP routes, the
@@ -9,5 +9,6 @@
 
 pub mod broadcast;
 pub mod diagram;
+pub mod pairings;
 pub mod pgn_export;
 pub mod pgn_import;

@@ -10,7 +10,9 @@ mod notifications;
 mod replica;
 mod rounds;
 mod rulings;
+mod sessions;
 mod tokens;
+mod tournaments;
 
 pub use chain::{ChainBreak, ChainReport, GENESIS_HASH};
 pub use events::{Appended, EventEnvelope, FeedCursor, FeedItem, FeedPage, GameOutcome, NewEvent};
@@ -19,7 +21,9 @@ pub use notifications::{EVENTS_CHANNEL, Wakeup, Wakeups};
 pub use replica::{Lsn, ReadHandle, ServedBy};
 pub use rounds::{RoundFeedPage, RoundGameHead};
 pub use rulings::{RulingFilter, RulingItem, RulingPage};
+pub use sessions::{OpenedSession, Session};
 pub use tokens::{RotateError, Rotated, TokenCheck, TokenInfo, token_hash};
+pub use tournaments::EventRound;
 
 use sqlx::PgPool;
 use sqlx::postgres::PgPoolOptions;
@@ -57,6 +61,9 @@ pub enum StoreError {
     /// The same `event_id` appears twice in one append.
     #[error("event_id {0} appears more than once in the request")]
     DuplicateEventIdInRequest(Uuid),
+    /// A tournament with this name exists already.
+    #[error("a tournament named {0} exists already")]
+    TournamentNameTaken(String),
     /// A game with this id exists with other settings.
     #[error("a game with id {0} already exists with other settings")]
     GameIdTaken(Uuid),

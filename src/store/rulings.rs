@@ -175,3 +175,54 @@ impl Store {
         Ok(found)
     }
 }
+
+impl Store {
+    /// The events of the given types in the games of an event (and round), in the order they
+    /// were stored, with their game and whether a correction retracted them: what the
+    /// incident report and the appeals list read.
+    pub async fn event_log_of_types(
+        &self,
+        event: &str,
+        round: Option<&str>,
+        types: &[&str],
+    ) -> Result<Vec<RulingItem>, StoreError> {
+        let types: Vec<String> = types.iter().map(|t| t.to_string()).collect();
+        let rows = sqlx::query(
+            "SELECT e.position, e.game_id, e.seq, e.event_id, e.batch_id, e.payload, e.metadata, \
+               e.recorded_at, e.occurred_at, e.recorded_by, e.prev_hash, e.hash, \
+               g.event_name, g.round, g.board, g.white, g.black \
+             FROM games g JOIN events e ON e.game_id = g.game_id \
+             WHERE g.event_name = $1 AND ($2::text IS NULL OR g.round = $2) \
+               AND e.event_type = ANY($3) \
+             ORDER BY e.position LIMIT 10000",
+        )
+        .bind(event)
+        .bind(round)
+        .bind(&types)
+        .fetch_all(&self.pool)
+        .await?;
+        let games: Vec<Uuid> = rows
+            .iter()
+            .map(|row| row.try_get::<Uuid, _>("game_id"))
+            .collect::<Result<_, _>>()?;
+        let corrections = self.corrections_of(&games).await?;
+        rows.iter()
+            .map(|row| {
+                let board: Option<i32> = row.try_get("board")?;
+                let decision = envelope_from_row(row)?;
+                let is_service = matches!(decision.event, Event::Service(_));
+                Ok(RulingItem {
+                    event: row.try_get("event_name")?,
+                    round: row.try_get("round")?,
+                    board: board.and_then(|b| u32::try_from(b).ok()),
+                    white: row.try_get("white")?,
+                    black: row.try_get("black")?,
+                    retracted_by: corrections
+                        .get(&decision.game_id)
+                        .and_then(|list| retracted_by(list, decision.seq, is_service)),
+                    decision,
+                })
+            })
+            .collect()
+    }
+}

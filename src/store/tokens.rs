@@ -92,7 +92,7 @@ pub fn token_hash(token: &str) -> Vec<u8> {
     Sha256::digest(token.as_bytes()).to_vec()
 }
 
-fn info_from_row(row: &PgRow) -> Result<TokenInfo, StoreError> {
+pub(super) fn info_from_row(row: &PgRow) -> Result<TokenInfo, StoreError> {
     let token_id: Uuid = row.try_get("token_id")?;
     let role: String = row.try_get("role")?;
     Ok(TokenInfo {

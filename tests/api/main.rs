@@ -2,11 +2,13 @@
 //! in-process through the same app the server runs. One binary, so one link step.
 
 mod broadcast_pgn;
+mod browser;
 mod cases;
 mod cli;
 mod diagrams;
 mod import;
 mod log_guarantees;
+mod office;
 mod openapi;
 mod operations;
 mod recording;
@@ -18,4 +20,6 @@ mod streams;
 mod support;
 mod swagger_ui;
 mod test_server;
+mod tournaments;
 mod trust;
+mod web;

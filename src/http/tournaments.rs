@@ -1,0 +1,357 @@
+//! Tournaments: create, list, fetch and change an event's settings, and load a round's
+//! pairings (a list, a CSV file or the round lines of a FIDE TRF-16 file) as games.
+//! The back office calls the same [`crate::tournament`] functions.
+
+use super::AppState;
+use super::auth::Caller;
+use super::body::{decode_at, json_object, read_limited};
+use super::error::{ApiError, Problem};
+use crate::interchange::pairings::{self, Pairing, RoundPairings, Unpaired};
+use crate::tournament::{
+    self, GameOverrides, LoadError, RoundGame, SettingsProblem, Tournament, TournamentSettings,
+};
+use actix_web::{HttpResponse, get, post, put, web};
+use serde::{Deserialize, Serialize};
+use std::collections::{BTreeMap, HashMap};
+use utoipa::ToSchema;
+use uuid::Uuid;
+
+impl From<SettingsProblem> for ApiError {
+    fn from(problem: SettingsProblem) -> Self {
+        ApiError::invalid_field(problem.field, problem.message)
+    }
+}
+
+impl From<LoadError> for ApiError {
+    fn from(error: LoadError) -> Self {
+        match error {
+            LoadError::Invalid(problem) => problem.into(),
+            LoadError::Conflict(message) => ApiError::conflict("round_conflict", message),
+            LoadError::Store(store) => store.into(),
+        }
+    }
+}
+
+/// The answer for an unknown tournament.
+pub fn tournament_not_found(id: Uuid) -> ApiError {
+    ApiError::not_found(
+        "tournament_not_found",
+        format!("No tournament with id {id} exists; GET /v1/tournaments lists them."),
+    )
+}
+
+/// Create a tournament.
+///
+/// Its settings are what the games of its rounds are created with; a game's own settings are
+/// recorded in its `game_created`, so changing the tournament later changes no game.
+#[utoipa::path(
+    tag = "tournaments",
+    security(("bearer" = [])),
+    request_body = TournamentSettings,
+    responses(
+        (status = 201, description = "The tournament.", body = Tournament),
+        (status = 400, description = "The body is not JSON.", body = Problem, content_type = "application/problem+json"),
+        (status = 401, description = "No valid bearer token.", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "Not an arbiter token for this event.", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "The name is taken.", body = Problem, content_type = "application/problem+json"),
+        (status = 413, description = "The body is too large.", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "A field is wrong; `field` names it.", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[post("/tournaments")]
+pub async fn create_tournament(
+    state: web::Data<AppState>,
+    caller: Caller,
+    payload: web::Payload,
+) -> Result<HttpResponse, ApiError> {
+    let body = read_limited(payload, 64 * 1024).await?;
+    let settings: TournamentSettings =
+        decode_at(serde_json::Value::Object(json_object(&body)?), "")?;
+    settings.validate()?;
+    caller.0.may_create_game(&settings.name)?;
+    let created = state
+        .store
+        .create_tournament(&settings, &caller.0.recorder())
+        .await?;
+    Ok(HttpResponse::Created()
+        .insert_header((
+            "Location",
+            format!("/v1/tournaments/{}", created.tournament_id),
+        ))
+        .json(created))
+}
+
+/// List tournaments, the latest first.
+#[utoipa::path(
+    tag = "tournaments",
+    security(("bearer" = [])),
+    responses(
+        (status = 200, description = "Every tournament.", body = Vec<Tournament>),
+        (status = 401, description = "No valid bearer token.", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[get("/tournaments")]
+pub async fn list_tournaments(
+    state: web::Data<AppState>,
+    _caller: Caller,
+) -> Result<web::Json<Vec<Tournament>>, ApiError> {
+    Ok(web::Json(state.store.tournaments().await?))
+}
+
+/// Fetch a tournament.
+#[utoipa::path(
+    tag = "tournaments",
+    security(("bearer" = [])),
+    params(("id" = Uuid, Path, description = "The tournament's id.")),
+    responses(
+        (status = 200, description = "The tournament.", body = Tournament),
+        (status = 400, description = "The id is not a UUID.", body = Problem, content_type = "application/problem+json"),
+        (status = 401, description = "No valid bearer token.", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such tournament.", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[get("/tournaments/{id}")]
+pub async fn get_tournament(
+    state: web::Data<AppState>,
+    _caller: Caller,
+    id: web::Path<Uuid>,
+) -> Result<web::Json<Tournament>, ApiError> {
+    let id = id.into_inner();
+    state
+        .store
+        .tournament(id)
+        .await?
+        .map(web::Json)
+        .ok_or_else(|| tournament_not_found(id))
+}
+
+/// Change a tournament's settings.
+///
+/// Applies to games created afterwards; existing games keep the settings recorded in their
+/// `game_created`. The name cannot change (the games are found by it).
+#[utoipa::path(
+    tag = "tournaments",
+    security(("bearer" = [])),
+    params(("id" = Uuid, Path, description = "The tournament's id.")),
+    request_body = TournamentSettings,
+    responses(
+        (status = 200, description = "The tournament as changed.", body = Tournament),
+        (status = 400, description = "The body is not JSON, or the id is not a UUID.", body = Problem, content_type = "application/problem+json"),
+        (status = 401, description = "No valid bearer token.", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "Not an arbiter token for this event.", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such tournament.", body = Problem, content_type = "application/problem+json"),
+        (status = 413, description = "The body is too large.", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "A field is wrong (or the name differs); `field` names it.", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[put("/tournaments/{id}")]
+pub async fn update_tournament(
+    state: web::Data<AppState>,
+    caller: Caller,
+    id: web::Path<Uuid>,
+    payload: web::Payload,
+) -> Result<web::Json<Tournament>, ApiError> {
+    let id = id.into_inner();
+    let body = read_limited(payload, 64 * 1024).await?;
+    let settings: TournamentSettings =
+        decode_at(serde_json::Value::Object(json_object(&body)?), "")?;
+    settings.validate()?;
+    let existing = state
+        .store
+        .tournament(id)
+        .await?
+        .ok_or_else(|| tournament_not_found(id))?;
+    caller.0.may_create_game(&existing.settings.name)?;
+    if settings.name != existing.settings.name {
+        return Err(ApiError::invalid_field(
+            "name",
+            format!(
+                "The name of a tournament cannot change (its games carry it): keep `{}`, or \
+                 create a new tournament.",
+                existing.settings.name
+            ),
+        ));
+    }
+    state
+        .store
+        .update_tournament(id, &settings)
+        .await?
+        .map(web::Json)
+        .ok_or_else(|| tournament_not_found(id))
+}
+
+/// The pairings of a round, in one of three forms (give exactly one).
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"csv": "board,white,black,white_fide_id,black_fide_id\n1,\"Sokolova, Anna\",\"Okafor, Ben\",4100001,\n"}))]
+pub struct LoadPairingsRequest {
+    /// The boards as a list.
+    #[serde(default)]
+    pub pairings: Option<Vec<Pairing>>,
+    /// A CSV file: a header row naming `board`, `white`, `black` and optionally
+    /// `white_fide_id`, `black_fide_id`; comma, semicolon or tab separated.
+    #[serde(default)]
+    pub csv: Option<String>,
+    /// A FIDE TRF-16 file (Swiss-Manager, Vega): the round's columns of the `001` player lines
+    /// are read; the round in the path must be its number.
+    #[serde(default)]
+    pub trf: Option<String>,
+    /// Settings of single games that differ from the tournament's, by board number.
+    #[serde(default)]
+    pub overrides: BTreeMap<String, GameOverrides>,
+}
+
+/// A loaded round.
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct LoadedRound {
+    /// The tournament.
+    pub tournament_id: Uuid,
+    /// The event name the games carry.
+    pub event: String,
+    /// The round.
+    pub round: String,
+    /// The games, in board order.
+    pub games: Vec<RoundGame>,
+    /// Players of a TRF file without a board this round (byes).
+    pub unpaired: Vec<Unpaired>,
+}
+
+/// Reads the pairings of `round` from whichever form was given.
+pub fn pairings_from(
+    round: &str,
+    pairings: Option<Vec<Pairing>>,
+    csv: Option<&str>,
+    trf: Option<&str>,
+) -> Result<RoundPairings, ApiError> {
+    let given = [pairings.is_some(), csv.is_some(), trf.is_some()]
+        .iter()
+        .filter(|g| **g)
+        .count();
+    if given != 1 {
+        return Err(ApiError::invalid_field(
+            "pairings",
+            "Give the round's pairings in exactly one of `pairings` (a list), `csv` or `trf`.",
+        ));
+    }
+    let read = |result: Result<RoundPairings, pairings::PairingFileError>, field: &str| {
+        result.map_err(|e| ApiError::invalid_field(field.to_string(), e.0))
+    };
+    if let Some(list) = pairings {
+        let mut boards = list;
+        boards.sort_by_key(|p| p.board);
+        read(
+            pairings::check_boards(&boards).map(|()| RoundPairings {
+                boards,
+                unpaired: Vec::new(),
+            }),
+            "pairings",
+        )
+    } else if let Some(csv) = csv {
+        read(pairings::parse_csv(csv), "csv")
+    } else {
+        let number: u32 = round.parse().map_err(|_| {
+            ApiError::invalid_field(
+                "round",
+                format!(
+                    "A TRF file numbers its rounds 1, 2, 3...; load it into a round named by \
+                     its number, not `{round}`."
+                ),
+            )
+        })?;
+        read(
+            pairings::parse_trf_round(trf.unwrap_or_default(), number),
+            "trf",
+        )
+    }
+}
+
+/// Parses the board keys of `overrides`.
+pub fn overrides_by_board(
+    overrides: BTreeMap<String, GameOverrides>,
+) -> Result<HashMap<u32, GameOverrides>, ApiError> {
+    overrides
+        .into_iter()
+        .map(|(board, value)| {
+            board.parse::<u32>().map(|b| (b, value)).map_err(|_| {
+                ApiError::invalid_field(
+                    format!("overrides.{board}"),
+                    "`overrides` is keyed by board number, e.g. {\"3\": {...}}.",
+                )
+            })
+        })
+        .collect()
+}
+
+/// Load a round's pairings as games.
+///
+/// Creates one game per board with the tournament's settings (and the board's overrides).
+/// Idempotent: game ids derive from the tournament, the round and the board, so loading the
+/// same pairings again creates nothing (200); boards already created with other players are
+/// refused (409) before anything is created.
+#[utoipa::path(
+    tag = "tournaments",
+    security(("bearer" = [])),
+    params(
+        ("id" = Uuid, Path, description = "The tournament's id."),
+        ("round" = String, Path, description = "The round, e.g. `5` (a TRF file's round number)."),
+    ),
+    request_body = LoadPairingsRequest,
+    responses(
+        (status = 201, description = "Games were created.", body = LoadedRound),
+        (status = 200, description = "Every game existed already (the round was loaded before).", body = LoadedRound),
+        (status = 400, description = "The body is not JSON, or the id is not a UUID.", body = Problem, content_type = "application/problem+json"),
+        (status = 401, description = "No valid bearer token.", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "Not an arbiter token for this event.", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such tournament.", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "Boards already hold other games; nothing was created.", body = Problem, content_type = "application/problem+json"),
+        (status = 413, description = "The body is too large.", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "The pairings cannot be read; `field` names where.", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[post("/tournaments/{id}/rounds/{round}/pairings")]
+pub async fn load_pairings(
+    state: web::Data<AppState>,
+    caller: Caller,
+    path: web::Path<(Uuid, String)>,
+    payload: web::Payload,
+) -> Result<HttpResponse, ApiError> {
+    let (id, round) = path.into_inner();
+    tournament::check_round(&round)?;
+    let body = read_limited(payload, state.limits.body_bytes).await?;
+    let request: LoadPairingsRequest =
+        decode_at(serde_json::Value::Object(json_object(&body)?), "")?;
+    let tournament = state
+        .store
+        .tournament(id)
+        .await?
+        .ok_or_else(|| tournament_not_found(id))?;
+    caller.0.may_create_game(&tournament.settings.name)?;
+    let read = pairings_from(
+        &round,
+        request.pairings,
+        request.csv.as_deref(),
+        request.trf.as_deref(),
+    )?;
+    let overrides = overrides_by_board(request.overrides)?;
+    let games = tournament::load_round(
+        &state.store,
+        &tournament,
+        &round,
+        &read.boards,
+        &overrides,
+        &caller.0.recorder(),
+    )
+    .await?;
+    let status = if games.iter().any(|g| g.created) {
+        actix_web::http::StatusCode::CREATED
+    } else {
+        actix_web::http::StatusCode::OK
+    };
+    Ok(HttpResponse::build(status).json(LoadedRound {
+        tournament_id: id,
+        event: tournament.settings.name,
+        round,
+        games,
+        unpaired: read.unpaired,
+    }))
+}

@@ -1,0 +1,175 @@
+//! Tournaments: the settings games of an event are created with. Not part of the event log
+//! (a game's own settings are in its `game_created`), so a tournament row may be updated.
+
+use super::events::violates;
+use super::{Store, StoreError};
+use crate::game::event::{LawsEdition, Regulations, TimeControl};
+use crate::tournament::{Tournament, TournamentSettings};
+use sqlx::Row;
+use sqlx::postgres::PgRow;
+use uuid::Uuid;
+
+fn edition_text(edition: LawsEdition) -> &'static str {
+    match edition {
+        LawsEdition::Y2018 => "2018",
+        LawsEdition::Y2023 => "2023",
+    }
+}
+
+fn tournament_from_row(row: &PgRow) -> Result<Tournament, StoreError> {
+    let tournament_id: Uuid = row.try_get("tournament_id")?;
+    let undecodable = |message: String| StoreError::Undecodable {
+        game_id: tournament_id,
+        seq: 0,
+        message,
+    };
+    let time_control: TimeControl = serde_json::from_value(row.try_get("time_control")?)
+        .map_err(|e| undecodable(format!("time_control: {e}")))?;
+    let regulations: Regulations = serde_json::from_value(row.try_get("regulations")?)
+        .map_err(|e| undecodable(format!("regulations: {e}")))?;
+    let edition: String = row.try_get("laws_edition")?;
+    let laws_edition: LawsEdition = serde_json::from_value(serde_json::Value::String(edition))
+        .map_err(|e| undecodable(format!("laws_edition: {e}")))?;
+    Ok(Tournament {
+        tournament_id,
+        settings: TournamentSettings {
+            name: row.try_get("name")?,
+            site: row.try_get("site")?,
+            starts_on: row.try_get("starts_on")?,
+            ends_on: row.try_get("ends_on")?,
+            time_control,
+            laws_edition,
+            regulations,
+            arbiters: row.try_get("arbiters")?,
+        },
+        created_at: row.try_get("created_at")?,
+        created_by: row.try_get("created_by")?,
+        updated_at: row.try_get("updated_at")?,
+    })
+}
+
+impl Store {
+    /// Creates a tournament; its name must not be taken.
+    pub async fn create_tournament(
+        &self,
+        settings: &TournamentSettings,
+        created_by: &str,
+    ) -> Result<Tournament, StoreError> {
+        let result = sqlx::query(
+            "INSERT INTO tournaments (tournament_id, name, site, starts_on, ends_on, \
+             time_control, laws_edition, regulations, arbiters, created_by) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING *",
+        )
+        .bind(Uuid::new_v4())
+        .bind(&settings.name)
+        .bind(&settings.site)
+        .bind(settings.starts_on)
+        .bind(settings.ends_on)
+        .bind(serde_json::json!(settings.time_control))
+        .bind(edition_text(settings.laws_edition))
+        .bind(serde_json::json!(settings.regulations))
+        .bind(&settings.arbiters)
+        .bind(created_by)
+        .fetch_one(&self.pool)
+        .await;
+        match result {
+            Ok(row) => tournament_from_row(&row),
+            Err(error) if violates(&error, "tournaments_name_key") => {
+                Err(StoreError::TournamentNameTaken(settings.name.clone()))
+            }
+            Err(error) => Err(error.into()),
+        }
+    }
+
+    /// Replaces a tournament's settings (not its name); `None` if there is no such tournament.
+    pub async fn update_tournament(
+        &self,
+        tournament_id: Uuid,
+        settings: &TournamentSettings,
+    ) -> Result<Option<Tournament>, StoreError> {
+        let row = sqlx::query(
+            "UPDATE tournaments SET site = $2, starts_on = $3, ends_on = $4, time_control = $5, \
+             laws_edition = $6, regulations = $7, arbiters = $8, updated_at = now() \
+             WHERE tournament_id = $1 RETURNING *",
+        )
+        .bind(tournament_id)
+        .bind(&settings.site)
+        .bind(settings.starts_on)
+        .bind(settings.ends_on)
+        .bind(serde_json::json!(settings.time_control))
+        .bind(edition_text(settings.laws_edition))
+        .bind(serde_json::json!(settings.regulations))
+        .bind(&settings.arbiters)
+        .fetch_optional(&self.pool)
+        .await?;
+        row.as_ref().map(tournament_from_row).transpose()
+    }
+
+    /// The tournament, or `None`.
+    pub async fn tournament(&self, tournament_id: Uuid) -> Result<Option<Tournament>, StoreError> {
+        let row = sqlx::query("SELECT * FROM tournaments WHERE tournament_id = $1")
+            .bind(tournament_id)
+            .fetch_optional(&self.pool)
+            .await?;
+        row.as_ref().map(tournament_from_row).transpose()
+    }
+
+    /// The tournament of that name, or `None`.
+    pub async fn tournament_named(&self, name: &str) -> Result<Option<Tournament>, StoreError> {
+        let row = sqlx::query("SELECT * FROM tournaments WHERE name = $1")
+            .bind(name)
+            .fetch_optional(&self.pool)
+            .await?;
+        row.as_ref().map(tournament_from_row).transpose()
+    }
+
+    /// Every tournament, the latest first.
+    pub async fn tournaments(&self) -> Result<Vec<Tournament>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT * FROM tournaments \
+             ORDER BY coalesce(starts_on, created_at::date) DESC, created_at DESC",
+        )
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter().map(tournament_from_row).collect()
+    }
+
+    /// The events games were created for and their rounds, with how many games each round has
+    /// and how many have ended: what the back office lists, tournaments or not.
+    pub async fn event_rounds(&self) -> Result<Vec<EventRound>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT event_name, round, count(*) AS games, \
+               count(*) FILTER (WHERE status = 'ended') AS ended, max(updated_at) AS updated_at \
+             FROM games GROUP BY event_name, round \
+             ORDER BY event_name, length(round), round",
+        )
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter()
+            .map(|row| {
+                Ok(EventRound {
+                    event: row.try_get("event_name")?,
+                    round: row.try_get("round")?,
+                    games: super::to_u64(row.try_get("games")?),
+                    ended: super::to_u64(row.try_get("ended")?),
+                    updated_at: row.try_get("updated_at")?,
+                })
+            })
+            .collect()
+    }
+}
+
+/// A round of an event, as the games table knows it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct EventRound {
+    /// The event's name.
+    pub event: String,
+    /// The round.
+    pub round: String,
+    /// Games created for it.
+    pub games: u64,
+    /// Games that have ended.
+    pub ended: u64,
+    /// When an event was last stored in one of its games.
+    pub updated_at: chrono::DateTime<chrono::Utc>,
+}

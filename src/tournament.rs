@@ -1,0 +1,450 @@
+//! Tournaments: the settings every game of an event takes, and a round's pairings turned into
+//! games.
+//!
+//! A tournament is not part of the event log. Its settings (time control, edition of the
+//! Laws, regulations) reach a game only through the game's `game_created` event, so changing a
+//! tournament later changes no existing game, and every ruling stays reproducible from the
+//! log alone. Games are found by the tournament's name (the `event` of their settings), so
+//! games created through `POST /v1/games` with that event name belong to it too, and events
+//! without a tournament record keep working everywhere.
+//!
+//! Loading a round is idempotent: each game's id is derived from the tournament, the round and
+//! the board (UUID v5), so loading the same pairings again finds the games it created and
+//! creates nothing twice; other players on a board already created are refused before
+//! anything is created.
+
+use crate::game::event::{GameSettings, LawsEdition, Player, Regulations, TimeControl};
+use crate::interchange::pairings::Pairing;
+use crate::store::{GameFilter, Store, StoreError};
+use chrono::{DateTime, NaiveDate, Utc};
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+use uuid::Uuid;
+
+/// What a tournament is set up with.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({
+    "name": "City Open 2026", "site": "Town Hall, Ghent",
+    "starts_on": "2026-11-20", "ends_on": "2026-11-24",
+    "time_control": {"kind": "standard", "base_ms": 5_400_000, "increment_ms": 30_000},
+    "laws_edition": "2023",
+    "regulations": {"draw_offers": "allowed", "earliest_agreement_move": 30},
+    "arbiters": ["IA Anna Sokolova (chief)", "FA Ben Okafor"]
+}))]
+pub struct TournamentSettings {
+    /// The event's name, carried by every game (PGN `Event`). It cannot change later.
+    pub name: String,
+    /// The venue (PGN `Site`).
+    #[serde(default)]
+    pub site: Option<String>,
+    /// The first day.
+    #[serde(default)]
+    pub starts_on: Option<NaiveDate>,
+    /// The last day.
+    #[serde(default)]
+    pub ends_on: Option<NaiveDate>,
+    /// The time control of the games.
+    pub time_control: TimeControl,
+    /// The edition of the Laws that governs the games (default 2023).
+    #[serde(default)]
+    pub laws_edition: LawsEdition,
+    /// The regulations: draw offers allowed, forbidden or with the arbiter's consent, the
+    /// earliest move of agreement, whether Guidelines III (quickplay finish) are in force,
+    /// the incorrect-claim penalty.
+    #[serde(default)]
+    pub regulations: Regulations,
+    /// The arbiters assigned, chief arbiter first (as printed on the incident report).
+    #[serde(default)]
+    pub arbiters: Vec<String>,
+}
+
+/// A stored tournament.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+pub struct Tournament {
+    /// The tournament's id.
+    pub tournament_id: Uuid,
+    /// Its settings.
+    #[serde(flatten)]
+    pub settings: TournamentSettings,
+    /// When it was created.
+    pub created_at: DateTime<Utc>,
+    /// Who created it.
+    pub created_by: String,
+    /// When its settings last changed.
+    pub updated_at: DateTime<Utc>,
+}
+
+/// What one game may set differently from its tournament (recorded in its `game_created`).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct GameOverrides {
+    /// Another time control for this game.
+    #[serde(default)]
+    pub time_control: Option<TimeControl>,
+    /// Another edition of the Laws.
+    #[serde(default)]
+    pub laws_edition: Option<LawsEdition>,
+    /// Other regulations.
+    #[serde(default)]
+    pub regulations: Option<Regulations>,
+    /// A start position (FEN), e.g. for a Chess960 event or an adjourned game.
+    #[serde(default)]
+    pub start_fen: Option<String>,
+}
+
+/// A field of the settings that is wrong, with what to do about it.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{message}")]
+pub struct SettingsProblem {
+    /// The field's path, e.g. `time_control.base_ms`.
+    pub field: String,
+    /// What is wrong and what to give instead.
+    pub message: String,
+}
+
+fn problem(field: &str, message: impl Into<String>) -> SettingsProblem {
+    SettingsProblem {
+        field: field.to_string(),
+        message: message.into(),
+    }
+}
+
+/// Checks a text field: present when required, at most 200 characters, no control
+/// characters.
+fn check_text(field: &str, text: Option<&str>, required: bool) -> Result<(), SettingsProblem> {
+    match text {
+        None if required => Err(problem(field, format!("`{field}` is required."))),
+        None => Ok(()),
+        Some(text) if text.trim().is_empty() => Err(problem(
+            field,
+            format!("`{field}` is empty; give it a value or leave it out."),
+        )),
+        Some(text) if text.chars().count() > 200 || text.chars().any(char::is_control) => {
+            Err(problem(
+                field,
+                format!("`{field}` must be at most 200 characters with no control characters."),
+            ))
+        }
+        Some(_) => Ok(()),
+    }
+}
+
+/// Checks a time control as the API checks a game's.
+fn check_time_control(field: &str, control: &TimeControl) -> Result<(), SettingsProblem> {
+    if control.base_ms == 0 || control.base_ms > 86_400_000 {
+        return Err(problem(
+            &format!("{field}.base_ms"),
+            format!(
+                "`{field}.base_ms` must be between 1 and 86400000 milliseconds (24 hours); \
+                 90 minutes is 5400000."
+            ),
+        ));
+    }
+    if control.increment_ms > 3_600_000 {
+        return Err(problem(
+            &format!("{field}.increment_ms"),
+            format!("`{field}.increment_ms` must be at most 3600000 (one hour)."),
+        ));
+    }
+    Ok(())
+}
+
+fn check_regulations(field: &str, regulations: &Regulations) -> Result<(), SettingsProblem> {
+    if regulations.earliest_agreement_move == Some(0) {
+        return Err(problem(
+            &format!("{field}.earliest_agreement_move"),
+            "The earliest move of agreement is a move number, 1 or more; leave it out when \
+             agreement is unrestricted (9.1.1).",
+        ));
+    }
+    if regulations
+        .incorrect_claim_penalty_ms
+        .is_some_and(|ms| ms > 3_600_000)
+    {
+        return Err(problem(
+            &format!("{field}.incorrect_claim_penalty_ms"),
+            "The incorrect-claim penalty must be at most 3600000 milliseconds (one hour).",
+        ));
+    }
+    Ok(())
+}
+
+impl TournamentSettings {
+    /// Checks the settings; the problem names the field.
+    pub fn validate(&self) -> Result<(), SettingsProblem> {
+        check_text("name", Some(&self.name), true)?;
+        check_text("site", self.site.as_deref(), false)?;
+        if let (Some(start), Some(end)) = (self.starts_on, self.ends_on)
+            && end < start
+        {
+            return Err(problem(
+                "ends_on",
+                format!("The last day ({end}) is before the first ({start})."),
+            ));
+        }
+        check_time_control("time_control", &self.time_control)?;
+        check_regulations("regulations", &self.regulations)?;
+        if self.arbiters.len() > 50 {
+            return Err(problem("arbiters", "At most 50 arbiters can be listed."));
+        }
+        for (index, arbiter) in self.arbiters.iter().enumerate() {
+            check_text(&format!("arbiters[{index}]"), Some(arbiter), true)?;
+        }
+        Ok(())
+    }
+}
+
+impl GameOverrides {
+    /// Checks the overrides; the problem names the field.
+    pub fn validate(&self) -> Result<(), SettingsProblem> {
+        if let Some(control) = &self.time_control {
+            check_time_control("overrides.time_control", control)?;
+        }
+        if let Some(regulations) = &self.regulations {
+            check_regulations("overrides.regulations", regulations)?;
+        }
+        check_text("overrides.start_fen", self.start_fen.as_deref(), false)
+    }
+}
+
+/// Checks a round's name: what PGN's `Round` tag carries, e.g. `5` (1 to 20 characters).
+pub fn check_round(round: &str) -> Result<(), SettingsProblem> {
+    if round.trim().is_empty()
+        || round.trim() != round
+        || round.chars().count() > 20
+        || round.chars().any(char::is_control)
+        || round.contains('/')
+    {
+        return Err(problem(
+            "round",
+            "A round is named like `5` or `5.1`: 1 to 20 characters, no slash, no spaces \
+             around it.",
+        ));
+    }
+    Ok(())
+}
+
+/// The namespace of derived game ids (a fixed random UUID; changing it would make loading a
+/// round twice create its games twice).
+const GAME_ID_NAMESPACE: Uuid = Uuid::from_u128(0x6b1f_4f0e_2c52_4c0d_9a1e_5f3b_7d2e_8a41);
+
+/// The id of the game on `board` of `round` of a tournament: the same inputs give the same id,
+/// which makes loading a round idempotent.
+pub fn game_id(tournament_id: Uuid, round: &str, board: u32) -> Uuid {
+    Uuid::new_v5(
+        &GAME_ID_NAMESPACE,
+        format!("{tournament_id}/round/{round}/board/{board}").as_bytes(),
+    )
+}
+
+/// The settings of the game on a board: the tournament's, with the game's overrides.
+pub fn game_settings(
+    tournament: &TournamentSettings,
+    round: &str,
+    pairing: &Pairing,
+    overrides: Option<&GameOverrides>,
+) -> GameSettings {
+    let overrides = overrides.cloned().unwrap_or_default();
+    let trimmed = |player: &Player| Player {
+        name: player.name.trim().to_string(),
+        fide_id: player.fide_id,
+    };
+    GameSettings {
+        white: trimmed(&pairing.white),
+        black: trimmed(&pairing.black),
+        event: tournament.name.clone(),
+        round: round.to_string(),
+        board: Some(pairing.board),
+        site: tournament.site.clone(),
+        start_fen: overrides.start_fen,
+        time_control: overrides
+            .time_control
+            .unwrap_or_else(|| tournament.time_control.clone()),
+        laws_edition: overrides.laws_edition.unwrap_or(tournament.laws_edition),
+        regulations: overrides
+            .regulations
+            .unwrap_or_else(|| tournament.regulations.clone()),
+    }
+}
+
+/// A game of a loaded round.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct RoundGame {
+    /// The board.
+    pub board: u32,
+    /// The game's id.
+    pub game_id: Uuid,
+    /// White's name.
+    pub white: String,
+    /// Black's name.
+    pub black: String,
+    /// False when the game already existed (the round was loaded before).
+    pub created: bool,
+}
+
+/// Why a round cannot be loaded.
+#[derive(Debug, thiserror::Error)]
+pub enum LoadError {
+    /// The pairings or their settings are wrong; nothing was created.
+    #[error("{0}")]
+    Invalid(SettingsProblem),
+    /// Games already created for the round disagree with these pairings; nothing was created.
+    #[error("{0}")]
+    Conflict(String),
+    /// The store failed.
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
+
+/// Creates the games of `round` from `pairings` (the tournament's settings, with `overrides`
+/// per board). Games that already exist with the same settings are kept; a board whose game
+/// has other players or settings, or holds a game created another way, refuses the whole
+/// load before anything is created.
+pub async fn load_round(
+    store: &Store,
+    tournament: &Tournament,
+    round: &str,
+    pairings: &[Pairing],
+    overrides: &std::collections::HashMap<u32, GameOverrides>,
+    recorded_by: &str,
+) -> Result<Vec<RoundGame>, LoadError> {
+    check_round(round).map_err(LoadError::Invalid)?;
+    crate::interchange::pairings::check_boards(pairings).map_err(|e| {
+        LoadError::Invalid(SettingsProblem {
+            field: "pairings".into(),
+            message: e.0,
+        })
+    })?;
+    let existing = store
+        .list_games(&GameFilter {
+            event: Some(tournament.settings.name.clone()),
+            round: Some(round.to_string()),
+            status: None,
+            after: None,
+            limit: 5000,
+        })
+        .await?
+        .items;
+    let mut planned = Vec::with_capacity(pairings.len());
+    let mut conflicts = Vec::new();
+    for pairing in pairings {
+        let settings = game_settings(
+            &tournament.settings,
+            round,
+            pairing,
+            overrides.get(&pairing.board),
+        );
+        if let Some(override_) = overrides.get(&pairing.board) {
+            override_.validate().map_err(LoadError::Invalid)?;
+        }
+        crate::game::Game::new(&settings).map_err(|e| {
+            LoadError::Invalid(SettingsProblem {
+                field: format!("board {}: {}", pairing.board, e.field()),
+                message: format!("Board {}: {e}", pairing.board),
+            })
+        })?;
+        let id = game_id(tournament.tournament_id, round, pairing.board);
+        if let Some(game) = existing.iter().find(|g| g.board == Some(pairing.board)) {
+            if game.game_id != id {
+                conflicts.push(format!(
+                    "board {} already holds a game created another way ({} - {}, game {})",
+                    pairing.board, game.white, game.black, game.game_id
+                ));
+            } else if game.settings != settings {
+                conflicts.push(format!(
+                    "board {} was loaded before with {} - {}",
+                    pairing.board, game.white, game.black
+                ));
+            }
+        }
+        planned.push((pairing, id, settings));
+    }
+    if !conflicts.is_empty() {
+        return Err(LoadError::Conflict(format!(
+            "Round {round} of {} was not loaded, and nothing was created: {}. A game once \
+             created stays in the log; record a forfeit or an arbiter's decision on it, or \
+             load the changed boards under another round name.",
+            tournament.settings.name,
+            conflicts.join("; ")
+        )));
+    }
+    let mut games = Vec::with_capacity(planned.len());
+    for (pairing, id, settings) in planned {
+        let created = store
+            .create_game(Some(id), None, &settings, recorded_by)
+            .await?;
+        games.push(RoundGame {
+            board: pairing.board,
+            game_id: id,
+            white: settings.white.name.clone(),
+            black: settings.black.name.clone(),
+            created: created.newly_created,
+        });
+    }
+    Ok(games)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::event::TimeControlKind;
+
+    fn settings() -> TournamentSettings {
+        TournamentSettings {
+            name: "City Open".into(),
+            site: Some("Ghent".into()),
+            starts_on: None,
+            ends_on: None,
+            time_control: TimeControl {
+                kind: TimeControlKind::Rapid,
+                base_ms: 900_000,
+                increment_ms: 10_000,
+            },
+            laws_edition: LawsEdition::Y2018,
+            regulations: Regulations::default(),
+            arbiters: vec![],
+        }
+    }
+
+    #[test]
+    fn a_game_takes_the_tournament_settings_unless_it_overrides_them() {
+        let pairing = Pairing {
+            board: 3,
+            white: Player {
+                name: " A ".into(),
+                fide_id: Some(1),
+            },
+            black: Player {
+                name: "B".into(),
+                fide_id: None,
+            },
+        };
+        let plain = game_settings(&settings(), "2", &pairing, None);
+        assert_eq!(plain.event, "City Open");
+        assert_eq!(plain.board, Some(3));
+        assert_eq!(plain.white.name, "A");
+        assert_eq!(plain.time_control.kind, TimeControlKind::Rapid);
+        assert_eq!(plain.laws_edition, LawsEdition::Y2018);
+        let overridden = game_settings(
+            &settings(),
+            "2",
+            &pairing,
+            Some(&GameOverrides {
+                laws_edition: Some(LawsEdition::Y2023),
+                ..GameOverrides::default()
+            }),
+        );
+        assert_eq!(overridden.laws_edition, LawsEdition::Y2023);
+        assert_eq!(overridden.time_control, plain.time_control);
+    }
+
+    #[test]
+    fn derived_game_ids_depend_on_tournament_round_and_board() {
+        let t = Uuid::new_v4();
+        assert_eq!(game_id(t, "1", 1), game_id(t, "1", 1));
+        assert_ne!(game_id(t, "1", 1), game_id(t, "1", 2));
+        assert_ne!(game_id(t, "1", 1), game_id(t, "2", 1));
+        assert_ne!(game_id(t, "1", 1), game_id(Uuid::new_v4(), "1", 1));
+    }
+}

@@ -1,0 +1,322 @@
+//! Sessions and CSRF protection.
+//!
+//! A person signs in with a token (the same tokens as the API); the service then opens a
+//! server-side session (`web_sessions`, only the SHA-256 of its id stored) and sets the
+//! session cookie: `HttpOnly`, `SameSite=Strict`, `Path=/`, and `Secure` when the request
+//! came over HTTPS (see [`super::SecureCookies`]). The session is bound to the token: revoking
+//! the token ends it at once. It ends after an idle time and at an absolute time, and on
+//! sign-out, which deletes it.
+//!
+//! Every form carries the session's synchronizer token, and every POST is checked twice: the
+//! token must match ([`Posted`]), and the request must come from this origin (`Origin`, or
+//! `Referer` when a browser sends no `Origin`). A POST failing either is refused with a 403
+//! page and changes nothing.
+//!
+//! The API's [`crate::http::auth::Caller`] accepts the session cookie for GET requests only
+//! ([`principal_from_cookie`]), so that pages can open live streams (`EventSource` cannot send
+//! an `Authorization` header) and show diagrams; writes through the API still need a token.
+
+use super::WebSettings;
+use super::error::WebError;
+use crate::access::Principal;
+use crate::http::AppState;
+use crate::store::{Session, StoreError};
+use actix_web::cookie::{Cookie, SameSite, time};
+use actix_web::dev::Payload;
+use actix_web::http::{Method, header};
+use actix_web::{FromRequest, HttpRequest, web};
+use futures_util::future::LocalBoxFuture;
+use std::collections::HashMap;
+
+/// The name of the session cookie.
+pub const SESSION_COOKIE: &str = "arbiter_session";
+
+/// The longest session id accepted from a cookie (they are 43 characters).
+const MAX_SESSION_ID: usize = 100;
+
+/// Who is looking at a page: the signed-in principal, the CSRF token for the page's forms,
+/// and what the previous request left to show once.
+#[derive(Clone, Debug)]
+pub struct Viewer {
+    /// The token holder and role.
+    pub principal: Principal,
+    /// The synchronizer token to put in every form.
+    pub csrf_token: String,
+    /// The session id (from the cookie), to leave a flash or sign out.
+    pub session_id: String,
+    /// What the previous request left (a refused form with its values).
+    pub flash: Option<serde_json::Value>,
+}
+
+impl Viewer {
+    /// Whether the viewer may record board events (arbiters).
+    pub fn is_arbiter(&self) -> bool {
+        self.principal.role == crate::access::Role::Arbiter
+    }
+}
+
+fn app_state(request: &HttpRequest) -> Result<web::Data<AppState>, WebError> {
+    request
+        .app_data::<web::Data<AppState>>()
+        .cloned()
+        .ok_or_else(|| WebError::Internal(anyhow::anyhow!("no app state")))
+}
+
+/// The session id a request carries, if any.
+fn session_id_of(request: &HttpRequest) -> Option<String> {
+    request
+        .cookie(SESSION_COOKIE)
+        .map(|c| c.value().to_string())
+        .filter(|id| !id.is_empty() && id.len() <= MAX_SESSION_ID)
+}
+
+/// The page to come back to after signing in: this request's path and query.
+fn return_path(request: &HttpRequest) -> String {
+    if request.method() == Method::GET {
+        request
+            .uri()
+            .path_and_query()
+            .map(|p| p.as_str().to_string())
+            .unwrap_or_else(|| format!("{}/", super::PREFIX))
+    } else {
+        format!("{}/", super::PREFIX)
+    }
+}
+
+impl FromRequest for Viewer {
+    type Error = WebError;
+    type Future = LocalBoxFuture<'static, Result<Self, Self::Error>>;
+
+    fn from_request(request: &HttpRequest, _: &mut Payload) -> Self::Future {
+        let request = request.clone();
+        Box::pin(async move {
+            let state = app_state(&request)?;
+            let next = return_path(&request);
+            let Some(session_id) = session_id_of(&request) else {
+                return Err(WebError::SignIn { next });
+            };
+            if request.method() != Method::GET {
+                check_same_origin(&request)?;
+            }
+            // A page (GET) shows the flash once; a form submission leaves it for the page it
+            // redirects to.
+            let take_flash = request.method() == Method::GET;
+            let session = state
+                .store
+                .session(&session_id, state.web.session_idle, take_flash)
+                .await?;
+            let Some(Session {
+                principal,
+                csrf_token,
+                flash,
+                ..
+            }) = session
+            else {
+                return Err(WebError::SignIn { next });
+            };
+            Ok(Viewer {
+                principal,
+                csrf_token,
+                session_id,
+                flash,
+            })
+        })
+    }
+}
+
+/// The origin this request was addressed to (`scheme://host[:port]`), as the browser sees it.
+pub fn own_origin(request: &HttpRequest) -> String {
+    let info = request.connection_info();
+    format!("{}://{}", info.scheme(), info.host())
+}
+
+/// Refuses a state-changing request that does not come from this origin: its `Origin` must
+/// be ours, or, when a browser sends none, its `Referer` must be one of our pages.
+pub fn check_same_origin(request: &HttpRequest) -> Result<(), WebError> {
+    let own = own_origin(request);
+    let header_text = |name: header::HeaderName| {
+        request
+            .headers()
+            .get(name)
+            .and_then(|v| v.to_str().ok())
+            .map(str::to_owned)
+    };
+    let refused = |what: String| {
+        Err(WebError::Forbidden(format!(
+            "This form was not sent from the back office at {own} ({what}); nothing was \
+             changed. Open the page again and send the form from there."
+        )))
+    };
+    match (header_text(header::ORIGIN), header_text(header::REFERER)) {
+        (Some(origin), _) if origin == own => Ok(()),
+        (Some(origin), _) => refused(format!("it came from {origin}")),
+        (None, Some(referer)) if referer.starts_with(&format!("{own}/")) => Ok(()),
+        (None, Some(_)) => refused("it came from another site".into()),
+        (None, None) => refused("the browser said neither where it came from".into()),
+    }
+}
+
+/// Compares two secrets in constant time.
+fn same_secret(a: &str, b: &str) -> bool {
+    a.len() == b.len()
+        && a.bytes()
+            .zip(b.bytes())
+            .fold(0u8, |acc, (x, y)| acc | (x ^ y))
+            == 0
+}
+
+/// The fields of a submitted form, trimmed.
+#[derive(Clone, Debug, Default)]
+pub struct Fields(pub HashMap<String, String>);
+
+impl Fields {
+    /// A field's value, trimmed; `None` when absent or blank.
+    pub fn get(&self, name: &str) -> Option<&str> {
+        self.0.get(name).map(|v| v.trim()).filter(|v| !v.is_empty())
+    }
+
+    /// A field's value, or a 400 naming it.
+    pub fn require(&self, name: &str, label: &str) -> Result<&str, String> {
+        self.get(name)
+            .ok_or_else(|| format!("{label} is missing; fill it in."))
+    }
+}
+
+/// A form submission from a signed-in viewer whose synchronizer token and origin were
+/// checked: extracting it refuses (403) a forged request before any handler code runs.
+pub struct Posted {
+    /// Who sent it.
+    pub viewer: Viewer,
+    /// The form's fields (the CSRF token removed).
+    pub fields: Fields,
+}
+
+/// The name of the form field that carries the synchronizer token.
+pub const CSRF_FIELD: &str = "csrf";
+
+/// Checks the synchronizer token of a form against the session's.
+pub fn check_csrf(viewer: &Viewer, presented: Option<&str>) -> Result<(), WebError> {
+    match presented {
+        Some(token) if same_secret(token, &viewer.csrf_token) => Ok(()),
+        _ => Err(WebError::Forbidden(
+            "This form does not carry the page's security token (it may come from another \
+             site, or from a page opened before you signed in again); nothing was changed. \
+             Open the page again and send the form from there."
+                .into(),
+        )),
+    }
+}
+
+impl FromRequest for Posted {
+    type Error = WebError;
+    type Future = LocalBoxFuture<'static, Result<Self, Self::Error>>;
+
+    fn from_request(request: &HttpRequest, payload: &mut Payload) -> Self::Future {
+        let viewer = Viewer::from_request(request, payload);
+        let form = web::Form::<HashMap<String, String>>::from_request(request, payload);
+        Box::pin(async move {
+            let viewer = viewer.await?;
+            let mut fields = form
+                .await
+                .map_err(|e| WebError::BadRequest(format!("The form cannot be read: {e}.")))?
+                .into_inner();
+            let presented = fields.remove(CSRF_FIELD);
+            check_csrf(&viewer, presented.as_deref())?;
+            Ok(Posted {
+                viewer,
+                fields: Fields(fields),
+            })
+        })
+    }
+}
+
+/// Whether the session cookie must be `Secure` for this request.
+fn secure(request: &HttpRequest, settings: &WebSettings) -> bool {
+    settings.secure_cookies == super::SecureCookies::Always
+        || request.connection_info().scheme() == "https"
+}
+
+/// The cookie that carries a new session.
+pub fn session_cookie(
+    request: &HttpRequest,
+    settings: &WebSettings,
+    session_id: &str,
+) -> Cookie<'static> {
+    Cookie::build(SESSION_COOKIE, session_id.to_string())
+        .path("/")
+        .http_only(true)
+        .same_site(SameSite::Strict)
+        .secure(secure(request, settings))
+        .max_age(time::Duration::seconds(
+            i64::try_from(settings.session_lifetime.as_secs()).unwrap_or(i64::MAX),
+        ))
+        .finish()
+}
+
+/// The cookie that removes the session cookie.
+pub fn expired_cookie(request: &HttpRequest, settings: &WebSettings) -> Cookie<'static> {
+    let mut cookie = Cookie::build(SESSION_COOKIE, "")
+        .path("/")
+        .http_only(true)
+        .same_site(SameSite::Strict)
+        .secure(secure(request, settings))
+        .finish();
+    cookie.make_removal();
+    cookie
+}
+
+/// The principal of the session whose cookie a GET request to the API carries (see the
+/// module documentation); `None` when there is no such live session.
+pub async fn principal_from_cookie(
+    state: &AppState,
+    request: &HttpRequest,
+) -> Result<Option<Principal>, StoreError> {
+    if request.method() != Method::GET {
+        return Ok(None);
+    }
+    let Some(session_id) = session_id_of(request) else {
+        return Ok(None);
+    };
+    Ok(state
+        .store
+        .session(&session_id, state.web.session_idle, false)
+        .await?
+        .map(|s| s.principal))
+}
+
+/// What a form submission leaves for the page it redirects to (post/redirect/get): a notice,
+/// or a refusal with the values the person typed, so the form can show them again.
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Flash {
+    /// The form it concerns (e.g. `record`, `load-round`).
+    pub form: String,
+    /// True when nothing was stored (the message says why and what to do instead).
+    pub refused: bool,
+    /// The sentence to show.
+    pub message: String,
+    /// The values of the form as submitted.
+    #[serde(default)]
+    pub values: HashMap<String, String>,
+    /// A stable code of the refusal (e.g. the engine's `illegal_move`).
+    #[serde(default)]
+    pub code: Option<String>,
+}
+
+impl Viewer {
+    /// The flash the previous request left, if it is readable.
+    pub fn flash(&self) -> Option<Flash> {
+        serde_json::from_value(self.flash.clone()?).ok()
+    }
+
+    /// The flash, if it concerns `form`.
+    pub fn flash_for(&self, form: &str) -> Option<Flash> {
+        self.flash().filter(|f| f.form == form)
+    }
+}
+
+/// Leaves `flash` for the viewer's next page.
+pub async fn leave_flash(state: &AppState, viewer: &Viewer, flash: &Flash) -> Result<(), WebError> {
+    let value = serde_json::to_value(flash).map_err(|e| WebError::Internal(e.into()))?;
+    state.store.set_flash(&viewer.session_id, &value).await?;
+    Ok(())
+}

@@ -1,0 +1,356 @@
+//! The back office's sessions in-process: the sign-in's origin check, the cookie's flags
+//! (and `Secure` behind a proxy that terminates TLS), and sessions ending when idle, past
+//! their lifetime, or with their token.
+
+use crate::support::TestDb;
+use actix_web::test;
+
+/// The origin of in-process requests (actix's test requests are addressed to localhost:8080).
+const ORIGIN: &str = "http://localhost:8080";
+
+fn sign_in(token: &str) -> test::TestRequest {
+    test::TestRequest::post()
+        .uri("/office/sign-in")
+        .set_form([("token", token), ("next", "/office/")])
+}
+
+fn session_of<B>(response: &actix_web::dev::ServiceResponse<B>) -> Option<String> {
+    response
+        .response()
+        .cookies()
+        .find(|c| c.name() == "arbiter_session")
+        .map(|c| c.value().to_string())
+}
+
+#[actix_web::test]
+async fn a_sign_in_from_another_site_is_refused_and_one_from_this_origin_sets_a_strict_cookie() {
+    let db = TestDb::new().await;
+    let app = test::init_service(arbiter::http::app(db.state())).await;
+
+    let response = test::call_service(
+        &app,
+        sign_in(&db.arbiter)
+            .insert_header(("Origin", "http://evil.example"))
+            .to_request(),
+    )
+    .await;
+    assert_eq!(response.status().as_u16(), 403);
+    assert!(session_of(&response).is_none());
+    let response = test::call_service(&app, sign_in(&db.arbiter).to_request()).await;
+    assert_eq!(
+        response.status().as_u16(),
+        403,
+        "neither Origin nor Referer"
+    );
+
+    // A browser that sends no Origin but a Referer of this origin is accepted.
+    let response = test::call_service(
+        &app,
+        sign_in(&db.arbiter)
+            .insert_header(("Referer", format!("{ORIGIN}/office/sign-in")))
+            .to_request(),
+    )
+    .await;
+    assert_eq!(response.status().as_u16(), 303);
+    let cookie = response
+        .response()
+        .cookies()
+        .find(|c| c.name() == "arbiter_session")
+        .expect("a session cookie");
+    assert_eq!(cookie.http_only(), Some(true));
+    assert_eq!(
+        cookie.same_site(),
+        Some(actix_web::cookie::SameSite::Strict)
+    );
+    assert_eq!(cookie.path(), Some("/"));
+    assert_ne!(cookie.secure(), Some(true));
+    let stored: Vec<u8> = sqlx::query_scalar("SELECT session_hash FROM web_sessions")
+        .fetch_one(db.store.pool())
+        .await
+        .expect("one session");
+    assert_ne!(stored, cookie.value().as_bytes(), "only a hash is stored");
+
+    // Behind a proxy that terminates TLS and says so, the cookie is Secure.
+    let response = test::call_service(
+        &app,
+        sign_in(&db.arbiter)
+            .insert_header(("Origin", "https://localhost:8080"))
+            .insert_header(("X-Forwarded-Proto", "https"))
+            .to_request(),
+    )
+    .await;
+    assert_eq!(response.status().as_u16(), 303);
+    let cookie = response
+        .response()
+        .cookies()
+        .find(|c| c.name() == "arbiter_session")
+        .expect("a session cookie");
+    assert_eq!(cookie.secure(), Some(true));
+    db.finish().await;
+}
+
+#[actix_web::test]
+async fn a_session_ends_when_idle_past_its_lifetime_or_with_its_token() {
+    let db = TestDb::new().await;
+    let app = test::init_service(arbiter::http::app(db.state())).await;
+    let open = || async {
+        let response = test::call_service(
+            &app,
+            sign_in(&db.reader)
+                .insert_header(("Origin", ORIGIN))
+                .to_request(),
+        )
+        .await;
+        session_of(&response).expect("a session")
+    };
+    let page = |session: String| {
+        test::TestRequest::get()
+            .uri("/office/")
+            .insert_header(("Cookie", format!("arbiter_session={session}")))
+            .to_request()
+    };
+    let live = open().await;
+    assert_eq!(
+        test::call_service(&app, page(live.clone()))
+            .await
+            .status()
+            .as_u16(),
+        200
+    );
+
+    // Unused for longer than the idle time (4 hours by default).
+    sqlx::query("UPDATE web_sessions SET last_seen_at = now() - interval '5 hours'")
+        .execute(db.store.pool())
+        .await
+        .expect("age the session");
+    let response = test::call_service(&app, page(live)).await;
+    assert_eq!(response.status().as_u16(), 303);
+    assert!(
+        response
+            .headers()
+            .get("location")
+            .and_then(|v| v.to_str().ok())
+            .is_some_and(|l| l.starts_with("/office/sign-in")),
+    );
+
+    // Past its absolute end, however recently used.
+    let late = open().await;
+    sqlx::query("UPDATE web_sessions SET expires_at = now() - interval '1 second'")
+        .execute(db.store.pool())
+        .await
+        .expect("expire the sessions");
+    assert_eq!(
+        test::call_service(&app, page(late)).await.status().as_u16(),
+        303
+    );
+
+    // With its token's expiry.
+    let expiring = open().await;
+    sqlx::query(
+        "UPDATE api_tokens SET created_at = now() - interval '1 hour', \
+         expires_at = now() - interval '1 minute' WHERE name = 'test reader'",
+    )
+    .execute(db.store.pool())
+    .await
+    .expect("expire the token");
+    assert_eq!(
+        test::call_service(&app, page(expiring))
+            .await
+            .status()
+            .as_u16(),
+        303
+    );
+    sqlx::query("UPDATE api_tokens SET expires_at = NULL WHERE name = 'test reader'")
+        .execute(db.store.pool())
+        .await
+        .expect("the token again without expiry");
+
+    // With its token.
+    let revoked = open().await;
+    sqlx::query("UPDATE api_tokens SET revoked_at = now() WHERE name = 'test reader'")
+        .execute(db.store.pool())
+        .await
+        .expect("revoke the token");
+    assert_eq!(
+        test::call_service(&app, page(revoked))
+            .await
+            .status()
+            .as_u16(),
+        303
+    );
+    db.finish().await;
+}
+
+#[actix_web::test]
+async fn pages_are_html_with_their_own_headers_and_unknown_pages_are_not_problem_json() {
+    let db = TestDb::new().await;
+    let app = test::init_service(arbiter::http::app(db.state())).await;
+    let response = test::call_service(
+        &app,
+        test::TestRequest::get().uri("/office/sign-in").to_request(),
+    )
+    .await;
+    assert_eq!(response.status().as_u16(), 200);
+    let header = |name: &str| {
+        response
+            .headers()
+            .get(name)
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or_default()
+            .to_string()
+    };
+    assert!(header("content-type").starts_with("text/html"));
+    assert!(header("content-security-policy").contains("default-src 'self'"));
+    assert_eq!(header("x-content-type-options"), "nosniff");
+    assert_eq!(header("referrer-policy"), "same-origin");
+    let response = test::call_service(
+        &app,
+        test::TestRequest::get()
+            .uri("/office/no-such-page")
+            .to_request(),
+    )
+    .await;
+    // An unknown page is an HTML page, not the API's problem JSON.
+    assert_eq!(response.status().as_u16(), 404);
+    assert!(
+        response
+            .headers()
+            .get("content-type")
+            .and_then(|v| v.to_str().ok())
+            .is_some_and(|t| t.starts_with("text/html"))
+    );
+    let response = test::call_service(&app, test::TestRequest::get().uri("/").to_request()).await;
+    assert_eq!(response.status().as_u16(), 303);
+    db.finish().await;
+}
+
+/// The value of the first hidden field `name` inside the form `id` of a page.
+fn field_in(page: &str, form_id: &str, name: &str) -> String {
+    let form = &page[page
+        .find(&format!("id=\"{form_id}\""))
+        .unwrap_or_else(|| panic!("form {form_id} on the page"))..];
+    let at = form
+        .find(&format!("name=\"{name}\" value=\""))
+        .unwrap_or_else(|| panic!("field {name} in form {form_id}"));
+    let rest = &form[at + name.len() + 15..];
+    rest[..rest.find('"').expect("end of value")].to_string()
+}
+
+#[actix_web::test]
+async fn a_desk_form_sent_twice_is_stored_once_and_one_drawn_before_another_record_is_refused() {
+    let db = TestDb::new().await;
+    let app = test::init_service(arbiter::http::app(db.state())).await;
+    let game = crate::support::create_game(&app, &db).await;
+    let response = test::call_service(
+        &app,
+        sign_in(&db.arbiter)
+            .insert_header(("Origin", ORIGIN))
+            .to_request(),
+    )
+    .await;
+    let cookie = format!(
+        "arbiter_session={}",
+        session_of(&response).expect("a session")
+    );
+    let desk = |cookie: String| {
+        test::TestRequest::get()
+            .uri(&format!("/office/games/{game}"))
+            .insert_header(("Cookie", cookie))
+            .to_request()
+    };
+    let page = String::from_utf8(
+        test::read_body(test::call_service(&app, desk(cookie.clone())).await)
+            .await
+            .to_vec(),
+    )
+    .expect("utf-8");
+    let form = |form_id: &str, extra: Vec<(&'static str, &'static str)>| {
+        let mut fields = vec![
+            ("csrf", field_in(&page, form_id, "csrf")),
+            ("expected_seq", field_in(&page, form_id, "expected_seq")),
+            ("event_id", field_in(&page, form_id, "event_id")),
+            ("type", field_in(&page, form_id, "type")),
+        ];
+        for (name, value) in extra {
+            fields.push((name, value.to_string()));
+        }
+        fields
+    };
+    let post = |fields: Vec<(&'static str, String)>| {
+        test::TestRequest::post()
+            .uri(&format!("/office/games/{game}/record"))
+            .insert_header(("Cookie", cookie.clone()))
+            .insert_header(("Origin", ORIGIN))
+            .set_form(fields)
+            .to_request()
+    };
+    let offer = form("form-draw_offer", vec![("by", "white")]);
+    let first = test::call_service(&app, post(offer.clone())).await;
+    assert_eq!(first.status().as_u16(), 303);
+    let stored = db.event_count().await;
+    let again = test::call_service(&app, post(offer)).await;
+    assert_eq!(again.status().as_u16(), 303);
+    assert_eq!(
+        db.event_count().await,
+        stored,
+        "the same form twice is stored once"
+    );
+
+    // The touch form was drawn at the same seq, before the offer was recorded.
+    let touch = form("form-touch", vec![("by", "white"), ("square", "e2")]);
+    let refused = test::call_service(&app, post(touch)).await;
+    assert_eq!(refused.status().as_u16(), 303);
+    assert_eq!(db.event_count().await, stored, "nothing stored");
+    let page = String::from_utf8(
+        test::read_body(test::call_service(&app, desk(cookie.clone())).await)
+            .await
+            .to_vec(),
+    )
+    .expect("utf-8");
+    assert!(page.contains("Someone recorded in this game while the form was open"));
+    assert!(
+        page.contains("value=\"e2\""),
+        "the form keeps what was typed"
+    );
+    // Shown once: the next page no longer carries the refusal.
+    let page = String::from_utf8(
+        test::read_body(test::call_service(&app, desk(cookie.clone())).await)
+            .await
+            .to_vec(),
+    )
+    .expect("utf-8");
+    assert!(!page.contains("Someone recorded in this game"));
+    db.finish().await;
+}
+
+#[actix_web::test]
+async fn guessing_tokens_at_the_sign_in_is_slowed_down_like_the_api() {
+    let db = TestDb::new().await;
+    let app = test::init_service(arbiter::http::app(db.state())).await;
+    let mut statuses = Vec::new();
+    for attempt in 0..12 {
+        let response = test::call_service(
+            &app,
+            sign_in(&format!("arb_guess_{attempt}"))
+                .insert_header(("Origin", ORIGIN))
+                .to_request(),
+        )
+        .await;
+        statuses.push(response.status().as_u16());
+        if response.status().as_u16() == 429 {
+            assert!(response.headers().contains_key("retry-after"));
+        }
+    }
+    assert_eq!(&statuses[..10], &[401; 10]);
+    assert_eq!(&statuses[10..], &[429, 429]);
+    // A valid token still signs in from the same address.
+    let response = test::call_service(
+        &app,
+        sign_in(&db.arbiter)
+            .insert_header(("Origin", ORIGIN))
+            .to_request(),
+    )
+    .await;
+    assert_eq!(response.status().as_u16(), 303);
+    db.finish().await;
+}

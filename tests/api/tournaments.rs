@@ -1,0 +1,310 @@
+//! Tournaments and rounds through the JSON API: settings, pairings from a list, a CSV file
+//! and a real TRF-16 file, idempotent loading, conflicts, and games created the old way.
+
+use crate::support::{TestDb, assert_problem, bearer, send, standard_game};
+use actix_web::test;
+use serde_json::{Value, json};
+
+/// The sample TRF(x) of the JaVaFo manual: the XX Open Internacional de Gros (Donostia,
+/// 2010) after four rounds (see tests/data/README.md).
+pub const GROS_TRF: &str = include_str!("../data/gros-2010.trf");
+
+pub fn city_open() -> Value {
+    json!({
+        "name": "City Open 2026",
+        "site": "Town Hall, Ghent",
+        "starts_on": "2026-11-20",
+        "ends_on": "2026-11-24",
+        "time_control": {"kind": "standard", "base_ms": 7_200_000, "increment_ms": 0},
+        "laws_edition": "2023",
+        "regulations": {"draw_offers": "allowed", "earliest_agreement_move": 20, "quickplay_finish": true},
+        "arbiters": ["IA Anna Sokolova (chief)", "FA Ben Okafor"]
+    })
+}
+
+macro_rules! app {
+    ($db:expr) => {
+        test::init_service(arbiter::http::app($db.state())).await
+    };
+}
+
+async fn create<S, B>(app: &S, db: &TestDb, settings: Value) -> String
+where
+    S: actix_web::dev::Service<
+            actix_http::Request,
+            Response = actix_web::dev::ServiceResponse<B>,
+            Error = actix_web::Error,
+        >,
+    B: actix_web::body::MessageBody,
+{
+    let (status, body, _) = send(app, db.post().uri("/v1/tournaments").set_json(settings)).await;
+    assert_eq!(status, 201, "{body}");
+    body["tournament_id"].as_str().expect("id").to_string()
+}
+
+#[actix_web::test]
+async fn a_tournament_is_created_listed_fetched_and_changed_but_never_renamed() {
+    let db = TestDb::new().await;
+    let app = app!(db);
+    let id = create(&app, &db, city_open()).await;
+    let (status, list, _) = send(&app, db.get().uri("/v1/tournaments")).await;
+    assert_eq!(status, 200);
+    assert_eq!(list[0]["name"], "City Open 2026");
+    assert_eq!(list[0]["arbiters"][0], "IA Anna Sokolova (chief)");
+    let (status, one, _) = send(&app, db.get().uri(&format!("/v1/tournaments/{id}"))).await;
+    assert_eq!(status, 200);
+    assert_eq!(one["regulations"]["earliest_agreement_move"], 20);
+
+    let mut changed = city_open();
+    changed["time_control"]["increment_ms"] = json!(30_000);
+    let (status, body, _) = send(
+        &app,
+        test::TestRequest::put()
+            .insert_header(bearer(&db.arbiter))
+            .uri(&format!("/v1/tournaments/{id}"))
+            .set_json(&changed),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["time_control"]["increment_ms"], 30_000);
+
+    changed["name"] = json!("Another name");
+    let reply = send(
+        &app,
+        test::TestRequest::put()
+            .insert_header(bearer(&db.arbiter))
+            .uri(&format!("/v1/tournaments/{id}"))
+            .set_json(&changed),
+    )
+    .await;
+    assert_problem(&reply, 422, "invalid_field");
+    assert_eq!(reply.1["field"], "name");
+
+    let reply = send(&app, db.post().uri("/v1/tournaments").set_json(city_open())).await;
+    assert_problem(&reply, 409, "tournament_name_taken");
+    db.finish().await;
+}
+
+#[actix_web::test]
+async fn a_reader_cannot_set_up_a_tournament_and_wrong_settings_name_their_field() {
+    let db = TestDb::new().await;
+    let app = app!(db);
+    let reply = send(
+        &app,
+        test::TestRequest::post()
+            .insert_header(bearer(&db.reader))
+            .uri("/v1/tournaments")
+            .set_json(city_open()),
+    )
+    .await;
+    assert_problem(&reply, 403, "forbidden");
+    let mut wrong = city_open();
+    wrong["ends_on"] = json!("2026-11-01");
+    let reply = send(&app, db.post().uri("/v1/tournaments").set_json(&wrong)).await;
+    assert_problem(&reply, 422, "invalid_field");
+    assert_eq!(reply.1["field"], "ends_on");
+    let mut wrong = city_open();
+    wrong["time_control"]["base_ms"] = json!(0);
+    let reply = send(&app, db.post().uri("/v1/tournaments").set_json(&wrong)).await;
+    assert_eq!(reply.1["field"], "time_control.base_ms");
+    db.finish().await;
+}
+
+#[actix_web::test]
+async fn a_round_loaded_twice_creates_its_games_once_with_the_tournament_settings() {
+    let db = TestDb::new().await;
+    let app = app!(db);
+    let id = create(&app, &db, city_open()).await;
+    let pairings = json!({"pairings": [
+        {"board": 2, "white": {"name": "Okafor, Ben"}, "black": {"name": "Lee, Ann", "fide_id": 4100002}},
+        {"board": 1, "white": {"name": "Sokolova, Anna", "fide_id": 4100001}, "black": {"name": "Meier, Jan"}}
+    ], "overrides": {"2": {"laws_edition": "2018"}}});
+    let uri = format!("/v1/tournaments/{id}/rounds/1/pairings");
+    let (status, first, _) = send(&app, db.post().uri(&uri).set_json(&pairings)).await;
+    assert_eq!(status, 201, "{first}");
+    assert_eq!(first["games"].as_array().map(Vec::len), Some(2));
+    assert_eq!(first["games"][0]["board"], 1);
+    assert_eq!(first["games"][0]["created"], true);
+    let events_after_first = db.event_count().await;
+
+    let (status, again, _) = send(&app, db.post().uri(&uri).set_json(&pairings)).await;
+    assert_eq!(status, 200, "{again}");
+    assert_eq!(again["games"][0]["game_id"], first["games"][0]["game_id"]);
+    assert_eq!(again["games"][0]["created"], false);
+    assert_eq!(
+        db.event_count().await,
+        events_after_first,
+        "nothing stored twice"
+    );
+
+    let game = first["games"][0]["game_id"].as_str().expect("id");
+    let (_, detail, _) = send(&app, db.get().uri(&format!("/v1/games/{game}"))).await;
+    let settings = &detail["game"]["settings"];
+    assert_eq!(settings["event"], "City Open 2026");
+    assert_eq!(settings["round"], "1");
+    assert_eq!(settings["board"], 1);
+    assert_eq!(settings["site"], "Town Hall, Ghent");
+    assert_eq!(settings["time_control"]["base_ms"], 7_200_000);
+    assert_eq!(settings["regulations"]["quickplay_finish"], true);
+    assert_eq!(settings["laws_edition"], "2023");
+    let other = first["games"][1]["game_id"].as_str().expect("id");
+    let (_, detail, _) = send(&app, db.get().uri(&format!("/v1/games/{other}"))).await;
+    assert_eq!(
+        detail["game"]["settings"]["laws_edition"], "2018",
+        "the board's override"
+    );
+    db.finish().await;
+}
+
+#[actix_web::test]
+async fn other_players_on_a_loaded_board_refuse_the_whole_round_and_create_nothing() {
+    let db = TestDb::new().await;
+    let app = app!(db);
+    let id = create(&app, &db, city_open()).await;
+    let uri = format!("/v1/tournaments/{id}/rounds/1/pairings");
+    let csv = "board,white,black\n1,\"Sokolova, Anna\",\"Meier, Jan\"\n";
+    let (status, body, _) = send(&app, db.post().uri(&uri).set_json(json!({"csv": csv}))).await;
+    assert_eq!(status, 201, "{body}");
+    let before = db.event_count().await;
+    let changed = "board,white,black\n1,\"Meier, Jan\",\"Sokolova, Anna\"\n2,A,B\n";
+    let reply = send(&app, db.post().uri(&uri).set_json(json!({"csv": changed}))).await;
+    assert_problem(&reply, 409, "round_conflict");
+    assert!(
+        reply.1["detail"]
+            .as_str()
+            .is_some_and(|d| d.contains("board 1"))
+    );
+    assert_eq!(
+        db.event_count().await,
+        before,
+        "board 2 was not created either"
+    );
+    db.finish().await;
+}
+
+#[actix_web::test]
+async fn a_csv_line_that_cannot_be_read_is_named() {
+    let db = TestDb::new().await;
+    let app = app!(db);
+    let id = create(&app, &db, city_open()).await;
+    let uri = format!("/v1/tournaments/{id}/rounds/1/pairings");
+    let csv = "board;white;black\n1;A;B\nx;C;D\n";
+    let reply = send(&app, db.post().uri(&uri).set_json(json!({"csv": csv}))).await;
+    assert_problem(&reply, 422, "invalid_field");
+    assert_eq!(reply.1["field"], "csv");
+    assert!(
+        reply.1["detail"]
+            .as_str()
+            .is_some_and(|d| d.contains("line 3")),
+        "{}",
+        reply.1
+    );
+    let reply = send(
+        &app,
+        db.post()
+            .uri(&uri)
+            .set_json(json!({"csv": csv, "trf": GROS_TRF})),
+    )
+    .await;
+    assert_problem(&reply, 422, "invalid_field");
+    assert_eq!(db.event_count().await, 0);
+    db.finish().await;
+}
+
+#[actix_web::test]
+async fn the_round_lines_of_a_real_trf_file_give_the_boards_in_pairing_order() {
+    let db = TestDb::new().await;
+    let app = app!(db);
+    let mut gros = city_open();
+    gros["name"] = json!("XX Open Internacional de Gros");
+    let id = create(&app, &db, gros).await;
+    let (status, body, _) = send(
+        &app,
+        db.post()
+            .uri(&format!("/v1/tournaments/{id}/rounds/4/pairings"))
+            .set_json(json!({"trf": GROS_TRF})),
+    )
+    .await;
+    assert_eq!(status, 201, "{body}");
+    let games = body["games"].as_array().expect("games");
+    // 52 players: start number 28 absent (Z), 29, 30, 37, 41 half-point byes, 48 a bye (U).
+    assert_eq!(games.len(), 23);
+    let unpaired: Vec<(u64, &str)> = body["unpaired"]
+        .as_array()
+        .expect("unpaired")
+        .iter()
+        .map(|u| {
+            (
+                u["start_number"].as_u64().unwrap_or_default(),
+                u["code"].as_str().unwrap_or(""),
+            )
+        })
+        .collect();
+    assert_eq!(
+        unpaired,
+        vec![
+            (28, "Z"),
+            (29, "H"),
+            (30, "H"),
+            (37, "H"),
+            (41, "H"),
+            (48, "U")
+        ]
+    );
+    // Three pairs meet on 3 points each; the better start number in the pair comes first.
+    assert_eq!(games[0]["white"], "Guijarro Galan Jose Luis");
+    assert_eq!(games[0]["black"], "Mirzoev Azer");
+    assert_eq!(games[1]["white"], "Argandona Riveiro Inigo");
+    assert_eq!(games[1]["black"], "Sanz Perez Eduardo");
+    assert_eq!(games[2]["white"], "Gorrochategui Torres, Eugenio");
+    assert_eq!(games[2]["black"], "Hernandez Elvis");
+    let first = games[0]["game_id"].as_str().expect("id");
+    let (_, detail, _) = send(&app, db.get().uri(&format!("/v1/games/{first}"))).await;
+    assert_eq!(detail["game"]["settings"]["white"]["fide_id"], 32_004_478);
+    assert_eq!(detail["game"]["settings"]["black"]["fide_id"], 13_400_304);
+    assert_eq!(detail["game"]["settings"]["round"], "4");
+    // Gorrochategui has FIDE id 0 in the file: no id.
+    let third = games[2]["game_id"].as_str().expect("id");
+    let (_, detail, _) = send(&app, db.get().uri(&format!("/v1/games/{third}"))).await;
+    assert_eq!(detail["game"]["settings"]["white"]["fide_id"], Value::Null);
+
+    let reply = send(
+        &app,
+        db.post()
+            .uri(&format!("/v1/tournaments/{id}/rounds/final/pairings"))
+            .set_json(json!({"trf": GROS_TRF})),
+    )
+    .await;
+    assert_problem(&reply, 422, "invalid_field");
+    assert_eq!(reply.1["field"], "round");
+    db.finish().await;
+}
+
+#[actix_web::test]
+async fn games_created_with_only_an_event_name_keep_working_beside_tournaments() {
+    let db = TestDb::new().await;
+    let app = app!(db);
+    let (status, body, _) = send(&app, db.post().uri("/v1/games").set_json(standard_game())).await;
+    assert_eq!(status, 201, "{body}");
+    let (status, list, _) = send(&app, db.get().uri("/v1/games?event=Test%20Open%202026")).await;
+    assert_eq!(status, 200);
+    assert_eq!(list["items"].as_array().map(Vec::len), Some(1));
+    // A tournament of that name afterwards: its round 1 board 1 already holds that game.
+    let mut same = city_open();
+    same["name"] = json!("Test Open 2026");
+    let id = create(&app, &db, same).await;
+    let reply = send(
+        &app,
+        db.post()
+            .uri(&format!("/v1/tournaments/{id}/rounds/1/pairings"))
+            .set_json(json!({"csv": "board,white,black\n1,A,B\n"})),
+    )
+    .await;
+    assert_problem(&reply, 409, "round_conflict");
+    assert!(
+        reply.1["detail"]
+            .as_str()
+            .is_some_and(|d| d.contains("created another way"))
+    );
+    db.finish().await;
+}
