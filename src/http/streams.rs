@@ -274,7 +274,7 @@ pub async fn round_stream(
         ("If-None-Match" = Option<String>, Header, description = "The ETag of the copy the client holds."),
     ),
     responses(
-        (status = 200, description = "The PGN.", body = String, content_type = "application/x-chess-pgn",
+        (status = 200, description = "The PGN.", body = inline(super::contract::PgnFile), content_type = "application/x-chess-pgn",
             headers(("ETag" = String, description = "Changes with any change to the round's games."))),
         (status = 304, description = "Nothing has changed since the ETag sent.",
             headers(("ETag" = String, description = "The current ETag."))),
@@ -366,7 +366,7 @@ pub async fn public_round_stream(
         ("If-None-Match" = Option<String>, Header, description = "The ETag of the copy the client holds."),
     ),
     responses(
-        (status = 200, description = "The PGN.", body = String, content_type = "application/x-chess-pgn",
+        (status = 200, description = "The PGN.", body = inline(super::contract::PgnFile), content_type = "application/x-chess-pgn",
             headers(("ETag" = String, description = "Changes with any change the public can see."))),
         (status = 304, description = "Nothing has changed since the ETag sent.",
             headers(("ETag" = String, description = "The current ETag."))),
