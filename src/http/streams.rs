@@ -211,7 +211,7 @@ async fn round_pgn_for(
         ("Last-Event-ID" = Option<String>, Header, description = "The `id` of the last message received (a `seq`): resume after it."),
     ),
     responses(
-        (status = 200, description = "The event stream.", body = String, content_type = "text/event-stream"),
+        (status = 200, description = "The event stream: Server-Sent Events, each with `id`, `event` and JSON `data` lines.", content_type = "text/event-stream"),
         (status = 204, description = "The game has ended and nothing is new after Last-Event-ID."),
         (status = 400, description = "The id is not a UUID, or Last-Event-ID is not a seq.", body = Problem, content_type = "application/problem+json"),
         (status = 401, description = "No valid bearer token.", body = Problem, content_type = "application/problem+json"),
@@ -243,7 +243,7 @@ pub async fn game_stream(
         ("Last-Event-ID" = Option<String>, Header, description = "The `id` of the last message received (`TXID-POSITION`): resume after it."),
     ),
     responses(
-        (status = 200, description = "The event stream.", body = String, content_type = "text/event-stream"),
+        (status = 200, description = "The event stream: Server-Sent Events, each with `id`, `event` and JSON `data` lines.", content_type = "text/event-stream"),
         (status = 400, description = "A query parameter or Last-Event-ID is wrong.", body = Problem, content_type = "application/problem+json"),
         (status = 401, description = "No valid bearer token.", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No game has this event and round.", body = Problem, content_type = "application/problem+json"),
@@ -308,7 +308,7 @@ pub async fn round_pgn(
         ("Last-Event-ID" = Option<String>, Header, description = "The `id` of the last message received (a `seq`): resume after it."),
     ),
     responses(
-        (status = 200, description = "The event stream.", body = String, content_type = "text/event-stream"),
+        (status = 200, description = "The event stream: Server-Sent Events, each with `id`, `event` and JSON `data` lines.", content_type = "text/event-stream"),
         (status = 204, description = "The game has ended and nothing is new after Last-Event-ID."),
         (status = 400, description = "The id is not a UUID, or Last-Event-ID is not a seq.", body = Problem, content_type = "application/problem+json"),
         (status = 401, description = "No valid bearer token (needed unless the service runs with --public-broadcast).", body = Problem, content_type = "application/problem+json"),
@@ -337,7 +337,7 @@ pub async fn public_game_stream(
         ("Last-Event-ID" = Option<String>, Header, description = "The `id` of the last message received (`TXID-POSITION`): resume after it."),
     ),
     responses(
-        (status = 200, description = "The event stream.", body = String, content_type = "text/event-stream"),
+        (status = 200, description = "The event stream: Server-Sent Events, each with `id`, `event` and JSON `data` lines.", content_type = "text/event-stream"),
         (status = 400, description = "A query parameter or Last-Event-ID is wrong.", body = Problem, content_type = "application/problem+json"),
         (status = 401, description = "No valid bearer token.", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No game has this event and round.", body = Problem, content_type = "application/problem+json"),
