@@ -25,7 +25,7 @@
 
 use std::collections::BTreeMap;
 use utoipa::openapi::OpenApi as OpenApiDocument;
-use utoipa::openapi::schema::{Discriminator, Object, OneOfBuilder, Schema};
+use utoipa::openapi::schema::{AdditionalProperties, Discriminator, Object, OneOfBuilder, Schema};
 use utoipa::openapi::{Ref, RefOr};
 
 // PGN is text; the document says `format: binary` so that generated clients send and
@@ -36,6 +36,76 @@ use utoipa::openapi::{Ref, RefOr};
 #[derive(utoipa::ToSchema)]
 #[schema(value_type = String, format = Binary)]
 pub struct PgnFile(pub String);
+
+/// Merges into one object every `allOf` component whose parts include an object that
+/// forbids additional properties (`#[serde(deny_unknown_fields)]` on a struct another one
+/// flattens, e.g. `Tournament` over `TournamentSettings`): such an `allOf` rejects every
+/// instance, since each part's properties are "additional" to the closed one. The merged
+/// object has all the parts' properties and stays closed, as serde is.
+pub struct ClosedAllOf;
+
+impl utoipa::Modify for ClosedAllOf {
+    fn modify(&self, document: &mut OpenApiDocument) {
+        let Some(components) = document.components.as_mut() else {
+            return;
+        };
+        let schemas = &mut components.schemas;
+        let mut merged = Vec::new();
+        for (name, schema) in schemas.iter() {
+            let RefOr::T(Schema::AllOf(all_of)) = schema else {
+                continue;
+            };
+            let parts: Option<Vec<Object>> = all_of
+                .items
+                .iter()
+                .map(|part| match part {
+                    RefOr::T(Schema::Object(object)) => Some(object.clone()),
+                    RefOr::Ref(reference) => match schemas.get(reference_name(reference)?) {
+                        Some(RefOr::T(Schema::Object(object))) => Some(object.clone()),
+                        _ => None,
+                    },
+                    RefOr::T(_) => None,
+                })
+                .collect();
+            let Some(mut parts) = parts else {
+                continue;
+            };
+            if !parts.iter().any(is_closed) || parts.is_empty() {
+                continue;
+            }
+            let mut object = parts.remove(0);
+            for part in parts {
+                object.properties.extend(part.properties);
+                for key in part.required {
+                    if !object.required.contains(&key) {
+                        object.required.push(key);
+                    }
+                }
+            }
+            object.description = all_of.description.clone();
+            object.example = all_of.example.clone();
+            object.examples = all_of.examples.clone();
+            object.additional_properties = Some(Box::new(AdditionalProperties::FreeForm(false)));
+            merged.push((name.clone(), object));
+        }
+        for (name, object) in merged {
+            schemas.insert(name, RefOr::T(Schema::Object(object)));
+        }
+    }
+}
+
+/// Whether an object forbids properties it does not list.
+fn is_closed(object: &Object) -> bool {
+    matches!(
+        object.additional_properties.as_deref(),
+        Some(AdditionalProperties::FreeForm(false))
+    )
+}
+
+/// The component a reference names.
+fn reference_name(reference: &Ref) -> Option<&str> {
+    reference.ref_location.strip_prefix("#/components/schemas/")
+}
 
 /// The property that names an event's kind, on the wire and in the discriminators.
 const TAG: &str = "type";

@@ -204,6 +204,7 @@ fn complete_document(document: &mut OpenApiDocument) {
     document_server_errors(document);
     document_read_your_writes(document);
     contract::EventContract.modify(document);
+    contract::ClosedAllOf.modify(document);
 }
 
 /// Every operation may answer 500 (a failure, logged, nothing stored) and, where it needs

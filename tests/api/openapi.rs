@@ -210,3 +210,34 @@ fn the_event_unions_cover_every_event_type_and_requests_carry_the_envelope_field
         assert_eq!(request["required"], event["required"], "{tag}");
     }
 }
+
+#[test]
+fn no_all_of_takes_an_object_that_forbids_the_other_parts_properties() {
+    let document = serde_json::to_value(arbiter::http::openapi()).expect("serialize document");
+    let schemas = document["components"]["schemas"].as_object().unwrap();
+    for (name, schema) in schemas {
+        for part in schema["allOf"].as_array().into_iter().flatten() {
+            let resolved = part["$ref"]
+                .as_str()
+                .and_then(|r| r.strip_prefix("#/components/schemas/"))
+                .map_or(part, |target| &schemas[target]);
+            assert!(
+                resolved["additionalProperties"] != false,
+                "{name} is allOf over a closed object, which no instance can match"
+            );
+        }
+    }
+    // The stored tournament (settings flattened beside its id) is one closed object.
+    let tournament = &schemas["Tournament"];
+    assert_eq!(tournament["additionalProperties"], false);
+    for field in ["tournament_id", "name", "time_control", "created_at"] {
+        assert!(
+            tournament["required"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|f| f == field),
+            "Tournament requires {field}"
+        );
+    }
+}
