@@ -97,7 +97,7 @@ pub async fn audit(
     security(("bearer" = [])),
     params(("id" = Uuid, Path, description = "The game's id.")),
     responses(
-        (status = 200, description = "The PGN.", body = String, content_type = "application/x-chess-pgn"),
+        (status = 200, description = "The PGN.", body = inline(super::contract::PgnFile), content_type = "application/x-chess-pgn"),
         (status = 400, description = "The id is not a UUID.", body = Problem, content_type = "application/problem+json"),
         (status = 401, description = "No valid bearer token.", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such game.", body = Problem, content_type = "application/problem+json"),

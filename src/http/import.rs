@@ -35,10 +35,10 @@ const EXAMPLE_PGN: &str = "[Event \"Open\"]\n[Site \"Tashkent\"]\n[Round \"6.1\"
     tag = "games",
     security(("bearer" = [])),
     request_body(
-        description = "One or more games in PGN (`text/plain` is read the same way).",
+        description = "One or more games in PGN. The body is read as PGN whatever its \
+            `Content-Type` (`text/plain` too).",
         content(
-            (String = "application/x-chess-pgn", example = json!(EXAMPLE_PGN)),
-            (String = "text/plain")
+            (inline(super::contract::PgnFile) = "application/x-chess-pgn", example = json!(EXAMPLE_PGN))
         )
     ),
     responses(

@@ -12,6 +12,7 @@
 pub mod appeals;
 pub mod auth;
 pub mod body;
+pub mod contract;
 pub mod diagrams;
 pub mod error;
 pub mod feed;
@@ -192,9 +193,18 @@ pub fn openapi() -> OpenApiDocument {
         .openapi(BaseDocument::openapi())
         .configure(routes)
         .split_for_parts();
-    document_server_errors(&mut document);
-    document_read_your_writes(&mut document);
+    complete_document(&mut document);
     document
+}
+
+/// What is added to the document collected from the routes, for the served and the
+/// committed document alike.
+fn complete_document(document: &mut OpenApiDocument) {
+    use utoipa::Modify;
+    document_server_errors(document);
+    document_read_your_writes(document);
+    contract::EventContract.modify(document);
+    contract::ClosedAllOf.modify(document);
 }
 
 /// Every operation may answer 500 (a failure, logged, nothing stored) and, where it needs
@@ -381,8 +391,7 @@ pub fn app(
         .configure(routes)
         .split_for_parts();
     let mut document = document;
-    document_server_errors(&mut document);
-    document_read_your_writes(&mut document);
+    complete_document(&mut document);
     crate::telemetry::install();
     app.service(SwaggerUi::new("/docs/{_:.*}").url("/api-docs/openapi.json", document))
         .service(web::redirect("/docs", "/docs/"))

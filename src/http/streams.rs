@@ -211,7 +211,7 @@ async fn round_pgn_for(
         ("Last-Event-ID" = Option<String>, Header, description = "The `id` of the last message received (a `seq`): resume after it."),
     ),
     responses(
-        (status = 200, description = "The event stream.", body = String, content_type = "text/event-stream"),
+        (status = 200, description = "The event stream: Server-Sent Events, each with `id`, `event` and JSON `data` lines.", content_type = "text/event-stream"),
         (status = 204, description = "The game has ended and nothing is new after Last-Event-ID."),
         (status = 400, description = "The id is not a UUID, or Last-Event-ID is not a seq.", body = Problem, content_type = "application/problem+json"),
         (status = 401, description = "No valid bearer token.", body = Problem, content_type = "application/problem+json"),
@@ -243,7 +243,7 @@ pub async fn game_stream(
         ("Last-Event-ID" = Option<String>, Header, description = "The `id` of the last message received (`TXID-POSITION`): resume after it."),
     ),
     responses(
-        (status = 200, description = "The event stream.", body = String, content_type = "text/event-stream"),
+        (status = 200, description = "The event stream: Server-Sent Events, each with `id`, `event` and JSON `data` lines.", content_type = "text/event-stream"),
         (status = 400, description = "A query parameter or Last-Event-ID is wrong.", body = Problem, content_type = "application/problem+json"),
         (status = 401, description = "No valid bearer token.", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No game has this event and round.", body = Problem, content_type = "application/problem+json"),
@@ -274,7 +274,7 @@ pub async fn round_stream(
         ("If-None-Match" = Option<String>, Header, description = "The ETag of the copy the client holds."),
     ),
     responses(
-        (status = 200, description = "The PGN.", body = String, content_type = "application/x-chess-pgn",
+        (status = 200, description = "The PGN.", body = inline(super::contract::PgnFile), content_type = "application/x-chess-pgn",
             headers(("ETag" = String, description = "Changes with any change to the round's games."))),
         (status = 304, description = "Nothing has changed since the ETag sent.",
             headers(("ETag" = String, description = "The current ETag."))),
@@ -308,7 +308,7 @@ pub async fn round_pgn(
         ("Last-Event-ID" = Option<String>, Header, description = "The `id` of the last message received (a `seq`): resume after it."),
     ),
     responses(
-        (status = 200, description = "The event stream.", body = String, content_type = "text/event-stream"),
+        (status = 200, description = "The event stream: Server-Sent Events, each with `id`, `event` and JSON `data` lines.", content_type = "text/event-stream"),
         (status = 204, description = "The game has ended and nothing is new after Last-Event-ID."),
         (status = 400, description = "The id is not a UUID, or Last-Event-ID is not a seq.", body = Problem, content_type = "application/problem+json"),
         (status = 401, description = "No valid bearer token (needed unless the service runs with --public-broadcast).", body = Problem, content_type = "application/problem+json"),
@@ -337,7 +337,7 @@ pub async fn public_game_stream(
         ("Last-Event-ID" = Option<String>, Header, description = "The `id` of the last message received (`TXID-POSITION`): resume after it."),
     ),
     responses(
-        (status = 200, description = "The event stream.", body = String, content_type = "text/event-stream"),
+        (status = 200, description = "The event stream: Server-Sent Events, each with `id`, `event` and JSON `data` lines.", content_type = "text/event-stream"),
         (status = 400, description = "A query parameter or Last-Event-ID is wrong.", body = Problem, content_type = "application/problem+json"),
         (status = 401, description = "No valid bearer token.", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No game has this event and round.", body = Problem, content_type = "application/problem+json"),
@@ -366,7 +366,7 @@ pub async fn public_round_stream(
         ("If-None-Match" = Option<String>, Header, description = "The ETag of the copy the client holds."),
     ),
     responses(
-        (status = 200, description = "The PGN.", body = String, content_type = "application/x-chess-pgn",
+        (status = 200, description = "The PGN.", body = inline(super::contract::PgnFile), content_type = "application/x-chess-pgn",
             headers(("ETag" = String, description = "Changes with any change the public can see."))),
         (status = 304, description = "Nothing has changed since the ETag sent.",
             headers(("ETag" = String, description = "The current ETag."))),

@@ -6,6 +6,7 @@ mod browser;
 mod cases;
 mod cli;
 mod diagrams;
+mod generated_client;
 mod import;
 mod log_guarantees;
 mod office;
