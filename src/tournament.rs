@@ -130,44 +130,22 @@ fn check_text(field: &str, text: Option<&str>, required: bool) -> Result<(), Set
     }
 }
 
-/// Checks a time control as the API checks a game's.
-fn check_time_control(field: &str, control: &TimeControl) -> Result<(), SettingsProblem> {
-    if control.base_ms == 0 || control.base_ms > 86_400_000 {
-        return Err(problem(
-            &format!("{field}.base_ms"),
-            format!(
-                "`{field}.base_ms` must be between 1 and 86400000 milliseconds (24 hours); \
-                 90 minutes is 5400000."
-            ),
-        ));
-    }
-    if control.increment_ms > 3_600_000 {
-        return Err(problem(
-            &format!("{field}.increment_ms"),
-            format!("`{field}.increment_ms` must be at most 3600000 (one hour)."),
-        ));
-    }
-    Ok(())
+/// A game core's settings error, its field placed under `field` (e.g.
+/// `overrides.time_control`) instead of its own first segment.
+fn placed(field: &str, error: crate::game::SettingsError) -> SettingsProblem {
+    let own = error.field();
+    let rest = own.split_once('.').map(|(_, rest)| rest).unwrap_or(own);
+    problem(&format!("{field}.{rest}"), error.to_string())
 }
 
+/// Checks a time control with the game core's rules.
+fn check_time_control(field: &str, control: &TimeControl) -> Result<(), SettingsProblem> {
+    crate::game::settings::validate_time_control(control).map_err(|e| placed(field, e))
+}
+
+/// Checks regulations with the game core's rules.
 fn check_regulations(field: &str, regulations: &Regulations) -> Result<(), SettingsProblem> {
-    if regulations.earliest_agreement_move == Some(0) {
-        return Err(problem(
-            &format!("{field}.earliest_agreement_move"),
-            "The earliest move of agreement is a move number, 1 or more; leave it out when \
-             agreement is unrestricted (9.1.1).",
-        ));
-    }
-    if regulations
-        .incorrect_claim_penalty_ms
-        .is_some_and(|ms| ms > 3_600_000)
-    {
-        return Err(problem(
-            &format!("{field}.incorrect_claim_penalty_ms"),
-            "The incorrect-claim penalty must be at most 3600000 milliseconds (one hour).",
-        ));
-    }
-    Ok(())
+    crate::game::settings::validate_regulations(regulations).map_err(|e| placed(field, e))
 }
 
 impl TournamentSettings {

@@ -478,10 +478,12 @@ pub enum Event {
 pub struct TimeControl {
     /// Standard, rapid or blitz.
     pub kind: TimeControlKind,
-    /// Each player's initial time in milliseconds.
+    /// Each player's initial time in milliseconds (at most 24 hours).
+    #[schema(minimum = 1, maximum = 86_400_000)]
     pub base_ms: u64,
-    /// Time added per move in milliseconds (0 for none).
+    /// Time added per move in milliseconds (0 for none; at most an hour).
     #[serde(default)]
+    #[schema(minimum = 0, maximum = 3_600_000)]
     pub increment_ms: u64,
 }
 
@@ -505,8 +507,10 @@ pub struct Regulations {
     /// Whether draw offers are allowed.
     #[serde(default)]
     pub draw_offers: DrawOfferPolicy,
-    /// The earliest move number at which a draw may be agreed (9.1.1); none if unrestricted.
+    /// The number of moves both players must have completed before a draw may be agreed
+    /// (9.1.1); none if unrestricted.
     #[serde(default)]
+    #[schema(minimum = 1, maximum = 500)]
     pub earliest_agreement_move: Option<u32>,
     /// Whether Guidelines III (quickplay finish) are in force.
     #[serde(default)]
@@ -514,6 +518,7 @@ pub struct Regulations {
     /// The time given to the opponent after an incorrect claim, in milliseconds; defaults to
     /// 2 minutes in standard play (9.5.3) and 1 minute in rapid and blitz (A.3).
     #[serde(default)]
+    #[schema(minimum = 0, maximum = 3_600_000)]
     pub incorrect_claim_penalty_ms: Option<u64>,
 }
 
@@ -543,8 +548,9 @@ pub struct GameSettings {
     pub event: String,
     /// The round (PGN `Round`), e.g. `5` or `5.1`.
     pub round: String,
-    /// The board number.
+    /// The board number (1 to 9999).
     #[serde(default)]
+    #[schema(minimum = 1, maximum = 9999)]
     pub board: Option<u32>,
     /// The venue (PGN `Site`).
     #[serde(default)]

@@ -12,7 +12,7 @@
 
 use shakmaty::{CastlingMode, Chess};
 
-use super::event::GameSettings;
+use super::event::{GameSettings, Regulations, TimeControl};
 use crate::rules::move_parsing::position_from_fen;
 
 /// The longest name accepted on a scoresheet field.
@@ -48,11 +48,14 @@ pub enum SettingsError {
     /// The incorrect-claim penalty is longer than an hour.
     #[error("regulations.incorrect_claim_penalty_ms must be at most 3600000 (one hour).")]
     IncorrectClaimPenalty,
-    /// The earliest agreement move is zero.
+    /// The earliest agreement move is zero or beyond any game.
     #[error(
-        "regulations.earliest_agreement_move must be 1 or more (a move number), or left out when agreement is unrestricted"
+        "regulations.earliest_agreement_move must be a number of moves from 1 to 500, or left out when agreement is unrestricted"
     )]
     EarliestAgreementMove,
+    /// The board number is zero or too large.
+    #[error("board must be a board number from 1 to 9999, or left out")]
+    Board,
 }
 
 impl SettingsError {
@@ -65,8 +68,40 @@ impl SettingsError {
             SettingsError::Increment => "time_control.increment_ms",
             SettingsError::IncorrectClaimPenalty => "regulations.incorrect_claim_penalty_ms",
             SettingsError::EarliestAgreementMove => "regulations.earliest_agreement_move",
+            SettingsError::Board => "board",
         }
     }
+}
+
+/// Check a time control: a base time between 1 ms and 24 hours, an increment of at most an
+/// hour. Errors name the field under `time_control.`.
+pub fn validate_time_control(control: &TimeControl) -> Result<(), SettingsError> {
+    if control.base_ms == 0 || control.base_ms > MAX_BASE_MS {
+        return Err(SettingsError::BaseTime);
+    }
+    if control.increment_ms > MAX_EXTRA_MS {
+        return Err(SettingsError::Increment);
+    }
+    Ok(())
+}
+
+/// Check an event's regulations: an earliest agreement move from 1 to 500 moves (9.1.1), an
+/// incorrect-claim penalty of at most an hour (9.5.3). Errors name the field under
+/// `regulations.`.
+pub fn validate_regulations(regulations: &Regulations) -> Result<(), SettingsError> {
+    if regulations
+        .incorrect_claim_penalty_ms
+        .is_some_and(|ms| ms > MAX_EXTRA_MS)
+    {
+        return Err(SettingsError::IncorrectClaimPenalty);
+    }
+    if regulations
+        .earliest_agreement_move
+        .is_some_and(|moves| !(1..=500).contains(&moves))
+    {
+        return Err(SettingsError::EarliestAgreementMove);
+    }
+    Ok(())
 }
 
 /// Check `settings` and return the start position with its castling notation.
@@ -87,22 +122,13 @@ pub fn validate(settings: &GameSettings) -> Result<(Chess, CastlingMode), Settin
             return Err(SettingsError::BadText(field));
         }
     }
-    let control = &settings.time_control;
-    if control.base_ms == 0 || control.base_ms > MAX_BASE_MS {
-        return Err(SettingsError::BaseTime);
-    }
-    if control.increment_ms > MAX_EXTRA_MS {
-        return Err(SettingsError::Increment);
-    }
+    validate_time_control(&settings.time_control)?;
+    validate_regulations(&settings.regulations)?;
     if settings
-        .regulations
-        .incorrect_claim_penalty_ms
-        .is_some_and(|ms| ms > MAX_EXTRA_MS)
+        .board
+        .is_some_and(|board| !(1..=9999).contains(&board))
     {
-        return Err(SettingsError::IncorrectClaimPenalty);
-    }
-    if settings.regulations.earliest_agreement_move == Some(0) {
-        return Err(SettingsError::EarliestAgreementMove);
+        return Err(SettingsError::Board);
     }
     match &settings.start_fen {
         None => Ok((Chess::default(), CastlingMode::Standard)),

@@ -465,3 +465,26 @@ async fn a_wrong_method_on_a_known_route_is_405_with_the_allowed_methods() {
     );
     db.finish().await;
 }
+
+#[actix_web::test]
+async fn numbers_beyond_their_documented_range_are_refused_naming_the_field() {
+    let db = TestDb::new().await;
+    let app = test::init_service(arbiter::http::app(db.state())).await;
+    for (path, value, field) in [
+        (
+            "regulations",
+            json!({"earliest_agreement_move": 2_147_483_648_u64}),
+            "regulations.earliest_agreement_move",
+        ),
+        ("board", json!(0), "board"),
+        ("board", json!(10_000), "board"),
+    ] {
+        let mut body = standard_game();
+        body[path] = value;
+        let reply = send(&app, db.post().uri("/v1/games").set_json(&body)).await;
+        assert_problem(&reply, 422, "invalid_field");
+        assert_eq!(reply.1["field"], field, "{}", reply.1);
+    }
+    assert_eq!(db.event_count().await, 0);
+    db.finish().await;
+}
