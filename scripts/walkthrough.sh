@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Prints the README's walk-through as Markdown: runs each request against a running arbiter
+# Prints the walk-through of docs/walkthrough.md as Markdown: runs each request against a running arbiter
 # and shows the exact request and answer.
 #   scripts/walkthrough.sh http://127.0.0.1:8080 TOKEN
 set -euo pipefail

@@ -9,12 +9,17 @@
 //! another one writing to the same database) are read and folded. The expected `seq` remains
 //! the guard: a state is used only for the exact `seq` it was folded to.
 
+use crate::access::{Denied, Principal};
 use crate::game::audit::{AuditedDecision, StoredEvent, audit_decisions};
-use crate::game::event::{Event, ServiceEvent};
+use crate::game::event::{ClockReading, Event, ServiceEvent};
 use crate::game::{CorruptLog, ENGINE_VERSION, Game, Refusal};
-use crate::store::{Appended, EventEnvelope, GameOutcome, NewEvent, Store, StoreError};
+use crate::store::{
+    Appended, EventEnvelope, GameOutcome, NewEvent, RebuiltSummary, Store, StoreError,
+};
+use futures_util::StreamExt;
+use lru::LruCache;
 use serde::{Deserialize, Serialize};
-use std::collections::HashMap;
+use std::num::NonZeroUsize;
 use std::sync::{Arc, Mutex};
 use utoipa::ToSchema;
 use uuid::Uuid;
@@ -44,6 +49,9 @@ pub enum RecordError {
         #[source]
         source: CorruptLog,
     },
+    /// The caller's role or events do not allow recording this.
+    #[error(transparent)]
+    Denied(#[from] Denied),
     /// A `seq` beyond the end of the log was asked for.
     #[error("the log of the game ends at seq {last_seq}; there is no seq {asked}")]
     BeyondLog {
@@ -64,22 +72,35 @@ struct Warm {
 /// A game's warm state behind the lock that serialises its writers in this instance.
 type WarmSlot = Arc<tokio::sync::Mutex<Option<Warm>>>;
 
-/// The most warm games kept in memory.
-const WARM_GAMES: usize = 4096;
+/// How many games are kept warm unless configured (`--warm-games`).
+pub const DEFAULT_WARM_GAMES: NonZeroUsize = match NonZeroUsize::new(4096) {
+    Some(bound) => bound,
+    None => unreachable!(),
+};
 
 /// Records events and rebuilds states. Cheap to clone.
+///
+/// Warm games are kept in a bounded LRU: when it is full, the game used least recently is
+/// forgotten (one at a time, never all at once). A writer that still holds a forgotten
+/// game's slot finishes with it; the next writer folds the game again from the log. The
+/// database's guard on `expected_seq` keeps two slots of one game from ever storing twice.
 #[derive(Clone, Debug)]
 pub struct Arbitration {
     store: Store,
-    warm: Arc<Mutex<HashMap<Uuid, WarmSlot>>>,
+    warm: Arc<Mutex<LruCache<Uuid, WarmSlot>>>,
 }
 
 impl Arbitration {
-    /// A recorder over `store` with an empty cache.
+    /// A recorder over `store` keeping up to [`DEFAULT_WARM_GAMES`] games warm.
     pub fn new(store: Store) -> Self {
+        Arbitration::with_warm_games(store, DEFAULT_WARM_GAMES)
+    }
+
+    /// A recorder over `store` keeping up to `bound` games warm.
+    pub fn with_warm_games(store: Store, bound: NonZeroUsize) -> Self {
         Arbitration {
             store,
-            warm: Arc::new(Mutex::new(HashMap::new())),
+            warm: Arc::new(Mutex::new(LruCache::new(bound))),
         }
     }
 
@@ -88,17 +109,23 @@ impl Arbitration {
         &self.store
     }
 
-    /// The slot of a game's warm state (one writer per game at a time in this instance).
+    /// Whether `game_id` is warm in this instance (without making it the most recent).
+    pub fn is_warm(&self, game_id: Uuid) -> bool {
+        self.warm
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+            .peek(&game_id)
+            .is_some_and(|slot| slot.try_lock().map_or(true, |warm| warm.is_some()))
+    }
+
+    /// The slot of a game's warm state (one writer per game at a time in this instance),
+    /// made the most recently used.
     fn slot(&self, game_id: Uuid) -> WarmSlot {
         let mut warm = self
             .warm
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner());
-        if warm.len() >= WARM_GAMES && !warm.contains_key(&game_id) {
-            // Forget games nobody is using right now.
-            warm.retain(|_, slot| Arc::strong_count(slot) > 1);
-        }
-        let slot = warm.entry(game_id).or_default().clone();
+        let slot = warm.get_or_insert(game_id, WarmSlot::default).clone();
         crate::telemetry::warm_games(warm.len());
         slot
     }
@@ -139,45 +166,66 @@ impl Arbitration {
         events: Vec<NewEvent>,
         recorded_by: &str,
     ) -> Result<Appended, RecordError> {
+        self.record_as(game_id, expected_seq, events, recorded_by, None)
+            .await
+    }
+
+    /// [`Arbitration::record`] for `principal`, who must be allowed to record every event
+    /// of the request in the game's event (checked on the warm state: no extra read).
+    pub async fn record_checked(
+        &self,
+        game_id: Uuid,
+        expected_seq: u64,
+        events: Vec<NewEvent>,
+        principal: &Principal,
+    ) -> Result<Appended, RecordError> {
+        self.record_as(
+            game_id,
+            expected_seq,
+            events,
+            &principal.recorder(),
+            Some(principal),
+        )
+        .await
+    }
+
+    /// The append path: the warm state (folded from the log only when this instance does
+    /// not hold the game at `expected_seq`), the role check, the engine, then one statement.
+    /// The log is read otherwise only to answer a retry or a stale request.
+    async fn record_as(
+        &self,
+        game_id: Uuid,
+        expected_seq: u64,
+        events: Vec<NewEvent>,
+        recorded_by: &str,
+        principal: Option<&Principal>,
+    ) -> Result<Appended, RecordError> {
         let slot = self.slot(game_id);
         let mut warm = slot.lock().await;
-        // A retry is answered from the log, whatever this instance's state (checked under the
-        // game's lock, so that an identical request in flight here has finished).
-        if let Some(envelopes) = self
-            .store
-            .stored_retry(game_id, expected_seq, &events)
-            .await?
-        {
-            let retry = Appended {
-                envelopes,
-                newly_stored: false,
-            };
-            crate::telemetry::appended(&retry);
-            return Ok(retry);
-        }
-        if warm.as_ref().is_some_and(|w| w.seq > expected_seq) {
-            // The request is stale for this instance's state: let the store say so exactly.
-            let current = self.store.last_seq(game_id).await?.unwrap_or_default();
-            return Err(StoreError::StaleSeq {
-                expected: expected_seq,
-                current,
-            }
-            .into());
-        }
-        self.catch_up(&self.store, game_id, &mut warm, Some(expected_seq))
+        // A game not yet warm is folded to the end of its log (so that `expected_seq: 0` on
+        // an existing game is stale, not missing); one behind is brought to `expected_seq`.
+        let until = warm.as_ref().map(|_| expected_seq);
+        self.catch_up(&self.store, game_id, &mut warm, until)
             .await?;
         let state = warm.as_ref().ok_or(StoreError::GameNotFound(game_id))?;
-        if state.seq != expected_seq {
-            return Err(StoreError::StaleSeq {
-                expected: expected_seq,
-                current: state.seq,
+        if let Some(principal) = principal {
+            for event in &events {
+                principal.may_record(event.event.type_name(), &state.game.settings().event)?;
             }
-            .into());
+        }
+        if state.seq != expected_seq {
+            // A retry, or a request made on an older state: the log says which.
+            let settled = self
+                .store
+                .append(game_id, expected_seq, &events, recorded_by)
+                .await;
+            return Ok(counted(settled?));
         }
         let mut game = state.game.clone();
-        let mut batch = Vec::with_capacity(events.len() * 2);
+        let mut batch: Vec<NewEvent> = Vec::with_capacity(events.len() * 2);
         let mut seq = expected_seq;
-        for (index, new) in events.into_iter().enumerate() {
+        let mut pending = events.into_iter().enumerate();
+        while let Some((index, new)) = pending.next() {
             seq += 1;
             let Event::Recorded(recorded) = &new.event else {
                 return Err(RecordError::Refused {
@@ -189,13 +237,27 @@ impl Arbitration {
                     ),
                 });
             };
-            let decisions = game
-                .record_with_clock(seq, recorded, new.clock.as_ref())
-                .map_err(|refusal| RecordError::Refused {
-                    index,
-                    seq,
-                    refusal,
-                })?;
+            let decisions = match game.record_with_clock(seq, recorded, new.clock.as_ref()) {
+                Ok(decisions) => decisions,
+                Err(refusal) => {
+                    // Event ids already stored elsewhere make the request a reused one, whatever
+                    // the engine says about it here.
+                    let request: Vec<NewEvent> = batch
+                        .into_iter()
+                        .filter(|e| matches!(e.event, Event::Recorded(_)))
+                        .chain(std::iter::once(new))
+                        .chain(pending.map(|(_, rest)| rest))
+                        .collect();
+                    self.store
+                        .stored_retry(game_id, expected_seq, &request)
+                        .await?;
+                    return Err(RecordError::Refused {
+                        index,
+                        seq,
+                        refusal,
+                    });
+                }
+            };
             batch.push(new);
             for decision in decisions {
                 seq += 1;
@@ -213,9 +275,7 @@ impl Arbitration {
         if appended.newly_stored {
             *warm = Some(Warm { game, seq });
         }
-        // The decisions were produced above; count them (and the append) once stored.
-        crate::telemetry::appended(&appended);
-        Ok(appended)
+        Ok(counted(appended))
     }
 
     /// The game folded to `at_seq` (the end of the log by default), and that `seq`.
@@ -288,44 +348,143 @@ impl Arbitration {
     }
 }
 
+/// What `arbiter rebuild` did.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct RebuildReport {
+    /// Games folded.
+    pub games: u64,
+    /// Events read and folded.
+    pub events: u64,
+    /// Summary rows inserted or changed because they did not follow the log.
+    pub changed: u64,
+    /// Summary rows without a log, deleted.
+    pub deleted: u64,
+}
+
+/// A game being folded by a rebuild.
+struct Rebuilding {
+    game_id: Uuid,
+    created_at: chrono::DateTime<chrono::Utc>,
+    updated_at: chrono::DateTime<chrono::Utc>,
+    warm: Option<Warm>,
+}
+
+impl Rebuilding {
+    /// The summary row of the folded game.
+    fn summary(self) -> Result<RebuiltSummary, RecordError> {
+        let state = self.warm.ok_or(StoreError::GameNotFound(self.game_id))?;
+        Ok(RebuiltSummary {
+            game_id: self.game_id,
+            created_at: self.created_at,
+            settings: state.game.settings().clone(),
+            result: state.game.result(),
+            termination: state.game.termination(),
+            last_seq: state.seq,
+            updated_at: self.updated_at,
+        })
+    }
+}
+
+impl Arbitration {
+    /// Rebuilds the `games` read model from the log (`arbiter rebuild`): every game folded by
+    /// the engine, every summary row that does not follow its log rewritten. Appends and game
+    /// creations wait while it runs; readers read the old rows until it commits.
+    pub async fn rebuild_read_model(&self) -> Result<RebuildReport, RecordError> {
+        let mut rebuild = self.store.begin_read_model_rebuild().await?;
+        let mut summaries = Vec::new();
+        let mut report = RebuildReport::default();
+        {
+            let mut log = rebuild.log();
+            let mut current: Option<Rebuilding> = None;
+            while let Some(logged) = log.next().await {
+                let logged = logged?;
+                report.events += 1;
+                if current.as_ref().is_none_or(|c| c.game_id != logged.game_id) {
+                    if let Some(done) = current.take() {
+                        summaries.push(done.summary()?);
+                    }
+                    current = Some(Rebuilding {
+                        game_id: logged.game_id,
+                        created_at: logged.recorded_at,
+                        updated_at: logged.recorded_at,
+                        warm: None,
+                    });
+                }
+                if let Some(game) = current.as_mut() {
+                    fold_event(
+                        logged.game_id,
+                        &mut game.warm,
+                        logged.seq,
+                        &logged.event,
+                        logged.clock.as_ref(),
+                    )?;
+                    game.updated_at = logged.recorded_at;
+                }
+            }
+            if let Some(done) = current.take() {
+                summaries.push(done.summary()?);
+            }
+        }
+        report.games = summaries.len() as u64;
+        let written = rebuild.finish(&summaries).await?;
+        report.changed = written.changed;
+        report.deleted = written.deleted;
+        Ok(report)
+    }
+}
+
+/// Counts an append (and the decisions it stored) once it is known what it did.
+fn counted(appended: Appended) -> Appended {
+    crate::telemetry::appended(&appended);
+    appended
+}
+
 /// Folds one stored envelope into `warm` (creating the game from `game_created`).
 fn fold_into(
     game_id: Uuid,
     warm: &mut Option<Warm>,
     envelope: &EventEnvelope,
 ) -> Result<(), RecordError> {
+    fold_event(
+        game_id,
+        warm,
+        envelope.seq,
+        &envelope.event,
+        envelope.clock.as_ref(),
+    )
+}
+
+/// Folds one stored event at `seq` into `warm` (creating the game from `game_created`).
+fn fold_event(
+    game_id: Uuid,
+    warm: &mut Option<Warm>,
+    seq: u64,
+    event: &Event,
+    clock: Option<&ClockReading>,
+) -> Result<(), RecordError> {
     let corrupt = |problem: String| RecordError::Corrupt {
         game_id,
-        source: CorruptLog {
-            seq: envelope.seq,
-            problem,
-        },
+        source: CorruptLog { seq, problem },
     };
     match warm {
         None => {
-            let Event::Service(ServiceEvent::GameCreated(settings)) = &envelope.event else {
+            let Event::Service(ServiceEvent::GameCreated(settings)) = event else {
                 return Err(corrupt("the log does not begin with game_created".into()));
             };
             let mut game = Game::new(settings).map_err(|e| corrupt(e.to_string()))?;
-            game.apply_with_clock(envelope.seq, &envelope.event, envelope.clock.as_ref())
+            game.apply_with_clock(seq, event, clock)
                 .map_err(|source| RecordError::Corrupt { game_id, source })?;
-            *warm = Some(Warm {
-                game,
-                seq: envelope.seq,
-            });
+            *warm = Some(Warm { game, seq });
         }
         Some(state) => {
-            if envelope.seq != state.seq + 1 {
-                return Err(corrupt(format!(
-                    "seq {} follows seq {}",
-                    envelope.seq, state.seq
-                )));
+            if seq != state.seq + 1 {
+                return Err(corrupt(format!("seq {} follows seq {}", seq, state.seq)));
             }
             state
                 .game
-                .apply_with_clock(envelope.seq, &envelope.event, envelope.clock.as_ref())
+                .apply_with_clock(seq, event, clock)
                 .map_err(|source| RecordError::Corrupt { game_id, source })?;
-            state.seq = envelope.seq;
+            state.seq = seq;
         }
     }
     Ok(())

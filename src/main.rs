@@ -94,6 +94,10 @@ enum Command {
         /// proxy that sets them) when counting failed authentications.
         #[arg(long, env = "ARBITER_TRUST_FORWARDED_FOR")]
         trust_forwarded_for: bool,
+        /// Games kept folded in memory (least recently used forgotten first); a game not
+        /// warm is folded from its log on its next append.
+        #[arg(long, env = "ARBITER_WARM_GAMES", default_value_t = arbiter::arbitration::DEFAULT_WARM_GAMES)]
+        warm_games: std::num::NonZeroUsize,
         #[command(flatten)]
         sessions: SessionArgs,
     },
@@ -121,6 +125,13 @@ enum Command {
         /// The published chain head's hash.
         #[arg(long, requires = "digest_seq")]
         digest_hash: Option<String>,
+    },
+    /// Rebuild the `games` read model (the summary rows the listings read) from the event
+    /// log: every game folded by the engine, every row that does not follow its log
+    /// rewritten. Appends wait while it runs.
+    Rebuild {
+        #[command(flatten)]
+        database: DatabaseArgs,
     },
     /// Analyse a PGN file: one JSON object per game with the plies where threefold and
     /// fivefold repetition, the 50 and 75 moves, dead positions and flag-fall draws hold, and
@@ -329,6 +340,7 @@ async fn run(cli: Cli) -> Result<ExitCode> {
             metrics_bind,
             auth_failures_per_minute,
             trust_forwarded_for,
+            warm_games,
             sessions,
         } => {
             let database = Database::open(&database).await?;
@@ -347,6 +359,7 @@ async fn run(cli: Cli) -> Result<ExitCode> {
                 metrics_bind,
                 auth_failures_per_minute,
                 trust_forwarded_for,
+                warm_games,
                 web: sessions.settings(),
             };
             let outcome = serve(&database.url, settings).await;
@@ -373,6 +386,12 @@ async fn run(cli: Cli) -> Result<ExitCode> {
             }
             let database = Database::open(&database).await?;
             let outcome = verify_all(&database.url).await;
+            database.close()?;
+            outcome
+        }
+        Command::Rebuild { database } => {
+            let database = Database::open(&database).await?;
+            let outcome = rebuild(&database.url).await;
             database.close()?;
             outcome
         }
@@ -436,6 +455,7 @@ struct ServeSettings {
     metrics_bind: Option<String>,
     auth_failures_per_minute: u32,
     trust_forwarded_for: bool,
+    warm_games: std::num::NonZeroUsize,
     web: arbiter::web::WebSettings,
 }
 
@@ -467,7 +487,9 @@ async fn serve(url: &str, settings: ServeSettings) -> Result<()> {
         store = store.with_read_replica(replica.pool().clone(), settings.replica_wait);
         tracing::info!(replica = %redact(read_url), wait_ms = settings.replica_wait.as_millis() as u64, "reads go to the read replica");
     }
-    let mut state = AppState::new(store);
+    let mut state = AppState::new(store.clone());
+    state.arbitration =
+        arbiter::arbitration::Arbitration::with_warm_games(store, settings.warm_games);
     state.streams = state.streams.with_broadcast_delay(settings.broadcast_delay);
     state.public_broadcast = settings.public_broadcast;
     state.web = settings.web;
@@ -702,6 +724,27 @@ fn verify_file(file: &std::path::Path, digest: Option<(u64, String)>) -> Result<
             Ok(ExitCode::from(2))
         }
     }
+}
+
+async fn rebuild(url: &str) -> Result<ExitCode> {
+    migrate(url).await?;
+    let store = Store::connect(url, 2).await?;
+    let started = std::time::Instant::now();
+    let report = arbiter::arbitration::Arbitration::new(store)
+        .rebuild_read_model()
+        .await
+        .context("rebuilding the games read model failed; nothing was changed")?;
+    let seconds = started.elapsed().as_secs_f64();
+    println!(
+        "rebuilt the games read model from {} events of {} games in {seconds:.2} s \
+         ({:.0} events/s): {} rows inserted or corrected, {} rows without a log deleted",
+        report.events,
+        report.games,
+        report.events as f64 / seconds.max(1e-9),
+        report.changed,
+        report.deleted
+    );
+    Ok(ExitCode::SUCCESS)
 }
 
 async fn verify_all(url: &str) -> Result<ExitCode> {

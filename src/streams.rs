@@ -745,7 +745,12 @@ impl RoundFollower {
             let full_page = page.items.len() as u64 == PAGE;
             for item in &page.items {
                 let envelope = &item.envelope;
-                let cursor = FeedCursor::parse(&item.cursor).unwrap_or_default();
+                let cursor = FeedCursor::parse(&item.cursor).ok_or_else(|| {
+                    StoreError::UnknownStoredValue {
+                        what: "feed cursor",
+                        value: item.cursor.clone(),
+                    }
+                })?;
                 if let Some(stop) = stop_after
                     && (cursor.tx_id, cursor.position) > (stop.tx_id, stop.position)
                 {

@@ -261,6 +261,7 @@ impl From<crate::arbitration::RecordError> for ApiError {
         use crate::arbitration::RecordError;
         match error {
             RecordError::Store(store) => store.into(),
+            RecordError::Denied(denied) => denied.into(),
             RecordError::Refused {
                 index,
                 seq,

@@ -597,17 +597,9 @@ pub async fn append_events(
         ));
     }
     let events = decode_events(events, events_per_append)?;
-    let game = state
-        .store
-        .game(game_id)
-        .await?
-        .ok_or(crate::store::StoreError::GameNotFound(game_id))?;
-    for event in &events {
-        caller.0.may_record(event.event.type_name(), &game.event)?;
-    }
     let appended = state
         .arbitration
-        .record(game_id, expected_seq, events, &caller.0.recorder())
+        .record_checked(game_id, expected_seq, events, &caller.0)
         .await?;
     let last_seq = appended
         .envelopes

@@ -1,6 +1,7 @@
 //! Appending to and reading a game's log, and the global feed.
 //!
-//! An append is one transaction: the retry check, the expected-`seq` check and the inserts.
+//! An append is one statement ([`APPEND_STATEMENT`]): the expected-`seq` check on the summary
+//! row, the inserts and the summary's update; the log is read only when it stores nothing.
 //! The database itself guarantees what matters even against a buggy or hostile writer: the
 //! primary key `(game_id, seq)` refuses a second event at a place, the chain trigger refuses a
 //! gap and computes the hash, and the refusal triggers keep rows from ever changing.
@@ -231,47 +232,6 @@ pub(super) async fn insert_batch(
     Ok(stored)
 }
 
-/// Brings the games read model up to date with newly stored events.
-pub(super) async fn project_summary(
-    tx: &mut Transaction<'_, Postgres>,
-    game_id: Uuid,
-    stored: &[EventEnvelope],
-    outcome: Option<&GameOutcome>,
-) -> Result<(), StoreError> {
-    let Some(last) = stored.last() else {
-        return Ok(());
-    };
-    if let Some(outcome) = outcome {
-        let status = if outcome.result.is_some() {
-            "ended"
-        } else {
-            "in_progress"
-        };
-        sqlx::query(
-            "UPDATE games SET last_seq = $2, updated_at = $3, status = $4, result = $5, \
-             termination = $6 WHERE game_id = $1",
-        )
-        .bind(game_id)
-        .bind(to_i64(last.seq))
-        .bind(last.recorded_at)
-        .bind(status)
-        .bind(outcome.result.map(GameResult::pgn))
-        .bind(outcome.termination.map(Termination::name))
-        .execute(&mut **tx)
-        .await?;
-        return Ok(());
-    }
-    // A raw append (not judged by the engine) leaves the game's status as it is: how a game
-    // stands is the engine's to say, not this module's.
-    sqlx::query("UPDATE games SET last_seq = $2, updated_at = $3 WHERE game_id = $1")
-        .bind(game_id)
-        .bind(to_i64(last.seq))
-        .bind(last.recorded_at)
-        .execute(&mut **tx)
-        .await?;
-    Ok(())
-}
-
 /// How a game stands after an append, as the engine folded it: the summary row follows it
 /// (an appeal or a correction can change or undo a result).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -287,8 +247,186 @@ pub(super) fn violates(error: &sqlx::Error, constraint: &str) -> bool {
     matches!(error, sqlx::Error::Database(db) if db.constraint() == Some(constraint))
 }
 
+/// The append, in one statement: the guard on the summary row (`games.last_seq` must be the
+/// expected `seq`; the row lock it takes serialises the game's writers across instances),
+/// the events as one multi-row insert of `UNNEST`ed arrays in `seq` order, and what the
+/// database computed for each row. When the guard does not hold, nothing is inserted and no
+/// row comes back; a concurrent writer that got there first makes the guard fail once its
+/// transaction commits (the `UPDATE` re-reads the locked row). The hash chain stays the
+/// trigger's (`events_link_chain`, migration 0001): no writer can skip or forge it.
+pub const APPEND_STATEMENT: &str = "\
+WITH guard AS (
+    UPDATE games
+       SET last_seq = $2 + cardinality($3::uuid[]),
+           updated_at = date_trunc('microseconds', now()),
+           status = CASE WHEN $10::boolean THEN $11 ELSE status END,
+           result = CASE WHEN $10::boolean THEN $12 ELSE result END,
+           termination = CASE WHEN $10::boolean THEN $13 ELSE termination END
+     WHERE game_id = $1 AND last_seq = $2
+ RETURNING game_id
+), stored AS (
+    INSERT INTO events (game_id, seq, event_id, batch_id, event_type, payload, metadata,
+                        occurred_at, recorded_by, prev_hash, hash)
+    SELECT guard.game_id, $2 + appended.ord, appended.event_id, $4, appended.event_type,
+           appended.payload, appended.metadata, appended.occurred_at, $9, ''::bytea, ''::bytea
+      FROM guard,
+           unnest($3::uuid[], $5::text[], $6::jsonb[], $7::jsonb[], $8::timestamptz[])
+               WITH ORDINALITY AS appended (event_id, event_type, payload, metadata,
+                                            occurred_at, ord)
+     ORDER BY appended.ord
+ RETURNING seq, recorded_at, prev_hash, hash
+)
+SELECT seq, recorded_at, prev_hash, hash FROM stored ORDER BY seq";
+
+/// The columns of an append, one array per column ([`APPEND_STATEMENT`]).
+struct AppendColumns {
+    batch_id: Uuid,
+    event_ids: Vec<Uuid>,
+    types: Vec<&'static str>,
+    payloads: Vec<serde_json::Value>,
+    metadata: Vec<serde_json::Value>,
+    occurred_at: Vec<Option<DateTime<Utc>>>,
+}
+
+impl AppendColumns {
+    /// Serialises `events` (stored from `expected_seq + 1` on) once, for the statement.
+    fn of(game_id: Uuid, expected_seq: u64, events: &[NewEvent]) -> Result<Self, StoreError> {
+        let mut columns = AppendColumns {
+            batch_id: Uuid::new_v4(),
+            event_ids: Vec::with_capacity(events.len()),
+            types: Vec::with_capacity(events.len()),
+            payloads: Vec::with_capacity(events.len()),
+            metadata: Vec::with_capacity(events.len()),
+            occurred_at: Vec::with_capacity(events.len()),
+        };
+        for (offset, new) in events.iter().enumerate() {
+            let payload =
+                serde_json::to_value(&new.event).map_err(|e| StoreError::Undecodable {
+                    game_id,
+                    seq: expected_seq + 1 + offset as u64,
+                    message: e.to_string(),
+                })?;
+            columns.event_ids.push(new.event_id);
+            columns.types.push(new.event.type_name());
+            columns.payloads.push(payload);
+            columns.metadata.push(metadata_of(new));
+            columns.occurred_at.push(new.occurred_at);
+        }
+        Ok(columns)
+    }
+
+    /// The bound statement.
+    fn statement<'q>(
+        &'q self,
+        game_id: Uuid,
+        expected_seq: u64,
+        recorded_by: &'q str,
+        outcome: Option<&GameOutcome>,
+    ) -> sqlx::query::Query<'q, Postgres, sqlx::postgres::PgArguments> {
+        let status = outcome.map(|o| {
+            if o.result.is_some() {
+                "ended"
+            } else {
+                "in_progress"
+            }
+        });
+        sqlx::query(APPEND_STATEMENT)
+            .bind(game_id)
+            .bind(to_i64(expected_seq))
+            .bind(&self.event_ids)
+            .bind(self.batch_id)
+            .bind(&self.types)
+            .bind(&self.payloads)
+            .bind(&self.metadata)
+            .bind(&self.occurred_at)
+            .bind(recorded_by)
+            .bind(outcome.is_some())
+            .bind(status)
+            .bind(outcome.and_then(|o| o.result.map(GameResult::pgn)))
+            .bind(outcome.and_then(|o| o.termination.map(Termination::name)))
+    }
+}
+
+/// Whether the statement stored every event (it stores all or nothing).
+fn stored_all(rows: &[PgRow], events: &[NewEvent]) -> bool {
+    !events.is_empty() && rows.len() == events.len()
+}
+
+/// The envelopes of `events` as [`APPEND_STATEMENT`] stored them: what the writer sent, and
+/// what the database set (`seq`, time, chain).
+fn envelopes_stored(
+    game_id: Uuid,
+    events: &[NewEvent],
+    recorded_by: &str,
+    rows: &[PgRow],
+    batch_id: Uuid,
+) -> Result<Vec<EventEnvelope>, StoreError> {
+    events
+        .iter()
+        .zip(rows)
+        .map(|(new, row)| {
+            let prev_hash: Vec<u8> = row.try_get("prev_hash")?;
+            let hash: Vec<u8> = row.try_get("hash")?;
+            Ok(EventEnvelope {
+                game_id,
+                seq: to_u64(row.try_get("seq")?),
+                event_id: new.event_id,
+                batch_id,
+                recorded_at: row.try_get("recorded_at")?,
+                recorded_by: recorded_by.to_string(),
+                occurred_at: new.occurred_at,
+                clock: new.clock.clone(),
+                prev_hash: hex::encode(prev_hash),
+                hash: hex::encode(hash),
+                event: new.event.clone(),
+            })
+        })
+        .collect()
+}
+
+/// Whether an append collided with what another writer stored: a `seq` taken, a gap in the
+/// chain, or an `event_id` stored already.
+fn collided(error: &sqlx::Error) -> bool {
+    violates(error, "events_game_seq_key")
+        || violates(error, "events_seq_contiguous")
+        || violates(error, "events_game_event_id_key")
+}
+
+/// Why an append stored nothing, read in `tx`: a retry, a stale request, a reused id, no
+/// such game, or (loudly) a summary row out of step with the log.
+async fn settle_conflict_in(
+    tx: &mut Transaction<'_, Postgres>,
+    game_id: Uuid,
+    expected_seq: u64,
+    events: &[NewEvent],
+) -> Result<Appended, StoreError> {
+    let current = last_seq_in(tx, game_id)
+        .await?
+        .ok_or(StoreError::GameNotFound(game_id))?;
+    if let Some(envelopes) = find_retry(tx, game_id, expected_seq, events).await? {
+        return Ok(Appended {
+            envelopes,
+            newly_stored: false,
+        });
+    }
+    if current != expected_seq {
+        return Err(StoreError::StaleSeq {
+            expected: expected_seq,
+            current,
+        });
+    }
+    if events.is_empty() {
+        return Ok(Appended {
+            envelopes: Vec::new(),
+            newly_stored: true,
+        });
+    }
+    Err(StoreError::SummaryOutOfStep { game_id })
+}
+
 impl Store {
-    /// Appends `events` to the game's log after `expected_seq`, in one transaction.
+    /// Appends `events` to the game's log after `expected_seq`: one statement, one round trip
+    /// ([`APPEND_STATEMENT`]).
     ///
     /// * If every `event_id` is already stored as one earlier append that began right after
     ///   `expected_seq`, this is a retry: the stored envelopes of that append are returned and
@@ -308,6 +446,11 @@ impl Store {
 
     /// [`Store::append`] of events judged by the engine, with the game's outcome after them
     /// for the summary row.
+    ///
+    /// The common case is one statement in its own transaction. Only when the statement
+    /// stores nothing (the game's `last_seq` is not `expected_seq`) or collides (another
+    /// writer stored at this place, or an `event_id` is stored already) does it read the log
+    /// to tell a retry (answered with what is stored) from a stale request or a reused id.
     pub async fn append_judged(
         &self,
         game_id: Uuid,
@@ -316,60 +459,41 @@ impl Store {
         recorded_by: &str,
         game_outcome: Option<&GameOutcome>,
     ) -> Result<Appended, StoreError> {
-        let mut tx = self.pool.begin().await?;
-        let outcome = self
-            .append_in_with(
-                &mut tx,
-                game_id,
-                expected_seq,
-                events,
-                recorded_by,
-                game_outcome,
-            )
+        check_unique_ids(events)?;
+        let columns = AppendColumns::of(game_id, expected_seq, events)?;
+        let rows = columns
+            .statement(game_id, expected_seq, recorded_by, game_outcome)
+            .fetch_all(&self.pool)
             .await;
-        match outcome {
-            Ok(appended) => {
-                tx.commit().await?;
-                Ok(appended)
+        match rows {
+            Ok(rows) if stored_all(&rows, events) => Ok(Appended {
+                envelopes: envelopes_stored(game_id, events, recorded_by, &rows, columns.batch_id)?,
+                newly_stored: true,
+            }),
+            Ok(_) => self.settle_conflict(game_id, expected_seq, events).await,
+            Err(error) if collided(&error) => {
+                self.settle_conflict(game_id, expected_seq, events).await
             }
-            Err(StoreError::Database(error))
-                if violates(&error, "events_game_seq_key")
-                    || violates(&error, "events_seq_contiguous")
-                    || violates(&error, "events_game_event_id_key") =>
-            {
-                // Another writer stored at this place first: either an identical request (a
-                // concurrent retry, answered with what it stored) or a different one (stale).
-                drop(tx);
-                self.replay_of(game_id, expected_seq, events).await
-            }
-            Err(other) => Err(other),
+            Err(other) => Err(other.into()),
         }
     }
 
-    /// Answers an append whose insert collided on an `event_id` by reading what is stored.
-    async fn replay_of(
+    /// Tells why an append stored nothing: a retry of an earlier identical append (its stored
+    /// envelopes), a stale `expected_seq`, an `event_id` reused, or no such game.
+    async fn settle_conflict(
         &self,
         game_id: Uuid,
         expected_seq: u64,
         events: &[NewEvent],
     ) -> Result<Appended, StoreError> {
         let mut tx = self.pool.begin().await?;
-        match find_retry(&mut tx, game_id, expected_seq, events).await? {
-            Some(envelopes) => Ok(Appended {
-                envelopes,
-                newly_stored: false,
-            }),
-            None => {
-                let current = last_seq_in(&mut tx, game_id).await?.unwrap_or_default();
-                Err(StoreError::StaleSeq {
-                    expected: expected_seq,
-                    current,
-                })
-            }
-        }
+        let settled = settle_conflict_in(&mut tx, game_id, expected_seq, events).await;
+        tx.commit().await?;
+        settled
     }
 
-    /// [`Store::append`] inside a transaction the caller owns (and commits).
+    /// [`Store::append`] inside a transaction the caller owns (and commits): the same
+    /// statement. A collision aborts the caller's transaction and is returned as the error.
     pub async fn append_in(
         &self,
         tx: &mut Transaction<'_, Postgres>,
@@ -378,46 +502,25 @@ impl Store {
         events: &[NewEvent],
         recorded_by: &str,
     ) -> Result<Appended, StoreError> {
-        self.append_in_with(tx, game_id, expected_seq, events, recorded_by, None)
-            .await
-    }
-
-    async fn append_in_with(
-        &self,
-        tx: &mut Transaction<'_, Postgres>,
-        game_id: Uuid,
-        expected_seq: u64,
-        events: &[NewEvent],
-        recorded_by: &str,
-        game_outcome: Option<&GameOutcome>,
-    ) -> Result<Appended, StoreError> {
         check_unique_ids(events)?;
-        let current = last_seq_in(tx, game_id)
-            .await?
-            .ok_or(StoreError::GameNotFound(game_id))?;
-        if let Some(envelopes) = find_retry(tx, game_id, expected_seq, events).await? {
+        let columns = AppendColumns::of(game_id, expected_seq, events)?;
+        let rows = columns
+            .statement(game_id, expected_seq, recorded_by, None)
+            .fetch_all(&mut **tx)
+            .await?;
+        if stored_all(&rows, events) {
             return Ok(Appended {
-                envelopes,
-                newly_stored: false,
+                envelopes: envelopes_stored(game_id, events, recorded_by, &rows, columns.batch_id)?,
+                newly_stored: true,
             });
         }
-        if current != expected_seq {
-            return Err(StoreError::StaleSeq {
-                expected: expected_seq,
-                current,
-            });
-        }
-        let envelopes = insert_batch(tx, game_id, expected_seq + 1, events, recorded_by).await?;
-        project_summary(tx, game_id, &envelopes, game_outcome).await?;
-        Ok(Appended {
-            envelopes,
-            newly_stored: true,
-        })
+        settle_conflict_in(tx, game_id, expected_seq, events).await
     }
 
     /// If the recorded events of `events` are already stored as one append that began right
     /// after `expected_seq`, that append's envelopes (a retry); an error if their ids are
-    /// stored otherwise; `None` if none is stored.
+    /// stored otherwise; `None` if none is stored. Read only on paths that are already slow
+    /// (a refusal), never before an ordinary append.
     pub async fn stored_retry(
         &self,
         game_id: Uuid,
@@ -426,9 +529,9 @@ impl Store {
     ) -> Result<Option<Vec<EventEnvelope>>, StoreError> {
         check_unique_ids(events)?;
         let mut tx = self.pool.begin().await?;
-        let found = find_retry(&mut tx, game_id, expected_seq, events).await?;
+        let found = find_retry(&mut tx, game_id, expected_seq, events).await;
         tx.commit().await?;
-        Ok(found)
+        found
     }
 
     /// The game's last `seq`, or `None` if there is no such game.
@@ -492,7 +595,7 @@ impl Store {
         for row in &rows {
             let tx_text: String = row.try_get("tx_text")?;
             next = FeedCursor {
-                tx_id: tx_text.parse().unwrap_or_default(),
+                tx_id: stored_tx_id(tx_text)?,
                 position: row.try_get("position")?,
             };
             items.push(FeedItem {
@@ -505,6 +608,14 @@ impl Store {
             next: next.to_string(),
         })
     }
+}
+
+/// A transaction id (`xid8`) read as text; anything else is an error, never a default.
+pub(super) fn stored_tx_id(text: String) -> Result<u64, StoreError> {
+    text.parse().map_err(|_| StoreError::UnknownStoredValue {
+        what: "transaction id",
+        value: text,
+    })
 }
 
 /// Refuses a request that names the same `event_id` twice.

@@ -34,11 +34,15 @@ impl GameStatus {
         }
     }
 
-    fn parse(text: &str) -> GameStatus {
-        if text == "ended" {
-            GameStatus::Ended
-        } else {
-            GameStatus::InProgress
+    /// The stored status; an unknown one is an error, never a default.
+    fn parse(text: &str) -> Result<GameStatus, StoreError> {
+        match text {
+            "ended" => Ok(GameStatus::Ended),
+            "in_progress" => Ok(GameStatus::InProgress),
+            other => Err(StoreError::UnknownStoredValue {
+                what: "game status",
+                value: other.to_string(),
+            }),
         }
     }
 }
@@ -156,7 +160,7 @@ fn summary_from_row(row: &PgRow) -> Result<GameSummary, StoreError> {
         board: board.and_then(|b| u32::try_from(b).ok()),
         white: row.try_get("white")?,
         black: row.try_get("black")?,
-        status: GameStatus::parse(&status),
+        status: GameStatus::parse(&status)?,
         result: row.try_get("result")?,
         termination: row.try_get("termination")?,
         last_seq: to_u64(row.try_get("last_seq")?),

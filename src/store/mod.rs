@@ -7,6 +7,7 @@ mod chain;
 mod events;
 mod games;
 mod notifications;
+mod read_model;
 mod replica;
 mod rounds;
 mod rulings;
@@ -18,6 +19,7 @@ pub use chain::{ChainBreak, ChainReport, GENESIS_HASH};
 pub use events::{Appended, EventEnvelope, FeedCursor, FeedItem, FeedPage, GameOutcome, NewEvent};
 pub use games::{CreatedGame, GameFilter, GameListPage, GameStatus, GameSummary, ListCursor};
 pub use notifications::{EVENTS_CHANNEL, Wakeup, Wakeups};
+pub use read_model::{LoggedEvent, ReadModelRebuild, ReadModelWritten, RebuiltSummary};
 pub use replica::{Lsn, ReadHandle, ServedBy};
 pub use rounds::{RoundFeedPage, RoundGameHead};
 pub use rulings::{RulingFilter, RulingItem, RulingPage};
@@ -76,6 +78,24 @@ pub enum StoreError {
         seq: u64,
         /// What is wrong with it.
         message: String,
+    },
+    /// The summary row of a game (`games.last_seq`) does not follow its log: the read model
+    /// is out of step. `arbiter rebuild` rebuilds it from the log.
+    #[error(
+        "the summary of game {game_id} does not follow its log; run `arbiter rebuild` to rebuild the games read model"
+    )]
+    SummaryOutOfStep {
+        /// The game.
+        game_id: Uuid,
+    },
+    /// A stored value this version does not know (e.g. a game status or a transaction id
+    /// written by a newer version): refused rather than read as a default.
+    #[error("the database holds {what} {value:?}, which this version cannot read")]
+    UnknownStoredValue {
+        /// What kind of value.
+        what: &'static str,
+        /// The value as stored.
+        value: String,
     },
     /// Any other database failure.
     #[error("database error")]

@@ -106,7 +106,7 @@ impl Store {
             }
             let tx_text: String = row.try_get("tx_text")?;
             next = FeedCursor {
-                tx_id: tx_text.parse().unwrap_or_default(),
+                tx_id: super::events::stored_tx_id(tx_text)?,
                 position: row.try_get("position")?,
             };
             items.push(FeedItem {

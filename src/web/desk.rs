@@ -1045,14 +1045,9 @@ pub async fn record(
             }
         }
     }
-    for event in &events {
-        viewer
-            .principal
-            .may_record(event.event.type_name(), &summary.event)?;
-    }
     match state
         .arbitration
-        .record(game_id, expected_seq, events, &viewer.principal.recorder())
+        .record_checked(game_id, expected_seq, events, &viewer.principal)
         .await
     {
         Ok(appended) => {

@@ -53,6 +53,7 @@ impl From<RecordError> for WebError {
     fn from(error: RecordError) -> Self {
         match error {
             RecordError::Store(store) => store.into(),
+            RecordError::Denied(denied) => denied.into(),
             RecordError::BeyondLog { asked, last_seq } => WebError::NotFound(format!(
                 "The log of this game ends at event {last_seq}; there is no event {asked}."
             )),

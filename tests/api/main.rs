@@ -24,3 +24,4 @@ mod test_server;
 mod tournaments;
 mod trust;
 mod web;
+mod write_path;

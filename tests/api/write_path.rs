@@ -1,0 +1,372 @@
+//! The write path (issue 9): the one-statement append, its conflicts and retries, the warm
+//! games' LRU, the edges that must answer exactly, and `arbiter rebuild`.
+
+use crate::support::{TestDb, append, bearer, create_game, send, standard_game};
+use actix_web::test;
+use arbiter::access::{Principal, Role};
+use arbiter::arbitration::Arbitration;
+use arbiter::game::event::Event;
+use arbiter::store::{NewEvent, StoreError};
+use serde_json::{Value, json};
+use std::num::NonZeroUsize;
+use uuid::Uuid;
+
+fn a_move(by: &str, san: &str) -> NewEvent {
+    let event: Event = serde_json::from_value(json!({"type": "move", "by": by, "san": san}))
+        .expect("a move event");
+    NewEvent {
+        event_id: Uuid::new_v4(),
+        event,
+        occurred_at: None,
+        clock: None,
+    }
+}
+
+async fn new_game(db: &TestDb) -> Uuid {
+    let settings = serde_json::from_value(standard_game()).unwrap();
+    db.service
+        .create_game(None, None, &settings, "test")
+        .await
+        .unwrap()
+        .summary
+        .game_id
+}
+
+#[actix_web::test]
+async fn expected_seq_zero_on_an_existing_game_answers_409_with_the_current_seq_warm_or_not() {
+    let db = TestDb::new().await;
+    let app = test::init_service(arbiter::http::app(db.state())).await;
+    let game = create_game(&app, &db).await;
+    let one_move = json!([{"type": "move", "by": "white", "san": "e4"}]);
+    // Not warm yet: the game is folded from its log first.
+    let (status, body) = append(&app, &db, game, 0, one_move.clone()).await;
+    assert_eq!(status, 409, "{body}");
+    assert_eq!(body["code"], "stale_seq", "{body}");
+    assert_eq!(body["current_seq"], 1, "{body}");
+    // Warm now.
+    let (status, _) = append(&app, &db, game, 1, one_move.clone()).await;
+    assert_eq!(status, 201);
+    let (status, body) = append(&app, &db, game, 0, one_move.clone()).await;
+    assert_eq!(status, 409, "{body}");
+    assert_eq!(body["current_seq"], 2, "{body}");
+    // A game that does not exist is still 404.
+    let (status, body) = append(&app, &db, Uuid::new_v4(), 0, one_move).await;
+    assert_eq!(status, 404, "{body}");
+    db.finish().await;
+}
+
+#[actix_web::test]
+async fn a_retry_after_another_instance_stored_the_append_gets_the_stored_answer_and_one_copy() {
+    let db = TestDb::new().await;
+    let game = new_game(&db).await;
+    // Two instances over one database; both hold the game warm at seq 1.
+    let first = Arbitration::new(db.service.clone());
+    let second = Arbitration::new(db.service.clone());
+    let warm_up = a_move("white", "e4");
+    first
+        .record(game, 1, vec![warm_up.clone()], "a")
+        .await
+        .unwrap();
+    second
+        .record(game, 1, vec![warm_up], "b")
+        .await
+        .expect("the same request again is a retry");
+    assert!(second.is_warm(game));
+    // The first instance stores 1...e5. The second holds the game at seq 2 and judges the
+    // same request again: its statement stores nothing (the guard on `last_seq` fails), and
+    // the conflict is settled from the log as a retry.
+    let reply = a_move("black", "e5");
+    let stored = first
+        .record(game, 2, vec![reply.clone()], "a")
+        .await
+        .unwrap();
+    assert!(stored.newly_stored);
+    let retried = second
+        .record(game, 2, vec![reply], "b")
+        .await
+        .expect("a retry is answered from the log");
+    assert!(!retried.newly_stored);
+    assert_eq!(retried.envelopes, stored.envelopes);
+    // Another move on the stale state collides with the guard: 409 with where the log is.
+    let error = second
+        .record(game, 2, vec![a_move("black", "c5")], "b")
+        .await
+        .expect_err("stale");
+    assert!(
+        matches!(
+            error,
+            arbiter::arbitration::RecordError::Store(StoreError::StaleSeq {
+                expected: 2,
+                current: 3
+            })
+        ),
+        "{error:?}"
+    );
+    assert_eq!(db.event_count().await, 3);
+    db.finish().await;
+}
+
+#[actix_web::test]
+async fn an_event_id_reused_at_the_next_place_collides_inside_the_statement_and_is_refused() {
+    let db = TestDb::new().await;
+    let game = new_game(&db).await;
+    let arbitration = Arbitration::new(db.service.clone());
+    let first = a_move("white", "e4");
+    arbitration
+        .record(game, 1, vec![first.clone()], "a")
+        .await
+        .unwrap();
+    // The guard holds (seq 2 is the last), so the insert itself meets the stored id.
+    let mut reused = a_move("black", "e5");
+    reused.event_id = first.event_id;
+    let error = arbitration
+        .record(game, 2, vec![reused], "a")
+        .await
+        .expect_err("reused id");
+    assert!(
+        matches!(
+            error,
+            arbiter::arbitration::RecordError::Store(StoreError::EventIdReused { seq: 2, .. })
+        ),
+        "{error:?}"
+    );
+    // Nothing was stored, and the game goes on at seq 2.
+    assert_eq!(db.event_count().await, 2);
+    arbitration
+        .record(game, 2, vec![a_move("black", "e5")], "a")
+        .await
+        .expect("the game goes on");
+    db.finish().await;
+}
+
+#[actix_web::test]
+async fn concurrent_writers_in_two_instances_store_exactly_one_append_per_place() {
+    let db = TestDb::new().await;
+    let game = new_game(&db).await;
+    let instances: Vec<Arbitration> = (0..4)
+        .map(|_| Arbitration::new(db.service.clone()))
+        .collect();
+    let attempts = futures::future::join_all(
+        instances
+            .iter()
+            .map(|instance| instance.record(game, 1, vec![a_move("white", "e4")], "x")),
+    )
+    .await;
+    let stored = attempts.iter().filter(|a| a.is_ok()).count();
+    assert_eq!(stored, 1, "{attempts:?}");
+    for failed in attempts.iter().filter_map(|a| a.as_ref().err()) {
+        assert!(
+            matches!(
+                failed,
+                arbiter::arbitration::RecordError::Store(StoreError::StaleSeq { current: 2, .. })
+            ),
+            "{failed:?}"
+        );
+    }
+    assert!(db.store.verify_chain(game).await.unwrap().intact);
+    db.finish().await;
+}
+
+#[actix_web::test]
+async fn the_warm_games_keep_the_most_recently_used_and_forget_one_at_a_time() {
+    let db = TestDb::new().await;
+    let arbitration =
+        Arbitration::with_warm_games(db.service.clone(), NonZeroUsize::new(2).unwrap());
+    let [a, b, c] = [
+        new_game(&db).await,
+        new_game(&db).await,
+        new_game(&db).await,
+    ];
+    arbitration
+        .record(a, 1, vec![a_move("white", "e4")], "t")
+        .await
+        .unwrap();
+    arbitration
+        .record(b, 1, vec![a_move("white", "d4")], "t")
+        .await
+        .unwrap();
+    assert!(arbitration.is_warm(a) && arbitration.is_warm(b));
+    // A is used again, so B is the least recent when C comes in.
+    arbitration
+        .record(a, 2, vec![a_move("black", "e5")], "t")
+        .await
+        .unwrap();
+    arbitration
+        .record(c, 1, vec![a_move("white", "c4")], "t")
+        .await
+        .unwrap();
+    assert!(arbitration.is_warm(a), "the most recently used game stays");
+    assert!(arbitration.is_warm(c));
+    assert!(
+        !arbitration.is_warm(b),
+        "only the least recently used is forgotten"
+    );
+    // A forgotten game is folded again from its log on its next append.
+    let appended = arbitration
+        .record(b, 2, vec![a_move("black", "d5")], "t")
+        .await
+        .unwrap();
+    assert_eq!(appended.envelopes[0].seq, 3);
+    assert!(arbitration.is_warm(b) && !arbitration.is_warm(a));
+    db.finish().await;
+}
+
+#[actix_web::test]
+async fn the_role_check_on_the_warm_state_refuses_an_arbiter_of_another_event() {
+    let db = TestDb::new().await;
+    let game = new_game(&db).await;
+    let arbitration = Arbitration::new(db.service.clone());
+    let elsewhere = Principal {
+        token_id: Uuid::new_v4(),
+        name: "arbiter of another event".into(),
+        role: Role::Arbiter,
+        events: Some(vec!["Another Open".into()]),
+    };
+    let error = arbitration
+        .record_checked(game, 1, vec![a_move("white", "e4")], &elsewhere)
+        .await
+        .expect_err("not this event's arbiter");
+    assert!(
+        matches!(error, arbiter::arbitration::RecordError::Denied(_)),
+        "{error:?}"
+    );
+    assert_eq!(db.event_count().await, 1);
+    db.finish().await;
+}
+
+async fn read_model(db: &TestDb) -> Vec<Value> {
+    sqlx::query_scalar("SELECT to_jsonb(g) FROM games g ORDER BY game_id")
+        .fetch_all(db.store.pool())
+        .await
+        .unwrap()
+}
+
+#[actix_web::test]
+async fn a_rebuild_equals_the_read_model_the_appends_maintained_and_repairs_a_damaged_one() {
+    let db = TestDb::new().await;
+    let app = test::init_service(arbiter::http::app(db.state())).await;
+    // Games in every state: in progress, resigned, agreed drawn, and only created.
+    let playing = create_game(&app, &db).await;
+    let resigned = create_game(&app, &db).await;
+    let drawn = create_game(&app, &db).await;
+    let _created = create_game(&app, &db).await;
+    for game in [playing, resigned, drawn] {
+        let (status, body) = append(
+            &app,
+            &db,
+            game,
+            1,
+            json!([{"type": "move", "by": "white", "san": "e4"}, {"type": "move", "by": "black", "san": "e5"}]),
+        )
+        .await;
+        assert_eq!(status, 201, "{body}");
+    }
+    let (status, body) = append(
+        &app,
+        &db,
+        resigned,
+        3,
+        json!([{"type": "resign", "by": "black"}]),
+    )
+    .await;
+    assert_eq!(status, 201, "{body}");
+    let (status, body) = append(
+        &app,
+        &db,
+        drawn,
+        3,
+        json!([{"type": "move", "by": "white", "san": "Nf3"}, {"type": "draw_offer", "by": "white"}, {"type": "draw_accept", "by": "black"}]),
+    )
+    .await;
+    assert_eq!(status, 201, "{body}");
+    let maintained = read_model(&db).await;
+    assert!(
+        maintained
+            .iter()
+            .any(|row| row["status"] == "ended" && row["result"] == "1-0")
+    );
+    assert!(maintained.iter().any(|row| row["result"] == "1/2-1/2"));
+
+    let arbitration = Arbitration::new(db.store.clone());
+    let report = arbitration.rebuild_read_model().await.unwrap();
+    assert_eq!(report.games, 4);
+    assert_eq!(
+        report.changed, 0,
+        "the maintained rows already follow the log"
+    );
+    assert_eq!(read_model(&db).await, maintained);
+
+    // Damage the read model: a wrong status, a lost row, a row without a log.
+    sqlx::query(
+        "UPDATE games SET status = 'in_progress', result = NULL, last_seq = 1 WHERE game_id = $1",
+    )
+    .bind(resigned)
+    .execute(db.store.pool())
+    .await
+    .unwrap();
+    sqlx::query("DELETE FROM games WHERE game_id = $1")
+        .bind(drawn)
+        .execute(db.store.pool())
+        .await
+        .unwrap();
+    sqlx::query("INSERT INTO games (game_id, created_at, event_name, round, white, black, settings, last_seq, updated_at) VALUES ($1, now(), 'x', '1', 'a', 'b', '{}', 1, now())")
+        .bind(Uuid::new_v4())
+        .execute(db.store.pool())
+        .await
+        .unwrap();
+    let report = arbitration.rebuild_read_model().await.unwrap();
+    assert_eq!((report.changed, report.deleted), (2, 1), "{report:?}");
+    assert_eq!(read_model(&db).await, maintained);
+    db.finish().await;
+}
+
+#[actix_web::test]
+async fn arbiter_rebuild_on_the_command_line_reports_what_it_did() {
+    let db = TestDb::new().await;
+    let game = new_game(&db).await;
+    Arbitration::new(db.service.clone())
+        .record(game, 1, vec![a_move("white", "e4")], "t")
+        .await
+        .unwrap();
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_arbiter"))
+        .args(["rebuild", "--database-url", &db.url])
+        .env_remove("ARBITER_DATA_DIR")
+        .output()
+        .expect("arbiter runs");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success(),
+        "{stdout} {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(stdout.contains("from 2 events of 1 games"), "{stdout}");
+    assert!(stdout.contains("0 rows inserted or corrected"), "{stdout}");
+    db.finish().await;
+}
+
+#[actix_web::test]
+async fn an_unknown_stored_status_is_an_error_never_read_as_in_progress() {
+    let db = TestDb::new().await;
+    let app = test::init_service(arbiter::http::app(db.state())).await;
+    let game = create_game(&app, &db).await;
+    sqlx::query("UPDATE games SET status = 'adjourned' WHERE game_id = $1")
+        .bind(game)
+        .execute(db.store.pool())
+        .await
+        .unwrap();
+    let error = db.store.game(game).await.expect_err("unknown status");
+    assert!(
+        matches!(&error, StoreError::UnknownStoredValue { what: "game status", value } if value == "adjourned"),
+        "{error:?}"
+    );
+    let (status, body, _) = send(
+        &app,
+        test::TestRequest::get()
+            .uri(&format!("/v1/games/{game}"))
+            .insert_header(bearer(&db.reader)),
+    )
+    .await;
+    assert_eq!(status, 500, "{body}");
+    assert!(body["request_id"].is_string(), "{body}");
+    db.finish().await;
+}
