@@ -221,7 +221,12 @@ impl Arbitration {
                 .await;
             return Ok(counted(settled?));
         }
-        let mut game = state.game.clone();
+        // Judged in place, without a copy: the state is taken out of its slot and put back
+        // only once the append is stored. A refusal or a failure leaves the slot empty, and
+        // the next writer folds the game again from the log (rare, and always exact).
+        let Some(Warm { mut game, .. }) = warm.take() else {
+            return Err(StoreError::GameNotFound(game_id).into());
+        };
         let mut batch: Vec<NewEvent> = Vec::with_capacity(events.len() * 2);
         let mut seq = expected_seq;
         let mut pending = events.into_iter().enumerate();
