@@ -52,6 +52,7 @@ impl Window {
 pub struct Conn {
     client: reqwest::Client,
     base: String,
+    games_url: reqwest::Url,
 }
 
 impl Conn {
@@ -68,24 +69,28 @@ impl Conn {
             .tcp_nodelay(true)
             .timeout(Duration::from_secs(60))
             .build()?;
+        let base = target.base.trim_end_matches('/').to_string();
+        let games_url = reqwest::Url::parse(&format!("{base}/v1/games"))
+            .with_context(|| format!("the URL {base} is not valid"))?;
         Ok(Conn {
             client,
-            base: target.base.trim_end_matches('/').to_string(),
+            base,
+            games_url,
         })
     }
 
-    /// POSTs `body` to `path`; the status and the whole answer.
+    /// The URL of `path`, parsed once (a request then only clones it).
+    pub fn url(&self, path: &str) -> anyhow::Result<reqwest::Url> {
+        Ok(reqwest::Url::parse(&format!("{}{}", self.base, path))?)
+    }
+
+    /// POSTs `body` to `url`; the status and the whole answer.
     pub async fn post(
         &self,
-        path: &str,
+        url: &reqwest::Url,
         body: Vec<u8>,
     ) -> Result<(StatusCode, actix_web::web::Bytes), reqwest::Error> {
-        let response = self
-            .client
-            .post(format!("{}{}", self.base, path))
-            .body(body)
-            .send()
-            .await?;
+        let response = self.client.post(url.clone()).body(body).send().await?;
         let status = response.status();
         Ok((status, response.bytes().await?))
     }
@@ -241,7 +246,7 @@ fn append_body(expected_seq: u64, events: &[String]) -> Vec<u8> {
 
 /// Creates a game; its id and last seq.
 async fn create(conn: &Conn, body: Vec<u8>) -> Result<(String, u64), (String, Option<StatusCode>)> {
-    match conn.post("/v1/games", body).await {
+    match conn.post(&conn.games_url, body).await {
         Ok((status, bytes)) if status == StatusCode::CREATED => {
             let created: Created<'_> = serde_json::from_slice(&bytes)
                 .map_err(|e| (format!("creation answer unreadable: {e}"), None))?;
@@ -280,13 +285,20 @@ async fn moves_client(
             tally.other_latencies.push(done - started);
         }
         let path = format!("/v1/games/{game_id}/events");
+        let url = match conn.url(&path) {
+            Ok(url) => url,
+            Err(e) => {
+                tally.error(format!("POST {path}: {e}"), None);
+                continue;
+            }
+        };
         for chunk in game.moves.chunks(batch) {
             if window.over() {
                 break 'games;
             }
             let body = append_body(seq, chunk);
             let started = Instant::now();
-            let answer = conn.post(&path, body).await;
+            let answer = conn.post(&url, body).await;
             let done = Instant::now();
             let (status, bytes) = match answer {
                 Ok(answer) => answer,
@@ -474,18 +486,18 @@ fn report(
 }
 
 /// Sets up one claim game: created, then `game.moves` recorded in batches of
-/// `setup_batch`; the events path and the last seq.
+/// `setup_batch`; the events URL and the last seq.
 async fn claim_setup(
     conn: &Conn,
     game: &Prepared,
     setup_batch: usize,
-) -> anyhow::Result<(String, u64)> {
+) -> anyhow::Result<(reqwest::Url, u64)> {
     let (game_id, mut seq) = create(conn, game.create_body.clone())
         .await
         .map_err(|(what, _)| anyhow::anyhow!("creating the claim game: {what}"))?;
-    let path = format!("/v1/games/{game_id}/events");
+    let url = conn.url(&format!("/v1/games/{game_id}/events"))?;
     for chunk in game.moves.chunks(setup_batch.max(1)) {
-        let (status, bytes) = conn.post(&path, append_body(seq, chunk)).await?;
+        let (status, bytes) = conn.post(&url, append_body(seq, chunk)).await?;
         if status != StatusCode::CREATED {
             bail!("setting up the claim game: {}", describe(status, &bytes));
         }
@@ -495,14 +507,14 @@ async fn claim_setup(
             bail!("the claim game ended during its set-up");
         }
     }
-    Ok((path, seq))
+    Ok((url, seq))
 }
 
 /// One client of the claim mode: claims by the player to move (measured), each followed
 /// by the opponent's decline of the draw offer that the claim stands as (not measured).
 async fn claim_client(
     conn: Conn,
-    path: String,
+    url: reqwest::Url,
     mut seq: u64,
     plies: usize,
     window: Window,
@@ -518,7 +530,7 @@ async fn claim_client(
     while !window.over() {
         let started = Instant::now();
         let answer = conn
-            .post(&path, append_body(seq, std::slice::from_ref(&claim)))
+            .post(&url, append_body(seq, std::slice::from_ref(&claim)))
             .await;
         let done = Instant::now();
         let (status, bytes) = match answer {
@@ -552,7 +564,7 @@ async fn claim_client(
         }
         let started = Instant::now();
         let (status, bytes) = conn
-            .post(&path, append_body(seq, std::slice::from_ref(&decline)))
+            .post(&url, append_body(seq, std::slice::from_ref(&decline)))
             .await?;
         let done = Instant::now();
         if status != StatusCode::CREATED {
@@ -588,8 +600,8 @@ pub async fn run_claim(
         let game = Arc::clone(&game);
         let setup_batch = run.setup_batch;
         setups.spawn(async move {
-            let (path, seq) = claim_setup(&conn, &game, setup_batch).await?;
-            anyhow::Ok((conn, path, seq))
+            let (url, seq) = claim_setup(&conn, &game, setup_batch).await?;
+            anyhow::Ok((conn, url, seq))
         });
     }
     let mut ready = Vec::with_capacity(run.clients);
@@ -598,8 +610,8 @@ pub async fn run_claim(
     }
     let window = Window::new(run.warmup, run.seconds);
     let mut tasks = tokio::task::JoinSet::new();
-    for (conn, path, seq) in ready {
-        tasks.spawn(claim_client(conn, path, seq, plies, window));
+    for (conn, url, seq) in ready {
+        tasks.spawn(claim_client(conn, url, seq, plies, window));
     }
     let cpu = CpuWindow::start(window).await;
     let mut tally = Tally::default();
