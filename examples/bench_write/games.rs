@@ -35,7 +35,7 @@ pub struct BenchGame {
 impl BenchGame {
     /// The side that plays ply `index` (0-based) from the standard start.
     pub fn side(index: usize) -> Side {
-        if index % 2 == 0 {
+        if index.is_multiple_of(2) {
             Side::White
         } else {
             Side::Black

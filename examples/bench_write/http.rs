@@ -147,6 +147,8 @@ pub struct Tally {
     /// Of which 409.
     pub conflicts: u64,
     pub samples: Vec<String>,
+    /// The longest log the client left (the highest `last_seq` it saw).
+    pub longest_log: u64,
     /// Latencies of the measured requests (appends, or claims).
     pub latencies: Latencies,
     /// Latencies of game creations (moves mode) or of the declines (claim mode).
@@ -173,6 +175,7 @@ impl Tally {
         self.games_done += other.games_done;
         self.errors += other.errors;
         self.conflicts += other.conflicts;
+        self.longest_log = self.longest_log.max(other.longest_log);
         for s in other.samples {
             if self.samples.len() < ERROR_SAMPLES {
                 self.samples.push(s);
@@ -322,6 +325,7 @@ async fn moves_client(
                 }
             };
             seq = appended.last_seq;
+            tally.longest_log = tally.longest_log.max(seq);
             let ended = appended.events.iter().any(|e| e.event.kind == "game_ended");
             if window.counts(done) {
                 tally.requests += 1;
@@ -358,6 +362,8 @@ pub struct MovesRun {
 
 /// Options of the `claim` mode.
 pub struct ClaimRun {
+    /// Games per client, claimed in turn (each claim makes the log 4 events longer).
+    pub games_per_client: usize,
     pub clients: usize,
     pub warmup: Duration,
     pub seconds: Duration,
@@ -457,7 +463,7 @@ fn report(
         "RESULT {keys} seconds={secs:.1} events_per_s={events_per_s:.1} requests_per_s={requests_per_s:.1} \
          envelopes_per_s={envelopes_per_s:.1} creates_per_s={creates_per_s:.1} n={n} \
          p50_ms={:.2} p90_ms={:.2} p99_ms={:.2} max_ms={:.2} mean_ms={:.2} other_p50_ms={:.2} other_p99_ms={:.2} \
-         errors={} conflicts={} replays={} games_done={} client_cpu_ms={cpu_ms:.0} client_cpu_pct={cpu_pct:.1} \
+         errors={} conflicts={} replays={} games_done={} longest_log={} client_cpu_ms={cpu_ms:.0} client_cpu_pct={cpu_pct:.1} \
          client_cpu_us_per_req={cpu_us_per_req:.0}",
         sorted.ms(0.50),
         sorted.ms(0.90),
@@ -470,6 +476,7 @@ fn report(
         tally.conflicts,
         tally.replays,
         tally.games_done,
+        tally.longest_log,
     );
     println!(
         "{label}: {events_per_s:.0} {recorded_name}/s in {requests_per_s:.0} requests/s ({envelopes_per_s:.0} envelopes/s stored), \
@@ -514,23 +521,26 @@ async fn claim_setup(
 /// by the opponent's decline of the draw offer that the claim stands as (not measured).
 async fn claim_client(
     conn: Conn,
-    url: reqwest::Url,
-    mut seq: u64,
+    mut games: Vec<(reqwest::Url, u64)>,
     plies: usize,
     window: Window,
 ) -> anyhow::Result<Tally> {
     let mut tally = Tally::default();
-    let (to_move, other) = if plies % 2 == 0 {
+    let (to_move, other) = if plies.is_multiple_of(2) {
         ("white", "black")
     } else {
         ("black", "white")
     };
     let claim = format!(r#"{{"type":"claim","by":"{to_move}","kind":"repetition"}}"#);
     let decline = format!(r#"{{"type":"draw_decline","by":"{other}"}}"#);
+    let count = games.len();
+    let mut turn = 0;
     while !window.over() {
+        let (url, seq) = &mut games[turn % count];
+        turn += 1;
         let started = Instant::now();
         let answer = conn
-            .post(&url, append_body(seq, std::slice::from_ref(&claim)))
+            .post(url, append_body(*seq, std::slice::from_ref(&claim)))
             .await;
         let done = Instant::now();
         let (status, bytes) = match answer {
@@ -555,7 +565,7 @@ async fn claim_client(
         if kinds.contains(&"game_ended") {
             bail!("a claim ended the game: {kinds:?}");
         }
-        seq = appended.last_seq;
+        *seq = appended.last_seq;
         if window.counts(done) {
             tally.requests += 1;
             tally.recorded += 1;
@@ -564,7 +574,7 @@ async fn claim_client(
         }
         let started = Instant::now();
         let (status, bytes) = conn
-            .post(&url, append_body(seq, std::slice::from_ref(&decline)))
+            .post(url, append_body(*seq, std::slice::from_ref(&decline)))
             .await?;
         let done = Instant::now();
         if status != StatusCode::CREATED {
@@ -575,7 +585,8 @@ async fn claim_client(
             break;
         }
         let appended: Appended<'_> = serde_json::from_slice(&bytes)?;
-        seq = appended.last_seq;
+        *seq = appended.last_seq;
+        tally.longest_log = tally.longest_log.max(*seq);
         if window.counts(done) {
             tally.envelopes += appended.events.len() as u64;
             tally.other_latencies.push(done - started);
@@ -584,8 +595,8 @@ async fn claim_client(
     Ok(tally)
 }
 
-/// Sets up one game of `game.moves` plies per client (all before the window), then
-/// measures claim rulings until the window ends.
+/// Sets up `games_per_client` games of `game.moves` plies per client (all before the
+/// window), then measures claim rulings until the window ends.
 pub async fn run_claim(
     target: &Target,
     game: Prepared,
@@ -599,9 +610,13 @@ pub async fn run_claim(
         let conn = Conn::new(target)?;
         let game = Arc::clone(&game);
         let setup_batch = run.setup_batch;
+        let count = run.games_per_client.max(1);
         setups.spawn(async move {
-            let (url, seq) = claim_setup(&conn, &game, setup_batch).await?;
-            anyhow::Ok((conn, url, seq))
+            let mut games = Vec::with_capacity(count);
+            for _ in 0..count {
+                games.push(claim_setup(&conn, &game, setup_batch).await?);
+            }
+            anyhow::Ok((conn, games))
         });
     }
     let mut ready = Vec::with_capacity(run.clients);
@@ -610,8 +625,8 @@ pub async fn run_claim(
     }
     let window = Window::new(run.warmup, run.seconds);
     let mut tasks = tokio::task::JoinSet::new();
-    for (conn, url, seq) in ready {
-        tasks.spawn(claim_client(conn, url, seq, plies, window));
+    for (conn, games) in ready {
+        tasks.spawn(claim_client(conn, games, plies, window));
     }
     let cpu = CpuWindow::start(window).await;
     let mut tally = Tally::default();
@@ -620,7 +635,10 @@ pub async fn run_claim(
     }
     let cpu = cpu.finish().await;
     report(
-        &format!("mode=claim clients={} plies={plies}", run.clients),
+        &format!(
+            "mode=claim clients={} plies={plies} games_per_client={}",
+            run.clients, run.games_per_client
+        ),
         label,
         tally,
         run.seconds,

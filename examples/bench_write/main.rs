@@ -99,6 +99,11 @@ enum Mode {
         /// Moves per request while setting up the game (not measured).
         #[arg(long, default_value_t = 100)]
         setup_batch: usize,
+        /// Games per client, claimed in turn: every claim and decline make a game's log 4
+        /// events longer, and the service's cost per append grows with the log, so more
+        /// games keep each one closer to a plain 300-ply game.
+        #[arg(long, default_value_t = 4)]
+        games_per_client: usize,
     },
     /// Store history through the library's store: real games with the engine's decisions,
     /// appended in batches.
@@ -192,6 +197,7 @@ fn main() -> anyhow::Result<()> {
             plies,
             game,
             setup_batch,
+            games_per_client,
         } => {
             let games = read_games(&cli, false)?;
             let wanted = game.as_deref().unwrap_or("twic1599.pgn#1022");
@@ -221,6 +227,7 @@ fn main() -> anyhow::Result<()> {
                 warmup: seconds(server.warmup, "warmup")?,
                 seconds: seconds(server.seconds, "seconds")?,
                 setup_batch: *setup_batch,
+                games_per_client: *games_per_client,
             };
             let label = server.label.clone().unwrap_or_else(|| {
                 format!("claims in a {plies}-ply game, {} client(s)", server.clients)
