@@ -107,6 +107,9 @@ http_run() {
     after=$(cpu_of "$server")
     grep -v '^RESULT' "$logdir/$name.out" | sed 's/^/  /' >&2
     line=$(grep '^RESULT' "$logdir/$name.out")
+    if [[ $(val errors "$line") != 0 ]]; then
+        echo "WARNING: $name: $(val errors "$line") error answers ($(val conflicts "$line") of them 409); see $logdir/$name.out" >&2
+    fi
     # The server's CPU over the warm-up and the window, in % of one core.
     echo "$line server_cpu_pct=$(awk -v a="$after" -v b="$before" -v s="$seconds" -v w="$warmup" 'BEGIN { printf "%.0f", (a - b) / (s + w) * 100 }')"
 }
