@@ -90,28 +90,30 @@ echo "load before: $(cut -d' ' -f1-3 /proc/loadavg), $(nproc) cores; mode=$mode,
 
 # The value of KEY in a RESULT line.
 val() { grep -Eo "(^| )$1=[^ ]*" <<<"$2" | head -1 | cut -d= -f2; }
-# User + system CPU seconds of a process so far.
-cpu_of() { awk '{ split($0, a, ") "); split(a[2], f, " "); printf "%.2f", (f[12] + f[13]) / 100 }' "/proc/$1/stat"; }
+# The postmaster (the parent of the checkpointer): the cluster's CPU is measured under it.
+checkpointer=$(psql "$url" -Atc "SELECT pid FROM pg_stat_activity WHERE backend_type = 'checkpointer'")
+postmaster=$(awk '{ split($0, a, ") "); split(a[2], f, " "); print f[2] }' "/proc/$checkpointer/stat" 2>/dev/null || true)
+watch=(--server-pid "$server")
+[[ -n "$postmaster" ]] && watch+=(--postmaster-pid "$postmaster")
 
-# Runs the client; prints its RESULT line (the whole output goes to the log and stderr).
+# Runs the client; prints its RESULT line (the rest of its output goes to stderr). The CPU
+# figures cover the measured window: client_cpu_pct, server_cpu_pct and db_cpu_pct (the whole
+# PostgreSQL cluster), in % of one core.
 http_run() {
     local name=$1; shift
-    local before after line
-    before=$(cpu_of "$server")
-    "$bench" "$@" --url "$base" --token "$token" --seconds "$seconds" --warmup "$warmup" \
+    local line
+    "$bench" "$@" --url "$base" --token "$token" --seconds "$seconds" --warmup "$warmup" "${watch[@]}" \
         >"$logdir/$name.out" 2>"$logdir/$name.err" || {
         echo "bench_write failed ($name):" >&2
         cat "$logdir/$name.err" "$logdir/$name.out" >&2
         exit 1
     }
-    after=$(cpu_of "$server")
     grep -v '^RESULT' "$logdir/$name.out" | sed 's/^/  /' >&2
     line=$(grep '^RESULT' "$logdir/$name.out")
     if [[ $(val errors "$line") != 0 ]]; then
         echo "WARNING: $name: $(val errors "$line") error answers ($(val conflicts "$line") of them 409); see $logdir/$name.out" >&2
     fi
-    # The server's CPU over the warm-up and the window, in % of one core.
-    echo "$line server_cpu_pct=$(awk -v a="$after" -v b="$before" -v s="$seconds" -v w="$warmup" 'BEGIN { printf "%.0f", (a - b) / (s + w) * 100 }')"
+    echo "$line"
 }
 
 make_pgbench_table() {
@@ -199,9 +201,9 @@ write)
         echo "== $clients client(s): pgbench single-row INSERT + commit" >&2
         read -r p_rate p_p50 p_p99 < <(pgbench_run "$single_sql" "$clients" 1 "single-c$clients")
         echo "PGBENCH kind=single clients=$clients rows_per_s=$p_rate p50_ms=$p_p50 p99_ms=$p_p99"
-        single_rows+=("$(printf '%7s | %13s | %7s | %7s | %5s%% | %5s%% | %14s | %7s | %7s | %5s' "$clients" \
+        single_rows+=("$(printf '%7s | %13s | %7s | %7s | %6s%% | %6s%% | %6s%% | %14s | %7s | %7s | %5s' "$clients" \
             "$(val events_per_s "$h")" "$(val p50_ms "$h")" "$(val p99_ms "$h")" \
-            "$(val client_cpu_pct "$h")" "$(val server_cpu_pct "$h")" \
+            "$(val client_cpu_pct "$h")" "$(val server_cpu_pct "$h")" "$(val db_cpu_pct "$h")" \
             "$p_rate" "$p_p50" "$p_p99" "$(ratio "$(val events_per_s "$h")" "$p_rate")")")
 
         psql "$url" -qc CHECKPOINT
@@ -211,12 +213,12 @@ write)
         echo "== $clients client(s): pgbench $batch-row INSERT ... SELECT generate_series" >&2
         read -r p_rate p_p50 p_p99 < <(pgbench_run "$batch_sql" "$clients" "$batch" "batch-c$clients")
         echo "PGBENCH kind=batch$batch clients=$clients rows_per_s=$p_rate p50_ms=$p_p50 p99_ms=$p_p99"
-        batch_rows+=("$(printf '%7s | %13s | %7s | %7s | %5s%% | %5s%% | %14s | %7s | %7s | %5s' "$clients" \
+        batch_rows+=("$(printf '%7s | %13s | %7s | %7s | %6s%% | %6s%% | %6s%% | %14s | %7s | %7s | %5s' "$clients" \
             "$(val events_per_s "$h")" "$(val p50_ms "$h")" "$(val p99_ms "$h")" \
-            "$(val client_cpu_pct "$h")" "$(val server_cpu_pct "$h")" \
+            "$(val client_cpu_pct "$h")" "$(val server_cpu_pct "$h")" "$(val db_cpu_pct "$h")" \
             "$p_rate" "$p_p50" "$p_p99" "$(ratio "$(val events_per_s "$h")" "$p_rate")")")
     done
-    header="clients | HTTP events/s | p50 ms  | p99 ms  | client | server | pgbench rows/s | p50 ms  | p99 ms  | ratio"
+    header="clients | HTTP events/s | p50 ms  | p99 ms  | cli CPU | srv CPU | db CPU  | pgbench rows/s | p50 ms  | p99 ms  | ratio"
     echo
     echo "Single-event appends (one move per request) vs single-row INSERT + commit (target ratio >= 0.5 at 16):"
     echo "$header"
@@ -242,13 +244,14 @@ growth)
             echo "== $stored events stored ($size): $clients client(s), single-move appends" >&2
             h=$(http_run "growth-$step-c$clients" moves --clients "$clients")
             echo "$h stored=$stored"
-            rows+=("$(printf '%13s | %9s | %7s | %13s | %7s | %7s | %5s%%' "$stored" "$size" "$clients" \
-                "$(val events_per_s "$h")" "$(val p50_ms "$h")" "$(val p99_ms "$h")" "$(val server_cpu_pct "$h")")")
+            rows+=("$(printf '%13s | %9s | %7s | %13s | %7s | %7s | %6s%% | %6s%%' "$stored" "$size" "$clients" \
+                "$(val events_per_s "$h")" "$(val p50_ms "$h")" "$(val p99_ms "$h")" "$(val server_cpu_pct "$h")" \
+                "$(val db_cpu_pct "$h")")")
         done
     done
     echo
     echo "Single-move appends with history already stored:"
-    echo "stored before |   on disk | clients | HTTP events/s | p50 ms  | p99 ms  | server"
+    echo "stored before |   on disk | clients | HTTP events/s | p50 ms  | p99 ms  | srv CPU | db CPU"
     printf '%s\n' "${rows[@]}"
     ;;
 claim)
@@ -257,13 +260,14 @@ claim)
         echo "== claim rulings in a 300-ply game, $clients client(s)" >&2
         h=$(http_run "claim-c$clients" claim --clients "$clients" --games-per-client "$claim_games")
         echo "$h"
-        rows+=("$(printf '%7s | %8s | %7s | %7s | %7s | %12s | %s' "$clients" "$(val events_per_s "$h")" \
+        rows+=("$(printf '%7s | %8s | %7s | %7s | %7s | %12s | %11s | %6s%% | %6s%%' "$clients" "$(val events_per_s "$h")" \
             "$(val p50_ms "$h")" "$(val p99_ms "$h")" "$(val max_ms "$h")" \
-            "$(awk -v p="$(val p99_ms "$h")" 'BEGIN { print (p <= 10 ? "yes" : "NO") }')" "$(val longest_log "$h")")")
+            "$(awk -v p="$(val p99_ms "$h")" 'BEGIN { print (p <= 10 ? "yes" : "NO") }')" "$(val longest_log "$h")" \
+            "$(val server_cpu_pct "$h")" "$(val db_cpu_pct "$h")")")
     done
     echo
     echo "Claim rulings in a 300-ply game, end to end (target p99 <= 10 ms at 16 clients):"
-    echo "clients | claims/s | p50 ms  | p99 ms  | max ms  | p99 <= 10 ms | longest log"
+    echo "clients | claims/s | p50 ms  | p99 ms  | max ms  | p99 <= 10 ms | longest log | srv CPU | db CPU"
     printf '%s\n' "${rows[@]}"
     ;;
 esac

@@ -11,7 +11,7 @@ use reqwest::header::{AUTHORIZATION, CONTENT_TYPE, HeaderMap, HeaderValue};
 use serde::Deserialize;
 
 use crate::games::{BenchGame, settings_json};
-use crate::stats::{Latencies, process_cpu};
+use crate::stats::{Latencies, cluster_cpu, process_cpu, server_cpu};
 
 /// At most this many error answers are kept to print.
 const ERROR_SAMPLES: usize = 5;
@@ -354,6 +354,7 @@ async fn moves_client(
 
 /// Options of the `moves` mode.
 pub struct MovesRun {
+    pub watch: Watch,
     pub clients: usize,
     pub batch: usize,
     pub warmup: Duration,
@@ -362,6 +363,7 @@ pub struct MovesRun {
 
 /// Options of the `claim` mode.
 pub struct ClaimRun {
+    pub watch: Watch,
     /// Games per client, claimed in turn (each claim makes the log 4 events longer).
     pub games_per_client: usize,
     pub clients: usize,
@@ -394,7 +396,7 @@ pub async fn run_moves(
             window,
         ));
     }
-    let cpu = CpuWindow::start(window).await;
+    let cpu = CpuWindow::start(window, run.watch);
     let mut tally = Tally::default();
     while let Some(result) = tasks.join_next().await {
         tally.merge(result?);
@@ -411,24 +413,54 @@ pub async fn run_moves(
     Ok(())
 }
 
-/// The client's CPU time over the window, sampled when it opens and when it closes.
+/// Other processes whose CPU time is measured over the window.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Watch {
+    /// The server process.
+    pub server_pid: Option<u32>,
+    /// The PostgreSQL postmaster (the whole cluster is measured).
+    pub postmaster_pid: Option<u32>,
+}
+
+/// CPU time used over the window.
+#[derive(Clone, Copy, Debug, Default)]
+struct CpuUsage {
+    client: Option<Duration>,
+    server: Option<Duration>,
+    db: Option<Duration>,
+}
+
+/// CPU times sampled when the window opens and when it closes.
 struct CpuWindow {
-    handle: tokio::task::JoinHandle<Option<Duration>>,
+    handle: tokio::task::JoinHandle<CpuUsage>,
 }
 
 impl CpuWindow {
-    async fn start(window: Window) -> CpuWindow {
+    fn start(window: Window, watch: Watch) -> CpuWindow {
+        let sample = move || {
+            (
+                process_cpu(),
+                watch.server_pid.and_then(server_cpu),
+                watch.postmaster_pid.and_then(cluster_cpu),
+            )
+        };
         let handle = tokio::spawn(async move {
             tokio::time::sleep_until(window.start.into()).await;
-            let before = process_cpu()?;
+            let before = sample();
             tokio::time::sleep_until(window.end.into()).await;
-            Some(process_cpu()? - before)
+            let after = sample();
+            let delta = |a: Option<Duration>, b: Option<Duration>| Some(a?.saturating_sub(b?));
+            CpuUsage {
+                client: delta(after.0, before.0),
+                server: delta(after.1, before.1),
+                db: delta(after.2, before.2),
+            }
         });
         CpuWindow { handle }
     }
 
-    async fn finish(self) -> Option<Duration> {
-        self.handle.await.ok().flatten()
+    async fn finish(self) -> CpuUsage {
+        self.handle.await.unwrap_or_default()
     }
 }
 
@@ -437,7 +469,7 @@ fn report(
     label: &str,
     tally: Tally,
     seconds: Duration,
-    cpu: Option<Duration>,
+    cpu: CpuUsage,
     recorded_name: &str,
 ) {
     let secs = seconds.as_secs_f64();
@@ -451,7 +483,9 @@ fn report(
     let other = tally.other_latencies.sorted();
     // Every request of the client: the measured ones and the creations or declines.
     let all_requests = (tally.requests as usize + others).max(1);
-    let (cpu_ms, cpu_pct, cpu_us_per_req) = match cpu {
+    let pct = |d: Option<Duration>| d.map_or(f64::NAN, |d| d.as_secs_f64() / secs * 100.0);
+    let (server_pct, db_pct) = (pct(cpu.server), pct(cpu.db));
+    let (cpu_ms, cpu_pct, cpu_us_per_req) = match cpu.client {
         Some(cpu) => (
             cpu.as_secs_f64() * 1000.0,
             cpu.as_secs_f64() / secs * 100.0,
@@ -464,7 +498,7 @@ fn report(
          envelopes_per_s={envelopes_per_s:.1} creates_per_s={creates_per_s:.1} n={n} \
          p50_ms={:.2} p90_ms={:.2} p99_ms={:.2} max_ms={:.2} mean_ms={:.2} other_p50_ms={:.2} other_p99_ms={:.2} \
          errors={} conflicts={} replays={} games_done={} longest_log={} client_cpu_ms={cpu_ms:.0} client_cpu_pct={cpu_pct:.1} \
-         client_cpu_us_per_req={cpu_us_per_req:.0}",
+         client_cpu_us_per_req={cpu_us_per_req:.0} server_cpu_pct={server_pct:.0} db_cpu_pct={db_pct:.0}",
         sorted.ms(0.50),
         sorted.ms(0.90),
         sorted.ms(0.99),
@@ -628,7 +662,7 @@ pub async fn run_claim(
     for (conn, games) in ready {
         tasks.spawn(claim_client(conn, games, plies, window));
     }
-    let cpu = CpuWindow::start(window).await;
+    let cpu = CpuWindow::start(window, run.watch);
     let mut tally = Tally::default();
     while let Some(result) = tasks.join_next().await {
         tally.merge(result??);

@@ -63,6 +63,22 @@ struct Server {
     /// A label for the human-readable line.
     #[arg(long)]
     label: Option<String>,
+    /// The server's process id: its CPU time over the window is reported (server_cpu_pct).
+    #[arg(long)]
+    server_pid: Option<u32>,
+    /// The PostgreSQL postmaster's process id: the cluster's CPU time over the window
+    /// (every process of the cluster, also serving other databases) is reported (db_cpu_pct).
+    #[arg(long)]
+    postmaster_pid: Option<u32>,
+}
+
+impl Server {
+    fn watch(&self) -> http::Watch {
+        http::Watch {
+            server_pid: self.server_pid,
+            postmaster_pid: self.postmaster_pid,
+        }
+    }
 }
 
 #[derive(Subcommand)]
@@ -182,6 +198,7 @@ fn main() -> anyhow::Result<()> {
                 token: server.token.clone(),
             };
             let run = http::MovesRun {
+                watch: server.watch(),
                 clients: server.clients,
                 batch: *batch,
                 warmup: seconds(server.warmup, "warmup")?,
@@ -223,6 +240,7 @@ fn main() -> anyhow::Result<()> {
                 token: server.token.clone(),
             };
             let run = http::ClaimRun {
+                watch: server.watch(),
                 clients: server.clients,
                 warmup: seconds(server.warmup, "warmup")?,
                 seconds: seconds(server.seconds, "seconds")?,

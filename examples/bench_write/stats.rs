@@ -55,12 +55,53 @@ impl Sorted {
 /// User + system CPU time of this process so far (all threads), from `/proc/self/stat`
 /// (clock ticks of 10 ms, `CLK_TCK` = 100 on Linux). `None` where there is no `/proc`.
 pub fn process_cpu() -> Option<Duration> {
-    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
-    // Fields after the command name (which is in parentheses and may contain spaces).
-    let rest = &stat[stat.rfind(')')? + 2..];
-    let fields: Vec<&str> = rest.split_whitespace().collect();
-    // utime and stime are fields 14 and 15 of the line, 12 and 13 after the name.
-    let utime: u64 = fields.get(11)?.parse().ok()?;
-    let stime: u64 = fields.get(12)?.parse().ok()?;
-    Some(Duration::from_millis((utime + stime) * 10))
+    pid_cpu(std::process::id(), false)
+}
+
+/// User + system CPU time of process `pid` so far (fields 14 and 15 of `/proc/PID/stat`);
+/// with `reaped`, also that of its children that have exited and been waited for (16, 17).
+fn pid_cpu(pid: u32, reaped: bool) -> Option<Duration> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    let fields = stat_fields(&stat)?;
+    let ticks = |i: usize| fields.get(i).and_then(|f| f.parse::<u64>().ok());
+    let mut total = ticks(11)? + ticks(12)?;
+    if reaped {
+        total += ticks(13)? + ticks(14)?;
+    }
+    Some(Duration::from_millis(total * 10))
+}
+
+/// The fields of a `/proc/PID/stat` line after the command name (field 3 onwards).
+fn stat_fields(stat: &str) -> Option<Vec<&str>> {
+    Some(stat[stat.rfind(')')? + 2..].split_whitespace().collect())
+}
+
+/// CPU time of a process (the server) so far.
+pub fn server_cpu(pid: u32) -> Option<Duration> {
+    pid_cpu(pid, false)
+}
+
+/// CPU time of a PostgreSQL cluster so far: the postmaster, its live children (backends,
+/// WAL writer, checkpointer, ...) and the children it has reaped (backends that exited).
+pub fn cluster_cpu(postmaster: u32) -> Option<Duration> {
+    let mut total = pid_cpu(postmaster, true)?;
+    for entry in std::fs::read_dir("/proc").ok()?.flatten() {
+        let Some(pid) = entry
+            .file_name()
+            .to_str()
+            .and_then(|n| n.parse::<u32>().ok())
+        else {
+            continue;
+        };
+        let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
+            continue;
+        };
+        let Some(fields) = stat_fields(&stat) else {
+            continue;
+        };
+        if fields.get(1).and_then(|p| p.parse::<u32>().ok()) == Some(postmaster) {
+            total += pid_cpu(pid, false).unwrap_or_default();
+        }
+    }
+    Some(total)
 }
