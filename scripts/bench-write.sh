@@ -3,10 +3,13 @@
 #
 #   scripts/bench-write.sh [SECONDS]          # default 20 s per run
 #       For clients in $CLIENTS (1 4 16): N HTTP clients recording real games one move per
-#       request (examples/bench_write.rs, keep-alive, one connection each), then N pgbench
+#       request (examples/bench_write/, keep-alive, one connection each), then N pgbench
 #       clients doing single-row INSERT + commit into a table shaped like `events`; then
 #       $BATCH-event appends (default 100) against pgbench INSERT ... SELECT ... FROM
-#       generate_series(1, $BATCH). Prints events/s, p50/p99 and the ratios.
+#       generate_series(1, $BATCH). Prints events/s, p50/p99 and the ratios. In the batch runs
+#       the games are cut to a multiple of $BATCH plies (shorter ones are left out), so every
+#       append carries exactly $BATCH moves; each game also costs one creation request
+#       (creates_per_s), which the clients' time includes.
 #   scripts/bench-write.sh growth [SECONDS]
 #       The single-move rate and p99 at $GROWTH_CLIENTS (4 16) clients with $GROWTH_STEPS
 #       (0 1000000 10000000) events already stored; the history is stored through the
@@ -70,6 +73,7 @@ cleanup() {
     fi
 }
 trap cleanup EXIT
+trap 'exit 130' INT TERM
 export DATABASE_URL=$url
 $arbiter migrate >/dev/null
 token=$($arbiter token create --role arbiter --name bench 2>/dev/null)
