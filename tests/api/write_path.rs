@@ -370,3 +370,49 @@ async fn an_unknown_stored_status_is_an_error_never_read_as_in_progress() {
     assert!(body["request_id"].is_string(), "{body}");
     db.finish().await;
 }
+
+#[actix_web::test]
+async fn the_chain_trigger_hashes_what_event_hash_input_gives_whatever_the_session_time_zone() {
+    let db = TestDb::new().await;
+    let game = new_game(&db).await;
+    let mut connection = db.store.pool().acquire().await.unwrap();
+    sqlx::query("SET TimeZone = 'Asia/Kolkata'")
+        .execute(&mut *connection)
+        .await
+        .unwrap();
+    sqlx::query(
+        "INSERT INTO events (game_id, seq, event_id, batch_id, event_type, payload, \
+         occurred_at, recorded_by, prev_hash, hash) VALUES ($1, 2, $2, $2, 'move', \
+         '{\"type\": \"move\", \"by\": \"white\", \"san\": \"e4\"}', \
+         '2026-11-23 23:59:59.123456+05:30', 'an arbiter', ''::bytea, ''::bytea)",
+    )
+    .bind(game)
+    .bind(Uuid::new_v4())
+    .execute(&mut *connection)
+    .await
+    .unwrap();
+    let same: bool = sqlx::query_scalar(
+        "SELECT hash = sha256(prev_hash || convert_to(event_hash_input(game_id, seq, event_id, \
+         event_type, payload, metadata, recorded_at, occurred_at, recorded_by), 'UTF8')) \
+         FROM events WHERE game_id = $1 AND seq = 2",
+    )
+    .bind(game)
+    .fetch_one(&mut *connection)
+    .await
+    .unwrap();
+    assert!(same, "the trigger's text is event_hash_input's, byte for byte");
+    drop(connection);
+    assert!(db.store.verify_chain(game).await.unwrap().intact);
+    // The offline verifier (`arbiter verify FILE`) agrees.
+    let export: String = db
+        .store
+        .game_log(game)
+        .await
+        .unwrap()
+        .iter()
+        .map(|envelope| serde_json::to_string(envelope).unwrap() + "\n")
+        .collect();
+    let verified = arbiter::integrity::verify_export(&export, None);
+    assert!(verified.is_ok(), "{verified:?}");
+    db.finish().await;
+}
