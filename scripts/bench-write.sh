@@ -172,7 +172,8 @@ pgbench_run() {
     local prefix="$logdir/pgbench-$name"
     rm -f "$prefix".*
     psql "$url" -qc CHECKPOINT
-    (cd "$logdir" && pgbench -n -M prepared -f "$script" -c "$clients" -j "$threads" -T "$seconds" \
+    # Without TLS, like the service's own connections (tls-none): the same protocol cost.
+    (cd "$logdir" && PGSSLMODE=disable pgbench -n -M prepared -f "$script" -c "$clients" -j "$threads" -T "$seconds" \
         -l --log-prefix="pgbench-$name" "$url") >"$prefix.out" 2>&1 || {
         echo "pgbench failed:" >&2
         cat "$prefix.out" >&2

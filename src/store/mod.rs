@@ -148,6 +148,10 @@ impl Store {
         let pool = PgPoolOptions::new()
             .max_connections(max_connections)
             .acquire_timeout(Duration::from_secs(5))
+            // No ping before each use: it is one more round trip per statement, and the
+            // write path is one statement per append. A connection the server closed fails
+            // its next statement instead (answered 503, retryable) and is dropped.
+            .test_before_acquire(false)
             .after_connect(move |connection, _| {
                 let role = role.clone();
                 Box::pin(async move {
