@@ -400,7 +400,10 @@ async fn the_chain_trigger_hashes_what_event_hash_input_gives_whatever_the_sessi
     .fetch_one(&mut *connection)
     .await
     .unwrap();
-    assert!(same, "the trigger's text is event_hash_input's, byte for byte");
+    assert!(
+        same,
+        "the trigger's text is event_hash_input's, byte for byte"
+    );
     drop(connection);
     assert!(db.store.verify_chain(game).await.unwrap().intact);
     // The offline verifier (`arbiter verify FILE`) agrees.
