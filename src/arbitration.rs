@@ -217,7 +217,7 @@ impl Arbitration {
             // A retry, or a request made on an older state: the log says which.
             let settled = self
                 .store
-                .append(game_id, expected_seq, &events, recorded_by)
+                .settle_conflict(game_id, expected_seq, &events)
                 .await;
             return Ok(counted(settled?));
         }

@@ -478,9 +478,10 @@ impl Store {
         }
     }
 
-    /// Tells why an append stored nothing: a retry of an earlier identical append (its stored
-    /// envelopes), a stale `expected_seq`, an `event_id` reused, or no such game.
-    async fn settle_conflict(
+    /// Tells why an append stored nothing, or cannot be stored at `expected_seq`: a retry of
+    /// an earlier identical append (its stored envelopes), a stale `expected_seq`, an
+    /// `event_id` reused, or no such game. Reads only; never stores.
+    pub async fn settle_conflict(
         &self,
         game_id: Uuid,
         expected_seq: u64,
