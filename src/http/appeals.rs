@@ -1,15 +1,15 @@
 //! What appeals committees and the chief arbiter read: the distinct positions of a game,
 //! the audit that re-runs every decision, decisions across games, and the PGN.
 
-use super::AppState;
 use super::auth::Caller;
 use super::error::{ApiError, Problem};
-use super::games::{AtSeqQuery, check_query_text, page_limit};
-use super::reads::Reads;
-use crate::arbitration::AuditReport;
+use super::query::{AtSeqQuery, check_query_text, page_limit};
+use crate::app::arbitration::AuditReport;
 use crate::game::PositionOccurrences;
 use crate::game::event::DECISION_TYPES;
 use crate::interchange::pgn_export::export_pgn;
+use crate::request::Reads;
+use crate::state::AppState;
 use crate::store::{RulingFilter, RulingPage, StoreError};
 use actix_web::{HttpResponse, get, web};
 use serde::{Deserialize, Serialize};
@@ -37,7 +37,6 @@ pub struct PositionsResponse {
     responses(
         (status = 200, description = "The positions.", body = PositionsResponse),
         (status = 400, description = "The id is not a UUID.", body = Problem, content_type = "application/problem+json"),
-        (status = 401, description = "No valid bearer token.", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such game, or at_seq beyond the log.", body = Problem, content_type = "application/problem+json"),
     )
 )]
@@ -72,7 +71,6 @@ pub async fn positions(
     responses(
         (status = 200, description = "The audit.", body = AuditReport),
         (status = 400, description = "The id is not a UUID.", body = Problem, content_type = "application/problem+json"),
-        (status = 401, description = "No valid bearer token.", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such game.", body = Problem, content_type = "application/problem+json"),
     )
 )]
@@ -99,7 +97,6 @@ pub async fn audit(
     responses(
         (status = 200, description = "The PGN.", body = inline(super::contract::PgnFile), content_type = "application/x-chess-pgn"),
         (status = 400, description = "The id is not a UUID.", body = Problem, content_type = "application/problem+json"),
-        (status = 401, description = "No valid bearer token.", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such game.", body = Problem, content_type = "application/problem+json"),
     )
 )]
@@ -114,7 +111,7 @@ pub async fn pgn(
     let Some(first) = events.first() else {
         return Err(StoreError::GameNotFound(game_id).into());
     };
-    let log = crate::arbitration::pgn_log(&events);
+    let log = crate::app::arbitration::pgn_log(&events);
     let date = first.recorded_at.format("%Y.%m.%d").to_string();
     let text = export_pgn(&log, &date).map_err(|e| ApiError::internal(e.into()))?;
     Ok(HttpResponse::Ok()
@@ -161,7 +158,6 @@ pub struct RulingsQuery {
     responses(
         (status = 200, description = "A page of decisions.", body = RulingPage),
         (status = 400, description = "A query parameter is wrong; `field` names it.", body = Problem, content_type = "application/problem+json"),
-        (status = 401, description = "No valid bearer token.", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[get("/rulings")]

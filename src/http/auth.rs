@@ -3,25 +3,23 @@
 //! up on every request (one round trip, which also stamps its `last_used_at`), so a revoked
 //! token stops working at once and an expired one is refused with `token_expired`. A GET
 //! request without a token may carry a back-office session cookie instead (see
-//! [`crate::web::session`]).
+//! [`crate::app::sessions`]).
 //!
 //! Repeated failed authentications from one address are slowed down: after
 //! [`FailedAuthentications`]' limit within its window, a request from that address whose
 //! token is not valid is answered 429 with `Retry-After` instead of 401. A valid token is
 //! always looked up and always works, whatever its address did before.
 
-use super::AppState;
 use super::error::ApiError;
 use crate::access::Principal;
+use crate::app::throttle::FailedAuthentications;
+use crate::state::AppState;
 use crate::store::TokenCheck;
 use actix_web::dev::Payload;
 use actix_web::http::header::AUTHORIZATION;
 use actix_web::{FromRequest, HttpRequest, web};
 use futures_util::future::LocalBoxFuture;
-use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
-use std::sync::Arc;
-use std::sync::atomic::{AtomicU32, Ordering};
-use std::time::{Duration, Instant};
+use std::net::{IpAddr, Ipv4Addr};
 
 /// The authenticated caller of a request.
 #[derive(Clone, Debug)]
@@ -65,7 +63,7 @@ impl FromRequest for Caller {
             .map(|value| value.to_str().map(str::to_owned));
         let address = state
             .as_ref()
-            .map(|state| state.failed_authentications.address_of(request));
+            .map(|state| crate::request::client_address(state, request));
         let cookie_request = header.is_none().then(|| request.clone());
         Box::pin(async move {
             let state = state.ok_or_else(|| ApiError::internal(anyhow::anyhow!("no app state")))?;
@@ -74,8 +72,7 @@ impl FromRequest for Caller {
             let token = match header {
                 None => {
                     if let Some(request) = cookie_request.as_ref()
-                        && let Some(principal) =
-                            crate::web::session::principal_from_cookie(&state, request).await?
+                        && let Some(principal) = principal_from_cookie(&state, request).await?
                     {
                         return Ok(Caller(principal));
                     }
@@ -86,7 +83,8 @@ impl FromRequest for Caller {
                     ));
                 }
                 Some(Err(_)) => {
-                    return Err(failed.refuse(
+                    return Err(refuse(
+                        failed,
                         address,
                         ApiError::unauthenticated(
                             "invalid_token",
@@ -103,7 +101,8 @@ impl FromRequest for Caller {
                         token.trim().to_string()
                     }
                     _ => {
-                        return Err(failed.refuse(
+                        return Err(refuse(
+                            failed,
                             address,
                             ApiError::unauthenticated(
                                 "invalid_token",
@@ -118,7 +117,8 @@ impl FromRequest for Caller {
                 TokenCheck::Expired {
                     token_id,
                     expired_at,
-                } => Err(failed.refuse(
+                } => Err(refuse(
+                    failed,
                     address,
                     ApiError::unauthenticated(
                         "token_expired",
@@ -130,7 +130,8 @@ impl FromRequest for Caller {
                         ),
                     ),
                 )),
-                TokenCheck::Unknown => Err(failed.refuse(
+                TokenCheck::Unknown => Err(refuse(
+                    failed,
                     address,
                     ApiError::unauthenticated(
                         "invalid_token",
@@ -143,150 +144,28 @@ impl FromRequest for Caller {
     }
 }
 
-/// The bookkeeping of failed authentications per client address: a fixed window per
-/// address, opened by its first failure, in a bounded cache (`moka`) that forgets an address
-/// when its window ends and never holds more than [`FailedAuthentications::ADDRESSES`].
-/// IPv6 addresses are counted per /64, the block one client usually holds.
-#[derive(Clone)]
-pub struct FailedAuthentications {
-    windows: moka::sync::Cache<IpAddr, Arc<FailureWindow>>,
-    limit: u32,
-    window: Duration,
-    trust_forwarded_for: bool,
-}
-
-/// The failures of one address since its window opened.
-#[derive(Debug)]
-struct FailureWindow {
-    opened: Instant,
-    failures: AtomicU32,
-}
-
-impl std::fmt::Debug for FailedAuthentications {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("FailedAuthentications")
-            .field("addresses", &self.windows.entry_count())
-            .field("limit", &self.limit)
-            .field("window", &self.window)
-            .field("trust_forwarded_for", &self.trust_forwarded_for)
-            .finish()
+/// Answers a failed authentication from `address`: 429 if the address is over its limit,
+/// else `refusal` (and the failure is counted).
+fn refuse(failed: &FailedAuthentications, address: IpAddr, refusal: ApiError) -> ApiError {
+    match failed.count_failure(address) {
+        Ok(()) => refusal,
+        Err(wait) => ApiError::too_many_failed_authentications(
+            u32::try_from(wait.as_secs().max(1)).unwrap_or(u32::MAX),
+        ),
     }
 }
 
-impl Default for FailedAuthentications {
-    /// 10 failures a minute per address.
-    fn default() -> Self {
-        FailedAuthentications::new(10, Duration::from_secs(60), false)
+/// The principal of the back-office session whose cookie a GET request carries (see the
+/// module documentation); `None` for other methods or when there is no such live session.
+async fn principal_from_cookie(
+    state: &AppState,
+    request: &HttpRequest,
+) -> Result<Option<Principal>, crate::store::StoreError> {
+    if request.method() != actix_web::http::Method::GET {
+        return Ok(None);
     }
-}
-
-impl FailedAuthentications {
-    /// The most addresses remembered at once.
-    pub const ADDRESSES: u64 = 100_000;
-
-    /// After `limit` failed authentications from one address within `window`, that
-    /// address's failing requests are answered 429 until the window ends. With
-    /// `trust_forwarded_for`, the client address is taken from `Forwarded`/`X-Forwarded-For`
-    /// (only behind a proxy that sets them), else from the connection.
-    pub fn new(limit: u32, window: Duration, trust_forwarded_for: bool) -> Self {
-        FailedAuthentications {
-            windows: moka::sync::Cache::builder()
-                .max_capacity(Self::ADDRESSES)
-                .time_to_live(window)
-                .build(),
-            limit: limit.max(1),
-            window,
-            trust_forwarded_for,
-        }
-    }
-
-    /// The address a request's failures are counted under.
-    pub fn address_of(&self, request: &HttpRequest) -> IpAddr {
-        let forwarded = self
-            .trust_forwarded_for
-            .then(|| {
-                let info = request.connection_info();
-                info.realip_remote_addr().and_then(parse_address)
-            })
-            .flatten();
-        let address = forwarded
-            .or_else(|| request.peer_addr().map(|peer| peer.ip()))
-            .unwrap_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED));
-        counted_as(address)
-    }
-
-    /// Answers a failed authentication from `address`: 429 if the address is over its
-    /// limit, else `refusal` (and the failure is counted).
-    pub fn refuse(&self, address: IpAddr, refusal: ApiError) -> ApiError {
-        if let Some(wait) = self.throttled(address) {
-            return ApiError::too_many_failed_authentications(
-                u32::try_from(wait.as_secs().max(1)).unwrap_or(u32::MAX),
-            );
-        }
-        let window = self.windows.get_with(address, || {
-            Arc::new(FailureWindow {
-                opened: Instant::now(),
-                failures: AtomicU32::new(0),
-            })
-        });
-        window.failures.fetch_add(1, Ordering::Relaxed);
-        refusal
-    }
-
-    /// How long `address` must wait, if it is over its limit.
-    fn throttled(&self, address: IpAddr) -> Option<Duration> {
-        let window = self.windows.get(&address)?;
-        (window.failures.load(Ordering::Relaxed) >= self.limit).then(|| {
-            self.window
-                .saturating_sub(window.opened.elapsed())
-                .max(Duration::from_secs(1))
-        })
-    }
-}
-
-/// Parses `1.2.3.4`, `1.2.3.4:5678`, `[::1]:5678` or `::1`.
-fn parse_address(text: &str) -> Option<IpAddr> {
-    text.parse::<IpAddr>()
-        .ok()
-        .or_else(|| text.parse::<std::net::SocketAddr>().ok().map(|s| s.ip()))
-}
-
-/// IPv4 as it is; IPv4-mapped IPv6 as IPv4; other IPv6 by its /64 prefix.
-fn counted_as(address: IpAddr) -> IpAddr {
-    match address {
-        IpAddr::V4(_) => address,
-        IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
-            Some(v4) => IpAddr::V4(v4),
-            None => {
-                let segments = v6.segments();
-                IpAddr::V6(Ipv6Addr::new(
-                    segments[0],
-                    segments[1],
-                    segments[2],
-                    segments[3],
-                    0,
-                    0,
-                    0,
-                    0,
-                ))
-            }
-        },
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::counted_as;
-    use std::net::IpAddr;
-
-    #[test]
-    fn ipv6_clients_are_counted_per_64_and_mapped_ipv4_as_ipv4() {
-        let a: IpAddr = "2001:db8:1:2:aaaa::1".parse().unwrap();
-        let b: IpAddr = "2001:db8:1:2:bbbb::9".parse().unwrap();
-        let c: IpAddr = "2001:db8:1:3::1".parse().unwrap();
-        assert_eq!(counted_as(a), counted_as(b));
-        assert_ne!(counted_as(a), counted_as(c));
-        let mapped: IpAddr = "::ffff:192.0.2.7".parse().unwrap();
-        assert_eq!(counted_as(mapped), "192.0.2.7".parse::<IpAddr>().unwrap());
-    }
+    let Some(session_id) = crate::request::session_id_of(request) else {
+        return Ok(None);
+    };
+    crate::app::sessions::principal_of_session(&state.store, &state.sessions, &session_id).await
 }

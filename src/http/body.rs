@@ -2,9 +2,9 @@
 //! their line and column, and typed decoding that names the wrong field (`events[2].by`).
 
 use super::error::ApiError;
+use crate::app::commands::json_kind;
 use actix_web::web;
 use futures_util::StreamExt;
-use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
 /// Reads the whole body, refusing it as soon as it exceeds `limit` bytes.
@@ -95,85 +95,5 @@ fn unstorable(value: &Value, path: &str) -> Option<(String, &'static str)> {
             }
         }),
         _ => None,
-    }
-}
-
-/// Decodes `value` as `T`; an error names the field as `prefix` followed by the path inside.
-pub fn decode_at<T: DeserializeOwned>(value: Value, prefix: &str) -> Result<T, ApiError> {
-    serde_path_to_error::deserialize(value).map_err(|error| {
-        let inner = error.path().to_string();
-        let message = error.into_inner().to_string();
-        let mut parts: Vec<String> = Vec::new();
-        if !prefix.is_empty() {
-            parts.push(prefix.to_string());
-        }
-        if inner != "." {
-            parts.push(inner);
-        }
-        // serde names a missing or unknown field only in its message: add it to the path.
-        if let Some(name) = named_field(&message) {
-            parts.push(name.to_string());
-        }
-        let field = parts.join(".");
-        ApiError::invalid_field(
-            field.clone(),
-            format!("Field `{field}` is wrong: {message}. Nothing was stored."),
-        )
-    })
-}
-
-/// The field a serde message names: "missing field `by`", "unknown field `colour`, ...".
-fn named_field(message: &str) -> Option<&str> {
-    let rest = message
-        .strip_prefix("missing field `")
-        .or_else(|| message.strip_prefix("unknown field `"))?;
-    rest.split('`').next()
-}
-
-/// Removes `key` from `map` and decodes it, if present and not null.
-pub fn take_optional<T: DeserializeOwned>(
-    map: &mut Map<String, Value>,
-    key: &str,
-    prefix: &str,
-) -> Result<Option<T>, ApiError> {
-    let path = if prefix.is_empty() {
-        key.to_string()
-    } else {
-        format!("{prefix}.{key}")
-    };
-    match map.remove(key) {
-        None | Some(Value::Null) => Ok(None),
-        Some(value) => decode_at(value, &path).map(Some),
-    }
-}
-
-/// Removes `key` from `map` and decodes it; it must be present.
-pub fn take_required<T: DeserializeOwned>(
-    map: &mut Map<String, Value>,
-    key: &str,
-    prefix: &str,
-) -> Result<T, ApiError> {
-    let path = if prefix.is_empty() {
-        key.to_string()
-    } else {
-        format!("{prefix}.{key}")
-    };
-    take_optional(map, key, prefix)?.ok_or_else(|| {
-        ApiError::invalid_field(
-            path.clone(),
-            format!("Field `{path}` is missing; it is required. Nothing was stored."),
-        )
-    })
-}
-
-/// The JSON kind of a value, for messages.
-pub fn json_kind(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
     }
 }

@@ -3,7 +3,6 @@
 //! handlers only read the parameters, fold the game through the application service and
 //! pick the stored events the caption needs.
 
-use super::AppState;
 use super::auth::Caller;
 use super::error::{ApiError, Problem};
 use crate::game::event::{ClaimKind, Event, RecordedEvent, ServiceEvent};
@@ -11,6 +10,7 @@ use crate::interchange::diagram::{
     Arrow, Circle, DEFAULT_SIZE, Diagram, DrawnAt, MAX_SIZE, MIN_SIZE, board_at,
     last_clock_readings, occurrence_sheet,
 };
+use crate::state::AppState;
 use crate::store::StoreError;
 use actix_web::{HttpResponse, get, web};
 use serde::Deserialize;
@@ -203,7 +203,6 @@ fn svg_response(svg: String) -> HttpResponse {
     responses(
         (status = 200, description = "The diagram.", body = String, content_type = "image/svg+xml"),
         (status = 400, description = "A parameter is wrong (`at_seq` with `ply`, a bad mark or size); `field` names it.", body = Problem, content_type = "application/problem+json"),
-        (status = 401, description = "No valid bearer token.", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such game, or `at_seq`/`ply` beyond the game.", body = Problem, content_type = "application/problem+json"),
     )
 )]
@@ -289,7 +288,6 @@ pub async fn board_svg(
     responses(
         (status = 200, description = "The sheet.", body = String, content_type = "image/svg+xml"),
         (status = 400, description = "A parameter is wrong; `field` names it.", body = Problem, content_type = "application/problem+json"),
-        (status = 401, description = "No valid bearer token.", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such game, or no claim at that `seq`.", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "The claim at that `seq` is not a repetition claim.", body = Problem, content_type = "application/problem+json"),
     )

@@ -6,37 +6,8 @@
 use crate::store::StoreError;
 use actix_web::http::StatusCode;
 use actix_web::{HttpResponse, ResponseError};
-use serde::{Deserialize, Serialize};
-use utoipa::ToSchema;
 
-/// The media type of every error body.
-pub const PROBLEM_JSON: &str = "application/problem+json";
-
-/// An error response body (RFC 9457 problem details).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
-pub struct Problem {
-    /// A URI naming the kind of problem (`urn:arbiter:problem:<code>`).
-    #[serde(rename = "type")]
-    pub kind: String,
-    /// A short summary of the kind of problem.
-    pub title: String,
-    /// The HTTP status.
-    pub status: u16,
-    /// What went wrong and what to do about it.
-    pub detail: String,
-    /// A stable machine-readable code (`stale_seq`, `invalid_field`, `game_not_found`, ...).
-    pub code: String,
-    /// The field of the request that is wrong, as a path (`events[2].san`), for bad input.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub field: Option<String>,
-    /// The game's last stored `seq`, when an append was refused because it was stale.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub current_seq: Option<u64>,
-    /// The request's id (also in the `X-Request-Id` header and the service's log line for
-    /// the request), on every 5xx: give it to the operator to find what failed.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub request_id: Option<String>,
-}
+pub use crate::problem::{PROBLEM_JSON, Problem};
 
 /// An error that becomes a problem response.
 #[derive(Debug)]
@@ -244,7 +215,7 @@ impl ResponseError for ApiError {
         {
             tracing::error!(status = self.status.as_u16(), code = self.code, error = ?cause, "request failed");
         }
-        crate::telemetry::refused(self.code, self.status.as_u16());
+        crate::ops::telemetry::refused(self.code, self.status.as_u16());
         let mut response = HttpResponse::build(self.status);
         if self.status == StatusCode::UNAUTHORIZED {
             response.insert_header(("WWW-Authenticate", "Bearer"));
@@ -256,9 +227,9 @@ impl ResponseError for ApiError {
     }
 }
 
-impl From<crate::arbitration::RecordError> for ApiError {
-    fn from(error: crate::arbitration::RecordError) -> Self {
-        use crate::arbitration::RecordError;
+impl From<crate::app::arbitration::RecordError> for ApiError {
+    fn from(error: crate::app::arbitration::RecordError) -> Self {
+        use crate::app::arbitration::RecordError;
         match error {
             RecordError::Store(store) => store.into(),
             RecordError::Denied(denied) => denied.into(),
@@ -350,6 +321,37 @@ impl From<StoreError> for ApiError {
             | StoreError::Database(sqlx::Error::PoolClosed)
             | StoreError::ListenerUnavailable => ApiError::unavailable(error.into()),
             other => ApiError::internal(other.into()),
+        }
+    }
+}
+
+impl From<crate::app::commands::CommandError> for ApiError {
+    /// A command that does not decode: 422 naming the field (or the refusal's own code).
+    fn from(error: crate::app::commands::CommandError) -> Self {
+        let refused = match error.code {
+            "invalid_field" => {
+                ApiError::invalid_field(error.field.clone().unwrap_or_default(), error.message)
+            }
+            code => ApiError::unprocessable(code, error.message),
+        };
+        match error.field {
+            Some(field) => refused.with_field(field),
+            None => refused,
+        }
+    }
+}
+
+impl From<crate::request::RequestError> for ApiError {
+    fn from(error: crate::request::RequestError) -> Self {
+        match error {
+            crate::request::RequestError::Unreadable(error) => {
+                let mut refused = ApiError::bad_request(error.code, error.message);
+                refused.field = error.field;
+                refused
+            }
+            crate::request::RequestError::NoState => {
+                ApiError::internal(anyhow::anyhow!("the app has no state"))
+            }
         }
     }
 }

@@ -2,8 +2,8 @@
 
 use super::auth::Caller;
 use super::error::{ApiError, Problem};
-use super::games::page_limit;
-use super::reads::Reads;
+use super::query::page_limit;
+use crate::request::Reads;
 use crate::store::{FeedCursor, FeedPage};
 use actix_web::{get, web};
 use serde::Deserialize;
@@ -34,7 +34,6 @@ pub struct FeedQuery {
     responses(
         (status = 200, description = "A page of the feed.", body = FeedPage),
         (status = 400, description = "The cursor or limit is wrong; `field` names it.", body = Problem, content_type = "application/problem+json"),
-        (status = 401, description = "No valid bearer token.", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[get("/feed")]

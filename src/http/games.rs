@@ -4,14 +4,13 @@
 //! through actix's `Json` extractor, so that every refusal is a problem body naming the field.
 
 use super::auth::Caller;
-use super::body::{decode_at, json_kind, json_object, read_limited, take_optional, take_required};
+use super::body::{json_object, read_limited};
 use super::error::{ApiError, Problem};
-use super::reads::{LSN_HEADER, Reads};
-use super::{AppState, Limits};
-use crate::game::event::{
-    ClockReading, Event, GAME_SETTINGS_FIELDS, GameSettings, RECORDED_EVENT_TYPES, RecordedEvent,
-    SERVICE_EVENT_TYPES,
-};
+use super::query::{AtSeqQuery, check_query_text, page_limit};
+use crate::app::commands::{decode_at, decode_event, json_kind, take_optional, take_required};
+use crate::game::event::{ClockReading, GAME_SETTINGS_FIELDS, GameSettings, RecordedEvent};
+use crate::request::{LSN_HEADER, Reads};
+use crate::state::{AppState, Limits};
 use crate::store::{
     EventEnvelope, GameFilter, GameListPage, GameStatus, GameSummary, ListCursor, NewEvent,
 };
@@ -127,32 +126,6 @@ pub struct ReadEventsQuery {
     pub limit: Option<u64>,
 }
 
-/// Checks a free-text query filter: at most 200 characters, no U+0000 (which PostgreSQL
-/// cannot take as text).
-pub(super) fn check_query_text(field: &'static str, text: Option<&str>) -> Result<(), ApiError> {
-    if text.is_some_and(|t| t.contains('\0') || t.chars().count() > 200) {
-        return Err(ApiError::bad_request(
-            "invalid_query",
-            format!("`{field}` must be at most 200 characters, without U+0000."),
-        )
-        .with_field(field));
-    }
-    Ok(())
-}
-
-/// Checks a page size against its bounds.
-pub(super) fn page_limit(limit: Option<u64>, default: u64, max: u64) -> Result<u64, ApiError> {
-    match limit {
-        None => Ok(default),
-        Some(n) if (1..=max).contains(&n) => Ok(n),
-        Some(n) => Err(ApiError::bad_request(
-            "invalid_limit",
-            format!("limit {n} is out of range; ask for 1 to {max} items per page."),
-        )
-        .with_field("limit")),
-    }
-}
-
 /// Validates a game's settings with the game core, naming the wrong field.
 fn validate_settings(settings: &GameSettings) -> Result<(), ApiError> {
     crate::game::settings::validate(settings)
@@ -173,8 +146,6 @@ fn validate_settings(settings: &GameSettings) -> Result<(), ApiError> {
         (status = 201, description = "The game was created.", body = GameCreatedResponse),
         (status = 200, description = "A game with this id and these settings already existed.", body = GameCreatedResponse),
         (status = 400, description = "The body is not JSON.", body = Problem, content_type = "application/problem+json"),
-        (status = 401, description = "No valid bearer token.", body = Problem, content_type = "application/problem+json"),
-        (status = 403, description = "The token's role or events do not allow this.", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "The game_id is taken by a game with other settings.", body = Problem, content_type = "application/problem+json"),
         (status = 413, description = "The body is too large.", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "A field is missing or wrong; `field` names it.", body = Problem, content_type = "application/problem+json"),
@@ -209,7 +180,7 @@ pub async fn create_game(
         .store
         .create_game(game_id, event_id, &settings, &caller.0.recorder())
         .await?;
-    crate::telemetry::game_created(created.newly_created);
+    crate::ops::telemetry::game_created(created.newly_created);
     let status = if created.newly_created {
         actix_web::http::StatusCode::CREATED
     } else {
@@ -251,8 +222,7 @@ pub(super) async fn add_lsn_header(
     params(ListGamesQuery),
     responses(
         (status = 200, description = "A page of games.", body = GameListPage),
-        (status = 400, description = "A query parameter is wrong; `field` names it.", body = Problem, content_type = "application/problem+json"),        (status = 401, description = "No valid bearer token.", body = Problem, content_type = "application/problem+json"),
-        (status = 403, description = "The token's role or events do not allow this.", body = Problem, content_type = "application/problem+json"),
+        (status = 400, description = "A query parameter is wrong; `field` names it.", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[get("/games")]
@@ -297,14 +267,6 @@ pub struct GameDetail {
     pub state: crate::game::GameView,
 }
 
-/// Time travel: the state as it stood after an event.
-#[derive(Debug, Deserialize, IntoParams)]
-#[into_params(parameter_in = Query)]
-pub struct AtSeqQuery {
-    /// Fold the log only up to this `seq` (the state as it stood after that event).
-    pub at_seq: Option<u64>,
-}
-
 /// Fetch a game and its state.
 ///
 /// The state is the log folded by the engine: FEN, side to move, moves and the scoresheet
@@ -318,8 +280,6 @@ pub struct AtSeqQuery {
     responses(
         (status = 200, description = "The game and its state.", body = GameDetail),
         (status = 400, description = "The id is not a UUID, or at_seq is not a number.", body = Problem, content_type = "application/problem+json"),
-        (status = 401, description = "No valid bearer token.", body = Problem, content_type = "application/problem+json"),
-        (status = 403, description = "The token's role or events do not allow this.", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such game, or at_seq beyond the log.", body = Problem, content_type = "application/problem+json"),
     )
 )]
@@ -376,152 +336,10 @@ fn decode_events(value: Value, max: usize) -> Result<Vec<NewEvent>, ApiError> {
     items
         .into_iter()
         .enumerate()
-        .map(|(index, item)| decode_event(item, &format!("events[{index}]")))
+        .map(|(index, item)| {
+            decode_event(item, &format!("events[{index}]")).map_err(ApiError::from)
+        })
         .collect()
-}
-
-/// Decodes one event object of an append.
-pub(crate) fn decode_event(item: Value, path: &str) -> Result<NewEvent, ApiError> {
-    let Value::Object(mut object) = item else {
-        return Err(ApiError::invalid_field(
-            path,
-            format!(
-                "`{path}` must be an event object, not {}.",
-                json_kind(&item)
-            ),
-        ));
-    };
-    let event_id: Option<Uuid> = take_optional(&mut object, "event_id", path)?;
-    let occurred_at: Option<DateTime<Utc>> = take_optional(&mut object, "occurred_at", path)?;
-    let clock: Option<ClockReading> = take_optional(&mut object, "clock", path)?;
-    let type_path = format!("{path}.type");
-    let kind = match object.get("type") {
-        Some(Value::String(kind)) => kind.clone(),
-        Some(other) => {
-            return Err(ApiError::invalid_field(
-                type_path.clone(),
-                format!("`{type_path}` must be a string, not {}.", json_kind(other)),
-            ));
-        }
-        None => {
-            return Err(ApiError::invalid_field(
-                type_path.clone(),
-                format!(
-                    "`{type_path}` is missing: every event names its type, one of {}.",
-                    RECORDED_EVENT_TYPES.join(", ")
-                ),
-            ));
-        }
-    };
-    if SERVICE_EVENT_TYPES.contains(&kind.as_str()) {
-        return Err(ApiError::unprocessable(
-            "service_event_submitted",
-            format!(
-                "`{kind}` events are appended by the service itself as the consequence of \
-                 recorded events and cannot be submitted. Record what happened at the board \
-                 (for example a `claim`) and the service appends its ruling."
-            ),
-        )
-        .with_field(type_path));
-    }
-    if !RECORDED_EVENT_TYPES.contains(&kind.as_str()) {
-        return Err(ApiError::invalid_field(
-            type_path.clone(),
-            format!(
-                "`{kind}` is not an event type. Record one of: {}.",
-                RECORDED_EVENT_TYPES.join(", ")
-            ),
-        ));
-    }
-    let event: RecordedEvent = match serde_json::from_value(Value::Object(object.clone())) {
-        Ok(event) => event,
-        Err(error) => return Err(event_error(&object, path, &error.to_string())),
-    };
-    validate_event_text(&event, path)?;
-    Ok(NewEvent {
-        event_id: event_id.unwrap_or_else(Uuid::new_v4),
-        event: Event::Recorded(event),
-        occurred_at,
-        clock,
-    })
-}
-
-/// The problem for an event object that does not decode, naming the wrong field.
-///
-/// serde names a missing or unknown field in its message, but for a value of the wrong type
-/// inside an internally tagged event it cannot say which field it was. The field is found by
-/// taking each one out in turn: the culprit is the one whose removal leaves the event valid
-/// (an optional field) or reports that very field as missing.
-fn event_error(object: &serde_json::Map<String, Value>, path: &str, message: &str) -> ApiError {
-    let named = ["missing field `", "unknown field `"]
-        .iter()
-        .find_map(|prefix| message.strip_prefix(prefix))
-        .and_then(|rest| rest.split('`').next());
-    let culprit = named.map(str::to_owned).or_else(|| {
-        object
-            .keys()
-            .filter(|key| key.as_str() != "type")
-            .find_map(|key| {
-                let mut without = object.clone();
-                without.remove(key);
-                match serde_json::from_value::<RecordedEvent>(Value::Object(without)) {
-                    Ok(_) => Some(key.clone()),
-                    Err(e) if e.to_string() == format!("missing field `{key}`") => {
-                        Some(key.clone())
-                    }
-                    Err(_) => None,
-                }
-            })
-    });
-    let field = match culprit {
-        Some(key) => format!("{path}.{key}"),
-        None => path.to_string(),
-    };
-    ApiError::invalid_field(
-        field.clone(),
-        format!("Field `{field}` is wrong: {message}. Nothing was stored."),
-    )
-}
-
-/// Bounds the free-text fields of an event.
-fn validate_event_text(event: &RecordedEvent, path: &str) -> Result<(), ApiError> {
-    let (field, text, max) = match event {
-        RecordedEvent::Move { san, .. } => ("san", san, 16),
-        RecordedEvent::Touch { square, .. } => ("square", square, 2),
-        RecordedEvent::IllegalMove { description, .. } => ("description", description, 2000),
-        RecordedEvent::ClockAdjust { reason, .. }
-        | RecordedEvent::ArbiterDecision { reason, .. }
-        | RecordedEvent::AppealDecided { reason, .. }
-        | RecordedEvent::Correction { reason, .. } => ("reason", reason, 2000),
-        RecordedEvent::AppealLodged { grounds, .. } => ("grounds", grounds, 4000),
-        RecordedEvent::Claim {
-            intended_move: Some(intended),
-            ..
-        } => ("intended_move", intended, 16),
-        _ => return Ok(()),
-    };
-    let field_path = format!("{path}.{field}");
-    if text.trim().is_empty() {
-        return Err(ApiError::invalid_field(
-            field_path.clone(),
-            format!("`{field_path}` is empty; give it a value."),
-        ));
-    }
-    if text.chars().count() > max {
-        return Err(ApiError::invalid_field(
-            field_path.clone(),
-            format!("`{field_path}` is longer than {max} characters."),
-        ));
-    }
-    if let RecordedEvent::AppealLodged { by, .. } = event
-        && (by.trim().is_empty() || by.chars().count() > 200)
-    {
-        return Err(ApiError::invalid_field(
-            format!("{path}.by"),
-            format!("`{path}.by` must name who appeals, in 1 to 200 characters."),
-        ));
-    }
-    Ok(())
 }
 
 /// Record events.
@@ -564,8 +382,6 @@ fn validate_event_text(event: &RecordedEvent, path: &str) -> Result<(), ApiError
         (status = 201, description = "The events were stored.", body = AppendResponse),
         (status = 200, description = "A retry: these events were already stored by an identical request.", body = AppendResponse),
         (status = 400, description = "The body is not JSON, or the id is not a UUID.", body = Problem, content_type = "application/problem+json"),
-        (status = 401, description = "No valid bearer token.", body = Problem, content_type = "application/problem+json"),
-        (status = 403, description = "The token's role or events do not allow this.", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such game.", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "`expected_seq` is stale (`current_seq` says where the log is), or an `event_id` is reused.", body = Problem, content_type = "application/problem+json"),
         (status = 413, description = "The body is too large.", body = Problem, content_type = "application/problem+json"),
@@ -627,8 +443,6 @@ pub async fn append_events(
     responses(
         (status = 200, description = "The events after `after`, in `seq` order.", body = EventPage),
         (status = 400, description = "A parameter is wrong; `field` names it.", body = Problem, content_type = "application/problem+json"),
-        (status = 401, description = "No valid bearer token.", body = Problem, content_type = "application/problem+json"),
-        (status = 403, description = "The token's role or events do not allow this.", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such game.", body = Problem, content_type = "application/problem+json"),
     )
 )]

@@ -1,7 +1,7 @@
 //! Liveness and readiness, for load balancers and container health checks.
 
-use super::AppState;
 use super::error::{ApiError, Problem};
+use crate::state::AppState;
 use actix_web::{get, web};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;

@@ -2,11 +2,11 @@
 //! reading is `interchange::pgn_import`'s and the recording `import::Importer`'s; this
 //! handler reads the body, checks the caller's role and renders the report.
 
-use super::AppState;
 use super::auth::Caller;
 use super::error::{ApiError, Problem};
-use crate::import::{ImportReport, Importer};
+use crate::app::import::{ImportReport, Importer};
 use crate::interchange::pgn_import::read_games;
+use crate::state::AppState;
 use actix_web::http::StatusCode;
 use actix_web::{HttpResponse, post, web};
 
@@ -43,7 +43,6 @@ const EXAMPLE_PGN: &str = "[Event \"Open\"]\n[Site \"Tashkent\"]\n[Round \"6.1\"
     ),
     responses(
         (status = 200, description = "One report per game, in file order (some may be unreadable or failed).", body = ImportReport),
-        (status = 401, description = "No valid bearer token.", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "Importing needs an arbiter token.", body = Problem, content_type = "application/problem+json"),
         (status = 413, description = "The body is larger than 32 MiB.", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "The body holds no game.", body = Problem, content_type = "application/problem+json"),

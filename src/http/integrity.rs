@@ -4,8 +4,8 @@
 
 use super::auth::Caller;
 use super::error::{ApiError, Problem};
-use super::reads::Reads;
 use crate::integrity::ChainDigest;
+use crate::request::Reads;
 use crate::store::StoreError;
 use actix_web::{HttpResponse, get, web};
 use uuid::Uuid;
@@ -24,7 +24,6 @@ pub const JSON_LINES: &str = "application/x-ndjson";
     responses(
         (status = 200, description = "The last seq and its hash.", body = ChainDigest),
         (status = 400, description = "The id is not a UUID.", body = Problem, content_type = "application/problem+json"),
-        (status = 401, description = "No valid bearer token.", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such game.", body = Problem, content_type = "application/problem+json"),
     )
 )]
@@ -53,7 +52,6 @@ pub async fn digest(
     responses(
         (status = 200, description = "One event envelope (as in EventEnvelope) per line.", body = String, content_type = "application/x-ndjson"),
         (status = 400, description = "The id is not a UUID.", body = Problem, content_type = "application/problem+json"),
-        (status = 401, description = "No valid bearer token.", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such game.", body = Problem, content_type = "application/problem+json"),
     )
 )]

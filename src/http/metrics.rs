@@ -1,14 +1,14 @@
 //! `GET /metrics`: what the service counts, in the Prometheus text format
-//! ([`crate::telemetry`] lists the metrics).
+//! ([`crate::ops::telemetry`] lists the metrics).
 //!
 //! On the service's own address it needs an admin token. An operator who would rather not
 //! give Prometheus a token starts the service with `--metrics-bind ADDRESS:PORT`, where
 //! [`metrics_app`] serves the same text without a token: bind it to an address only the
 //! scraper can reach.
 
-use super::AppState;
 use super::auth::Caller;
 use super::error::{ApiError, Problem};
+use crate::state::AppState;
 use actix_web::{App, HttpResponse, get, web};
 
 /// The media type of the Prometheus text format.
@@ -24,7 +24,6 @@ pub const PROMETHEUS_TEXT: &str = "text/plain; version=0.0.4; charset=utf-8";
     security(("bearer" = [])),
     responses(
         (status = 200, description = "The metrics, Prometheus text format 0.0.4.", body = String, content_type = "text/plain"),
-        (status = 401, description = "No valid bearer token.", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "Not an admin token.", body = Problem, content_type = "application/problem+json"),
     )
 )]
@@ -41,18 +40,18 @@ async fn open_metrics(state: web::Data<AppState>) -> HttpResponse {
 
 /// Samples what is read at scrape time (pools, replica lag) and renders everything.
 async fn render(state: &AppState) -> HttpResponse {
-    crate::telemetry::pool_sampled("primary", state.store.pool());
+    crate::ops::telemetry::pool_sampled("primary", state.store.pool());
     if let Some(replica) = state.store.replica_pool() {
-        crate::telemetry::pool_sampled("replica", replica);
+        crate::ops::telemetry::pool_sampled("replica", replica);
     }
     match state.store.replica_lag_bytes().await {
-        Ok(Some(lag)) => crate::telemetry::replica_lag(lag),
+        Ok(Some(lag)) => crate::ops::telemetry::replica_lag(lag),
         Ok(None) => {}
         Err(error) => tracing::warn!(%error, "cannot measure the read replica's lag"),
     }
     HttpResponse::Ok()
         .content_type(PROMETHEUS_TEXT)
-        .body(crate::telemetry::render())
+        .body(crate::ops::telemetry::render())
 }
 
 /// The app served on `--metrics-bind`: `GET /metrics` without a token, nothing else.
@@ -67,7 +66,7 @@ pub fn metrics_app(
         InitError = (),
     >,
 > {
-    crate::telemetry::install();
+    crate::ops::telemetry::install();
     App::new()
         .app_data(web::Data::new(state))
         .route("/metrics", web::get().to(open_metrics))

@@ -1,7 +1,8 @@
 //! The HTTP shell: actix-web handlers that read requests, call the store (and, for rulings,
 //! the pure game core), and render answers. No SQL and no chess logic live here.
 //!
-//! The server and the tests build the app with the same [`app`] function, and the OpenAPI
+//! The server and the tests build the app with the same [`app`] function (through
+//! [`crate::startup::app`], which mounts the back office beside it), and the OpenAPI
 //! document is collected from the same route configuration ([`routes`]), so the document
 //! cannot describe routes the server does not have.
 //!
@@ -21,13 +22,13 @@ pub mod health;
 pub mod import;
 pub mod integrity;
 pub mod metrics;
-pub mod reads;
+pub mod query;
 pub mod streams;
 pub mod tokens;
 pub mod tournaments;
 
-use crate::arbitration::Arbitration;
-use crate::store::Store;
+use crate::request as reads;
+use crate::state::AppState;
 use actix_web::body::{EitherBody, MessageBody};
 use actix_web::dev::{ServiceFactory, ServiceRequest, ServiceResponse};
 use actix_web::http::{StatusCode, header};
@@ -38,60 +39,6 @@ use utoipa::OpenApi;
 use utoipa::openapi::OpenApi as OpenApiDocument;
 use utoipa_actix_web::{AppExt, scope, service_config::ServiceConfig};
 use utoipa_swagger_ui::SwaggerUi;
-
-/// Request limits.
-#[derive(Clone, Copy, Debug)]
-pub struct Limits {
-    /// The largest request body accepted, in bytes.
-    pub body_bytes: usize,
-    /// The most events accepted in one append.
-    pub events_per_append: usize,
-}
-
-impl Default for Limits {
-    fn default() -> Self {
-        Limits {
-            body_bytes: 1024 * 1024,
-            events_per_append: 1000,
-        }
-    }
-}
-
-/// What every handler can reach.
-#[derive(Clone, Debug)]
-pub struct AppState {
-    /// The event store.
-    pub store: Store,
-    /// Records events with the engine's rulings; keeps warm games.
-    pub arbitration: Arbitration,
-    /// Request limits.
-    pub limits: Limits,
-    /// Live streams and broadcasts (holds the instance's one `LISTEN` connection).
-    pub streams: crate::streams::Streams,
-    /// Failed authentications per client address (429 past the limit).
-    pub failed_authentications: auth::FailedAuthentications,
-    /// Whether the public broadcast (routes under `/v1/broadcast/`) is readable without a
-    /// token (`--public-broadcast`), for relays that poll a URL.
-    pub public_broadcast: bool,
-    /// Back-office sessions.
-    pub web: crate::web::WebSettings,
-}
-
-impl AppState {
-    /// The state of a service over `store` with default limits. Reads go to the store's
-    /// read replica when it has one (see [`reads::Reads`] and [`Store::reader`]).
-    pub fn new(store: Store) -> Self {
-        AppState {
-            arbitration: Arbitration::new(store.clone()),
-            streams: crate::streams::Streams::new(store.clone()),
-            store,
-            limits: Limits::default(),
-            failed_authentications: auth::FailedAuthentications::default(),
-            public_broadcast: false,
-            web: crate::web::WebSettings::default(),
-        }
-    }
-}
 
 /// The fixed parts of the OpenAPI document; paths and schemas are collected from [`routes`].
 #[derive(OpenApi)]
@@ -208,7 +155,8 @@ fn complete_document(document: &mut OpenApiDocument) {
 }
 
 /// Every operation may answer 500 (a failure, logged, nothing stored) and, where it needs
-/// the database, 503; one that needs a token may answer 429 (repeated failed
+/// the database, 503; one that needs a token may answer 401 (no valid token), 403 (its role
+/// or events do not allow this; a route may say more precisely why) and 429 (repeated failed
 /// authentications); all are problem bodies. Added once here rather than on each route.
 fn document_server_errors(document: &mut OpenApiDocument) {
     use utoipa::openapi::{ContentBuilder, Ref, ResponseBuilder};
@@ -236,6 +184,12 @@ fn document_server_errors(document: &mut OpenApiDocument) {
             let needs_token = operation.security.as_ref().is_some_and(|s| !s.is_empty());
             let responses = &mut operation.responses.responses;
             if needs_token {
+                responses
+                    .entry("401".into())
+                    .or_insert_with(|| problem("No valid bearer token.").into());
+                responses.entry("403".into()).or_insert_with(|| {
+                    problem("The token's role or events do not allow this.").into()
+                });
                 responses.entry("429".into()).or_insert_with(|| {
                     problem(
                         "Too many failed authentications from this address: its requests \
@@ -361,9 +315,11 @@ pub fn security_headers() -> DefaultHeaders {
         .add((header::X_FRAME_OPTIONS, "DENY"))
 }
 
-/// The application, as the server runs it and the tests drive it.
+/// The application with the API and the pages that `pages` mounts (the back office, given
+/// by [`crate::startup::app`], so that this face never imports the other).
 pub fn app(
     state: AppState,
+    pages: impl FnOnce(&mut web::ServiceConfig),
 ) -> App<
     impl ServiceFactory<
         ServiceRequest,
@@ -392,10 +348,10 @@ pub fn app(
         .split_for_parts();
     let mut document = document;
     complete_document(&mut document);
-    crate::telemetry::install();
+    crate::ops::telemetry::install();
     app.service(SwaggerUi::new("/docs/{_:.*}").url("/api-docs/openapi.json", document))
         .service(web::redirect("/docs", "/docs/"))
-        .configure(crate::web::routes)
+        .configure(pages)
         .default_service(web::to(unknown_route))
         .wrap(from_fn(problems_only))
         .wrap(from_fn(observe))
@@ -423,7 +379,7 @@ async fn observe(
         .unwrap_or_else(|| "unmatched".into());
     let method = response.request().method().clone();
     let elapsed = started.elapsed();
-    crate::telemetry::request_finished(method.as_str(), &route, status.as_u16(), elapsed);
+    crate::ops::telemetry::request_finished(method.as_str(), &route, status.as_u16(), elapsed);
     let duration_ms = elapsed.as_secs_f64() * 1000.0;
     let path = response.request().path().to_string();
     if status.is_server_error() {
@@ -472,16 +428,7 @@ fn path_error(message: String, request: &HttpRequest) -> actix_web::Error {
     if let Some(methods) = allowed_methods(request.path())
         && !methods.iter().any(|m| m == request.method().as_str())
     {
-        let allow = methods.join(", ");
-        let problem = ApiError::method_not_allowed(format!(
-            "{} is not allowed on {}; use {allow}.",
-            request.method(),
-            request.path()
-        ));
-        let mut response = problem.error_response();
-        if let Ok(value) = header::HeaderValue::from_str(&allow) {
-            response.headers_mut().insert(header::ALLOW, value);
-        }
+        let (problem, response) = method_not_allowed(request, methods);
         return actix_web::error::InternalError::from_response(problem, response).into();
     }
     ApiError::bad_request(
@@ -518,6 +465,22 @@ fn route_table() -> &'static [(Vec<String>, Vec<String>)] {
     })
 }
 
+/// The 405 answer to `request` on a route that allows only `methods`, with its `Allow`
+/// header (and the error, for handlers that must return one).
+fn method_not_allowed(request: &HttpRequest, methods: &[String]) -> (ApiError, HttpResponse) {
+    let allow = methods.join(", ");
+    let problem = ApiError::method_not_allowed(format!(
+        "{} is not allowed on {}; use {allow}.",
+        request.method(),
+        request.path()
+    ));
+    let mut response = problem.error_response();
+    if let Ok(value) = header::HeaderValue::from_str(&allow) {
+        response.headers_mut().insert(header::ALLOW, value);
+    }
+    (problem, response)
+}
+
 /// The methods allowed on `path`, if it is a documented route (the most literal template
 /// wins: `/v1/games/import` over `/v1/games/{id}`).
 fn allowed_methods(path: &str) -> Option<&'static [String]> {
@@ -539,17 +502,7 @@ fn allowed_methods(path: &str) -> Option<&'static [String]> {
 /// Any route the service does not have.
 async fn unknown_route(request: HttpRequest) -> HttpResponse {
     if let Some(methods) = allowed_methods(request.path()) {
-        let allow = methods.join(", ");
-        let mut response = ApiError::method_not_allowed(format!(
-            "{} is not allowed on {}; use {allow}.",
-            request.method(),
-            request.path()
-        ))
-        .error_response();
-        if let Ok(value) = header::HeaderValue::from_str(&allow) {
-            response.headers_mut().insert(header::ALLOW, value);
-        }
-        return response;
+        return method_not_allowed(&request, methods).1;
     }
     ApiError::not_found(
         "no_such_route",
@@ -575,7 +528,10 @@ async fn problems_only(
         .headers()
         .get(header::CONTENT_TYPE)
         .is_some_and(|v| v.as_bytes() == error::PROBLEM_JSON.as_bytes());
-    let is_page = response.request().path().starts_with(crate::web::PREFIX);
+    let is_page = response
+        .request()
+        .path()
+        .starts_with(crate::state::OFFICE_PREFIX);
     if !(status.is_client_error() || status.is_server_error()) || is_problem || is_page {
         return Ok(response.map_into_left_body());
     }

@@ -1,16 +1,16 @@
 //! Live streams (Server-Sent Events) of a game and of a round, and the round's broadcast PGN
-//! for relays that poll. Thin: the work is in [`crate::streams`]. Routes under `/v1/broadcast/`
+//! for relays that poll. Thin: the work is in [`crate::app::streams`]. Routes under `/v1/broadcast/`
 //! serve the public view (delayed by `--broadcast-delay-minutes`, without touches, warnings,
 //! and claims or penalties before the game has ended); the others serve the full view for
 //! arbiters' screens. Every route needs a valid token (reader is enough).
 
-use super::AppState;
 use super::auth::{BroadcastReader, Caller};
 use super::error::{ApiError, Problem};
-use super::games::check_query_text;
+use super::query::check_query_text;
+use crate::app::streams::{GameFollow, RoundPgn, StreamError, StreamMessage};
 use crate::interchange::broadcast::Audience;
+use crate::state::AppState;
 use crate::store::FeedCursor;
-use crate::streams::{GameFollow, RoundPgn, StreamError, StreamMessage};
 use actix_web::http::header::{self, HeaderValue};
 use actix_web::{HttpRequest, HttpResponse, Responder, get, web};
 use actix_web_lab::sse;
@@ -214,7 +214,6 @@ async fn round_pgn_for(
         (status = 200, description = "The event stream: Server-Sent Events, each with `id`, `event` and JSON `data` lines.", content_type = "text/event-stream"),
         (status = 204, description = "The game has ended and nothing is new after Last-Event-ID."),
         (status = 400, description = "The id is not a UUID, or Last-Event-ID is not a seq.", body = Problem, content_type = "application/problem+json"),
-        (status = 401, description = "No valid bearer token.", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such game.", body = Problem, content_type = "application/problem+json"),
     )
 )]
@@ -245,7 +244,6 @@ pub async fn game_stream(
     responses(
         (status = 200, description = "The event stream: Server-Sent Events, each with `id`, `event` and JSON `data` lines.", content_type = "text/event-stream"),
         (status = 400, description = "A query parameter or Last-Event-ID is wrong.", body = Problem, content_type = "application/problem+json"),
-        (status = 401, description = "No valid bearer token.", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No game has this event and round.", body = Problem, content_type = "application/problem+json"),
     )
 )]
@@ -279,7 +277,6 @@ pub async fn round_stream(
         (status = 304, description = "Nothing has changed since the ETag sent.",
             headers(("ETag" = String, description = "The current ETag."))),
         (status = 400, description = "A query parameter is wrong.", body = Problem, content_type = "application/problem+json"),
-        (status = 401, description = "No valid bearer token.", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No game has this event and round.", body = Problem, content_type = "application/problem+json"),
     )
 )]
@@ -339,7 +336,6 @@ pub async fn public_game_stream(
     responses(
         (status = 200, description = "The event stream: Server-Sent Events, each with `id`, `event` and JSON `data` lines.", content_type = "text/event-stream"),
         (status = 400, description = "A query parameter or Last-Event-ID is wrong.", body = Problem, content_type = "application/problem+json"),
-        (status = 401, description = "No valid bearer token.", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No game has this event and round.", body = Problem, content_type = "application/problem+json"),
     )
 )]
@@ -371,7 +367,6 @@ pub async fn public_round_stream(
         (status = 304, description = "Nothing has changed since the ETag sent.",
             headers(("ETag" = String, description = "The current ETag."))),
         (status = 400, description = "A query parameter is wrong.", body = Problem, content_type = "application/problem+json"),
-        (status = 401, description = "No valid bearer token.", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No game has this event and round.", body = Problem, content_type = "application/problem+json"),
     )
 )]

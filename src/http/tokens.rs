@@ -1,11 +1,14 @@
 //! Token management, for admins: create (the token is shown once, optionally expiring),
 //! list (with when each was last used), revoke, rotate.
 
-use super::AppState;
 use super::auth::Caller;
-use super::body::{decode_at, json_object, read_limited};
+use super::body::{json_object, read_limited};
 use super::error::{ApiError, Problem};
 use crate::access::Role;
+use crate::app::commands::{
+    MAX_GRACE, check_token_fields, decode_at, expiry_from, parse_duration, rotated_expiry,
+};
+use crate::state::AppState;
 use crate::store::{RotateError, TokenInfo};
 use actix_web::{HttpResponse, delete, get, post, web};
 use chrono::{DateTime, Utc};
@@ -64,72 +67,6 @@ pub struct RotatedToken {
     pub replaced: TokenInfo,
 }
 
-/// The longest grace period a rotation gives the old token.
-pub const MAX_GRACE: std::time::Duration = std::time::Duration::from_secs(30 * 86_400);
-
-/// Parses a duration such as `90d`, `12h`, `30m`, `2w` or `1h 30m` (`field` names it in
-/// the error).
-pub fn parse_duration(field: &str, text: &str) -> Result<std::time::Duration, ApiError> {
-    humantime::parse_duration(text.trim()).map_err(|error| {
-        ApiError::invalid_field(
-            field,
-            format!(
-                "`{field}` is not a duration ({error}); write it like `90d`, `12h`, `30m` or \
-                 `2w`."
-            ),
-        )
-    })
-}
-
-/// The expiry from `expires_at` or `expires_in` (at most one), which must lie in the future
-/// and within 10 years. `None` when neither is given.
-pub fn expiry_from(
-    expires_at: Option<DateTime<Utc>>,
-    expires_in: Option<&str>,
-) -> Result<Option<DateTime<Utc>>, ApiError> {
-    let now = Utc::now();
-    let expiry = match (expires_at, expires_in) {
-        (Some(_), Some(_)) => {
-            return Err(ApiError::invalid_field(
-                "expires_in",
-                "Give `expires_at` or `expires_in`, not both.",
-            ));
-        }
-        (Some(at), None) => at,
-        (None, Some(text)) => {
-            let lifetime = parse_duration("expires_in", text)?;
-            chrono::Duration::from_std(lifetime)
-                .ok()
-                .and_then(|lifetime| now.checked_add_signed(lifetime))
-                .ok_or_else(|| ApiError::invalid_field("expires_in", "`expires_in` is too long."))?
-        }
-        (None, None) => return Ok(None),
-    };
-    let field = if expires_at.is_some() {
-        "expires_at"
-    } else {
-        "expires_in"
-    };
-    if expiry <= now {
-        return Err(ApiError::invalid_field(
-            field,
-            format!(
-                "The expiry {} is not in the future; give a later time, or none for a token \
-                 that does not expire.",
-                expiry.to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
-            ),
-        ));
-    }
-    if expiry > now + chrono::Duration::days(3653) {
-        return Err(ApiError::invalid_field(
-            field,
-            "An expiry more than 10 years ahead is refused; omit it for a token that does not \
-             expire.",
-        ));
-    }
-    Ok(Some(expiry))
-}
-
 /// A new token: the only time the token itself is shown.
 #[derive(Debug, Serialize, Deserialize, ToSchema)]
 pub struct CreatedToken {
@@ -137,31 +74,6 @@ pub struct CreatedToken {
     pub token: String,
     /// Its description.
     pub info: TokenInfo,
-}
-
-/// Checks a token name or event name.
-pub fn check_token_fields(name: &str, events: Option<&[String]>) -> Result<(), ApiError> {
-    if name.trim().is_empty() || name.chars().count() > 200 || name.chars().any(char::is_control) {
-        return Err(ApiError::invalid_field(
-            "name",
-            "`name` must say who holds the token, in 1 to 200 characters without control \
-             characters.",
-        ));
-    }
-    if let Some(events) = events
-        && (events.is_empty()
-            || events.len() > 100
-            || events
-                .iter()
-                .any(|e| e.trim().is_empty() || e.chars().count() > 200))
-    {
-        return Err(ApiError::invalid_field(
-            "events",
-            "`events` must list 1 to 100 event names of 1 to 200 characters, or be omitted \
-             for a token valid for every event.",
-        ));
-    }
-    Ok(())
 }
 
 /// Create a token (admin).
@@ -172,7 +84,6 @@ pub fn check_token_fields(name: &str, events: Option<&[String]>) -> Result<(), A
     responses(
         (status = 201, description = "The token; it is shown only now.", body = CreatedToken),
         (status = 400, description = "The body is not JSON.", body = Problem, content_type = "application/problem+json"),
-        (status = 401, description = "No valid bearer token.", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "Not an admin token.", body = Problem, content_type = "application/problem+json"),
         (status = 413, description = "The body is too large.", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "A field is wrong; `field` names it.", body = Problem, content_type = "application/problem+json"),
@@ -209,7 +120,6 @@ pub async fn create_token(
     security(("bearer" = [])),
     responses(
         (status = 200, description = "Every token, newest first (never the tokens themselves), with its expiry and when it was last used.", body = Vec<TokenInfo>),
-        (status = 401, description = "No valid bearer token.", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "Not an admin token.", body = Problem, content_type = "application/problem+json"),
     )
 )]
@@ -230,7 +140,6 @@ pub async fn list_tokens(
     responses(
         (status = 200, description = "The revoked token.", body = TokenInfo),
         (status = 400, description = "The id is not a UUID.", body = Problem, content_type = "application/problem+json"),
-        (status = 401, description = "No valid bearer token.", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "Not an admin token.", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such token.", body = Problem, content_type = "application/problem+json"),
     )
@@ -251,21 +160,6 @@ pub async fn revoke_token(
         .ok_or_else(|| token_not_found(id))
 }
 
-/// The expiry of a rotation's new token: the one asked for, else the old token's lifetime
-/// counted from now, else none.
-pub fn rotated_expiry(
-    old: &TokenInfo,
-    expires_at: Option<DateTime<Utc>>,
-    expires_in: Option<&str>,
-) -> Result<Option<DateTime<Utc>>, ApiError> {
-    if expires_at.is_some() || expires_in.is_some() {
-        return expiry_from(expires_at, expires_in);
-    }
-    Ok(old
-        .expires_at
-        .map(|expiry| Utc::now() + (expiry - old.created_at)))
-}
-
 /// Rotate a token (admin).
 ///
 /// Creates a token with the same name, role and events (shown only now; `rotated_from` names
@@ -279,7 +173,6 @@ pub fn rotated_expiry(
     responses(
         (status = 201, description = "The new token (shown only now) and the replaced one.", body = RotatedToken),
         (status = 400, description = "The body is not JSON, or the id is not a UUID.", body = Problem, content_type = "application/problem+json"),
-        (status = 401, description = "No valid bearer token.", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "Not an admin token.", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such token.", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "The token is revoked; create a new one instead.", body = Problem, content_type = "application/problem+json"),

@@ -2,17 +2,17 @@
 //! pairings (a list, a CSV file or the round lines of a FIDE TRF-16 file) as games.
 //! The back office calls the same [`crate::tournament`] functions.
 
-use super::AppState;
 use super::auth::Caller;
-use super::body::{decode_at, json_object, read_limited};
+use super::body::{json_object, read_limited};
 use super::error::{ApiError, Problem};
-use crate::interchange::pairings::{self, Pairing, RoundPairings, Unpaired};
-use crate::tournament::{
-    self, GameOverrides, LoadError, RoundGame, SettingsProblem, Tournament, TournamentSettings,
-};
+use crate::app::commands::{decode_at, overrides_by_board, pairings_from};
+use crate::app::rounds::{self, LoadError, RoundGame};
+use crate::interchange::pairings::{Pairing, Unpaired};
+use crate::state::AppState;
+use crate::tournament::{self, GameOverrides, SettingsProblem, Tournament, TournamentSettings};
 use actix_web::{HttpResponse, get, post, put, web};
 use serde::{Deserialize, Serialize};
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 use utoipa::ToSchema;
 use uuid::Uuid;
 
@@ -51,7 +51,6 @@ pub fn tournament_not_found(id: Uuid) -> ApiError {
     responses(
         (status = 201, description = "The tournament.", body = Tournament),
         (status = 400, description = "The body is not JSON.", body = Problem, content_type = "application/problem+json"),
-        (status = 401, description = "No valid bearer token.", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "Not an arbiter token for this event.", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "The name is taken.", body = Problem, content_type = "application/problem+json"),
         (status = 413, description = "The body is too large.", body = Problem, content_type = "application/problem+json"),
@@ -87,7 +86,6 @@ pub async fn create_tournament(
     security(("bearer" = [])),
     responses(
         (status = 200, description = "Every tournament.", body = Vec<Tournament>),
-        (status = 401, description = "No valid bearer token.", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[get("/tournaments")]
@@ -106,7 +104,6 @@ pub async fn list_tournaments(
     responses(
         (status = 200, description = "The tournament.", body = Tournament),
         (status = 400, description = "The id is not a UUID.", body = Problem, content_type = "application/problem+json"),
-        (status = 401, description = "No valid bearer token.", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such tournament.", body = Problem, content_type = "application/problem+json"),
     )
 )]
@@ -137,7 +134,6 @@ pub async fn get_tournament(
     responses(
         (status = 200, description = "The tournament as changed.", body = Tournament),
         (status = 400, description = "The body is not JSON, or the id is not a UUID.", body = Problem, content_type = "application/problem+json"),
-        (status = 401, description = "No valid bearer token.", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "Not an arbiter token for this event.", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such tournament.", body = Problem, content_type = "application/problem+json"),
         (status = 413, description = "The body is too large.", body = Problem, content_type = "application/problem+json"),
@@ -216,72 +212,6 @@ pub struct LoadedRound {
     pub unpaired: Vec<Unpaired>,
 }
 
-/// Reads the pairings of `round` from whichever form was given.
-pub fn pairings_from(
-    round: &str,
-    pairings: Option<Vec<Pairing>>,
-    csv: Option<&str>,
-    trf: Option<&str>,
-) -> Result<RoundPairings, ApiError> {
-    let given = [pairings.is_some(), csv.is_some(), trf.is_some()]
-        .iter()
-        .filter(|g| **g)
-        .count();
-    if given != 1 {
-        return Err(ApiError::invalid_field(
-            "pairings",
-            "Give the round's pairings in exactly one of `pairings` (a list), `csv` or `trf`.",
-        ));
-    }
-    let read = |result: Result<RoundPairings, pairings::PairingFileError>, field: &str| {
-        result.map_err(|e| ApiError::invalid_field(field.to_string(), e.0))
-    };
-    if let Some(list) = pairings {
-        let mut boards = list;
-        boards.sort_by_key(|p| p.board);
-        read(
-            pairings::check_boards(&boards).map(|()| RoundPairings {
-                boards,
-                unpaired: Vec::new(),
-            }),
-            "pairings",
-        )
-    } else if let Some(csv) = csv {
-        read(pairings::parse_csv(csv), "csv")
-    } else {
-        let number: u32 = round.parse().map_err(|_| {
-            ApiError::invalid_field(
-                "round",
-                format!(
-                    "A TRF file numbers its rounds 1, 2, 3...; load it into a round named by \
-                     its number, not `{round}`."
-                ),
-            )
-        })?;
-        read(
-            pairings::parse_trf_round(trf.unwrap_or_default(), number),
-            "trf",
-        )
-    }
-}
-
-/// Parses the board keys of `overrides`.
-pub fn overrides_by_board(
-    overrides: BTreeMap<String, GameOverrides>,
-) -> Result<HashMap<u32, GameOverrides>, ApiError> {
-    overrides
-        .into_iter()
-        .map(|(board, value)| {
-            board.parse::<u32>().map(|b| (b, value)).map_err(|_| {
-                ApiError::invalid_field(
-                    format!("overrides.{board}"),
-                    "`overrides` is keyed by board number, e.g. {\"3\": {...}}.",
-                )
-            })
-        })
-        .collect()
-}
-
 /// Load a round's pairings as games.
 ///
 /// Creates one game per board with the tournament's settings (and the board's overrides).
@@ -300,7 +230,6 @@ pub fn overrides_by_board(
         (status = 201, description = "Games were created.", body = LoadedRound),
         (status = 200, description = "Every game existed already (the round was loaded before).", body = LoadedRound),
         (status = 400, description = "The body is not JSON, or the id is not a UUID.", body = Problem, content_type = "application/problem+json"),
-        (status = 401, description = "No valid bearer token.", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "Not an arbiter token for this event.", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such tournament.", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "Boards already hold other games; nothing was created.", body = Problem, content_type = "application/problem+json"),
@@ -333,7 +262,7 @@ pub async fn load_pairings(
         request.trf.as_deref(),
     )?;
     let overrides = overrides_by_board(request.overrides)?;
-    let games = tournament::load_round(
+    let games = rounds::load_round(
         &state.store,
         &tournament,
         &round,

@@ -5,7 +5,7 @@
 //! cannot be read must be reported and stored not at all, while the others go in; a game
 //! that goes on past its legal end (mate, stalemate, fivefold, 75 moves, dead position) must
 //! go in up to that end. So each game is first read into a [`GamePlan`] here (pure, cheap:
-//! shakmaty resolves every SAN), and the application service (`crate::import`) then records
+//! shakmaty resolves every SAN), and the application service (`crate::app::import`) then records
 //! the plan through the engine exactly as an arbiter's events are recorded; the engine finds
 //! the end and refuses what follows it.
 //!

@@ -177,14 +177,6 @@ impl Store {
         Ok((info_from_row(&row)?, token))
     }
 
-    /// The caller a presented token identifies, if it is known, not revoked and not expired.
-    pub async fn principal_for(&self, token: &str) -> Result<Option<Principal>, StoreError> {
-        Ok(match self.authenticate(token).await? {
-            TokenCheck::Valid(principal) => Some(principal),
-            TokenCheck::Expired { .. } | TokenCheck::Unknown => None,
-        })
-    }
-
     /// Checks a presented token in one round trip, stamping its `last_used_at` (at most once
     /// a minute) when it is valid.
     pub async fn authenticate(&self, token: &str) -> Result<TokenCheck, StoreError> {

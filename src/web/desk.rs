@@ -6,7 +6,7 @@
 //! to record instead, in which case nothing was stored and the form keeps what was typed.
 //!
 //! Recording follows post/redirect/get: the form posts, the engine judges it through
-//! [`crate::arbitration::Arbitration::record`], and the browser is sent back to the desk,
+//! [`crate::app::arbitration::Arbitration::record`], and the browser is sent back to the desk,
 //! which shows the answer (`?recorded=FIRST-LAST`) or the refusal (left in the session).
 //! Every form carries the `seq` the page was drawn at (`expected_seq`) and fresh event ids,
 //! so a form sent twice is stored once, and a form drawn before someone else recorded is
@@ -17,7 +17,7 @@ use super::error::WebError;
 use super::forms;
 use super::layout::{self, Nav};
 use super::session::{Fields, Flash, Posted, Viewer, leave_flash};
-use crate::arbitration::RecordError;
+use crate::app::arbitration::RecordError;
 use crate::game::board_status::{BoardStatus, board_status, move_records};
 use crate::game::event::{
     ArbiterRuling, ClaimKind, ClaimOutcome, Event, IllegalMoveKind, RecordedEvent, ServiceEvent,
@@ -25,8 +25,8 @@ use crate::game::event::{
 };
 use crate::game::view::GameStatus;
 use crate::game::{Game, GameView};
-use crate::http::AppState;
-use crate::http::reads::Reads;
+use crate::request::Reads;
+use crate::state::AppState;
 use crate::store::{EventEnvelope, GameSummary, Store, StoreError};
 use actix_web::{HttpResponse, web};
 use maud::{Markup, html};
@@ -1031,14 +1031,13 @@ pub async fn record(
     let mut events = Vec::with_capacity(objects.len());
     for object in objects {
         let kind = object["type"].as_str().unwrap_or("event").to_string();
-        match crate::http::games::decode_event(object, &kind) {
+        match crate::app::commands::decode_event(object, &kind) {
             Ok(event) => events.push(event),
             Err(problem) => {
-                let problem = problem.problem();
                 return refuse(
                     &state,
                     &viewer,
-                    refused(&fields, Some(&problem.code), problem.detail),
+                    refused(&fields, Some(problem.code), problem.message),
                     &refusal_target,
                 )
                 .await;

@@ -3,7 +3,7 @@
 //! logs its cause chain and shows nothing of the internals.
 
 use super::layout;
-use crate::arbitration::RecordError;
+use crate::app::arbitration::RecordError;
 use crate::store::StoreError;
 use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, ResponseError};

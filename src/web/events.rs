@@ -6,12 +6,13 @@ use super::PREFIX;
 use super::error::WebError;
 use super::layout::{self, Nav};
 use super::session::{self, Fields, Flash, Posted, Viewer, leave_flash};
+use crate::app::commands::pairings_from;
+use crate::app::rounds::{self, LoadError};
 use crate::game::event::{DrawOfferPolicy, LawsEdition, Regulations, TimeControl, TimeControlKind};
-use crate::http::AppState;
-use crate::http::reads::Reads;
-use crate::http::tournaments::pairings_from;
+use crate::request::Reads;
+use crate::state::AppState;
 use crate::store::{EventRound, Store};
-use crate::tournament::{self, LoadError, Tournament, TournamentSettings};
+use crate::tournament::{self, Tournament, TournamentSettings};
 use actix_multipart::Multipart;
 use actix_web::http::StatusCode;
 use actix_web::{HttpResponse, web};
@@ -654,8 +655,8 @@ pub async fn load_round(
         } else {
             pairings_from(&round, None, Some(&content), None)
         }
-        .map_err(|e| LoadError::Conflict(e.problem().detail))?;
-        let games = tournament::load_round(
+        .map_err(|e| LoadError::Conflict(e.message))?;
+        let games = rounds::load_round(
             &state.store,
             &tournament,
             &round,

@@ -1,5 +1,5 @@
 //! The game desk's forms read into event objects of the wire vocabulary, which the API's own
-//! decoder then checks ([`crate::http::games`]): a form is judged exactly like an API request.
+//! decoder then checks ([`crate::app::commands::decode_event`]): a form is judged exactly like an API request.
 //! This module only reads what a person typed (clock times such as `1:29:51`, sides, numbers);
 //! it knows nothing of chess.
 

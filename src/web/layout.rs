@@ -273,7 +273,7 @@ pub fn raw(text: &'static str) -> PreEscaped<&'static str> {
 /// `location` for the page a write leads to: with a read replica configured, the primary's
 /// WAL position after the write as `min_lsn`, so that the page reads what was just written
 /// (read-your-writes; see `src/http/reads.rs`). Without a replica, `location` unchanged.
-pub async fn after_write(state: &crate::http::AppState, location: &str) -> String {
+pub async fn after_write(state: &crate::state::AppState, location: &str) -> String {
     let lsn = match state.store.lsn_for_reads().await {
         Ok(Some(lsn)) => lsn,
         Ok(None) => return location.to_string(),
@@ -289,7 +289,7 @@ pub async fn after_write(state: &crate::http::AppState, location: &str) -> Strin
     let separator = if path.contains('?') { '&' } else { '?' };
     format!(
         "{path}{separator}{}={}{fragment}",
-        crate::http::reads::MIN_LSN_PARAMETER,
+        crate::request::MIN_LSN_PARAMETER,
         query_escape(&lsn.to_string())
     )
 }

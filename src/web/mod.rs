@@ -2,8 +2,8 @@
 //! and an appeals committee, served by the same binary under `/office`, offline.
 //!
 //! The pages are thin like the JSON API: they read through the store and the application
-//! service ([`crate::arbitration::Arbitration`]) and record through
-//! [`crate::arbitration::Arbitration::record`], so the engine judges a form exactly as it
+//! service ([`crate::app::arbitration::Arbitration`]) and record through
+//! [`crate::app::arbitration::Arbitration::record`], so the engine judges a form exactly as it
 //! judges an API request, and the same role rules ([`crate::access`]) decide who may do what.
 //! There is no SQL and no chess logic here.
 //!
@@ -28,49 +28,14 @@ use actix_web::dev::{ServiceRequest, ServiceResponse};
 use actix_web::http::header::{self, HeaderValue};
 use actix_web::middleware::{Next, from_fn};
 use actix_web::web;
-use std::time::Duration;
 
 /// Where the back office lives.
-pub const PREFIX: &str = "/office";
+pub const PREFIX: &str = crate::state::OFFICE_PREFIX;
 
 /// The policy of every page: only this origin, no inline code, no framing.
 pub const CONTENT_SECURITY_POLICY: &str = "default-src 'self'; script-src 'self'; \
      style-src 'self'; img-src 'self' data:; connect-src 'self'; form-action 'self'; \
      frame-ancestors 'none'; base-uri 'none'; object-src 'none'";
-
-/// When the session cookie is marked `Secure`.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
-pub enum SecureCookies {
-    /// When the request arrived over HTTPS: TLS on the listener, or a reverse proxy saying
-    /// so in `Forwarded: proto=https` or `X-Forwarded-Proto: https`.
-    #[default]
-    Auto,
-    /// Always (behind a TLS-terminating proxy that does not say so).
-    Always,
-}
-
-/// How long sessions live and how their cookie is marked.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct WebSettings {
-    /// A session unused this long ends.
-    pub session_idle: Duration,
-    /// A session ends this long after sign-in, used or not.
-    pub session_lifetime: Duration,
-    /// When the cookie is `Secure`.
-    pub secure_cookies: SecureCookies,
-}
-
-impl Default for WebSettings {
-    fn default() -> Self {
-        WebSettings {
-            // A round of standard play lasts up to six hours; an arbiter at a board may not
-            // touch the tablet for a long while.
-            session_idle: Duration::from_secs(4 * 3600),
-            session_lifetime: Duration::from_secs(16 * 3600),
-            secure_cookies: SecureCookies::Auto,
-        }
-    }
-}
 
 /// Registers the pages (not part of the OpenAPI document).
 pub fn routes(config: &mut web::ServiceConfig) {

@@ -3,7 +3,7 @@
 //! A person signs in with a token (the same tokens as the API); the service then opens a
 //! server-side session (`web_sessions`, only the SHA-256 of its id stored) and sets the
 //! session cookie: `HttpOnly`, `SameSite=Strict`, `Path=/`, and `Secure` when the request
-//! came over HTTPS (see [`super::SecureCookies`]). The session is bound to the token: revoking
+//! came over HTTPS (see [`SecureCookies`]). The session is bound to the token: revoking
 //! the token ends it at once. It ends after an idle time and at an absolute time, and on
 //! sign-out, which deletes it.
 //!
@@ -12,27 +12,24 @@
 //! `Referer` when a browser sends no `Origin`). A POST failing either is refused with a 403
 //! page and changes nothing.
 //!
-//! The API's [`crate::http::auth::Caller`] accepts the session cookie for GET requests only
-//! ([`principal_from_cookie`]), so that pages can open live streams (`EventSource` cannot send
-//! an `Authorization` header) and show diagrams; writes through the API still need a token.
+//! The API accepts the session cookie for GET requests only
+//! ([`crate::app::sessions::principal_of_session`]), so that pages can open live streams
+//! (`EventSource` cannot send an `Authorization` header) and show diagrams; writes through the
+//! API still need a token.
 
-use super::WebSettings;
 use super::error::WebError;
 use crate::access::Principal;
-use crate::http::AppState;
-use crate::store::{Session, StoreError};
+use crate::app::sessions::SESSION_COOKIE;
+use crate::config::{SecureCookies, SessionSettings};
+use crate::request::session_id_of;
+use crate::state::AppState;
+use crate::store::Session;
 use actix_web::cookie::{Cookie, SameSite, time};
 use actix_web::dev::Payload;
 use actix_web::http::{Method, header};
 use actix_web::{FromRequest, HttpRequest, web};
 use futures_util::future::LocalBoxFuture;
 use std::collections::HashMap;
-
-/// The name of the session cookie.
-pub const SESSION_COOKIE: &str = "arbiter_session";
-
-/// The longest session id accepted from a cookie (they are 43 characters).
-const MAX_SESSION_ID: usize = 100;
 
 /// Who is looking at a page: the signed-in principal, the CSRF token for the page's forms,
 /// and what the previous request left to show once.
@@ -60,14 +57,6 @@ fn app_state(request: &HttpRequest) -> Result<web::Data<AppState>, WebError> {
         .app_data::<web::Data<AppState>>()
         .cloned()
         .ok_or_else(|| WebError::Internal(anyhow::anyhow!("no app state")))
-}
-
-/// The session id a request carries, if any.
-fn session_id_of(request: &HttpRequest) -> Option<String> {
-    request
-        .cookie(SESSION_COOKIE)
-        .map(|c| c.value().to_string())
-        .filter(|id| !id.is_empty() && id.len() <= MAX_SESSION_ID)
 }
 
 /// The page to come back to after signing in: this request's path and query.
@@ -103,7 +92,7 @@ impl FromRequest for Viewer {
             let take_flash = request.method() == Method::GET;
             let session = state
                 .store
-                .session(&session_id, state.web.session_idle, take_flash)
+                .session(&session_id, state.sessions.session_idle, take_flash)
                 .await?;
             let Some(Session {
                 principal,
@@ -231,15 +220,15 @@ impl FromRequest for Posted {
 }
 
 /// Whether the session cookie must be `Secure` for this request.
-fn secure(request: &HttpRequest, settings: &WebSettings) -> bool {
-    settings.secure_cookies == super::SecureCookies::Always
+fn secure(request: &HttpRequest, settings: &SessionSettings) -> bool {
+    settings.secure_cookies == SecureCookies::Always
         || request.connection_info().scheme() == "https"
 }
 
 /// The cookie that carries a new session.
 pub fn session_cookie(
     request: &HttpRequest,
-    settings: &WebSettings,
+    settings: &SessionSettings,
     session_id: &str,
 ) -> Cookie<'static> {
     Cookie::build(SESSION_COOKIE, session_id.to_string())
@@ -254,7 +243,7 @@ pub fn session_cookie(
 }
 
 /// The cookie that removes the session cookie.
-pub fn expired_cookie(request: &HttpRequest, settings: &WebSettings) -> Cookie<'static> {
+pub fn expired_cookie(request: &HttpRequest, settings: &SessionSettings) -> Cookie<'static> {
     let mut cookie = Cookie::build(SESSION_COOKIE, "")
         .path("/")
         .http_only(true)
@@ -263,25 +252,6 @@ pub fn expired_cookie(request: &HttpRequest, settings: &WebSettings) -> Cookie<'
         .finish();
     cookie.make_removal();
     cookie
-}
-
-/// The principal of the session whose cookie a GET request to the API carries (see the
-/// module documentation); `None` when there is no such live session.
-pub async fn principal_from_cookie(
-    state: &AppState,
-    request: &HttpRequest,
-) -> Result<Option<Principal>, StoreError> {
-    if request.method() != Method::GET {
-        return Ok(None);
-    }
-    let Some(session_id) = session_id_of(request) else {
-        return Ok(None);
-    };
-    Ok(state
-        .store
-        .session(&session_id, state.web.session_idle, false)
-        .await?
-        .map(|s| s.principal))
 }
 
 /// What a form submission leaves for the page it redirects to (post/redirect/get): a notice,

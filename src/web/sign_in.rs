@@ -4,7 +4,7 @@ use super::PREFIX;
 use super::error::WebError;
 use super::layout::{self, Nav};
 use super::session::{self, Posted, check_same_origin};
-use crate::http::AppState;
+use crate::state::AppState;
 use crate::store::TokenCheck;
 use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, web};
@@ -87,28 +87,41 @@ pub async fn submit(
         TokenCheck::Unknown => {
             // Counted with the API's failed authentications: guessing tokens through this
             // form is slowed down the same way (429 past the limit).
-            let failed = &state.failed_authentications;
-            let refusal = failed.refuse(
-                failed.address_of(&request),
-                crate::http::error::ApiError::unauthenticated(
-                    "invalid_token",
-                    "This token is not known or has been revoked. Check that it was copied \
-                     whole, or ask an admin for a valid token.",
+            let address = crate::request::client_address(&state, &request);
+            let response = match state.failed_authentications.count_failure(address) {
+                Ok(()) => layout::html_response(
+                    StatusCode::UNAUTHORIZED,
+                    sign_in_page(
+                        &next,
+                        Some(
+                            "This token is not known or has been revoked. Check that it was \
+                             copied whole, or ask an admin for a valid token.",
+                        ),
+                    ),
                 ),
-            );
-            let mut response = layout::html_response(
-                refusal.status(),
-                sign_in_page(&next, Some(&refusal.problem().detail)),
-            );
-            let retry_after = actix_web::ResponseError::error_response(&refusal)
-                .headers()
-                .get(actix_web::http::header::RETRY_AFTER)
-                .cloned();
-            if let Some(retry_after) = retry_after {
-                response
-                    .headers_mut()
-                    .insert(actix_web::http::header::RETRY_AFTER, retry_after);
-            }
+                Err(wait) => {
+                    let seconds = wait.as_secs().max(1);
+                    let mut response = layout::html_response(
+                        StatusCode::TOO_MANY_REQUESTS,
+                        sign_in_page(
+                            &next,
+                            Some(&format!(
+                                "Too many requests from this address presented a missing, \
+                                 unknown, revoked or expired token; try again in {seconds} s \
+                                 with a valid token (a valid token is never slowed down)."
+                            )),
+                        ),
+                    );
+                    if let Ok(value) =
+                        actix_web::http::header::HeaderValue::from_str(&seconds.to_string())
+                    {
+                        response
+                            .headers_mut()
+                            .insert(actix_web::http::header::RETRY_AFTER, value);
+                    }
+                    response
+                }
+            };
             return Ok(response);
         }
     };
@@ -116,11 +129,11 @@ pub async fn submit(
         .store
         .open_session(
             principal.token_id,
-            state.web.session_lifetime,
-            state.web.session_idle,
+            state.sessions.session_lifetime,
+            state.sessions.session_idle,
         )
         .await?;
-    let cookie = session::session_cookie(&request, &state.web, &opened.session_id);
+    let cookie = session::session_cookie(&request, &state.sessions, &opened.session_id);
     Ok(HttpResponse::SeeOther()
         .cookie(cookie)
         .insert_header(("Location", next))
@@ -135,7 +148,7 @@ pub async fn sign_out(
 ) -> Result<HttpResponse, WebError> {
     state.store.close_session(&posted.viewer.session_id).await?;
     Ok(HttpResponse::SeeOther()
-        .cookie(session::expired_cookie(&request, &state.web))
+        .cookie(session::expired_cookie(&request, &state.sessions))
         .insert_header(("Location", format!("{PREFIX}/sign-in")))
         .finish())
 }

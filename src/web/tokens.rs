@@ -7,8 +7,8 @@ use super::error::WebError;
 use super::layout::{self, Nav};
 use super::session::{Flash, Posted, Viewer, leave_flash};
 use crate::access::Role;
-use crate::http::AppState;
-use crate::http::tokens::check_token_fields;
+use crate::app::commands::check_token_fields;
+use crate::state::AppState;
 use actix_web::http::header;
 use actix_web::{HttpResponse, web};
 use maud::{Markup, html};
@@ -106,7 +106,7 @@ pub async fn create(state: web::Data<AppState>, posted: Posted) -> Result<HttpRe
         None => Err("Choose a role.".to_string()),
         Some(role) => check_token_fields(&name, events.as_deref())
             .map(|()| role)
-            .map_err(|error| error.problem().detail),
+            .map_err(|error| error.message),
     };
     let role = match checked {
         Ok(role) => role,

@@ -143,7 +143,7 @@ fn assert_legal(moves: &[(String, String)]) {
 #[actix_web::test]
 async fn the_round_pgn_has_round_board_fide_ids_results_and_a_clock_after_every_move() {
     let db = TestDb::new().await;
-    let app = test::init_service(arbiter::http::app(db.state())).await;
+    let app = test::init_service(arbiter::startup::app(db.state())).await;
     let board_two = create_board(&app, &db, 2).await;
     let board_one = create_board(&app, &db, 1).await;
     let (status, body) = append(
@@ -216,7 +216,7 @@ async fn the_round_pgn_has_round_board_fide_ids_results_and_a_clock_after_every_
 #[actix_web::test]
 async fn polling_the_round_pgn_with_its_etag_is_answered_304_until_a_move_changes_it() {
     let db = TestDb::new().await;
-    let app = test::init_service(arbiter::http::app(db.state())).await;
+    let app = test::init_service(arbiter::startup::app(db.state())).await;
     let board = create_board(&app, &db, 1).await;
     create_board(&app, &db, 2).await;
     let (status, etag, _) = get_pgn(&app, &db.reader, ROUND_PGN, None).await;
@@ -267,7 +267,7 @@ async fn polling_the_round_pgn_with_its_etag_is_answered_304_until_a_move_change
 #[actix_web::test]
 async fn an_illegal_move_appears_in_the_round_pgn_only_in_a_comment() {
     let db = TestDb::new().await;
-    let app = test::init_service(arbiter::http::app(db.state())).await;
+    let app = test::init_service(arbiter::startup::app(db.state())).await;
     let board = create_board(&app, &db, 1).await;
     let (status, body) = append(
         &app,
@@ -304,7 +304,7 @@ async fn the_public_round_pgn_is_delayed_and_shows_claims_only_after_the_game_an
     let delay = Duration::from_secs(2);
     let mut state = db.state();
     state.streams = state.streams.with_broadcast_delay(delay);
-    let app = test::init_service(arbiter::http::app(state)).await;
+    let app = test::init_service(arbiter::startup::app(state)).await;
     let board = create_board(&app, &db, 1).await;
     let (status, body) = append(
         &app,
@@ -367,7 +367,7 @@ async fn the_public_round_pgn_is_delayed_and_shows_claims_only_after_the_game_an
 #[actix_web::test]
 async fn the_public_broadcast_needs_a_token_unless_the_service_serves_it_publicly() {
     let db = TestDb::new().await;
-    let app = test::init_service(arbiter::http::app(db.state())).await;
+    let app = test::init_service(arbiter::startup::app(db.state())).await;
     create_board(&app, &db, 1).await;
     let anonymous = |uri: &str| test::TestRequest::get().uri(uri).to_request();
     let response = test::call_service(&app, anonymous(PUBLIC_ROUND_PGN)).await;
@@ -377,9 +377,8 @@ async fn the_public_broadcast_needs_a_token_unless_the_service_serves_it_publicl
         "a token is needed by default"
     );
 
-    let mut state = db.state();
-    state.public_broadcast = true;
-    let public = test::init_service(arbiter::http::app(state)).await;
+    let state = db.state_with(|config| config.public_broadcast = true);
+    let public = test::init_service(arbiter::startup::app(state)).await;
     let response = test::call_service(&public, anonymous(PUBLIC_ROUND_PGN)).await;
     assert_eq!(
         response.status().as_u16(),

@@ -3,46 +3,20 @@
 //! and sets `ARBITER_REQUIRE_BROWSER=1`, which makes their absence a failure rather than a
 //! skipped test, as for the Swagger UI test).
 
-use crate::support::TestDb;
-use actix_web::dev::ServerHandle;
+use crate::support::{TestApp, TestDb};
 use fantoccini::{Client, ClientBuilder, Locator};
 use serde_json::{Value, json};
 use std::net::TcpListener;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-/// The app serving a test database on 127.0.0.1 (a free port).
-pub struct Office {
-    /// `http://127.0.0.1:PORT`.
-    pub base: String,
-    handle: ServerHandle,
-}
+/// The service as production builds it, serving a test database on 127.0.0.1 (a free port).
+pub type Office = TestApp;
 
-impl Office {
-    pub async fn start(db: &TestDb) -> Office {
-        let state = db.state();
-        let server = actix_web::HttpServer::new(move || arbiter::http::app(state.clone()))
-            .workers(2)
-            .bind(("127.0.0.1", 0))
-            .expect("bind a free port");
-        let address = server.addrs()[0];
-        let server = server.run();
-        let handle = server.handle();
-        actix_web::rt::spawn(server);
-        Office {
-            base: format!("http://{address}"),
-            handle,
-        }
-    }
-
-    /// A URL of the office.
-    pub fn url(&self, path: &str) -> String {
-        format!("{}{path}", self.base)
-    }
-
-    pub async fn stop(self) {
-        // Not graceful: an open event stream would hold a graceful stop for its 30 s.
-        self.handle.stop(false).await;
+impl TestApp {
+    /// Starts the service on `db` with the default configuration ([`TestDb::spawn_app`]).
+    pub async fn start(db: &TestDb) -> TestApp {
+        db.spawn_app(|_| {}).await
     }
 }
 

@@ -256,7 +256,7 @@ fn assert_clocks(state: &Value, white_ms: u64, black_ms: u64) {
 
 macro_rules! app {
     ($db:expr) => {
-        test::init_service(arbiter::http::app($db.state())).await
+        test::init_service(arbiter::startup::app($db.state())).await
     };
 }
 

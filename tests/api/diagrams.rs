@@ -398,7 +398,7 @@ fn move_events(sans: &[&str]) -> Value {
 #[actix_web::test]
 async fn the_board_of_a_game_is_served_at_a_seq_at_a_ply_and_flipped() {
     let db = TestDb::new().await;
-    let app = actix_test::init_service(arbiter::http::app(db.state())).await;
+    let app = actix_test::init_service(arbiter::startup::app(db.state())).await;
     let game = create_game(&app, &db).await;
     let (status, body) = append(&app, &db, game, 1, move_events(&["e4", "c5", "Nf3"])).await;
     assert_eq!(status, 201, "{body}");
@@ -451,7 +451,7 @@ async fn the_board_of_a_game_is_served_at_a_seq_at_a_ply_and_flipped() {
 #[actix_web::test]
 async fn bad_board_parameters_are_refused_with_a_problem_naming_the_parameter() {
     let db = TestDb::new().await;
-    let app = actix_test::init_service(arbiter::http::app(db.state())).await;
+    let app = actix_test::init_service(arbiter::startup::app(db.state())).await;
     let game = create_game(&app, &db).await;
     append(&app, &db, game, 1, move_events(&["d4"])).await;
     for (query, status, code, field) in [
@@ -492,7 +492,7 @@ async fn bad_board_parameters_are_refused_with_a_problem_naming_the_parameter() 
 #[actix_web::test]
 async fn the_occurrence_sheet_of_a_recorded_repetition_claim_equals_its_golden_file() {
     let db = TestDb::new().await;
-    let app = actix_test::init_service(arbiter::http::app(db.state())).await;
+    let app = actix_test::init_service(arbiter::startup::app(db.state())).await;
     let game = create_game(&app, &db).await;
     let mut events = move_events(&KNIGHT_DANCE);
     events
@@ -527,7 +527,7 @@ async fn the_occurrence_sheet_of_a_recorded_repetition_claim_equals_its_golden_f
 #[actix_web::test]
 async fn a_fifty_move_claim_has_no_occurrence_sheet() {
     let db = TestDb::new().await;
-    let app = actix_test::init_service(arbiter::http::app(db.state())).await;
+    let app = actix_test::init_service(arbiter::startup::app(db.state())).await;
     let game = create_game(&app, &db).await;
     let (status, body) = append(
         &app,

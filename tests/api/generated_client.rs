@@ -10,7 +10,6 @@
 //! fail and say which.
 
 use crate::support::TestDb;
-use actix_web::HttpServer;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -231,21 +230,12 @@ async fn a_python_client_generated_from_the_committed_document_records_a_whole_r
     generate_python_client(&venv, &into);
 
     let db = TestDb::new().await;
-    let state = db.state();
-    let server = HttpServer::new(move || arbiter::http::app(state.clone()))
-        .workers(2)
-        .disable_signals()
-        .bind(("127.0.0.1", 0))
-        .expect("bind a free port");
-    let address = server.addrs()[0];
-    let server = server.run();
-    let handle = server.handle();
-    actix_web::rt::spawn(server);
+    let server = db.spawn_app(|_| {}).await;
 
     let script = tokio::process::Command::new(venv.join("bin/python"))
         .arg(repository("tests/generated-client/record_game.py"))
         .env("PYTHONPATH", &into)
-        .env("ARBITER_URL", format!("http://{address}"))
+        .env("ARBITER_URL", server.base.clone())
         .env("ARBITER_TOKEN", &db.arbiter)
         .env(
             "ARBITER_PGN",
@@ -258,7 +248,7 @@ async fn a_python_client_generated_from_the_committed_document_records_a_whole_r
         .await
         .expect("record_game.py finishes within 5 minutes")
         .expect("run record_game.py");
-    handle.stop(false).await;
+    server.stop().await;
     let stdout = String::from_utf8_lossy(&output.stdout);
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(

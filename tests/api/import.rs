@@ -137,7 +137,7 @@ fn game_id(report: &Value, index: usize) -> Uuid {
 async fn a_multi_game_pgn_with_unreadable_games_imports_the_others_and_names_each_by_index_and_reason()
  {
     let db = TestDb::new().await;
-    let app = actix_test::init_service(arbiter::http::app(db.state())).await;
+    let app = actix_test::init_service(arbiter::startup::app(db.state())).await;
     let (status, report, _) = import(&app, &db.arbiter, MIXED).await;
     assert_eq!(status, 200, "{report}");
     assert_eq!(report["games"], 4);
@@ -172,7 +172,7 @@ async fn a_multi_game_pgn_with_unreadable_games_imports_the_others_and_names_eac
 #[actix_web::test]
 async fn a_game_with_broken_pgn_syntax_is_unreadable_and_the_games_before_it_are_imported() {
     let db = TestDb::new().await;
-    let app = actix_test::init_service(arbiter::http::app(db.state())).await;
+    let app = actix_test::init_service(arbiter::startup::app(db.state())).await;
     let (status, report, _) = import(&app, &db.arbiter, BROKEN_COMMENT).await;
     assert_eq!(status, 200, "{report}");
     let outcomes: Vec<&str> = report["results"]
@@ -196,7 +196,7 @@ async fn a_game_with_broken_pgn_syntax_is_unreadable_and_the_games_before_it_are
 #[actix_web::test]
 async fn tags_become_the_games_settings() {
     let db = TestDb::new().await;
-    let app = actix_test::init_service(arbiter::http::app(db.state())).await;
+    let app = actix_test::init_service(arbiter::startup::app(db.state())).await;
     let (_, report, _) = import(&app, &db.arbiter, MIXED).await;
     let (status, first, _) = send(
         &app,
@@ -300,7 +300,7 @@ fn a_round_r_dot_b_is_a_round_and_a_board() {
 #[actix_web::test]
 async fn clock_readings_are_stored_with_each_move_as_the_movers_clock() {
     let db = TestDb::new().await;
-    let app = actix_test::init_service(arbiter::http::app(db.state())).await;
+    let app = actix_test::init_service(arbiter::startup::app(db.state())).await;
     let (_, report, _) = import(&app, &db.arbiter, MIXED).await;
     let game = game_id(&report, 0);
     let (_, page, _) = send(&app, db.get().uri(&format!("/v1/games/{game}/events"))).await;
@@ -337,7 +337,7 @@ async fn clock_readings_are_stored_with_each_move_as_the_movers_clock() {
 #[actix_web::test]
 async fn a_record_past_its_legal_end_is_stored_up_to_the_end_with_the_ply_and_the_article() {
     let db = TestDb::new().await;
-    let app = actix_test::init_service(arbiter::http::app(db.state())).await;
+    let app = actix_test::init_service(arbiter::startup::app(db.state())).await;
     let (status, report, _) = import(&app, &db.arbiter, ENDINGS).await;
     assert_eq!(status, 200, "{report}");
     let results = report["results"].as_array().unwrap();
@@ -415,7 +415,7 @@ async fn a_record_past_its_legal_end_is_stored_up_to_the_end_with_the_ply_and_th
 #[actix_web::test]
 async fn importing_the_same_file_twice_stores_nothing_new() {
     let db = TestDb::new().await;
-    let app = actix_test::init_service(arbiter::http::app(db.state())).await;
+    let app = actix_test::init_service(arbiter::startup::app(db.state())).await;
     let (_, first, _) = import(&app, &db.arbiter, ENDINGS).await;
     assert_eq!(first["imported"], 5, "{first}");
     let events = db.event_count().await;
@@ -443,7 +443,7 @@ async fn importing_the_same_file_twice_stores_nothing_new() {
 async fn an_interrupted_import_is_continued_where_it_stopped() {
     let db = TestDb::new().await;
     let state = db.state();
-    let app = actix_test::init_service(arbiter::http::app(state.clone())).await;
+    let app = actix_test::init_service(arbiter::startup::app(state.clone())).await;
     let games = read_games(ENDINGS.as_bytes()).unwrap();
     let ReadGame::Planned(plan) = &games[0] else {
         panic!("the first game is readable")
@@ -494,7 +494,7 @@ async fn an_interrupted_import_is_continued_where_it_stopped() {
 #[actix_web::test]
 async fn the_audit_of_every_imported_game_says_reproduced() {
     let db = TestDb::new().await;
-    let app = actix_test::init_service(arbiter::http::app(db.state())).await;
+    let app = actix_test::init_service(arbiter::startup::app(db.state())).await;
     let (_, report, _) = import(&app, &db.arbiter, ENDINGS).await;
     for index in 0..5 {
         let (status, audit, _) = send(
@@ -520,7 +520,7 @@ async fn the_audit_of_every_imported_game_says_reproduced() {
 #[actix_web::test]
 async fn only_arbiters_import_and_a_token_for_other_events_imports_none_of_these() {
     let db = TestDb::new().await;
-    let app = actix_test::init_service(arbiter::http::app(db.state())).await;
+    let app = actix_test::init_service(arbiter::startup::app(db.state())).await;
     let reply = import(&app, &db.reader, ENDINGS).await;
     assert_problem(&reply, 403, "forbidden");
     let (_, limited) = db

@@ -17,7 +17,7 @@ fn seqs_of(rows: &[(i64,)]) -> Vec<i64> {
 #[actix_web::test]
 async fn thirty_two_concurrent_appends_with_the_same_expected_seq_store_exactly_one() {
     let db = TestDb::new().await;
-    let app = test::init_service(arbiter::http::app(db.state())).await;
+    let app = test::init_service(arbiter::startup::app(db.state())).await;
     let game = create_game(&app, &db).await;
     let replies = join_all((0..32).map(|i| {
         let app = &app;
@@ -68,7 +68,7 @@ async fn thirty_two_concurrent_appends_with_the_same_expected_seq_store_exactly_
 #[actix_web::test]
 async fn the_same_append_retried_with_the_same_event_ids_gets_the_same_answer_and_one_copy() {
     let db = TestDb::new().await;
-    let app = test::init_service(arbiter::http::app(db.state())).await;
+    let app = test::init_service(arbiter::startup::app(db.state())).await;
     let game = create_game(&app, &db).await;
     let events = json!([
         {"type": "move", "by": "white", "san": "e4", "event_id": Uuid::new_v4()},
@@ -96,7 +96,7 @@ async fn the_same_append_retried_with_the_same_event_ids_gets_the_same_answer_an
 #[actix_web::test]
 async fn concurrent_identical_retries_store_one_copy_and_all_get_the_stored_answer() {
     let db = TestDb::new().await;
-    let app = test::init_service(arbiter::http::app(db.state())).await;
+    let app = test::init_service(arbiter::startup::app(db.state())).await;
     let game = create_game(&app, &db).await;
     let events = json!([{"type": "move", "by": "white", "san": "e4", "event_id": Uuid::new_v4()}]);
     let replies = join_all((0..8).map(|_| append(&app, &db, game, 1, events.clone()))).await;
@@ -202,7 +202,7 @@ async fn a_feed_reader_sees_every_event_exactly_once_although_a_slow_writer_comm
 #[actix_web::test]
 async fn the_feed_pages_through_every_event_with_small_pages() {
     let db = TestDb::new().await;
-    let app = test::init_service(arbiter::http::app(db.state())).await;
+    let app = test::init_service(arbiter::startup::app(db.state())).await;
     for _ in 0..3 {
         let game = create_game(&app, &db).await;
         append(&app, &db, game, 1, json!([{"type": "move", "by": "white", "san": "e4"}, {"type": "move", "by": "black", "san": "e5"}])).await;

@@ -25,7 +25,7 @@ fn session_of<B>(response: &actix_web::dev::ServiceResponse<B>) -> Option<String
 #[actix_web::test]
 async fn a_sign_in_from_another_site_is_refused_and_one_from_this_origin_sets_a_strict_cookie() {
     let db = TestDb::new().await;
-    let app = test::init_service(arbiter::http::app(db.state())).await;
+    let app = test::init_service(arbiter::startup::app(db.state())).await;
 
     let response = test::call_service(
         &app,
@@ -92,7 +92,7 @@ async fn a_sign_in_from_another_site_is_refused_and_one_from_this_origin_sets_a_
 #[actix_web::test]
 async fn a_session_ends_when_idle_past_its_lifetime_or_with_its_token() {
     let db = TestDb::new().await;
-    let app = test::init_service(arbiter::http::app(db.state())).await;
+    let app = test::init_service(arbiter::startup::app(db.state())).await;
     let open = || async {
         let response = test::call_service(
             &app,
@@ -184,7 +184,7 @@ async fn a_session_ends_when_idle_past_its_lifetime_or_with_its_token() {
 #[actix_web::test]
 async fn pages_are_html_with_their_own_headers_and_unknown_pages_are_not_problem_json() {
     let db = TestDb::new().await;
-    let app = test::init_service(arbiter::http::app(db.state())).await;
+    let app = test::init_service(arbiter::startup::app(db.state())).await;
     let response = test::call_service(
         &app,
         test::TestRequest::get().uri("/office/sign-in").to_request(),
@@ -239,7 +239,7 @@ fn field_in(page: &str, form_id: &str, name: &str) -> String {
 #[actix_web::test]
 async fn a_desk_form_sent_twice_is_stored_once_and_one_drawn_before_another_record_is_refused() {
     let db = TestDb::new().await;
-    let app = test::init_service(arbiter::http::app(db.state())).await;
+    let app = test::init_service(arbiter::startup::app(db.state())).await;
     let game = crate::support::create_game(&app, &db).await;
     let response = test::call_service(
         &app,
@@ -326,7 +326,7 @@ async fn a_desk_form_sent_twice_is_stored_once_and_one_drawn_before_another_reco
 #[actix_web::test]
 async fn guessing_tokens_at_the_sign_in_is_slowed_down_like_the_api() {
     let db = TestDb::new().await;
-    let app = test::init_service(arbiter::http::app(db.state())).await;
+    let app = test::init_service(arbiter::startup::app(db.state())).await;
     let mut statuses = Vec::new();
     for attempt in 0..12 {
         let response = test::call_service(

@@ -80,7 +80,7 @@ fn header<'a>(headers: &'a actix_web::http::header::HeaderMap, name: &str) -> Op
 async fn metrics_count_requests_by_route_pattern_appends_refusals_and_rulings_for_an_admin_only() {
     let db = TestDb::new().await;
     let state = db.state();
-    let app = test::init_service(arbiter::http::app(state.clone())).await;
+    let app = test::init_service(arbiter::startup::app(state.clone())).await;
     let scrape = |token: &str| {
         TestRequest::get()
             .uri("/metrics")
@@ -218,7 +218,7 @@ impl std::io::Write for CapturedLog {
 #[actix_web::test]
 async fn a_500_names_its_request_id_which_is_the_header_and_the_key_of_its_log_line() {
     let db = TestDb::new().await;
-    let app = test::init_service(arbiter::http::app(db.state())).await;
+    let app = test::init_service(arbiter::startup::app(db.state())).await;
     let game = create_game(&app, &db).await;
     // Someone with database access appends a row this version cannot read: the chain
     // accepts it (the trigger links it), decoding it fails, and reading the log is a 500.
@@ -293,7 +293,7 @@ async fn a_500_names_its_request_id_which_is_the_header_and_the_key_of_its_log_l
 #[actix_web::test]
 async fn every_answer_carries_the_security_headers() {
     let db = TestDb::new().await;
-    let app = test::init_service(arbiter::http::app(db.state())).await;
+    let app = test::init_service(arbiter::startup::app(db.state())).await;
     let requests = [
         TestRequest::get().uri("/healthz"),
         TestRequest::get().uri("/v1/games"),
@@ -321,7 +321,7 @@ async fn every_answer_carries_the_security_headers() {
 #[actix_web::test]
 async fn repeated_failed_authentications_from_one_address_are_slowed_but_a_valid_token_is_not() {
     let db = TestDb::new().await;
-    let app = test::init_service(arbiter::http::app(db.state())).await;
+    let app = test::init_service(arbiter::startup::app(db.state())).await;
     let attacker: SocketAddr = "192.0.2.1:40000".parse().unwrap();
     let neighbour: SocketAddr = "192.0.2.2:40000".parse().unwrap();
     let guess = |from: SocketAddr| {
@@ -409,7 +409,7 @@ fn seconds_from_now(text: &Value) -> i64 {
 #[actix_web::test]
 async fn an_expired_token_is_refused_with_token_expired_and_tokens_without_expiry_keep_working() {
     let db = TestDb::new().await;
-    let app = test::init_service(arbiter::http::app(db.state())).await;
+    let app = test::init_service(arbiter::startup::app(db.state())).await;
     let (status, created) = create_token(
         &app,
         &db,
@@ -482,7 +482,7 @@ async fn an_expired_token_is_refused_with_token_expired_and_tokens_without_expir
 #[actix_web::test]
 async fn rotating_a_token_gives_one_with_the_same_rights_and_revokes_or_winds_down_the_old_one() {
     let db = TestDb::new().await;
-    let app = test::init_service(arbiter::http::app(db.state())).await;
+    let app = test::init_service(arbiter::startup::app(db.state())).await;
     let (status, created) = create_token(
         &app,
         &db,
@@ -598,7 +598,7 @@ async fn rotating_a_token_gives_one_with_the_same_rights_and_revokes_or_winds_do
 #[actix_web::test]
 async fn arbiter_token_rotate_prints_a_new_token_once_and_the_old_one_winds_down() {
     let db = TestDb::new().await;
-    let app = test::init_service(arbiter::http::app(db.state())).await;
+    let app = test::init_service(arbiter::startup::app(db.state())).await;
     let (old_info, old) = db
         .store
         .create_token("Relay", Role::Reader, None, "test")
@@ -663,7 +663,7 @@ async fn arbiter_token_rotate_prints_a_new_token_once_and_the_old_one_winds_down
 #[actix_web::test]
 async fn the_token_list_shows_when_each_token_was_last_used_stamped_at_most_once_a_minute() {
     let db = TestDb::new().await;
-    let app = test::init_service(arbiter::http::app(db.state())).await;
+    let app = test::init_service(arbiter::startup::app(db.state())).await;
     let (info, token) = db
         .store
         .create_token("Relay", Role::Reader, None, "test")
@@ -736,7 +736,7 @@ async fn the_token_list_shows_when_each_token_was_last_used_stamped_at_most_once
 #[actix_web::test]
 async fn a_read_position_is_checked_in_the_header_and_the_query_and_ignored_without_a_replica() {
     let db = TestDb::new().await;
-    let app = test::init_service(arbiter::http::app(db.state())).await;
+    let app = test::init_service(arbiter::startup::app(db.state())).await;
     let game = create_game(&app, &db).await;
     let uri = format!("/v1/games/{game}/events");
     let (status, headers, body) = send_raw(
@@ -767,5 +767,92 @@ async fn a_read_position_is_checked_in_the_header_and_the_query_and_ignored_with
         let reply = send(&app, request).await;
         assert_problem(&reply, 400, "invalid_lsn");
     }
+    db.finish().await;
+}
+
+#[actix_web::test]
+async fn the_service_built_as_arbiter_serve_builds_it_honours_every_setting_of_its_configuration() {
+    let db = TestDb::new().await;
+    let app = db
+        .spawn_app(|config| {
+            config.metrics_bind = Some("127.0.0.1:0".into());
+            config.public_broadcast = true;
+            config.broadcast_delay_minutes = 15;
+            config.warm_games = std::num::NonZeroUsize::new(1).expect("one");
+            config.auth_failures_per_minute = 2;
+        })
+        .await;
+    let client = reqwest::Client::new();
+
+    // The metrics listener is started and needs no token.
+    let metrics_port = app.metrics_port.expect("a metrics listener");
+    let metrics = client
+        .get(format!("http://127.0.0.1:{metrics_port}/metrics"))
+        .send()
+        .await
+        .expect("the metrics listener answers");
+    assert_eq!(metrics.status(), 200);
+
+    // The broadcast is public and 15 minutes behind.
+    assert!(app.state.public_broadcast);
+    assert_eq!(
+        app.state.streams.broadcast_delay(),
+        std::time::Duration::from_secs(15 * 60)
+    );
+    let public = client
+        .get(app.url("/v1/broadcast/rounds/pgn?event=Nothing&round=1"))
+        .send()
+        .await
+        .expect("the service answers");
+    assert_ne!(public.status(), 401, "the public broadcast needs no token");
+
+    // One game warm at most: recording a second game forgets the first.
+    let game = |n: u32| {
+        let mut settings = standard_game();
+        settings["board"] = json!(n);
+        settings
+    };
+    let mut ids = Vec::new();
+    for n in [1, 2] {
+        let created: Value = client
+            .post(app.url("/v1/games"))
+            .header("Authorization", format!("Bearer {}", db.arbiter))
+            .json(&game(n))
+            .send()
+            .await
+            .expect("create a game")
+            .json()
+            .await
+            .expect("a JSON answer");
+        let id: Uuid = created["game"]["game_id"]
+            .as_str()
+            .and_then(|s| s.parse().ok())
+            .expect("a game id");
+        let appended = client
+            .post(app.url(&format!("/v1/games/{id}/events")))
+            .header("Authorization", format!("Bearer {}", db.arbiter))
+            .json(&json!({"expected_seq": 1, "events": [{"type": "move", "by": "white", "san": "e4"}]}))
+            .send()
+            .await
+            .expect("append");
+        assert_eq!(appended.status(), 201);
+        ids.push(id);
+    }
+    assert!(!app.state.arbitration.is_warm(ids[0]));
+    assert!(app.state.arbitration.is_warm(ids[1]));
+
+    // Two failed authentications a minute, then 429.
+    let mut statuses = Vec::new();
+    for _ in 0..3 {
+        let refused = client
+            .get(app.url("/v1/games"))
+            .header("Authorization", "Bearer not-a-token")
+            .send()
+            .await
+            .expect("the service answers");
+        statuses.push(refused.status().as_u16());
+    }
+    assert_eq!(statuses, [401, 401, 429]);
+    app.stop().await;
     db.finish().await;
 }

@@ -90,7 +90,7 @@ fn exported_moves(pgn: &str) -> SourceGame {
 #[actix_web::test]
 async fn a_real_game_recorded_move_by_move_matches_its_source_after_every_move() {
     let db = TestDb::new().await;
-    let app = test::init_service(arbiter::http::app(db.state())).await;
+    let app = test::init_service(arbiter::startup::app(db.state())).await;
     let source = mated_lichess_game();
     let mut settings = standard_game();
     settings["time_control"] = json!({"kind": "blitz", "base_ms": 300_000, "increment_ms": 3_000});
@@ -233,7 +233,7 @@ where
 #[actix_web::test]
 async fn time_travel_at_every_seq_equals_folding_that_prefix_from_scratch() {
     let db = TestDb::new().await;
-    let app = test::init_service(arbiter::http::app(db.state())).await;
+    let app = test::init_service(arbiter::startup::app(db.state())).await;
     let game = eventful_game(&app, &db).await;
     let (_, page, _) = send(&app, db.get().uri(&format!("/v1/games/{game}/events"))).await;
     let events: Vec<Event> = page["items"]
@@ -298,7 +298,7 @@ async fn time_travel_at_every_seq_equals_folding_that_prefix_from_scratch() {
 #[actix_web::test]
 async fn the_audit_reproduces_every_decision_and_names_an_altered_one() {
     let db = TestDb::new().await;
-    let app = test::init_service(arbiter::http::app(db.state())).await;
+    let app = test::init_service(arbiter::startup::app(db.state())).await;
     let game = eventful_game(&app, &db).await;
     let (status, audit, _) = send(&app, db.get().uri(&format!("/v1/games/{game}/audit"))).await;
     assert_eq!(status, 200, "{audit}");
@@ -339,8 +339,8 @@ async fn the_audit_reproduces_every_decision_and_names_an_altered_one() {
     tx.commit().await.unwrap();
 
     // A fresh service instance (nothing warm) audits the altered log.
-    let state = arbiter::http::AppState::new(db.service.clone());
-    let app = test::init_service(arbiter::http::app(state)).await;
+    let state = arbiter::state::AppState::new(db.service.clone());
+    let app = test::init_service(arbiter::startup::app(state)).await;
     let (_, audit, _) = send(&app, db.get().uri(&format!("/v1/games/{game}/audit"))).await;
     assert_eq!(audit["verdict"], "chain_broken", "{audit}");
     assert_eq!(audit["chain"]["first_break"]["seq"], altered, "{audit}");
@@ -401,7 +401,7 @@ fn assert_no_decision_is_separated_from_its_cause(items: &[Value]) {
 async fn two_clients_with_stale_expected_seqs_never_interleave_a_decision_between_an_event_and_its_cause()
  {
     let db = TestDb::new().await;
-    let app = test::init_service(arbiter::http::app(db.state())).await;
+    let app = test::init_service(arbiter::startup::app(db.state())).await;
     let game = create_game(&app, &db).await;
     let client = |name: &'static str| {
         let app = &app;
@@ -449,8 +449,8 @@ async fn two_clients_with_stale_expected_seqs_never_interleave_a_decision_betwee
 #[actix_web::test]
 async fn two_service_instances_writing_to_one_game_stay_correct() {
     let db = TestDb::new().await;
-    let first = test::init_service(arbiter::http::app(db.state())).await;
-    let second = test::init_service(arbiter::http::app(arbiter::http::AppState::new(
+    let first = test::init_service(arbiter::startup::app(db.state())).await;
+    let second = test::init_service(arbiter::startup::app(arbiter::state::AppState::new(
         db.service.clone(),
     )))
     .await;
@@ -504,7 +504,7 @@ async fn two_service_instances_writing_to_one_game_stay_correct() {
 #[actix_web::test]
 async fn rulings_across_games_are_filtered_by_event_round_kind_article_and_outcome() {
     let db = TestDb::new().await;
-    let app = test::init_service(arbiter::http::app(db.state())).await;
+    let app = test::init_service(arbiter::startup::app(db.state())).await;
     let first = eventful_game(&app, &db).await;
     let mut other = standard_game();
     other["event"] = json!("Other Cup");
@@ -562,7 +562,7 @@ async fn rulings_across_games_are_filtered_by_event_round_kind_article_and_outco
 #[actix_web::test]
 async fn an_upheld_appeal_changes_the_result_and_the_history_shows_both() {
     let db = TestDb::new().await;
-    let app = test::init_service(arbiter::http::app(db.state())).await;
+    let app = test::init_service(arbiter::startup::app(db.state())).await;
     let game = create_game(&app, &db).await;
     let (status, body) = append(
         &app,
@@ -624,7 +624,7 @@ async fn an_upheld_appeal_changes_the_result_and_the_history_shows_both() {
 #[actix_web::test]
 async fn a_correction_retracts_the_latest_event_and_its_decisions() {
     let db = TestDb::new().await;
-    let app = test::init_service(arbiter::http::app(db.state())).await;
+    let app = test::init_service(arbiter::startup::app(db.state())).await;
     let game = create_game(&app, &db).await;
     let (status, body) = append(
         &app,

@@ -7,9 +7,9 @@
 use crate::support::{TEST_CLUSTER_SETTINGS, bearer, send_raw, standard_game};
 use actix_web::test::{self, TestRequest};
 use arbiter::access::Role;
-use arbiter::cluster::Cluster;
 use arbiter::game::event::{Event, RecordedEvent, Side};
-use arbiter::http::AppState;
+use arbiter::ops::cluster::Cluster;
+use arbiter::state::AppState;
 use arbiter::store::{FeedCursor, Lsn, NewEvent, Store};
 use futures::future::join_all;
 use serde_json::{Value, json};
@@ -91,7 +91,7 @@ async fn reads_through_a_streaming_standby_see_the_clients_writes_and_the_feed_s
         .create_token("Arbiter", Role::Arbiter, None, "test")
         .await
         .unwrap();
-    let app = test::init_service(arbiter::http::app(AppState::new(store.clone()))).await;
+    let app = test::init_service(arbiter::startup::app(AppState::new(store.clone()))).await;
     let get = |uri: &str| TestRequest::get().uri(uri).insert_header(bearer(&arbiter));
     let post = |uri: &str| TestRequest::post().uri(uri).insert_header(bearer(&arbiter));
 
@@ -182,7 +182,7 @@ async fn reads_through_a_streaming_standby_see_the_clients_writes_and_the_feed_s
         .execute(standby_admin.pool())
         .await
         .unwrap();
-    let impatient = test::init_service(arbiter::http::app(AppState::new(
+    let impatient = test::init_service(arbiter::startup::app(AppState::new(
         primary_only
             .clone()
             .with_read_replica(replica.pool().clone(), Duration::from_millis(300)),

@@ -9,7 +9,7 @@ use uuid::Uuid;
 #[actix_web::test]
 async fn a_game_is_created_fetched_listed_and_its_events_read_back() {
     let db = TestDb::new().await;
-    let app = test::init_service(arbiter::http::app(db.state())).await;
+    let app = test::init_service(arbiter::startup::app(db.state())).await;
     let game = create_game(&app, &db).await;
     let (status, body, _) = send(&app, db.get().uri(&format!("/v1/games/{game}"))).await;
     assert_eq!(status, 200, "{body}");
@@ -55,7 +55,7 @@ async fn a_game_is_created_fetched_listed_and_its_events_read_back() {
 #[actix_web::test]
 async fn games_are_listed_with_filters_and_pages() {
     let db = TestDb::new().await;
-    let app = test::init_service(arbiter::http::app(db.state())).await;
+    let app = test::init_service(arbiter::startup::app(db.state())).await;
     for round in ["1", "1", "2"] {
         let mut settings = standard_game();
         settings["round"] = json!(round);
@@ -87,7 +87,7 @@ async fn games_are_listed_with_filters_and_pages() {
 #[actix_web::test]
 async fn creating_a_game_with_a_chosen_id_is_idempotent_and_other_settings_conflict() {
     let db = TestDb::new().await;
-    let app = test::init_service(arbiter::http::app(db.state())).await;
+    let app = test::init_service(arbiter::startup::app(db.state())).await;
     let id = Uuid::new_v4();
     let mut body = standard_game();
     body["game_id"] = json!(id);
@@ -106,7 +106,7 @@ async fn creating_a_game_with_a_chosen_id_is_idempotent_and_other_settings_confl
 /// Sends a bad append and checks the answer and that the log did not change.
 async fn refused_append(body: Value, status: u16, code: &str, field: Option<&str>) {
     let db = TestDb::new().await;
-    let app = test::init_service(arbiter::http::app(db.state())).await;
+    let app = test::init_service(arbiter::startup::app(db.state())).await;
     let game = create_game(&app, &db).await;
     let before = db.event_count().await;
     let reply = send(
@@ -217,7 +217,7 @@ async fn decision_events_cannot_be_submitted_by_clients() {
 #[actix_web::test]
 async fn a_stale_expected_seq_is_refused_with_the_current_seq() {
     let db = TestDb::new().await;
-    let app = test::init_service(arbiter::http::app(db.state())).await;
+    let app = test::init_service(arbiter::startup::app(db.state())).await;
     let game = create_game(&app, &db).await;
     let (status, body) = append(
         &app,
@@ -237,7 +237,7 @@ async fn a_stale_expected_seq_is_refused_with_the_current_seq() {
 #[actix_web::test]
 async fn malformed_json_empty_bodies_and_empty_lists_are_refused() {
     let db = TestDb::new().await;
-    let app = test::init_service(arbiter::http::app(db.state())).await;
+    let app = test::init_service(arbiter::startup::app(db.state())).await;
     let game = create_game(&app, &db).await;
     let uri = format!("/v1/games/{game}/events");
     for (payload, status, code) in [
@@ -280,7 +280,7 @@ async fn malformed_json_empty_bodies_and_empty_lists_are_refused() {
 #[actix_web::test]
 async fn an_oversized_body_is_refused_and_nothing_is_stored() {
     let db = TestDb::new().await;
-    let app = test::init_service(arbiter::http::app(db.state())).await;
+    let app = test::init_service(arbiter::startup::app(db.state())).await;
     let game = create_game(&app, &db).await;
     let huge = json!({"expected_seq": 1, "events": [{"type": "clock_adjust", "side": "white", "delta_ms": 1, "reason": "x".repeat(2 * 1024 * 1024)}]});
     let reply = send(
@@ -298,7 +298,7 @@ async fn an_oversized_body_is_refused_and_nothing_is_stored() {
 #[actix_web::test]
 async fn unknown_games_invalid_uuids_bad_cursors_and_limits_are_4xx() {
     let db = TestDb::new().await;
-    let app = test::init_service(arbiter::http::app(db.state())).await;
+    let app = test::init_service(arbiter::startup::app(db.state())).await;
     let missing = Uuid::new_v4();
     assert_problem(
         &send(&app, db.get().uri(&format!("/v1/games/{missing}"))).await,
@@ -374,7 +374,7 @@ async fn unknown_games_invalid_uuids_bad_cursors_and_limits_are_4xx() {
 #[actix_web::test]
 async fn game_settings_are_validated_with_the_field_named() {
     let db = TestDb::new().await;
-    let app = test::init_service(arbiter::http::app(db.state())).await;
+    let app = test::init_service(arbiter::startup::app(db.state())).await;
     type Change = Box<dyn Fn(&mut Value)>;
     let cases: Vec<(Change, &str)> = vec![
         (Box::new(|s| s["white"]["name"] = json!("  ")), "white.name"),
@@ -432,7 +432,7 @@ async fn game_settings_are_validated_with_the_field_named() {
 #[actix_web::test]
 async fn health_readiness_the_document_and_swagger_ui_are_served() {
     let db = TestDb::new().await;
-    let app = test::init_service(arbiter::http::app(db.state())).await;
+    let app = test::init_service(arbiter::startup::app(db.state())).await;
     assert_eq!(send(&app, db.get().uri("/healthz")).await.0, 200);
     assert_eq!(send(&app, db.get().uri("/readyz")).await.0, 200);
     let (status, document, _) = send(&app, db.get().uri("/api-docs/openapi.json")).await;
@@ -451,7 +451,7 @@ async fn health_readiness_the_document_and_swagger_ui_are_served() {
 #[actix_web::test]
 async fn a_wrong_method_on_a_known_route_is_405_with_the_allowed_methods() {
     let db = TestDb::new().await;
-    let app = test::init_service(arbiter::http::app(db.state())).await;
+    let app = test::init_service(arbiter::startup::app(db.state())).await;
     let response = test::call_service(
         &app,
         test::TestRequest::delete().uri("/v1/games").to_request(),
@@ -469,7 +469,7 @@ async fn a_wrong_method_on_a_known_route_is_405_with_the_allowed_methods() {
 #[actix_web::test]
 async fn numbers_beyond_their_documented_range_are_refused_naming_the_field() {
     let db = TestDb::new().await;
-    let app = test::init_service(arbiter::http::app(db.state())).await;
+    let app = test::init_service(arbiter::startup::app(db.state())).await;
     for (path, value, field) in [
         (
             "regulations",

@@ -48,7 +48,7 @@ fn moves(list: &[(&str, &str)]) -> Value {
 #[actix_web::test]
 async fn an_illegal_move_recorded_with_its_attempted_move_binds_that_piece_through_http() {
     let db = TestDb::new().await;
-    let app = test::init_service(arbiter::http::app(db.state())).await;
+    let app = test::init_service(arbiter::startup::app(db.state())).await;
     let game = game_with(&app, &db, "standard", json!({})).await;
     let (status, body) = append(
         &app,
@@ -89,7 +89,7 @@ async fn an_illegal_move_recorded_with_its_attempted_move_binds_that_piece_throu
 #[actix_web::test]
 async fn an_illegal_move_that_stood_is_recorded_by_the_arbiter_and_the_pgn_continues_from_it() {
     let db = TestDb::new().await;
-    let app = test::init_service(arbiter::http::app(db.state())).await;
+    let app = test::init_service(arbiter::startup::app(db.state())).await;
     let game = game_with(&app, &db, "rapid", json!({})).await;
     let (status, _) = append(
         &app,
@@ -130,7 +130,7 @@ async fn an_illegal_move_that_stood_is_recorded_by_the_arbiter_and_the_pgn_conti
 #[actix_web::test]
 async fn a_quickplay_claim_is_judged_on_the_clock_reading_recorded_with_it() {
     let db = TestDb::new().await;
-    let app = test::init_service(arbiter::http::app(db.state())).await;
+    let app = test::init_service(arbiter::startup::app(db.state())).await;
     let game = game_with(&app, &db, "rapid", json!({"quickplay_finish": true})).await;
     let (status, body) = append(&app, &db, game, 1, json!([
         {"type": "claim", "by": "white", "kind": "quickplay_finish", "clock": {"white_ms": 150_000, "black_ms": 60_000}}
@@ -155,7 +155,7 @@ async fn a_quickplay_claim_is_judged_on_the_clock_reading_recorded_with_it() {
 async fn a_decision_retracted_by_a_correction_is_marked_in_the_rulings_and_left_out_when_standing()
 {
     let db = TestDb::new().await;
-    let app = test::init_service(arbiter::http::app(db.state())).await;
+    let app = test::init_service(arbiter::startup::app(db.state())).await;
     let game = game_with(&app, &db, "standard", json!({})).await;
     let (status, body) = append(
         &app,

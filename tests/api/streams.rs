@@ -4,7 +4,7 @@
 
 use crate::support::{TestDb, append, bearer, create_game, send};
 use actix_web::{HttpServer, test};
-use arbiter::http::AppState;
+use arbiter::state::AppState;
 use serde_json::{Value, json};
 use std::time::{Duration, Instant};
 use uuid::Uuid;
@@ -20,7 +20,7 @@ struct Server {
 
 impl Server {
     async fn start(state: AppState) -> Server {
-        let server = HttpServer::new(move || arbiter::http::app(state.clone()))
+        let server = HttpServer::new(move || arbiter::startup::app(state.clone()))
             .workers(1)
             .disable_signals()
             .bind(("127.0.0.1", 0))
@@ -147,7 +147,7 @@ fn seq_of(message: &Message) -> u64 {
 #[actix_web::test]
 async fn a_new_subscriber_first_gets_a_snapshot_with_players_position_moves_and_clocks() {
     let db = TestDb::new().await;
-    let writer = test::init_service(arbiter::http::app(db.state())).await;
+    let writer = test::init_service(arbiter::startup::app(db.state())).await;
     let game = create_game(&writer, &db).await;
     let (status, _) = append(
         &writer,
@@ -162,7 +162,7 @@ async fn a_new_subscriber_first_gets_a_snapshot_with_players_position_moves_and_
     )
     .await;
     assert_eq!(status, 201);
-    let server = Server::start(db.state()).await;
+    let server = db.spawn_app(|_| {}).await;
     let mut stream = EventStream::open(
         &format!("{}/v1/games/{game}/stream", server.base),
         &db.reader,
@@ -212,9 +212,9 @@ async fn a_new_subscriber_first_gets_a_snapshot_with_players_position_moves_and_
 #[actix_web::test]
 async fn a_subscriber_sees_every_event_exactly_once_across_a_reconnect_with_last_event_id() {
     let db = TestDb::new().await;
-    let writer = test::init_service(arbiter::http::app(db.state())).await;
+    let writer = test::init_service(arbiter::startup::app(db.state())).await;
     let game = create_game(&writer, &db).await;
-    let server = Server::start(db.state()).await;
+    let server = db.spawn_app(|_| {}).await;
     let url = format!("{}/v1/games/{game}/stream", server.base);
     let mut stream = EventStream::open(&url, &db.reader, None).await;
     let snapshot = stream.next().await.expect("a snapshot");
@@ -258,12 +258,13 @@ async fn a_subscriber_sees_every_event_exactly_once_across_a_reconnect_with_last
 async fn events_committed_by_another_instance_reach_a_subscriber_of_the_first() {
     let db = TestDb::new().await;
     // Instance one serves the stream; instance two records, with its own state and pool.
-    let first = Server::start(AppState::new(db.service.clone())).await;
+    let first = db.spawn_app(|_| {}).await;
     let other_store =
         arbiter::store::Store::connect_as_service(&database_url(&db.name), 4, "arbiter_service")
             .await
             .expect("a second pool");
-    let second = test::init_service(arbiter::http::app(AppState::new(other_store.clone()))).await;
+    let second =
+        test::init_service(arbiter::startup::app(AppState::new(other_store.clone()))).await;
     let game = create_game(&second, &db).await;
     let mut stream = EventStream::open(
         &format!("{}/v1/games/{game}/stream", first.base),
@@ -300,9 +301,9 @@ fn database_url(name: &str) -> String {
 #[actix_web::test]
 async fn the_game_stream_closes_after_game_ended_and_a_reconnect_after_it_is_told_204() {
     let db = TestDb::new().await;
-    let writer = test::init_service(arbiter::http::app(db.state())).await;
+    let writer = test::init_service(arbiter::startup::app(db.state())).await;
     let game = create_game(&writer, &db).await;
-    let server = Server::start(db.state()).await;
+    let server = db.spawn_app(|_| {}).await;
     let url = format!("{}/v1/games/{game}/stream", server.base);
     let mut stream = EventStream::open(&url, &db.reader, None).await;
     stream.next().await.expect("a snapshot");
@@ -350,10 +351,10 @@ async fn the_game_stream_closes_after_game_ended_and_a_reconnect_after_it_is_tol
 #[actix_web::test]
 async fn a_correction_carries_the_position_it_returns_to_and_can_reopen_an_ended_game() {
     let db = TestDb::new().await;
-    let writer = test::init_service(arbiter::http::app(db.state())).await;
+    let writer = test::init_service(arbiter::startup::app(db.state())).await;
     let game = create_game(&writer, &db).await;
     append(&writer, &db, game, 1, moves(&["e4", "e5", "Nf3"], true)).await;
-    let server = Server::start(db.state()).await;
+    let server = db.spawn_app(|_| {}).await;
     let url = format!("{}/v1/games/{game}/stream", server.base);
     let mut stream = EventStream::open(&url, &db.reader, Some("4")).await;
     // Nf3 was typed on the wrong board: the correction retracts it.
@@ -440,11 +441,11 @@ where
 #[actix_web::test]
 async fn a_round_stream_starts_with_a_snapshot_per_game_and_resumes_after_its_cursor() {
     let db = TestDb::new().await;
-    let writer = test::init_service(arbiter::http::app(db.state())).await;
+    let writer = test::init_service(arbiter::startup::app(db.state())).await;
     let board_one = create_round_game(&writer, &db, 1).await;
     let board_two = create_round_game(&writer, &db, 2).await;
     append(&writer, &db, board_one, 1, moves(&["e4"], true)).await;
-    let server = Server::start(db.state()).await;
+    let server = db.spawn_app(|_| {}).await;
     let url = format!(
         "{}/v1/rounds/stream?event=Round%20Robin%202026&round=3",
         server.base
@@ -520,7 +521,7 @@ async fn a_round_stream_starts_with_a_snapshot_per_game_and_resumes_after_its_cu
 async fn the_public_stream_is_delayed_and_never_shows_touches_or_claims_during_the_game() {
     let db = TestDb::new().await;
     let delay = Duration::from_secs(2);
-    let writer = test::init_service(arbiter::http::app(db.state())).await;
+    let writer = test::init_service(arbiter::startup::app(db.state())).await;
     let game = create_game(&writer, &db).await;
     append(&writer, &db, game, 1, moves(&["e4"], true)).await;
     let mut state = db.state();
@@ -579,7 +580,7 @@ async fn the_public_stream_is_delayed_and_never_shows_touches_or_claims_during_t
 #[actix_web::test]
 async fn the_subscriber_gauge_counts_open_streams() {
     let db = TestDb::new().await;
-    let writer = test::init_service(arbiter::http::app(db.state())).await;
+    let writer = test::init_service(arbiter::startup::app(db.state())).await;
     let game = create_game(&writer, &db).await;
     let state = db.state();
     let streams = state.streams.clone();
@@ -620,7 +621,7 @@ async fn the_subscriber_gauge_counts_open_streams() {
 #[actix_web::test]
 async fn a_stream_needs_a_token_and_a_readable_last_event_id() {
     let db = TestDb::new().await;
-    let app = test::init_service(arbiter::http::app(db.state())).await;
+    let app = test::init_service(arbiter::startup::app(db.state())).await;
     let game = create_game(&app, &db).await;
     let uri = format!("/v1/games/{game}/stream");
     let reply = send(&app, test::TestRequest::get().uri(&uri)).await;
@@ -675,9 +676,9 @@ async fn listening_connections(db: &TestDb) -> i64 {
 #[actix_web::test]
 async fn one_listening_connection_serves_every_subscriber_and_a_lost_one_loses_no_event() {
     let db = TestDb::new().await;
-    let writer = test::init_service(arbiter::http::app(db.state())).await;
+    let writer = test::init_service(arbiter::startup::app(db.state())).await;
     let game = create_round_game(&writer, &db, 1).await;
-    let server = Server::start(db.state()).await;
+    let server = db.spawn_app(|_| {}).await;
     let game_url = format!("{}/v1/games/{game}/stream", server.base);
     let round_url = format!(
         "{}/v1/rounds/stream?event=Round%20Robin%202026&round=3",
@@ -724,9 +725,9 @@ async fn one_listening_connection_serves_every_subscriber_and_a_lost_one_loses_n
 #[actix_web::test]
 async fn a_round_stream_waits_behind_an_open_transaction_and_goes_on_when_it_aborts() {
     let db = TestDb::new().await;
-    let writer = test::init_service(arbiter::http::app(db.state())).await;
+    let writer = test::init_service(arbiter::startup::app(db.state())).await;
     let game = create_round_game(&writer, &db, 1).await;
-    let server = Server::start(db.state()).await;
+    let server = db.spawn_app(|_| {}).await;
     let url = format!(
         "{}/v1/rounds/stream?event=Round%20Robin%202026&round=3",
         server.base

@@ -12,7 +12,9 @@ use actix_web::body::MessageBody;
 use actix_web::dev::{Service, ServiceResponse};
 use actix_web::test;
 use arbiter::access::Role;
-use arbiter::http::AppState;
+use arbiter::config::ServeConfig;
+use arbiter::startup::Application;
+use arbiter::state::AppState;
 use arbiter::store::Store;
 use serde_json::{Value, json};
 use sqlx::postgres::PgPoolOptions;
@@ -53,7 +55,7 @@ pub struct TestServer {
     /// A URL of a maintenance database, for a role that may create databases.
     pub admin_url: String,
     /// The private cluster, when one had to be started, and its directory.
-    pub cluster: Option<(arbiter::cluster::Cluster, PathBuf)>,
+    pub cluster: Option<(arbiter::ops::cluster::Cluster, PathBuf)>,
 }
 
 impl TestServer {
@@ -73,14 +75,15 @@ impl TestServer {
             };
         }
         let dir = std::env::temp_dir().join(format!("arbiter-test-cluster-{}", Uuid::new_v4()));
-        let cluster = arbiter::cluster::Cluster::start_with_settings(&dir, TEST_CLUSTER_SETTINGS)
-            .unwrap_or_else(|error| {
-                panic!(
-                    "no PostgreSQL server answered at {default} and ARBITER_TEST_DATABASE_URL \
+        let cluster =
+            arbiter::ops::cluster::Cluster::start_with_settings(&dir, TEST_CLUSTER_SETTINGS)
+                .unwrap_or_else(|error| {
+                    panic!(
+                        "no PostgreSQL server answered at {default} and ARBITER_TEST_DATABASE_URL \
                          is not set, so the tests start a private cluster from the installed \
                          PostgreSQL binaries; that failed: {error:#}"
-                )
-            });
+                    )
+                });
         cluster
             .stop_when_process_exits(owner, Some(&dir))
             .expect("watcher of the private test cluster");
@@ -189,8 +192,45 @@ impl TestDb {
         }
     }
 
+    /// The shared state as `arbiter serve` builds it with the default configuration, over
+    /// the service's store.
     pub fn state(&self) -> AppState {
-        AppState::new(self.service.clone())
+        self.state_with(|_| {})
+    }
+
+    /// The shared state as `arbiter serve` builds it with `configure` applied to the
+    /// default configuration ([`AppState::from_config`]).
+    pub fn state_with(&self, configure: impl FnOnce(&mut ServeConfig)) -> AppState {
+        let mut config = ServeConfig::defaults();
+        configure(&mut config);
+        AppState::from_config(self.service.clone(), &config)
+    }
+
+    /// The service as `arbiter serve` builds it ([`Application::build`]: migrations, the
+    /// service role, the state, the listeners), on this test's database and a free port of
+    /// 127.0.0.1, with `configure` applied to the default configuration.
+    pub async fn spawn_app(&self, configure: impl FnOnce(&mut ServeConfig)) -> TestApp {
+        let mut config = ServeConfig::defaults();
+        config.bind = "127.0.0.1".into();
+        config.port = 0;
+        config.db_connections = 8;
+        config.workers = std::num::NonZeroUsize::new(2);
+        config.handle_signals = false;
+        configure(&mut config);
+        let application = Application::build(&config, &self.url)
+            .await
+            .expect("the application builds on the test database");
+        let base = format!("http://127.0.0.1:{}", application.port());
+        let metrics_port = application.metrics_port();
+        let state = application.state().clone();
+        let handle = application.handle();
+        actix_web::rt::spawn(application.run_until_stopped());
+        TestApp {
+            base,
+            metrics_port,
+            state,
+            handle,
+        }
     }
 
     /// A GET request with the arbiter's token.
@@ -226,6 +266,29 @@ impl TestDb {
         .execute(&pool)
         .await
         .expect("drop test database");
+    }
+}
+
+/// A service built by [`TestDb::spawn_app`], serving on a real port.
+pub struct TestApp {
+    /// `http://127.0.0.1:PORT`.
+    pub base: String,
+    /// The port of the token-free metrics listener, when configured.
+    pub metrics_port: Option<u16>,
+    /// The state it serves with.
+    pub state: AppState,
+    handle: actix_web::dev::ServerHandle,
+}
+
+impl TestApp {
+    /// A URL of the service.
+    pub fn url(&self, path: &str) -> String {
+        format!("{}{path}", self.base)
+    }
+
+    /// Stops it, not gracefully (an open event stream would hold a graceful stop).
+    pub async fn stop(self) {
+        self.handle.stop(false).await;
     }
 }
 

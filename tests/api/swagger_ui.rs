@@ -59,15 +59,7 @@ async fn the_swagger_ui_renders_every_operation_in_a_browser_under_the_security_
         return;
     };
     let db = TestDb::new().await;
-    let state = db.state();
-    let server = actix_web::HttpServer::new(move || arbiter::http::app(state.clone()))
-        .workers(1)
-        .bind(("127.0.0.1", 0))
-        .expect("bind a free port");
-    let address = server.addrs()[0];
-    let server = server.run();
-    let handle = server.handle();
-    actix_web::rt::spawn(server);
+    let server = db.spawn_app(|_| {}).await;
 
     let mut capabilities = serde_json::Map::new();
     capabilities.insert(
@@ -85,7 +77,7 @@ async fn the_swagger_ui_renders_every_operation_in_a_browser_under_the_security_
         .await
         .expect("a browser session");
     browser
-        .goto(&format!("http://{address}/docs/"))
+        .goto(&server.url("/docs/"))
         .await
         .expect("open /docs/");
     let operation = browser
@@ -108,7 +100,7 @@ async fn the_swagger_ui_renders_every_operation_in_a_browser_under_the_security_
         .await
         .ok();
     browser.close().await.ok();
-    handle.stop(false).await;
+    server.stop().await;
     assert!(
         operation.is_ok(),
         "the UI rendered no operation (title {title:?})"

@@ -24,7 +24,7 @@ pub fn city_open() -> Value {
 
 macro_rules! app {
     ($db:expr) => {
-        test::init_service(arbiter::http::app($db.state())).await
+        test::init_service(arbiter::startup::app($db.state())).await
     };
 }
 

@@ -34,13 +34,8 @@ async fn each_role_against_each_route_is_allowed_or_refused_and_refusals_store_n
     let db = TestDb::new().await;
     // One bad token against every route is more failures than one address may make a
     // minute; the slowing down is tested in `operations`, here each answer is.
-    let mut state = db.state();
-    state.failed_authentications = arbiter::http::auth::FailedAuthentications::new(
-        10_000,
-        std::time::Duration::from_secs(60),
-        false,
-    );
-    let app = test::init_service(arbiter::http::app(state)).await;
+    let state = db.state_with(|config| config.auth_failures_per_minute = 10_000);
+    let app = test::init_service(arbiter::startup::app(state)).await;
     let game = create_game(&app, &db).await;
     let (victim, _) = db
         .store
@@ -188,7 +183,7 @@ async fn each_role_against_each_route_is_allowed_or_refused_and_refusals_store_n
 #[actix_web::test]
 async fn a_revoked_token_stops_working_at_once() {
     let db = TestDb::new().await;
-    let app = test::init_service(arbiter::http::app(db.state())).await;
+    let app = test::init_service(arbiter::startup::app(db.state())).await;
     let (status, created, _) = send(
         &app,
         TestRequest::post()
@@ -243,7 +238,7 @@ async fn a_revoked_token_stops_working_at_once() {
 #[actix_web::test]
 async fn an_arbiter_scoped_to_one_event_cannot_write_to_another_events_games() {
     let db = TestDb::new().await;
-    let app = test::init_service(arbiter::http::app(db.state())).await;
+    let app = test::init_service(arbiter::startup::app(db.state())).await;
     let other_game = create_game(&app, &db).await; // event "Test Open 2026"
     let (_, scoped) = db
         .store
@@ -292,7 +287,7 @@ async fn an_arbiter_scoped_to_one_event_cannot_write_to_another_events_games() {
 #[actix_web::test]
 async fn the_service_database_role_cannot_update_delete_or_truncate_events() {
     let db = TestDb::new().await;
-    let app = test::init_service(arbiter::http::app(db.state())).await;
+    let app = test::init_service(arbiter::startup::app(db.state())).await;
     create_game(&app, &db).await;
     for statement in [
         "UPDATE events SET recorded_by = 'x'",
@@ -320,7 +315,7 @@ async fn the_service_database_role_cannot_update_delete_or_truncate_events() {
 /// Records a game with awkward text (quotes, backslashes, newlines, control characters,
 /// non-ASCII, SQL metacharacters) and returns its export and digest.
 async fn awkward_export(db: &TestDb) -> (String, ChainDigest) {
-    let app = test::init_service(arbiter::http::app(db.state())).await;
+    let app = test::init_service(arbiter::startup::app(db.state())).await;
     let game = create_game(&app, db).await;
     let texts = [
         "Robert'); DROP TABLE events;--",
@@ -466,7 +461,7 @@ async fn the_verify_command_checks_an_export_file_offline() {
 #[actix_web::test]
 async fn hostile_text_is_stored_exactly_or_refused_never_a_server_error() {
     let db = TestDb::new().await;
-    let app = test::init_service(arbiter::http::app(db.state())).await;
+    let app = test::init_service(arbiter::startup::app(db.state())).await;
     let game = create_game(&app, &db).await;
     let before = db.event_count().await;
     for (body, status, field) in [

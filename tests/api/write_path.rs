@@ -4,7 +4,7 @@
 use crate::support::{TestDb, append, bearer, create_game, send, standard_game};
 use actix_web::test;
 use arbiter::access::{Principal, Role};
-use arbiter::arbitration::Arbitration;
+use arbiter::app::arbitration::Arbitration;
 use arbiter::game::event::Event;
 use arbiter::store::{NewEvent, StoreError};
 use serde_json::{Value, json};
@@ -35,7 +35,7 @@ async fn new_game(db: &TestDb) -> Uuid {
 #[actix_web::test]
 async fn expected_seq_zero_on_an_existing_game_answers_409_with_the_current_seq_warm_or_not() {
     let db = TestDb::new().await;
-    let app = test::init_service(arbiter::http::app(db.state())).await;
+    let app = test::init_service(arbiter::startup::app(db.state())).await;
     let game = create_game(&app, &db).await;
     let one_move = json!([{"type": "move", "by": "white", "san": "e4"}]);
     // Not warm yet: the game is folded from its log first.
@@ -95,7 +95,7 @@ async fn a_retry_after_another_instance_stored_the_append_gets_the_stored_answer
     assert!(
         matches!(
             error,
-            arbiter::arbitration::RecordError::Store(StoreError::StaleSeq {
+            arbiter::app::arbitration::RecordError::Store(StoreError::StaleSeq {
                 expected: 2,
                 current: 3
             })
@@ -126,7 +126,7 @@ async fn an_event_id_reused_at_the_next_place_collides_inside_the_statement_and_
     assert!(
         matches!(
             error,
-            arbiter::arbitration::RecordError::Store(StoreError::EventIdReused { seq: 2, .. })
+            arbiter::app::arbitration::RecordError::Store(StoreError::EventIdReused { seq: 2, .. })
         ),
         "{error:?}"
     );
@@ -158,7 +158,10 @@ async fn concurrent_writers_in_two_instances_store_exactly_one_append_per_place(
         assert!(
             matches!(
                 failed,
-                arbiter::arbitration::RecordError::Store(StoreError::StaleSeq { current: 2, .. })
+                arbiter::app::arbitration::RecordError::Store(StoreError::StaleSeq {
+                    current: 2,
+                    ..
+                })
             ),
             "{failed:?}"
         );
@@ -227,7 +230,7 @@ async fn the_role_check_on_the_warm_state_refuses_an_arbiter_of_another_event() 
         .await
         .expect_err("not this event's arbiter");
     assert!(
-        matches!(error, arbiter::arbitration::RecordError::Denied(_)),
+        matches!(error, arbiter::app::arbitration::RecordError::Denied(_)),
         "{error:?}"
     );
     assert_eq!(db.event_count().await, 1);
@@ -244,7 +247,7 @@ async fn read_model(db: &TestDb) -> Vec<Value> {
 #[actix_web::test]
 async fn a_rebuild_equals_the_read_model_the_appends_maintained_and_repairs_a_damaged_one() {
     let db = TestDb::new().await;
-    let app = test::init_service(arbiter::http::app(db.state())).await;
+    let app = test::init_service(arbiter::startup::app(db.state())).await;
     // Games in every state: in progress, resigned, agreed drawn, and only created.
     let playing = create_game(&app, &db).await;
     let resigned = create_game(&app, &db).await;
@@ -347,7 +350,7 @@ async fn arbiter_rebuild_on_the_command_line_reports_what_it_did() {
 #[actix_web::test]
 async fn an_unknown_stored_status_is_an_error_never_read_as_in_progress() {
     let db = TestDb::new().await;
-    let app = test::init_service(arbiter::http::app(db.state())).await;
+    let app = test::init_service(arbiter::startup::app(db.state())).await;
     let game = create_game(&app, &db).await;
     sqlx::query("UPDATE games SET status = 'adjourned' WHERE game_id = $1")
         .bind(game)

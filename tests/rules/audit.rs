@@ -1,7 +1,7 @@
 //! The audit of logs written by an older engine version (tests/fixtures/audit): what the
 //! decisions decide reproduces; the engine version and the wording are information only.
 
-use arbiter::arbitration::stored_events;
+use arbiter::app::arbitration::stored_events;
 use arbiter::game::ENGINE_VERSION;
 use arbiter::game::audit::audit_decisions;
 use arbiter::store::EventEnvelope;

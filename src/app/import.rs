@@ -19,7 +19,7 @@ use serde::Serialize;
 use utoipa::ToSchema;
 use uuid::Uuid;
 
-use crate::arbitration::{Arbitration, RecordError};
+use crate::app::arbitration::{Arbitration, RecordError};
 use crate::game::event::{Event, GameResult, GameSettings, RecordedEvent, Termination};
 use crate::game::view::GameStatus;
 use crate::interchange::pgn_import::{GamePlan, ReadGame};

@@ -126,7 +126,7 @@ impl Arbitration {
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner());
         let slot = warm.get_or_insert(game_id, WarmSlot::default).clone();
-        crate::telemetry::warm_games(warm.len());
+        crate::ops::telemetry::warm_games(warm.len());
         slot
     }
 
@@ -140,7 +140,7 @@ impl Arbitration {
         warm: &mut Option<Warm>,
         until: Option<u64>,
     ) -> Result<(), RecordError> {
-        crate::telemetry::warm_lookup(warm.is_some());
+        crate::ops::telemetry::warm_lookup(warm.is_some());
         if let (Some(state), Some(until)) = (warm.as_ref(), until)
             && state.seq >= until
         {
@@ -440,7 +440,7 @@ impl Arbitration {
 
 /// Counts an append (and the decisions it stored) once it is known what it did.
 fn counted(appended: Appended) -> Appended {
-    crate::telemetry::appended(&appended);
+    crate::ops::telemetry::appended(&appended);
     appended
 }
 

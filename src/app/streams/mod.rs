@@ -147,7 +147,7 @@ struct Subscribed(Arc<AtomicI64>);
 impl Subscribed {
     fn new(counter: &Arc<AtomicI64>) -> Self {
         let now = counter.fetch_add(1, Ordering::Relaxed) + 1;
-        crate::telemetry::stream_subscribers(now);
+        crate::ops::telemetry::stream_subscribers(now);
         Subscribed(counter.clone())
     }
 }
@@ -155,7 +155,7 @@ impl Subscribed {
 impl Drop for Subscribed {
     fn drop(&mut self) {
         let now = self.0.fetch_sub(1, Ordering::Relaxed) - 1;
-        crate::telemetry::stream_subscribers(now);
+        crate::ops::telemetry::stream_subscribers(now);
     }
 }
 
@@ -210,7 +210,7 @@ impl Streams {
         match self.store.lsn_for_reads().await {
             Ok(written) => {
                 let handle = self.store.reader(written).await;
-                crate::telemetry::read_served(handle.served_by);
+                crate::ops::telemetry::read_served(handle.served_by);
                 handle.store
             }
             Err(error) => {
@@ -380,7 +380,7 @@ impl Streams {
         let Some(first) = events.first() else {
             return Err(StoreError::GameNotFound(game_id).into());
         };
-        let log = crate::arbitration::pgn_log(&events);
+        let log = crate::app::arbitration::pgn_log(&events);
         let date = first.recorded_at.format("%Y.%m.%d").to_string();
         let text: Arc<str> = export_broadcast_pgn(&log, &date, audience)
             .map_err(|source| StreamError::Corrupt { game_id, source })?

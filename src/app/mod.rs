@@ -1,0 +1,17 @@
+//! The application services: what both faces (the JSON API in [`crate::http`] and the back
+//! office in [`crate::web`]) call, and the only place where the pure core and the store meet.
+//!
+//! [`arbitration`] judges events with the engine and appends them with their decisions;
+//! [`import`] records PGN files through it; [`rounds`] turns a round's pairings into games;
+//! [`streams`] follows games and rounds live; [`commands`] decodes what a person or a client
+//! sends into typed commands, with a [`commands::CommandError`] that each face renders its
+//! own way; [`sessions`] turns a back-office session into the principal it signs in;
+//! [`throttle`] counts failed authentications per address.
+
+pub mod arbitration;
+pub mod commands;
+pub mod import;
+pub mod rounds;
+pub mod sessions;
+pub mod streams;
+pub mod throttle;
