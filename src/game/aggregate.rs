@@ -208,11 +208,6 @@ impl Game {
         self.castling_mode
     }
 
-    /// How many times the position after `ply` half-moves had occurred up to then.
-    pub fn repetition_count_at(&self, ply: usize) -> usize {
-        self.state.board.history().count_at_ply(ply)
-    }
-
     fn decisions(&self) -> Decisions<'_> {
         Decisions {
             settings: &self.settings,
