@@ -7,6 +7,7 @@
 
 pub mod aggregate;
 mod appeals;
+mod arbiter;
 pub mod audit;
 pub mod board_status;
 mod claims;
@@ -17,6 +18,7 @@ pub mod event;
 mod illegal_moves;
 mod moves;
 mod offers;
+mod parts;
 mod quickplay;
 pub mod refusal;
 pub mod settings;
