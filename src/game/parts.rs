@@ -99,6 +99,7 @@ pub(super) trait Fold {
 /// parses nothing again.
 #[derive(Clone, Debug)]
 pub(super) enum Prepared {
+    /// Nothing to prepare: the event carries all its part needs.
     Nothing,
     /// The move, and a player the dead-position check proved able to checkmate after it.
     Move(Move, Option<Side>),
@@ -133,6 +134,18 @@ impl Prepared {
                 matches!(prepared, Prepared::Written(_))
             }
             (_, prepared) => matches!(prepared, Prepared::Nothing),
+        }
+    }
+
+    /// What was prepared, in a word (for a [`CorruptLog`]).
+    fn name(&self) -> &'static str {
+        match self {
+            Prepared::Nothing => "nothing",
+            Prepared::Move(..) => "a move",
+            Prepared::IllegalMove(_) => "an illegal move",
+            Prepared::Stood(_) => "a position",
+            Prepared::Touch(_) => "a square",
+            Prepared::Written(_) => "a written move",
         }
     }
 }
@@ -242,20 +255,6 @@ impl<'a> FoldContext<'a> {
         CorruptLog {
             seq: self.seq,
             problem: format!("{what} was not prepared for it"),
-        }
-    }
-}
-
-impl Prepared {
-    /// What was prepared, in a word (for a [`CorruptLog`]).
-    fn name(&self) -> &'static str {
-        match self {
-            Prepared::Nothing => "nothing",
-            Prepared::Move(..) => "a move",
-            Prepared::IllegalMove(_) => "an illegal move",
-            Prepared::Stood(_) => "a position",
-            Prepared::Touch(_) => "a square",
-            Prepared::Written(_) => "a written move",
         }
     }
 }
