@@ -17,8 +17,9 @@ use crate::rules::claims::ClaimKind;
 use crate::rules::laws::Rule;
 
 use super::endings::refusal_after_end;
-use super::event::Termination;
-use super::event::{ArbiterRuling, GameResult, RecordedEvent, ServiceEvent, TimeBonus};
+use super::event::{
+    ArbiterRuling, GameResult, RecordedEvent, ServiceEvent, Termination, TimeBonus,
+};
 use super::illegal_moves::position_it_stood_in;
 use super::parts::{JudgeContext, Judged, Judgement, Prepared};
 use super::quickplay::{GRANTED_INCREMENT_MS, TWO_EXTRA_MINUTES_MS};
