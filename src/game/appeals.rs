@@ -11,8 +11,9 @@
 
 use crate::rules::laws::Rule;
 
-use super::decisions::Decisions;
-use super::event::{GameResult, ServiceEvent, Termination};
+use super::aggregate::CorruptLog;
+use super::event::{Event, RecordedEvent, ServiceEvent, Termination};
+use super::parts::{Fold, FoldContext, JudgeContext, Judged, Judgement};
 use super::refusal::Refusal;
 
 /// The appeals lodged, by the `seq` of the event appealed against.
@@ -22,20 +23,37 @@ pub(super) struct Appeals {
 }
 
 impl Appeals {
-    /// An appeal against `against_seq` was lodged.
-    pub(super) fn lodged(&mut self, against_seq: u64) {
-        self.lodged.push(against_seq);
-    }
-
-    /// Whether an appeal against `against_seq` was lodged.
-    pub(super) fn is_lodged(&self, against_seq: u64) -> bool {
-        self.lodged.contains(&against_seq)
+    /// Judges an `appeal_lodged`, an `appeal_decided` and a `correction`. Other events are not
+    /// this part's to judge.
+    pub(super) fn judge(&self, ctx: &JudgeContext<'_>, event: &RecordedEvent) -> Judgement {
+        match event {
+            RecordedEvent::AppealLodged { against_seq, .. } => {
+                check_lodged(ctx, *against_seq)?;
+                Ok(Judged::nothing())
+            }
+            RecordedEvent::AppealDecided { .. } => Ok(Judged::decisions(self.decide(ctx, event)?)),
+            RecordedEvent::Correction { retracts_seq, .. } => {
+                check_correction(*retracts_seq, ctx.latest_standing())?;
+                Ok(Judged::nothing())
+            }
+            _ => Ok(Judged::nothing()),
+        }
     }
 }
 
-/// An appeal against `against_seq` recorded at `seq` needs that event to exist before it.
-pub(super) fn check_lodged(against_seq: u64, seq: u64, exists: bool) -> Result<(), Refusal> {
-    if against_seq >= seq || !exists {
+impl Fold for Appeals {
+    /// An appeal is lodged.
+    fn apply(&mut self, _ctx: &FoldContext<'_>, event: &Event) -> Result<(), CorruptLog> {
+        if let Event::Recorded(RecordedEvent::AppealLodged { against_seq, .. }) = event {
+            self.lodged.push(*against_seq);
+        }
+        Ok(())
+    }
+}
+
+/// An appeal against `against_seq` needs that event to be stored before it.
+fn check_lodged(ctx: &JudgeContext<'_>, against_seq: u64) -> Result<(), Refusal> {
+    if against_seq >= ctx.seq || !ctx.is_stored(against_seq) {
         return Err(Refusal::new(
             "unknown_seq",
             format!(
@@ -46,44 +64,52 @@ pub(super) fn check_lodged(against_seq: u64, seq: u64, exists: bool) -> Result<(
     Ok(())
 }
 
-/// The committee's decision on the appeal against `against_seq`.
-pub(super) fn decide(
-    decisions: &Decisions<'_>,
-    appeals: &Appeals,
-    seq: u64,
-    against_seq: u64,
-    upheld: bool,
-    result: Option<GameResult>,
-    reason: &str,
-) -> Result<Vec<ServiceEvent>, Refusal> {
-    if !appeals.is_lodged(against_seq) {
-        return Err(Refusal::new(
-            "no_appeal_lodged",
-            format!(
-                "No appeal against event {against_seq} has been lodged; record the appeal_lodged first."
-            ),
-        ));
-    }
-    Ok(match (upheld, result) {
-        (true, Some(result)) => vec![ServiceEvent::GameEnded {
+impl Appeals {
+    /// The committee's decision `event` (an `appeal_decided`).
+    fn decide(
+        &self,
+        ctx: &JudgeContext<'_>,
+        event: &RecordedEvent,
+    ) -> Result<Vec<ServiceEvent>, Refusal> {
+        let RecordedEvent::AppealDecided {
+            against_seq,
+            upheld,
             result,
-            termination: Termination::Appeal,
-            article: decisions.cite(&[Rule::Appeal]),
-            reason: format!(
-                "The appeal against event {against_seq} was upheld and the result is {}: {reason}",
-                result.pgn()
-            ),
-            cause_seq: seq,
-            ruled_by: decisions.ruled_by(),
-            evidence: None,
-        }],
-        _ => Vec::new(),
-    })
+            reason,
+        } = event
+        else {
+            return Ok(Vec::new());
+        };
+        let (decisions, seq, against_seq) = (&ctx.decisions, ctx.seq, *against_seq);
+        if !self.lodged.contains(&against_seq) {
+            return Err(Refusal::new(
+                "no_appeal_lodged",
+                format!(
+                    "No appeal against event {against_seq} has been lodged; record the appeal_lodged first."
+                ),
+            ));
+        }
+        Ok(match (*upheld, *result) {
+            (true, Some(result)) => vec![ServiceEvent::GameEnded {
+                result,
+                termination: Termination::Appeal,
+                article: decisions.cite(&[Rule::Appeal]),
+                reason: format!(
+                    "The appeal against event {against_seq} was upheld and the result is {}: {reason}",
+                    result.pgn()
+                ),
+                cause_seq: seq,
+                ruled_by: decisions.ruled_by(),
+                evidence: None,
+            }],
+            _ => Vec::new(),
+        })
+    }
 }
 
 /// The refusal of a correction of `retracts_seq` when `latest` is the latest standing
 /// recorded event.
-pub(super) fn check_correction(retracts_seq: u64, latest: Option<u64>) -> Result<(), Refusal> {
+fn check_correction(retracts_seq: u64, latest: Option<u64>) -> Result<(), Refusal> {
     if latest == Some(retracts_seq) {
         return Ok(());
     }

@@ -201,46 +201,7 @@ pub fn audit_decisions(log: &[StoredEvent<'_>]) -> DecisionsAudit {
                     .iter()
                     .map(|d| serde_json::to_value(Event::Service((*d).clone())).unwrap_or_default())
                     .collect();
-                let (reproduced, recomputed, notes) = match &outcome {
-                    Ok(now) => {
-                        let same = now.len() == stored_services.len()
-                            && now
-                                .iter()
-                                .zip(&stored_services)
-                                .all(|(a, b)| DecisionEssence::of(a) == DecisionEssence::of(b));
-                        let mut notes = Vec::new();
-                        let engines: Vec<&str> = stored_services
-                            .iter()
-                            .filter_map(|d| engine_of(d))
-                            .collect();
-                        if let Some(old) = engines.iter().find(|e| **e != super::ENGINE_VERSION) {
-                            notes.push(format!(
-                                "stored by {old}, re-run by {}",
-                                super::ENGINE_VERSION
-                            ));
-                        }
-                        if same
-                            && now
-                                .iter()
-                                .zip(&stored_services)
-                                .any(|(a, b)| reason_of(a) != reason_of(b))
-                        {
-                            notes.push("the reasons are worded differently today".to_string());
-                        }
-                        let recomputed: Vec<serde_json::Value> = now
-                            .iter()
-                            .map(|d| {
-                                serde_json::to_value(Event::Service(d.clone())).unwrap_or_default()
-                            })
-                            .collect();
-                        (same, serde_json::Value::Array(recomputed), notes)
-                    }
-                    Err(refusal) => (
-                        false,
-                        serde_json::json!({"refused": refusal.code(), "message": refusal.message()}),
-                        Vec::new(),
-                    ),
-                };
+                let (reproduced, recomputed, notes) = compare(&outcome, &stored_services);
                 if !stored.is_empty() || !reproduced {
                     decisions.push(AuditedDecision {
                         cause_seq: stored_event.seq,
@@ -284,6 +245,53 @@ pub fn audit_decisions(log: &[StoredEvent<'_>]) -> DecisionsAudit {
     DecisionsAudit {
         decisions,
         first_divergence,
+    }
+}
+
+/// Compares the decisions the engine makes now (or its refusal) with those `stored`: whether
+/// they decide the same, today's decisions as JSON, and notes on what differs only in
+/// wording or engine version.
+fn compare(
+    outcome: &Result<Vec<ServiceEvent>, super::Refusal>,
+    stored_services: &[&ServiceEvent],
+) -> (bool, serde_json::Value, Vec<String>) {
+    match outcome {
+        Ok(now) => {
+            let same = now.len() == stored_services.len()
+                && now
+                    .iter()
+                    .zip(stored_services)
+                    .all(|(a, b)| DecisionEssence::of(a) == DecisionEssence::of(b));
+            let mut notes = Vec::new();
+            let engines: Vec<&str> = stored_services
+                .iter()
+                .filter_map(|d| engine_of(d))
+                .collect();
+            if let Some(old) = engines.iter().find(|e| **e != super::ENGINE_VERSION) {
+                notes.push(format!(
+                    "stored by {old}, re-run by {}",
+                    super::ENGINE_VERSION
+                ));
+            }
+            if same
+                && now
+                    .iter()
+                    .zip(stored_services)
+                    .any(|(a, b)| reason_of(a) != reason_of(b))
+            {
+                notes.push("the reasons are worded differently today".to_string());
+            }
+            let recomputed: Vec<serde_json::Value> = now
+                .iter()
+                .map(|d| serde_json::to_value(Event::Service(d.clone())).unwrap_or_default())
+                .collect();
+            (same, serde_json::Value::Array(recomputed), notes)
+        }
+        Err(refusal) => (
+            false,
+            serde_json::json!({"refused": refusal.code(), "message": refusal.message()}),
+            Vec::new(),
+        ),
     }
 }
 

@@ -15,15 +15,17 @@
 
 use std::collections::HashMap;
 
-use crate::rules::claims::{ClaimContext, ClaimKind, ClaimOutcome, judge_claim};
+use crate::rules::claims::{ClaimContext, ClaimJudgement, ClaimKind, ClaimOutcome, judge_claim};
 use crate::rules::laws::{ExtraTimeCause, Rule, extra_time};
 use crate::rules::move_parsing::WrittenMove;
 use crate::rules::side::Side;
 
-use super::decisions::{Decisions, minutes};
-use super::event::{ClaimRuling, GameResult, ServiceEvent, Termination, TimeBonus};
-use super::moves::Board;
-use super::touch_move::Obligations;
+use super::aggregate::CorruptLog;
+use super::decisions::minutes;
+use super::event::{
+    ClaimRuling, Event, GameResult, RecordedEvent, ServiceEvent, Termination, TimeBonus,
+};
+use super::parts::{Fold, FoldContext, JudgeContext, Judged, Judgement};
 
 /// The claims of the game.
 #[derive(Clone, Debug, Default)]
@@ -36,14 +38,7 @@ pub(super) struct Claims {
 
 impl Claims {
     /// `by` claimed `kind` at `seq`, on the move at `ply`, writing `intended` if given.
-    pub(super) fn claimed(
-        &mut self,
-        seq: u64,
-        by: Side,
-        kind: ClaimKind,
-        intended: Option<&str>,
-        ply: usize,
-    ) {
+    fn claimed(&mut self, seq: u64, by: Side, kind: ClaimKind, intended: Option<&str>, ply: usize) {
         self.by_seq.insert(seq, (by, kind));
         if let Some(text) = intended
             && matches!(kind, ClaimKind::Repetition | ClaimKind::FiftyMoves)
@@ -59,7 +54,7 @@ impl Claims {
     }
 
     /// The move `by` wrote for an earlier claim on the move at `ply`.
-    pub(super) fn written_before(&self, by: Side, ply: usize) -> Option<&str> {
+    fn written_before(&self, by: Side, ply: usize) -> Option<&str> {
         match &self.written {
             Some((claimant, at, text)) if *claimant == by && *at == ply => Some(text),
             _ => None,
@@ -67,58 +62,103 @@ impl Claims {
     }
 }
 
-/// The ruling on a 9.2 / 9.3 claim by `by` at `seq`, and its consequences.
-#[allow(clippy::too_many_arguments)]
-pub(super) fn rule_on(
-    decisions: &Decisions<'_>,
-    board: &Board,
-    obligations: &Obligations,
-    claims: &Claims,
-    seq: u64,
-    by: Side,
-    kind: ClaimKind,
-    intended_move: Option<&str>,
-) -> Vec<ServiceEvent> {
-    let position = board.position();
-    let context = ClaimContext {
-        history: board.history(),
-        castling_mode: board.castling_mode(),
-        edition: decisions.edition(),
-        claimant: by,
-        claimant_touched_piece: obligations.touched_by(by),
-        written_before: claims.written_before(by, board.ply()),
-    };
-    let judgement = judge_claim(&context, kind, intended_move);
-    let article = decisions.cite(&[judgement.rule]);
-    if judgement.outcome == ClaimOutcome::Upheld {
-        let termination = match kind {
-            ClaimKind::FiftyMoves => Termination::FiftyMovesClaim,
-            _ => Termination::RepetitionClaim,
-        };
-        return vec![
-            ServiceEvent::ClaimRuled(Box::new(ClaimRuling {
-                claim_seq: seq,
-                outcome: ClaimOutcome::Upheld,
-                article: article.clone(),
-                reason: judgement.reason.clone(),
-                evidence: judgement.evidence,
-                penalty: None,
-                must_play: None,
-                must_move_one_of: None,
-                ruled_by: decisions.ruled_by(),
-            })),
-            ServiceEvent::GameEnded {
-                result: GameResult::Draw,
-                termination,
-                article,
-                reason: judgement.reason,
-                cause_seq: seq,
-                ruled_by: decisions.ruled_by(),
-                evidence: None,
-            },
-        ];
+impl Claims {
+    /// Judges a 9.2 or 9.3 `claim` (a repetition or fifty-move claim) at once. Other events,
+    /// and the claims of Guidelines III, are not this part's to judge.
+    pub(super) fn judge(&self, ctx: &JudgeContext<'_>, event: &RecordedEvent) -> Judgement {
+        match event {
+            RecordedEvent::Claim {
+                by,
+                kind: kind @ (ClaimKind::Repetition | ClaimKind::FiftyMoves),
+                intended_move,
+            } => Ok(Judged::decisions(self.rule_on(
+                ctx,
+                *by,
+                *kind,
+                intended_move.as_deref(),
+            ))),
+            _ => Ok(Judged::nothing()),
+        }
     }
 
+    /// The ruling on a 9.2 / 9.3 claim by `by`, and its consequences.
+    fn rule_on(
+        &self,
+        ctx: &JudgeContext<'_>,
+        by: Side,
+        kind: ClaimKind,
+        intended_move: Option<&str>,
+    ) -> Vec<ServiceEvent> {
+        let board = ctx.board();
+        let context = ClaimContext {
+            history: board.history(),
+            castling_mode: board.castling_mode(),
+            edition: ctx.decisions.edition(),
+            claimant: by,
+            claimant_touched_piece: ctx.state.obligations.touched_by(by),
+            written_before: self.written_before(by, board.ply()),
+        };
+        let judgement = judge_claim(&context, kind, intended_move);
+        if judgement.outcome == ClaimOutcome::Upheld {
+            upheld(ctx, kind, judgement)
+        } else {
+            rejected(ctx, by, judgement)
+        }
+    }
+}
+
+impl Fold for Claims {
+    /// A claim is recorded with the move written for it (9.2.1).
+    fn apply(&mut self, ctx: &FoldContext<'_>, event: &Event) -> Result<(), CorruptLog> {
+        if let Event::Recorded(RecordedEvent::Claim {
+            by,
+            kind,
+            intended_move,
+        }) = event
+        {
+            self.claimed(ctx.seq, *by, *kind, intended_move.as_deref(), ctx.ply);
+        }
+        Ok(())
+    }
+}
+
+/// A correct claim draws the game at once (9.5.2).
+fn upheld(ctx: &JudgeContext<'_>, kind: ClaimKind, judgement: ClaimJudgement) -> Vec<ServiceEvent> {
+    let (decisions, seq) = (&ctx.decisions, ctx.seq);
+    let article = decisions.cite(&[judgement.rule]);
+    let termination = match kind {
+        ClaimKind::FiftyMoves => Termination::FiftyMovesClaim,
+        _ => Termination::RepetitionClaim,
+    };
+    vec![
+        ServiceEvent::ClaimRuled(Box::new(ClaimRuling {
+            claim_seq: seq,
+            outcome: ClaimOutcome::Upheld,
+            article: article.clone(),
+            reason: judgement.reason.clone(),
+            evidence: judgement.evidence,
+            penalty: None,
+            must_play: None,
+            must_move_one_of: None,
+            ruled_by: decisions.ruled_by(),
+        })),
+        ServiceEvent::GameEnded {
+            result: GameResult::Draw,
+            termination,
+            article,
+            reason: judgement.reason,
+            cause_seq: seq,
+            ruled_by: decisions.ruled_by(),
+            evidence: None,
+        },
+    ]
+}
+
+/// An incorrect claim gives the opponent extra time and may oblige the claimant to play the
+/// written move (9.5.3).
+fn rejected(ctx: &JudgeContext<'_>, by: Side, judgement: ClaimJudgement) -> Vec<ServiceEvent> {
+    let (decisions, seq) = (&ctx.decisions, ctx.seq);
+    let article = decisions.cite(&[judgement.rule]);
     let settings = decisions.settings;
     let extra = extra_time(
         decisions.edition(),
@@ -136,10 +176,52 @@ pub(super) fn rule_on(
         opponent.name(),
         minutes(add_ms)
     ));
-    // What the written move obliges the claimant to (9.5.3 with Articles 3 and 4).
-    let acceptable = obligations.acceptable(position);
+    let (must_play, must_move_one_of) =
+        written_obligation(ctx, by, judgement.written.as_ref(), &mut reason);
+    vec![
+        ServiceEvent::ClaimRuled(Box::new(ClaimRuling {
+            claim_seq: seq,
+            outcome: ClaimOutcome::Rejected,
+            article,
+            reason,
+            evidence: judgement.evidence,
+            penalty: Some(TimeBonus {
+                side: opponent,
+                add_ms,
+            }),
+            must_play,
+            must_move_one_of,
+            ruled_by: decisions.ruled_by(),
+        })),
+        decisions.penalty(
+            seq,
+            opponent,
+            add_ms,
+            decisions.cite(&extra.rules),
+            format!(
+                "Incorrect claim by {}: {} receives {} extra.",
+                by.name(),
+                opponent.name(),
+                minutes(add_ms)
+            ),
+        ),
+    ]
+}
+
+/// What the written move of an incorrect claim by `by` obliges the claimant to (9.5.3 with
+/// Articles 3 and 4): the move to play, or the pieces one of which must be moved; the reason
+/// says so.
+fn written_obligation(
+    ctx: &JudgeContext<'_>,
+    by: Side,
+    written: Option<&(String, WrittenMove)>,
+    reason: &mut String,
+) -> (Option<String>, Option<Vec<String>>) {
+    let decisions = &ctx.decisions;
+    let position = ctx.board().position();
+    let acceptable = ctx.state.obligations.acceptable(position);
     let touch = decisions.cite(&[Rule::TouchMove]);
-    let (must_play, must_move_one_of) = match &judgement.written {
+    match written {
         Some((san, WrittenMove::Legal(m))) if acceptable.contains(m) => {
             reason.push_str(&format!(" {} must play {san}.", by.name()));
             (Some(san.clone()), None)
@@ -182,33 +264,5 @@ pub(super) fn rule_on(
             (None, None)
         }
         None => (None, None),
-    };
-    vec![
-        ServiceEvent::ClaimRuled(Box::new(ClaimRuling {
-            claim_seq: seq,
-            outcome: ClaimOutcome::Rejected,
-            article,
-            reason,
-            evidence: judgement.evidence,
-            penalty: Some(TimeBonus {
-                side: opponent,
-                add_ms,
-            }),
-            must_play,
-            must_move_one_of,
-            ruled_by: decisions.ruled_by(),
-        })),
-        decisions.penalty(
-            seq,
-            opponent,
-            add_ms,
-            decisions.cite(&extra.rules),
-            format!(
-                "Incorrect claim by {}: {} receives {} extra.",
-                by.name(),
-                opponent.name(),
-                minutes(add_ms)
-            ),
-        ),
-    ]
+    }
 }

@@ -7,7 +7,10 @@
 
 use crate::rules::side::{BySide, Side};
 
-use super::event::ClockReading;
+use super::aggregate::CorruptLog;
+use super::event::{ArbiterRuling, ClockReading, Event, RecordedEvent, ServiceEvent};
+use super::parts::{Fold, FoldContext};
+use super::quickplay::GRANTED_INCREMENT_MS;
 use super::view::ClockTimes;
 
 /// The clocks as the engine knows them.
@@ -30,14 +33,24 @@ impl Clocks {
         }
     }
 
+    /// These clocks with `reading`, if any, observed (for judging an event recorded with a
+    /// reading, before it is folded).
+    pub(super) fn with_reading(&self, reading: Option<&ClockReading>) -> Clocks {
+        let mut clocks = self.clone();
+        if let Some(reading) = reading {
+            clocks.observe(reading);
+        }
+        clocks
+    }
+
     /// A reading off the clock: the times shown replace what the engine kept.
-    pub(super) fn observe(&mut self, reading: &ClockReading) {
+    fn observe(&mut self, reading: &ClockReading) {
         self.set(Side::White, reading.white_ms);
         self.set(Side::Black, reading.black_ms);
     }
 
     /// The times read at a clock press.
-    pub(super) fn pressed(&mut self, white_ms: Option<u64>, black_ms: Option<u64>) {
+    fn pressed(&mut self, white_ms: Option<u64>, black_ms: Option<u64>) {
         self.set(Side::White, white_ms);
         self.set(Side::Black, black_ms);
     }
@@ -50,21 +63,21 @@ impl Clocks {
     }
 
     /// Time added (a penalty for the opponent, 7.5.5, 9.5.3) or, when negative, removed.
-    pub(super) fn adjust(&mut self, side: Side, delta_ms: i64) {
+    fn adjust(&mut self, side: Side, delta_ms: i64) {
         if let Some(ms) = self.times.get_mut(side) {
             *ms = ms.saturating_add_signed(delta_ms);
         }
     }
 
     /// Extra time given to `side`.
-    pub(super) fn add(&mut self, side: Side, ms: u64) {
+    fn add(&mut self, side: Side, ms: u64) {
         if let Some(time) = self.times.get_mut(side) {
             *time = time.saturating_add(ms);
         }
     }
 
     /// Extra time taken back (void, as after an incorrect claim accepted as an offer).
-    pub(super) fn take_back(&mut self, side: Side, ms: u64) {
+    fn take_back(&mut self, side: Side, ms: u64) {
         if let Some(time) = self.times.get_mut(side) {
             *time = time.saturating_sub(ms);
         }
@@ -85,7 +98,7 @@ impl Clocks {
     }
 
     /// From now on both players have this increment (Guidelines III.4).
-    pub(super) fn set_increment(&mut self, increment_ms: u64) {
+    fn set_increment(&mut self, increment_ms: u64) {
         self.increment_ms = increment_ms;
     }
 
@@ -95,5 +108,40 @@ impl Clocks {
             white_ms: self.times.white,
             black_ms: self.times.black,
         }
+    }
+}
+
+impl Fold for Clocks {
+    /// A reading recorded with any event, and a `clock_press`, replace the times kept; the
+    /// extra time of a penalty is added (7.5.5, 9.5.3, III), or taken back when it becomes
+    /// void (9.1.2.3); the arbiter adjusts the clocks, or grants an increment (III.4).
+    fn apply(&mut self, ctx: &FoldContext<'_>, event: &Event) -> Result<(), CorruptLog> {
+        if let Some(reading) = ctx.clock {
+            self.observe(reading);
+        }
+        match event {
+            Event::Recorded(RecordedEvent::ClockPress {
+                white_ms, black_ms, ..
+            }) => self.pressed(*white_ms, *black_ms),
+            Event::Recorded(RecordedEvent::ClockAdjust { side, delta_ms, .. }) => {
+                self.adjust(*side, *delta_ms)
+            }
+            Event::Recorded(RecordedEvent::DrawAccept { .. }) => {
+                // 9.1.2.3 (REP-17): the extra time for the incorrect claim is void.
+                if let Some((side, add_ms)) = ctx.void_extra_time {
+                    self.take_back(side, add_ms);
+                }
+            }
+            Event::Recorded(RecordedEvent::ArbiterDecision {
+                decision: ArbiterRuling::IncrementGranted,
+                increment_ms,
+                ..
+            }) => self.set_increment(increment_ms.unwrap_or(GRANTED_INCREMENT_MS)),
+            Event::Service(ServiceEvent::PenaltyApplied { side, add_ms, .. }) => {
+                self.add(*side, *add_ms)
+            }
+            _ => {}
+        }
+        Ok(())
     }
 }

@@ -15,12 +15,13 @@ use crate::rules::laws::{Rule, resignation_draws_when_opponent_cannot_mate};
 use crate::rules::mating_potential::{
     MatingPotential, dead_position_with_witness, mating_potential, still_can_mate_after,
 };
-use crate::rules::move_parsing::fen_of;
-use crate::rules::position_identity::PositionHistory;
+use crate::rules::move_parsing::{fen_of, san_of};
 use crate::rules::side::Side;
 
+use super::aggregate::CorruptLog;
 use super::decisions::Decisions;
-use super::event::{GameResult, RecordedEvent, ServiceEvent, Termination};
+use super::event::{Event, GameResult, RecordedEvent, ServiceEvent, Termination};
+use super::parts::{Fold, FoldContext, JudgeContext, Judged, Judgement};
 use super::refusal::Refusal;
 
 /// How the game ended.
@@ -33,43 +34,94 @@ pub(super) struct GameEnd {
     pub(super) seq: u64,
 }
 
-/// The end, if any, after the move `san` (made by `by`) leads from the last position of
-/// `history` to `after`, with the evidence it rests on (docs/DESIGN.md, Principle 4).
+/// What the dead-position check worked out after a move: the end it causes, if any, and a
+/// player proven able to checkmate after it, when the check ran and found one (for the next
+/// move's check to start from).
+pub(super) struct AfterMove {
+    pub(super) end: Option<ServiceEvent>,
+    pub(super) witness: Option<Side>,
+}
+
+/// The end, if any, after `by` plays the legal move `m` on the board of `ctx`, with the
+/// evidence it rests on (docs/DESIGN.md, Principle 4).
 ///
 /// Whether the position is dead is the full helpmate search's to say, except where a
 /// player proven able to checkmate before the move (`witness`) provably still can after it
-/// (`still_can_mate_after`: the players can return to the position before). The player
-/// proven able to checkmate after the move, when the check ran and found one, is written to
-/// `witness_after` for the next move.
-#[allow(clippy::too_many_arguments)]
+/// (`still_can_mate_after`: the players can return to the position before).
 pub(super) fn after_move(
-    decisions: &Decisions<'_>,
-    seq: u64,
+    ctx: &JudgeContext<'_>,
+    by: Side,
+    m: Move,
+    witness: Option<Side>,
+) -> AfterMove {
+    let history = ctx.board().history();
+    let before = history.current();
+    let san = san_of(before, m);
+    let mut after = before.clone();
+    after.play_unchecked(m);
+    let mut witness_after = None;
+    let end = automatic_end_after(history, &after, |position| {
+        if let Some(side) = witness
+            && still_can_mate_after(before, m, position)
+        {
+            witness_after = Some(side);
+            return false;
+        }
+        let (potential, side) = dead_position_with_witness(position);
+        witness_after = side.map(Side::from);
+        potential == MatingPotential::CannotMate
+    });
+    AfterMove {
+        end: end.map(|end| automatic_end(ctx, by, &san, &after, end)),
+        witness: witness_after,
+    }
+}
+
+/// The `game_ended` of an end by itself after the move `san` by `by` led to `after`.
+fn automatic_end(
+    ctx: &JudgeContext<'_>,
     by: Side,
     san: &str,
-    history: &PositionHistory,
-    m: Move,
     after: &Chess,
-    witness: Option<Side>,
-    witness_after: &mut Option<Side>,
-) -> Option<ServiceEvent> {
-    let before = history.current();
+    end: AutomaticEnd,
+) -> ServiceEvent {
+    let decisions = &ctx.decisions;
+    let seq = ctx.seq;
     let AutomaticEnd {
         kind,
         ply,
         occurrences,
-    } = automatic_end_after(history, after, |position| {
-        if let Some(side) = witness
-            && still_can_mate_after(before, m, position)
-        {
-            *witness_after = Some(side);
-            return false;
-        }
-        let (potential, side) = dead_position_with_witness(position);
-        *witness_after = side.map(Side::from);
-        potential == MatingPotential::CannotMate
-    })?;
-    let (result, termination, reason) = match kind {
+    } = end;
+    let (result, termination, reason) = verdict(kind, by, san, after, &occurrences);
+    let mut evidence = json!({
+        "move": san,
+        "fen": fen_of(after),
+        "ply": ply,
+        "halfmove_clock": after.halfmoves(),
+    });
+    if kind == AutomaticEndKind::FivefoldRepetition {
+        evidence["occurrences"] = json!(occurrences);
+    }
+    decisions.game_ended(
+        seq,
+        result,
+        termination,
+        &[kind.rule()],
+        reason,
+        Some(evidence),
+    )
+}
+
+/// The result, the termination and the reason of an end by itself (5.1.1, 5.2.1, 5.2.2,
+/// 9.6.1, 9.6.2) after the move `san` by `by` led to `after`.
+fn verdict(
+    kind: AutomaticEndKind,
+    by: Side,
+    san: &str,
+    after: &Chess,
+    occurrences: &[usize],
+) -> (GameResult, Termination, String) {
+    match kind {
         AutomaticEndKind::Checkmate => (
             GameResult::win_for(by),
             Termination::Checkmate,
@@ -105,33 +157,12 @@ pub(super) fn after_move(
                 after.halfmoves()
             ),
         ),
-    };
-    let mut evidence = json!({
-        "move": san,
-        "fen": fen_of(after),
-        "ply": ply,
-        "halfmove_clock": after.halfmoves(),
-    });
-    if kind == AutomaticEndKind::FivefoldRepetition {
-        evidence["occurrences"] = json!(occurrences);
     }
-    Some(decisions.game_ended(
-        seq,
-        result,
-        termination,
-        &[kind.rule()],
-        reason,
-        Some(evidence),
-    ))
 }
 
-/// 6.9: `side`'s flag fell in `position`.
-pub(super) fn flag_fell(
-    decisions: &Decisions<'_>,
-    seq: u64,
-    side: Side,
-    position: &Chess,
-) -> ServiceEvent {
+/// 6.9: `side`'s flag fell.
+fn flag_fell(ctx: &JudgeContext<'_>, side: Side) -> ServiceEvent {
+    let (decisions, seq, position) = (&ctx.decisions, ctx.seq, ctx.board().position());
     let opponent = side.opponent();
     let (potential, method) = mating_potential(position, opponent.into());
     let (result, reason) = match potential {
@@ -173,13 +204,9 @@ pub(super) fn flag_fell(
     )
 }
 
-/// 5.1.2: `by` resigned in `position`.
-pub(super) fn resigned(
-    decisions: &Decisions<'_>,
-    seq: u64,
-    by: Side,
-    position: &Chess,
-) -> ServiceEvent {
+/// 5.1.2: `by` resigned.
+fn resigned(ctx: &JudgeContext<'_>, by: Side) -> ServiceEvent {
+    let (decisions, seq, position) = (&ctx.decisions, ctx.seq, ctx.board().position());
     let opponent = by.opponent();
     let draws = resignation_draws_when_opponent_cannot_mate(decisions.edition());
     let cannot_mate =
@@ -209,11 +236,74 @@ pub(super) fn resigned(
     )
 }
 
+/// The end of the game, once it has ended.
+#[derive(Clone, Debug, Default)]
+pub(super) struct Ending {
+    end: Option<GameEnd>,
+}
+
+impl Ending {
+    /// How the game ended, if it has.
+    pub(super) fn get(&self) -> Option<&GameEnd> {
+        self.end.as_ref()
+    }
+
+    /// Refuses `event` when the game has ended and it is refused then (see
+    /// [`refused_after_end`]).
+    pub(super) fn guard(
+        &self,
+        ctx: &JudgeContext<'_>,
+        event: &RecordedEvent,
+    ) -> Result<(), Refusal> {
+        match &self.end {
+            Some(end) if refused_after_end(event) => {
+                Err(refusal_after_end(&ctx.decisions, end, event))
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// Judges a `flag` (6.9) and a `resign` (5.1.2). A flag fall while a quickplay-finish
+    /// claim awaits the arbiter ends nothing by itself: the arbiter declares the result
+    /// (III.5.2). Other events are not this part's to judge.
+    pub(super) fn judge(&self, ctx: &JudgeContext<'_>, event: &RecordedEvent) -> Judgement {
+        Ok(Judged::decisions(match event {
+            RecordedEvent::Flag { .. } if ctx.state.quickplay.claim_awaits_arbiter() => Vec::new(),
+            RecordedEvent::Flag { side } => vec![flag_fell(ctx, *side)],
+            RecordedEvent::Resign { by } => vec![resigned(ctx, *by)],
+            _ => Vec::new(),
+        }))
+    }
+}
+
+impl Fold for Ending {
+    /// A `game_ended` ends the game.
+    fn apply(&mut self, ctx: &FoldContext<'_>, event: &Event) -> Result<(), CorruptLog> {
+        if let Event::Service(ServiceEvent::GameEnded {
+            result,
+            termination,
+            article,
+            reason,
+            ..
+        }) = event
+        {
+            self.end = Some(GameEnd {
+                result: *result,
+                termination: *termination,
+                article: article.clone(),
+                reason: reason.clone(),
+                seq: ctx.seq,
+            });
+        }
+        Ok(())
+    }
+}
+
 /// Which recorded events are refused once the game has ended. Clock presses, pauses and
 /// resumes are harmless facts (a clock pressed after the mating move) and are kept; appeals,
 /// corrections and arbiter warnings still apply; other arbiter decisions are refused by the
 /// arbiter's own rules.
-pub(super) fn refused_after_end(event: &RecordedEvent) -> bool {
+fn refused_after_end(event: &RecordedEvent) -> bool {
     !matches!(
         event,
         RecordedEvent::ClockPress { .. }

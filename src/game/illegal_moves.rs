@@ -30,12 +30,98 @@ use crate::rules::move_parsing::{
 };
 use crate::rules::side::Side;
 
+use super::aggregate::CorruptLog;
 use super::decisions::{Decisions, minutes};
-use super::event::{GameResult, IllegalMoveKind, ServiceEvent, Termination};
+use super::endings;
+use super::event::{Event, GameResult, IllegalMoveKind, RecordedEvent, ServiceEvent, Termination};
 use super::moves::Board;
+use super::parts::{Fold, FoldContext, JudgeContext, Judged, Judgement, Prepared};
 use super::refusal::Refusal;
 use super::touch_move::captured_square;
 use super::view::IllegalMoveCounts;
+
+/// The completed illegal moves of each player (7.5.5 counts them).
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct IllegalMoves {
+    counts: IllegalMoveCounts,
+}
+
+impl IllegalMoves {
+    /// The completed illegal moves per player.
+    pub(super) fn counts(&self) -> IllegalMoveCounts {
+        self.counts
+    }
+
+    /// The completed illegal moves of `side` so far.
+    fn count_of(&self, side: Side) -> u32 {
+        match side {
+            Side::White => self.counts.white,
+            Side::Black => self.counts.black,
+        }
+    }
+
+    /// Judges an `illegal_move`: what it did (7.5.1-7.5.4), the penalty or the loss it
+    /// causes (7.5.5), and, when it stands as a legal move (7.5.2), the end that move may
+    /// cause by itself. Other events are not this part's to judge.
+    pub(super) fn judge(&self, ctx: &JudgeContext<'_>, event: &RecordedEvent) -> Judgement {
+        let RecordedEvent::IllegalMove {
+            by,
+            completed,
+            attempted_move,
+            kind,
+            ..
+        } = event
+        else {
+            return Ok(Judged::nothing());
+        };
+        let board = ctx.board();
+        let kind = kind.unwrap_or(IllegalMoveKind::IllegalMove);
+        let effect = effect_of(board, *by, *completed, attempted_move.as_deref(), kind)?;
+        let offence = Offence {
+            by: *by,
+            completed: *completed,
+            kind,
+            effect: &effect,
+        };
+        let mut decisions = self.penalise(ctx, &offence);
+        let lost = decisions
+            .iter()
+            .any(|d| matches!(d, ServiceEvent::GameEnded { .. }));
+        if let (false, IllegalMoveEffect::Stands(m)) = (lost, &effect) {
+            decisions.extend(endings::after_move(ctx, *by, *m, None).end);
+        }
+        Ok(Judged {
+            decisions,
+            prepared: Prepared::IllegalMove(effect),
+        })
+    }
+}
+
+impl Fold for IllegalMoves {
+    /// A completed illegal move counts (7.5.5).
+    fn apply(&mut self, _ctx: &FoldContext<'_>, event: &Event) -> Result<(), CorruptLog> {
+        if let Event::Recorded(RecordedEvent::IllegalMove {
+            by,
+            completed: true,
+            ..
+        }) = event
+        {
+            match by {
+                Side::White => self.counts.white += 1,
+                Side::Black => self.counts.black += 1,
+            }
+        }
+        Ok(())
+    }
+}
+
+/// A completed illegal move (or an irregularity penalised as one) to penalise (7.5.5).
+struct Offence<'a> {
+    by: Side,
+    completed: bool,
+    kind: IllegalMoveKind,
+    effect: &'a IllegalMoveEffect,
+}
 
 /// What an `illegal_move` does to the board and the obligations, besides the penalty.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -73,81 +159,107 @@ pub(super) fn effect_of(
             Ok(IllegalMoveEffect::Nothing)
         }
         IllegalMoveKind::PromotionWithoutPiece => {
-            if !completed {
-                return Err(Refusal::new(
-                    "promotion_not_completed",
-                    "7.5.2 applies once the clock was pressed without replacing the pawn; until then the player completes the promotion (4.6, 4.7). Record the move with the piece chosen, e.g. e8=N.",
-                ));
-            }
-            let promotion = match &read {
-                Some(WrittenMove::Illegal {
-                    pieces,
-                    to: Some(to),
-                    ..
-                }) if own_turn && pieces.len() == 1 => queen_promotion(position, pieces[0], *to),
-                Some(WrittenMove::Legal(m)) if own_turn && m.is_promotion() => m
-                    .from()
-                    .and_then(|from| queen_promotion(position, from, m.to())),
-                _ => None,
-            };
-            promotion.map(IllegalMoveEffect::Stands).ok_or_else(|| {
-                Refusal::new(
-                    "not_a_promotion",
-                    format!(
-                        "7.5.2 is a pawn of the player having the move reaching the last rank; give attempted_move as its from and to squares (e.g. e7e8). {}",
-                        if own_turn {
-                            "If the move was illegal anyway, record kind illegal_move."
-                        } else {
-                            "It is not this player's move."
-                        }
-                    ),
-                )
-            })
+            promotion_without_piece(position, own_turn, completed, read)
         }
-        IllegalMoveKind::IllegalMove | IllegalMoveKind::TwoHands => match read {
-            None => Ok(IllegalMoveEffect::Nothing),
-            Some(WrittenMove::Legal(m)) => {
-                if kind == IllegalMoveKind::TwoHands {
-                    let mut touched: Vec<Square> = m.from().into_iter().collect();
-                    touched.extend(captured_square(&m));
-                    Ok(IllegalMoveEffect::Touched(touched))
+        IllegalMoveKind::IllegalMove | IllegalMoveKind::TwoHands => {
+            let attempted = attempted_move.unwrap_or_default();
+            illegal_move(position, by, own_turn, kind, attempted, read)
+        }
+    }
+}
+
+/// 7.5.2: a pawn moved to the last rank and the clock pressed without replacing it: the
+/// pawn becomes a queen and the move stands.
+fn promotion_without_piece(
+    position: &Chess,
+    own_turn: bool,
+    completed: bool,
+    read: Option<WrittenMove>,
+) -> Result<IllegalMoveEffect, Refusal> {
+    if !completed {
+        return Err(Refusal::new(
+            "promotion_not_completed",
+            "7.5.2 applies once the clock was pressed without replacing the pawn; until then the player completes the promotion (4.6, 4.7). Record the move with the piece chosen, e.g. e8=N.",
+        ));
+    }
+    let promotion = match &read {
+        Some(WrittenMove::Illegal {
+            pieces,
+            to: Some(to),
+            ..
+        }) if own_turn && pieces.len() == 1 => queen_promotion(position, pieces[0], *to),
+        Some(WrittenMove::Legal(m)) if own_turn && m.is_promotion() => m
+            .from()
+            .and_then(|from| queen_promotion(position, from, m.to())),
+        _ => None,
+    };
+    promotion.map(IllegalMoveEffect::Stands).ok_or_else(|| {
+        Refusal::new(
+            "not_a_promotion",
+            format!(
+                "7.5.2 is a pawn of the player having the move reaching the last rank; give attempted_move as its from and to squares (e.g. e7e8). {}",
+                if own_turn {
+                    "If the move was illegal anyway, record kind illegal_move."
                 } else {
-                    Err(Refusal::new(
-                        "legal_attempted_move",
-                        format!(
-                            "`{}` is a legal move in this position; record it as a move. If it was made with two hands (7.5.4), record kind two_hands.",
-                            attempted_move.unwrap_or_default()
-                        ),
-                    ))
+                    "It is not this player's move."
                 }
-            }
-            Some(WrittenMove::Illegal {
-                pieces, captured, ..
-            }) if own_turn => {
-                // A text naming several pieces does not say which one was touched.
-                let mut touched = if pieces.len() == 1 {
-                    pieces
-                } else {
-                    Vec::new()
-                };
-                if !touched.is_empty() {
-                    touched.extend(captured);
-                }
+            ),
+        )
+    })
+}
+
+/// 7.5.1 and 7.5.4: an illegal move, or a move made with two hands, `attempted` as `read`:
+/// the position before it is reinstated, and the pieces it touched are known when the text
+/// names one piece of the player having the move.
+fn illegal_move(
+    position: &Chess,
+    by: Side,
+    own_turn: bool,
+    kind: IllegalMoveKind,
+    attempted: &str,
+    read: Option<WrittenMove>,
+) -> Result<IllegalMoveEffect, Refusal> {
+    match read {
+        None => Ok(IllegalMoveEffect::Nothing),
+        Some(WrittenMove::Legal(m)) => {
+            if kind == IllegalMoveKind::TwoHands {
+                let mut touched: Vec<Square> = m.from().into_iter().collect();
+                touched.extend(captured_square(&m));
                 Ok(IllegalMoveEffect::Touched(touched))
+            } else {
+                Err(Refusal::new(
+                    "legal_attempted_move",
+                    format!(
+                        "`{attempted}` is a legal move in this position; record it as a move. If it was made with two hands (7.5.4), record kind two_hands."
+                    ),
+                ))
             }
-            Some(WrittenMove::Illegal { .. }) => Ok(IllegalMoveEffect::Nothing),
-            Some(WrittenMove::Unreadable) if own_turn => Err(Refusal::new(
-                "unreadable_attempted_move",
-                format!(
-                    "`{}` does not name a piece of {} in this position ({}); write the attempted move as from and to squares (g8f6) or as SAN (Nf6), or leave it out.",
-                    attempted_move.unwrap_or_default(),
-                    by.name(),
-                    fen_of(position)
-                ),
-            )),
-            // Out of turn, the position is the opponent's: the text cannot be checked here.
-            Some(WrittenMove::Unreadable) => Ok(IllegalMoveEffect::Nothing),
-        },
+        }
+        Some(WrittenMove::Illegal {
+            pieces, captured, ..
+        }) if own_turn => {
+            // A text naming several pieces does not say which one was touched.
+            let mut touched = if pieces.len() == 1 {
+                pieces
+            } else {
+                Vec::new()
+            };
+            if !touched.is_empty() {
+                touched.extend(captured);
+            }
+            Ok(IllegalMoveEffect::Touched(touched))
+        }
+        Some(WrittenMove::Illegal { .. }) => Ok(IllegalMoveEffect::Nothing),
+        Some(WrittenMove::Unreadable) if own_turn => Err(Refusal::new(
+            "unreadable_attempted_move",
+            format!(
+                "`{attempted}` does not name a piece of {} in this position ({}); write the attempted move as from and to squares (g8f6) or as SAN (Nf6), or leave it out.",
+                by.name(),
+                fen_of(position)
+            ),
+        )),
+        // Out of turn, the position is the opponent's: the text cannot be checked here.
+        Some(WrittenMove::Unreadable) => Ok(IllegalMoveEffect::Nothing),
     }
 }
 
@@ -206,48 +318,65 @@ fn what_happened(
     }
 }
 
-/// The penalty or the loss a completed illegal move (or an irregularity penalised as one)
-/// causes under 7.5.5.
-#[allow(clippy::too_many_arguments)]
-pub(super) fn penalise(
-    decisions: &Decisions<'_>,
-    counts: &IllegalMoveCounts,
-    position_for_mate: &Chess,
-    seq: u64,
-    by: Side,
-    completed: bool,
-    kind: IllegalMoveKind,
-    effect: &IllegalMoveEffect,
-) -> Vec<ServiceEvent> {
-    if !completed {
-        return Vec::new();
+impl IllegalMoves {
+    /// The penalty or the loss `offence` causes under 7.5.5, if it was completed.
+    fn penalise(&self, ctx: &JudgeContext<'_>, offence: &Offence<'_>) -> Vec<ServiceEvent> {
+        let Offence {
+            by,
+            completed,
+            kind,
+            effect,
+        } = *offence;
+        if !completed {
+            return Vec::new();
+        }
+        let (decisions, seq) = (&ctx.decisions, ctx.seq);
+        let settings = decisions.settings;
+        let count = self.count_of(by) + 1;
+        let extra = extra_time(
+            decisions.edition(),
+            settings.time_control.kind,
+            ExtraTimeCause::IllegalMove,
+        );
+        let article = decisions.cite(&extra.rules);
+        let what = what_happened(decisions, by, kind, effect);
+        if count == 1 {
+            return vec![decisions.penalty(
+                seq,
+                by.opponent(),
+                extra.ms,
+                article,
+                format!(
+                    "First completed illegal move by {}: {what}; {} receives {} extra.",
+                    by.name(),
+                    by.opponent().name(),
+                    minutes(extra.ms)
+                ),
+            )];
+        }
+        vec![second_illegal_move(ctx, offence, article, &what)]
     }
-    let settings = decisions.settings;
-    let count = match by {
-        Side::White => counts.white,
-        Side::Black => counts.black,
-    } + 1;
-    let extra = extra_time(
-        decisions.edition(),
-        settings.time_control.kind,
-        ExtraTimeCause::IllegalMove,
-    );
-    let article = decisions.cite(&extra.rules);
-    let what = what_happened(decisions, by, kind, effect);
-    if count == 1 {
-        return vec![decisions.penalty(
-            seq,
-            by.opponent(),
-            extra.ms,
-            article,
-            format!(
-                "First completed illegal move by {}: {what}; {} receives {} extra.",
-                by.name(),
-                by.opponent().name(),
-                minutes(extra.ms)
-            ),
-        )];
-    }
+}
+
+/// 7.5.5: the second completed illegal move loses, unless the opponent cannot checkmate by
+/// any series of legal moves (in the position after it, when it stands).
+fn second_illegal_move(
+    ctx: &JudgeContext<'_>,
+    offence: &Offence<'_>,
+    article: String,
+    what: &str,
+) -> ServiceEvent {
+    let (decisions, seq, by) = (&ctx.decisions, ctx.seq, offence.by);
+    let stood;
+    let position_for_mate = match offence.effect {
+        IllegalMoveEffect::Stands(m) => {
+            let mut after = ctx.board().position().clone();
+            after.play_unchecked(*m);
+            stood = after;
+            &stood
+        }
+        _ => ctx.board().position(),
+    };
     let (potential, _) = mating_potential(position_for_mate, by.opponent().into());
     let (result, reason) = match potential {
         MatingPotential::CannotMate => (
@@ -274,7 +403,7 @@ pub(super) fn penalise(
             ),
         ),
     };
-    vec![ServiceEvent::GameEnded {
+    ServiceEvent::GameEnded {
         result,
         termination: Termination::IllegalMoves,
         article,
@@ -282,7 +411,7 @@ pub(super) fn penalise(
         cause_seq: seq,
         ruled_by: decisions.ruled_by(),
         evidence: None,
-    }]
+    }
 }
 
 /// The position an illegal move that stood leads to (A.5.2), from the arbiter's decision:

@@ -13,6 +13,11 @@ use crate::rules::move_parsing::{MoveParseError, parse_move, san_of};
 use crate::rules::position_identity::PositionHistory;
 use crate::rules::side::Side;
 
+use super::aggregate::CorruptLog;
+use super::endings;
+use super::event::{ArbiterRuling, Event, RecordedEvent};
+use super::illegal_moves::IllegalMoveEffect;
+use super::parts::{Fold, FoldContext, JudgeContext, Judged, Judgement, Prepared};
 use super::refusal::Refusal;
 use super::view::StoodIllegalMove;
 
@@ -118,15 +123,30 @@ impl Board {
         })
     }
 
-    /// Plays the legal move `m`, recorded at `seq`, and returns its SAN; `mate_witness` is a
-    /// player the dead-position check proved able to checkmate after it, if it ran.
-    pub(super) fn play(&mut self, seq: u64, m: Move, mate_witness: Option<Side>) -> String {
+    /// Judges a `move`: it must be a legal move of the player having the move (Article 3)
+    /// that the obligations allow (4.3, 9.5.3); it may end the game by itself (5.1.1, 5.2.1,
+    /// 5.2.2, 9.6). Other events are not this part's to judge.
+    pub(super) fn judge(&self, ctx: &JudgeContext<'_>, event: &RecordedEvent) -> Judgement {
+        let RecordedEvent::Move { by, san } = event else {
+            return Ok(Judged::nothing());
+        };
+        let m = self.judge_move(*by, san)?;
+        ctx.state.obligations.check(self.position(), *by, &m)?;
+        let after = endings::after_move(ctx, *by, m, self.mate_witness());
+        Ok(Judged {
+            decisions: after.end.into_iter().collect(),
+            prepared: Prepared::Move(m, after.witness),
+        })
+    }
+
+    /// Plays the legal move `m`, recorded at `seq`; `mate_witness` is a player the
+    /// dead-position check proved able to checkmate after it, if it ran.
+    fn play(&mut self, seq: u64, m: Move, mate_witness: Option<Side>) {
         let san = san_of(self.position(), m);
         self.history.play(m);
-        self.moves.push(san.clone());
+        self.moves.push(san);
         self.ply_seqs.push(seq);
         self.mate_witness = mate_witness;
-        san
     }
 
     /// The `seq` of the event that reached each ply: entry `n - 1` reached ply `n`.
@@ -140,7 +160,7 @@ impl Board {
     }
 
     /// The game goes on from `position`, reached by an illegal move that stood (A.5.2).
-    pub(super) fn stand(&mut self, seq: u64, attempted_move: Option<&str>, position: Chess) {
+    fn stand(&mut self, seq: u64, attempted_move: Option<&str>, position: Chess) {
         let fen = crate::rules::move_parsing::fen_of(&position);
         self.history.push(position);
         self.ply_seqs.push(seq);
@@ -156,5 +176,38 @@ impl Board {
             attempted_move: attempted_move.map(str::to_string),
             fen,
         });
+    }
+}
+
+impl Fold for Board {
+    /// A move is played; an illegal move stands as a legal one (7.5.2: the pawn becomes a
+    /// queen), or as the arbiter found it on the board (A.5.2).
+    fn apply(&mut self, ctx: &FoldContext<'_>, event: &Event) -> Result<(), CorruptLog> {
+        let seq = ctx.seq;
+        match event {
+            Event::Recorded(RecordedEvent::Move { .. }) => {
+                let Prepared::Move(m, witness) = ctx.prepared else {
+                    return Err(ctx.mismatch("the move"));
+                };
+                self.play(seq, m, witness);
+            }
+            Event::Recorded(RecordedEvent::IllegalMove { .. }) => match &ctx.prepared {
+                Prepared::IllegalMove(IllegalMoveEffect::Stands(m)) => self.play(seq, *m, None),
+                Prepared::IllegalMove(_) => {}
+                _ => return Err(ctx.mismatch("the effect of the illegal move")),
+            },
+            Event::Recorded(RecordedEvent::ArbiterDecision {
+                decision: ArbiterRuling::IllegalMoveStands,
+                attempted_move,
+                ..
+            }) => {
+                let Prepared::Stood(position) = &ctx.prepared else {
+                    return Err(ctx.mismatch("the position the illegal move stood in"));
+                };
+                self.stand(seq, attempted_move.as_deref(), (**position).clone());
+            }
+            _ => {}
+        }
+        Ok(())
     }
 }

@@ -22,7 +22,13 @@ use crate::rules::claims::ClaimKind;
 use crate::rules::laws::Rule;
 use crate::rules::side::{BySide, Side};
 
-use super::event::{DrawOfferPolicy, Regulations};
+use super::aggregate::CorruptLog;
+use super::event::{
+    ArbiterRuling, DrawOfferPolicy, Event, GameResult, RecordedEvent, Regulations, ServiceEvent,
+    Termination,
+};
+use super::illegal_moves::IllegalMoveEffect;
+use super::parts::{Fold, FoldContext, JudgeContext, Judged, Judgement, Prepared};
 use super::refusal::Refusal;
 use super::view::DrawOfferMark;
 
@@ -45,7 +51,7 @@ pub(super) struct Offers {
 
 /// Whether the regulations forbid agreeing a draw now (9.1.1); `completed_moves` is the
 /// number of moves both players have completed.
-pub(super) fn agreement_forbidden(regulations: &Regulations, completed_moves: u32) -> bool {
+fn agreement_forbidden(regulations: &Regulations, completed_moves: u32) -> bool {
     regulations.draw_offers == DrawOfferPolicy::Forbidden
         || regulations
             .earliest_agreement_move
@@ -69,14 +75,14 @@ impl Offers {
     }
 
     /// `by` made an offer (or a claim or request that stands as one).
-    pub(super) fn offered(&mut self, mark: DrawOfferMark) {
+    fn offered(&mut self, mark: DrawOfferMark) {
         let by = mark.by;
         self.marks.push(mark.clone());
         *self.pending.get_mut(by) = Some(mark);
     }
 
     /// The open offer of `offerer` lapses, for the reason given.
-    pub(super) fn lapse(&mut self, offerer: Side, why: String) {
+    fn lapse(&mut self, offerer: Side, why: String) {
         if let Some(offer) = self.pending.get_mut(offerer).take() {
             *self.lapsed.get_mut(offerer) = Some(Lapsed {
                 seq: offer.seq,
@@ -87,7 +93,7 @@ impl Offers {
 
     /// `by` touched a piece with the intention of moving or capturing it (a touch, a move, an
     /// illegal move whose piece is known): the opponent's open offer lapses (9.1.2.1).
-    pub(super) fn rejected_by_touch(&mut self, by: Side, how: &str) {
+    fn rejected_by_touch(&mut self, by: Side, how: &str) {
         self.lapse(
             by.opponent(),
             format!("{} {how} instead of accepting (9.1.2.1)", by.name()),
@@ -95,33 +101,92 @@ impl Offers {
     }
 
     /// `by` rejected the opponent's offer orally.
-    pub(super) fn declined(&mut self, by: Side) {
+    fn declined(&mut self, by: Side) {
         self.lapse(by.opponent(), format!("{} declined it orally", by.name()));
     }
 
     /// The game ended: every open offer lapses.
-    pub(super) fn game_concluded(&mut self) {
+    fn game_concluded(&mut self) {
         for side in Side::BOTH {
             self.lapse(side, "the game ended".to_string());
         }
     }
 
     /// The extra time given for the incorrect claim `claim_seq` (void if it is accepted).
-    pub(super) fn claim_penalised(&mut self, claim_seq: u64, side: Side, add_ms: u64) {
+    fn claim_penalised(&mut self, claim_seq: u64, side: Side, add_ms: u64) {
         self.claim_penalties.insert(claim_seq, (side, add_ms));
     }
 
-    /// `by` accepted the opponent's offer: the extra time given for that offer's claim, if it
-    /// was one found incorrect, is void and returned here to be taken back.
-    pub(super) fn accepted(&mut self, by: Side) -> Option<(Side, u64)> {
-        let offer = self.pending.get_mut(by.opponent()).take()?;
+    /// `by` accepted the opponent's offer: it is no longer open, and the extra time given for
+    /// it, if it was a claim found incorrect, is void (taken back by the clocks).
+    fn accepted(&mut self, by: Side) {
+        if let Some(offer) = self.pending.get_mut(by.opponent()).take()
+            && offer.from_claim.is_some()
+        {
+            self.claim_penalties.remove(&offer.seq);
+        }
+    }
+
+    /// The extra time that becomes void if `by` accepts the opponent's open offer: the offer
+    /// is a claim found incorrect (9.1.2.3, REP-17). Who received it, and how much.
+    pub(super) fn extra_time_void_on_acceptance(&self, by: Side) -> Option<(Side, u64)> {
+        let offer = self.pending.get(by.opponent()).as_ref()?;
         offer
             .from_claim
-            .and_then(|_| self.claim_penalties.remove(&offer.seq))
+            .and_then(|_| self.claim_penalties.get(&offer.seq).copied())
+    }
+
+    /// Judges a `draw_accept` (9.1.1, 9.1.2, 5.2.3) and a `draw_decline` (9.1.2.1): there
+    /// must be an open offer of the opponent. Other events are not this part's to judge.
+    pub(super) fn judge(&self, ctx: &JudgeContext<'_>, event: &RecordedEvent) -> Judgement {
+        match event {
+            RecordedEvent::DrawAccept { by } => self.judge_acceptance(ctx, *by),
+            RecordedEvent::DrawDecline { by } => {
+                self.open_for(*by, "decline")?;
+                Ok(Judged::nothing())
+            }
+            _ => Ok(Judged::nothing()),
+        }
+    }
+
+    /// Judges the acceptance by `by` of the opponent's open offer: the game is drawn by
+    /// agreement, unless the regulations or 5.2.3 forbid it.
+    fn judge_acceptance(&self, ctx: &JudgeContext<'_>, by: Side) -> Judgement {
+        let (decisions, board) = (&ctx.decisions, ctx.board());
+        let offer = self.open_for(by, "accept")?;
+        if let Some(refusal) =
+            regulations_refuse(&ctx.settings().regulations, board.completed_moves(), offer)
+        {
+            return Err(refusal);
+        }
+        if !board.both_have_moved(ctx.start_turn) {
+            return Err(Refusal::new(
+                "both_must_have_moved",
+                format!(
+                    "A draw by agreement needs both players to have made at least one move ({}); the game continues.",
+                    decisions.cite(&[Rule::Agreement])
+                ),
+            ));
+        }
+        let void = offer.from_claim.is_some() && self.claim_penalty_standing(offer.seq);
+        let (rules, what) = agreement_grounds(offer, void);
+        Ok(Judged::decisions(vec![decisions.game_ended(
+            ctx.seq,
+            GameResult::Draw,
+            Termination::Agreement,
+            &rules,
+            format!(
+                "{} accepted {what} made by {} (event {}): drawn by agreement.",
+                by.name(),
+                offer.by.name(),
+                offer.seq
+            ),
+            None,
+        )]))
     }
 
     /// The open offer `by` may accept or decline, or why there is none.
-    pub(super) fn open_for(&self, by: Side, verb: &str) -> Result<&DrawOfferMark, Refusal> {
+    fn open_for(&self, by: Side, verb: &str) -> Result<&DrawOfferMark, Refusal> {
         if let Some(offer) = self.pending.get(by.opponent()) {
             return Ok(offer);
         }
@@ -151,16 +216,100 @@ impl Offers {
     }
 
     /// Whether the extra time given for the claim `claim_seq` is still standing.
-    pub(super) fn claim_penalty_standing(&self, claim_seq: u64) -> bool {
+    fn claim_penalty_standing(&self, claim_seq: u64) -> bool {
         self.claim_penalties.contains_key(&claim_seq)
     }
 }
 
+impl Fold for Offers {
+    /// An offer (or a claim standing as one, 9.1.2.3) is made; it lapses when the opponent
+    /// accepts it, declines it, touches a piece (a touch, a move, an illegal move whose piece
+    /// is known), or the game ends (9.1.2.1); a request for an increment the arbiter agrees
+    /// to was refused (III.4).
+    fn apply(&mut self, ctx: &FoldContext<'_>, event: &Event) -> Result<(), CorruptLog> {
+        match event {
+            Event::Recorded(recorded) => self.apply_recorded(ctx, recorded)?,
+            Event::Service(ServiceEvent::PenaltyApplied {
+                side,
+                add_ms,
+                cause_seq,
+                ..
+            }) => {
+                if ctx.claim.is_some_and(|(_, kind)| {
+                    matches!(kind, ClaimKind::Repetition | ClaimKind::FiftyMoves)
+                }) {
+                    self.claim_penalised(*cause_seq, *side, *add_ms);
+                }
+            }
+            Event::Service(ServiceEvent::GameEnded { .. }) => self.game_concluded(),
+            Event::Service(_) => {}
+        }
+        Ok(())
+    }
+}
+
+impl Offers {
+    /// [`Fold::apply`] for the recorded events.
+    fn apply_recorded(
+        &mut self,
+        ctx: &FoldContext<'_>,
+        event: &RecordedEvent,
+    ) -> Result<(), CorruptLog> {
+        match event {
+            RecordedEvent::Move { by, .. } => self.rejected_by_touch(*by, "moved"),
+            RecordedEvent::IllegalMove { by, .. } => match &ctx.prepared {
+                Prepared::IllegalMove(IllegalMoveEffect::Touched(pieces)) if !pieces.is_empty() => {
+                    self.rejected_by_touch(*by, "touched a piece to make an illegal move")
+                }
+                Prepared::IllegalMove(IllegalMoveEffect::Stands(_)) => {
+                    self.rejected_by_touch(*by, "moved")
+                }
+                Prepared::IllegalMove(_) => {}
+                _ => return Err(ctx.mismatch("the effect of the illegal move")),
+            },
+            RecordedEvent::Touch { by, .. } => self.rejected_by_touch(
+                *by,
+                "touched a piece with the intention of moving or capturing it",
+            ),
+            RecordedEvent::DrawOffer { by } => self.offered(offer_mark(ctx, *by, None)),
+            RecordedEvent::DrawAccept { by } => self.accepted(*by),
+            RecordedEvent::DrawDecline { by } => self.declined(*by),
+            // 9.1.2.3 (and III.4 for a request): the claim is a draw offer.
+            RecordedEvent::Claim { by, kind, .. } if *kind != ClaimKind::QuickplayFinish => {
+                self.offered(offer_mark(ctx, *by, Some(*kind)))
+            }
+            RecordedEvent::ArbiterDecision {
+                decision: ArbiterRuling::IncrementGranted,
+                ..
+            } => {
+                if let Some(request) = &ctx.open_claim {
+                    self.lapse(
+                        request.by,
+                        "the arbiter agreed to the request for an increment (III.4), so the offer it constituted was refused".into(),
+                    );
+                }
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+}
+
+/// The `(=)` mark of an offer by `by` (9.1.2.2), or of a claim standing as one.
+fn offer_mark(ctx: &FoldContext<'_>, by: Side, from_claim: Option<ClaimKind>) -> DrawOfferMark {
+    DrawOfferMark {
+        seq: ctx.seq,
+        by,
+        after_ply: ctx.ply,
+        // 9.1.2.1: an offer is made after moving; the player having the move offers early.
+        irregular: from_claim.is_none() && ctx.side_to_move() == by,
+        from_claim,
+        forbidden: agreement_forbidden(&ctx.settings.regulations, ctx.completed_moves),
+    }
+}
+
 /// What the acceptance of `offer` ends the game by: the rules to cite and the words.
-pub(super) fn agreement_grounds(
-    offer: &DrawOfferMark,
-    penalty_void: bool,
-) -> (Vec<Rule>, &'static str) {
+fn agreement_grounds(offer: &DrawOfferMark, penalty_void: bool) -> (Vec<Rule>, &'static str) {
     match offer.from_claim {
         Some(ClaimKind::IncrementRequest) => (
             vec![Rule::QuickplayIncrement, Rule::Agreement],
@@ -179,7 +328,7 @@ pub(super) fn agreement_grounds(
 }
 
 /// Why agreement is not possible under the regulations right now, if it is not (9.1.1).
-pub(super) fn regulations_refuse(
+fn regulations_refuse(
     regulations: &Regulations,
     completed_moves: u32,
     offer: &DrawOfferMark,

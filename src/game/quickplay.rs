@@ -25,10 +25,11 @@ use crate::rules::laws::{Rule, TimeControlKind};
 use crate::rules::move_parsing::fen_of;
 use crate::rules::side::Side;
 
+use super::aggregate::CorruptLog;
 use super::clocks::Clocks;
-use super::decisions::Decisions;
-use super::event::{ClaimRuling, ServiceEvent};
-use super::moves::Board;
+use super::event::{ArbiterRuling, ClaimRuling, Event, RecordedEvent, ServiceEvent};
+use super::parts::{Fold, FoldContext, JudgeContext, Judged, Judgement};
+use super::refusal::Refusal;
 use super::view::OpenClaim;
 
 /// "Less than two minutes" (III.4, III.5).
@@ -59,7 +60,7 @@ impl Quickplay {
     }
 
     /// A claim or request admitted: it awaits the arbiter.
-    pub(super) fn admitted(&mut self, seq: u64, by: Side, kind: ClaimKind) {
+    fn admitted(&mut self, seq: u64, by: Side, kind: ClaimKind) {
         self.open.push(OpenClaim {
             seq,
             by,
@@ -69,19 +70,19 @@ impl Quickplay {
     }
 
     /// The arbiter postponed the decision on `seq` (III.5.2).
-    pub(super) fn postponed(&mut self, seq: u64) {
+    fn postponed(&mut self, seq: u64) {
         if let Some(claim) = self.open.iter_mut().find(|c| c.seq == seq) {
             claim.postponed = true;
         }
     }
 
     /// The arbiter decided on `seq`.
-    pub(super) fn decided(&mut self, seq: u64) {
+    fn decided(&mut self, seq: u64) {
         self.open.retain(|c| c.seq != seq);
     }
 
     /// The game ended: nothing awaits the arbiter any more.
-    pub(super) fn game_concluded(&mut self) {
+    fn game_concluded(&mut self) {
         self.open.clear();
         self.flag_fell = None;
     }
@@ -95,7 +96,7 @@ impl Quickplay {
     }
 
     /// A flag fell while a quickplay-finish claim awaited the arbiter.
-    pub(super) fn flag_fell(&mut self, side: Side) {
+    fn flag_fell(&mut self, side: Side) {
         self.flag_fell = Some(side);
     }
 
@@ -103,17 +104,99 @@ impl Quickplay {
     pub(super) fn fallen_flag(&self) -> Option<Side> {
         self.flag_fell
     }
+
+    /// Refuses the events at the board while a flag fall awaits the arbiter's decision: the
+    /// arbiter declares the result (III.5.2).
+    pub(super) fn guard(
+        &self,
+        ctx: &JudgeContext<'_>,
+        event: &RecordedEvent,
+    ) -> Result<(), Refusal> {
+        match self.flag_fell {
+            Some(side) if is_board_event(event) => Err(Refusal::new(
+                "awaiting_arbiter",
+                format!(
+                    "{}'s flag fell while a quickplay-finish claim awaited the arbiter: the arbiter declares the result ({}). Record the arbiter_decision (game_ended with the result) first.",
+                    side.name(),
+                    ctx.cite(&[Rule::QuickplayClaimPostponed])
+                ),
+            )),
+            _ => Ok(()),
+        }
+    }
+
+    /// Judges a III.4 request for an increment and a III.5 quickplay-finish claim: the
+    /// engine checks only that they are admissible; the arbiter decides. Other events are not
+    /// this part's to judge.
+    pub(super) fn judge(&self, ctx: &JudgeContext<'_>, event: &RecordedEvent) -> Judgement {
+        match event {
+            RecordedEvent::Claim {
+                by,
+                kind: kind @ (ClaimKind::QuickplayFinish | ClaimKind::IncrementRequest),
+                ..
+            } => Ok(Judged::decisions(rule_on(ctx, *by, *kind))),
+            _ => Ok(Judged::nothing()),
+        }
+    }
 }
 
-/// Why a III.4 request or a III.5 claim by `by` is not admissible, if it is not.
+impl Fold for Quickplay {
+    /// A claim or request is admitted; the arbiter postpones or decides it (III.5.1); a flag
+    /// falls while a claim awaits the arbiter (III.5.2); the game ends.
+    fn apply(&mut self, ctx: &FoldContext<'_>, event: &Event) -> Result<(), CorruptLog> {
+        match event {
+            Event::Recorded(RecordedEvent::Claim {
+                by,
+                kind: kind @ (ClaimKind::QuickplayFinish | ClaimKind::IncrementRequest),
+                ..
+            }) => self.admitted(ctx.seq, *by, *kind),
+            Event::Recorded(RecordedEvent::Flag { side }) if self.claim_awaits_arbiter() => {
+                self.flag_fell(*side)
+            }
+            Event::Recorded(RecordedEvent::ArbiterDecision {
+                subject_seq: Some(subject),
+                decision,
+                ..
+            }) => match decision {
+                ArbiterRuling::ClaimPostponed => self.postponed(*subject),
+                ArbiterRuling::GameEnded
+                | ArbiterRuling::ClaimRejected
+                | ArbiterRuling::IncrementGranted => self.decided(*subject),
+                _ => {}
+            },
+            Event::Service(ServiceEvent::ClaimRuled(ruling)) => self.decided(ruling.claim_seq),
+            Event::Service(ServiceEvent::GameEnded { .. }) => self.game_concluded(),
+            _ => {}
+        }
+        Ok(())
+    }
+}
+
+/// Events at the board, refused while a flag fall awaits the arbiter's decision (III.5.2).
+fn is_board_event(event: &RecordedEvent) -> bool {
+    matches!(
+        event,
+        RecordedEvent::Move { .. }
+            | RecordedEvent::IllegalMove { .. }
+            | RecordedEvent::Touch { .. }
+            | RecordedEvent::DrawOffer { .. }
+            | RecordedEvent::DrawAccept { .. }
+            | RecordedEvent::DrawDecline { .. }
+            | RecordedEvent::Claim { .. }
+            | RecordedEvent::Flag { .. }
+            | RecordedEvent::Resign { .. }
+    )
+}
+
+/// Why a III.4 request or a III.5 claim by `by` is not admissible, if it is not; `clocks`
+/// are the clocks with the reading recorded with the claim.
 fn inadmissible(
-    decisions: &Decisions<'_>,
-    board: &Board,
+    ctx: &JudgeContext<'_>,
     clocks: &Clocks,
     by: Side,
     kind: ClaimKind,
 ) -> Option<(Rule, String)> {
-    let settings = decisions.settings;
+    let (settings, board) = (ctx.settings(), ctx.board());
     let own_rule = if kind == ClaimKind::IncrementRequest {
         Rule::QuickplayIncrement
     } else {
@@ -161,15 +244,10 @@ fn inadmissible(
 /// The engine's answer to a III.4 request or III.5 claim: nothing when it is admissible (it
 /// awaits the arbiter), else a rejection saying why, without extra time (it was not
 /// examined on its merits).
-pub(super) fn rule_on(
-    decisions: &Decisions<'_>,
-    board: &Board,
-    clocks: &Clocks,
-    seq: u64,
-    by: Side,
-    kind: ClaimKind,
-) -> Vec<ServiceEvent> {
-    let Some((rule, sentence)) = inadmissible(decisions, board, clocks, by, kind) else {
+fn rule_on(ctx: &JudgeContext<'_>, by: Side, kind: ClaimKind) -> Vec<ServiceEvent> {
+    let (decisions, board, seq) = (&ctx.decisions, ctx.board(), ctx.seq);
+    let clocks = &ctx.state.clocks.with_reading(ctx.clock);
+    let Some((rule, sentence)) = inadmissible(ctx, clocks, by, kind) else {
         return Vec::new();
     };
     let settings = decisions.settings;

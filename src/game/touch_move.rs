@@ -13,10 +13,15 @@
 //! binds only when it touches that move's piece, and a written move of another piece than
 //! the one touched is not compulsory: the touched piece must be moved (9.4, 4.3).
 
-use shakmaty::{Chess, Move, Position, Role, Square};
+use shakmaty::{CastlingMode, Chess, Move, Position, Role, Square};
 
+use crate::rules::move_parsing::{fen_of, parse_move};
 use crate::rules::side::Side;
 
+use super::aggregate::CorruptLog;
+use super::event::{ArbiterRuling, ClaimRuling, Event, RecordedEvent, ServiceEvent};
+use super::illegal_moves::IllegalMoveEffect;
+use super::parts::{Fold, FoldContext, JudgeContext, Judged, Judgement, Prepared};
 use super::refusal::Refusal;
 use super::view::{MustMove, MustPlay, Obligations as ObligationsView, TouchedPiece};
 
@@ -46,6 +51,53 @@ pub(super) struct Obligations {
     bindings: Vec<Binding>,
 }
 
+/// What the written move of an incorrect claim obliges the claimant to (9.5.3), read from
+/// the `claim_ruled` once, so that the state keeps the move and the squares typed.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(super) struct WrittenObligation {
+    /// The written move, compulsory, with its SAN as the ruling gives it.
+    must_play: Option<(Move, String)>,
+    /// The pieces one of which must be moved: the written move was not legal.
+    must_move_one_of: Vec<Square>,
+}
+
+impl WrittenObligation {
+    /// What `ruling` obliges the claimant to, in `position` (where the claim was made), or
+    /// what in it cannot be read.
+    pub(super) fn read(
+        ruling: &ClaimRuling,
+        position: &Chess,
+        castling_mode: CastlingMode,
+    ) -> Result<WrittenObligation, String> {
+        let must_play = match &ruling.must_play {
+            Some(san) => {
+                let m = parse_move(position, san, castling_mode).map_err(|e| {
+                    format!(
+                        "its must_play {san} is not a legal move in {}: {e}",
+                        fen_of(position)
+                    )
+                })?;
+                Some((m, san.clone()))
+            }
+            None => None,
+        };
+        let must_move_one_of = ruling
+            .must_move_one_of
+            .iter()
+            .flatten()
+            .map(|square| {
+                square.parse::<Square>().map_err(|_| {
+                    format!("its must_move_one_of names `{square}`, which is no square")
+                })
+            })
+            .collect::<Result<Vec<Square>, String>>()?;
+        Ok(WrittenObligation {
+            must_play,
+            must_move_one_of,
+        })
+    }
+}
+
 /// The square of the piece a move captures (the pawn beside the destination for en passant).
 pub(super) fn captured_square(m: &Move) -> Option<Square> {
     match *m {
@@ -57,6 +109,34 @@ pub(super) fn captured_square(m: &Move) -> Option<Square> {
         Move::EnPassant { from, to } => Some(Square::from_coords(to.file(), from.rank())),
         _ => None,
     }
+}
+
+/// 4.4.1 / 4.4.3: the king touched first, then a rook (`own` lists the own pieces touched,
+/// in order): castle on that side if legal, else another king move (which may be castling
+/// with the other rook); no king move frees (4.5). `None` when the king was not touched
+/// first, then a rook.
+fn king_then_rook(own: &[Square], legal: &[Move], position: &Chess) -> Option<Vec<Move>> {
+    let king = position.board().king_of(position.turn())?;
+    let is_rook = |square: Square| position.board().role_at(square) == Some(Role::Rook);
+    if own.first() != Some(&king) {
+        return None;
+    }
+    let rook = own.iter().skip(1).find(|&&sq| is_rook(sq))?;
+    let castle: Vec<Move> = legal
+        .iter()
+        .filter(|m| castles_with(m, *rook))
+        .copied()
+        .collect();
+    if !castle.is_empty() {
+        return Some(castle);
+    }
+    Some(
+        legal
+            .iter()
+            .filter(|m| m.from() == Some(king))
+            .copied()
+            .collect(),
+    )
 }
 
 /// Whether `m` castles with the rook on `rook`.
@@ -104,16 +184,34 @@ impl Obligations {
         });
     }
 
-    /// The written move of an incorrect claim is compulsory (9.5.3).
-    pub(super) fn bind_written_move(&mut self, by: Side, m: Move, san: String) {
-        self.start_for(by);
-        self.bindings.push(Binding::WrittenMove { m, san });
+    /// The written move of an incorrect claim by `by` is compulsory, or one of the pieces it
+    /// named must be moved when it was not legal (9.5.3, Article 4).
+    fn bind_written(&mut self, by: Side, written: &WrittenObligation) {
+        if let Some((m, san)) = &written.must_play {
+            self.start_for(by);
+            self.bindings.push(Binding::WrittenMove {
+                m: *m,
+                san: san.clone(),
+            });
+        }
+        if !written.must_move_one_of.is_empty() {
+            self.start_for(by);
+            self.bindings
+                .push(Binding::WrittenPieces(written.must_move_one_of.clone()));
+        }
     }
 
-    /// One of these pieces must be moved: the written move was not legal (9.5.3, Article 4).
-    pub(super) fn bind_written_pieces(&mut self, by: Side, squares: Vec<Square>) {
-        self.start_for(by);
-        self.bindings.push(Binding::WrittenPieces(squares));
+    /// Judges a `touch`: it must name a square with a piece, touched by the player having the
+    /// move (4.3). Other events are not this part's to judge.
+    pub(super) fn judge(&self, ctx: &JudgeContext<'_>, event: &RecordedEvent) -> Judgement {
+        let RecordedEvent::Touch { by, square } = event else {
+            return Ok(Judged::nothing());
+        };
+        let square = touched_square(ctx.board().position(), *by, square)?;
+        Ok(Judged {
+            decisions: Vec::new(),
+            prepared: Prepared::Touch(square),
+        })
     }
 
     /// The moves that satisfy the touched pieces under 4.3 and 4.4, among `legal`; empty
@@ -147,21 +245,8 @@ impl Obligations {
                 .collect()
         };
         let is_rook = |square: Square| position.board().role_at(square) == Some(Role::Rook);
-        // 4.4.1 / 4.4.3: the king, then a rook: castle on that side if legal, else another
-        // king move (which may be castling with the other rook); no king move frees (4.5).
-        if let (Some(first), Some(king)) = (own.first(), king)
-            && *first == king
-            && let Some(rook) = own.iter().skip(1).find(|&&sq| is_rook(sq))
-        {
-            let castle: Vec<Move> = legal
-                .iter()
-                .filter(|m| castles_with(m, *rook))
-                .copied()
-                .collect();
-            if !castle.is_empty() {
-                return castle;
-            }
-            return moves_of(king);
+        if let Some(set) = king_then_rook(&own, legal, position) {
+            return set;
         }
         // 4.4.2: a rook, then the king: no castling on that side on this move; 4.3.1 governs.
         let no_castling_with: Option<Square> = match (own.first(), king) {
@@ -366,6 +451,75 @@ impl Obligations {
         }
         view
     }
+}
+
+impl Fold for Obligations {
+    /// A move (or an illegal move that stands, A.5.2) begins a new move: nothing binds any
+    /// more. A touch, or an illegal move whose piece is known (7.5.1 with 4.3), binds; so
+    /// does the written move of an incorrect claim (9.5.3).
+    fn apply(&mut self, ctx: &FoldContext<'_>, event: &Event) -> Result<(), CorruptLog> {
+        match event {
+            Event::Recorded(RecordedEvent::Move { .. })
+            | Event::Recorded(RecordedEvent::ArbiterDecision {
+                decision: ArbiterRuling::IllegalMoveStands,
+                ..
+            }) => self.clear(),
+            Event::Recorded(RecordedEvent::IllegalMove { by, .. }) => match &ctx.prepared {
+                Prepared::IllegalMove(IllegalMoveEffect::Touched(pieces)) => {
+                    for square in pieces {
+                        self.touch(*by, *square, &ctx.position);
+                    }
+                }
+                Prepared::IllegalMove(IllegalMoveEffect::Stands(_)) => self.clear(),
+                Prepared::IllegalMove(IllegalMoveEffect::Nothing) => {}
+                _ => return Err(ctx.mismatch("the effect of the illegal move")),
+            },
+            Event::Recorded(RecordedEvent::Touch { by, .. }) => {
+                let Prepared::Touch(square) = ctx.prepared else {
+                    return Err(ctx.mismatch("the square touched"));
+                };
+                self.touch(*by, square, &ctx.position);
+            }
+            Event::Service(ServiceEvent::ClaimRuled(_)) => {
+                let (Prepared::Written(written), Some((by, _))) = (&ctx.prepared, ctx.claim) else {
+                    return Err(ctx.mismatch("the claimant and the written move"));
+                };
+                self.bind_written(by, written);
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+}
+
+/// The square a `touch` by `by` names, when it holds a piece and `by` has the move (4.3).
+fn touched_square(position: &Chess, by: Side, square: &str) -> Result<Square, Refusal> {
+    let parsed: Square = square.trim().parse().map_err(|_| {
+        Refusal::new(
+            "bad_square",
+            format!("`{square}` is not a square; write it like e2 or b8."),
+        )
+    })?;
+    if position.board().piece_at(parsed).is_none() {
+        return Err(Refusal::new(
+            "empty_square",
+            format!(
+                "There is no piece on {parsed} in the current position ({}).",
+                fen_of(position)
+            ),
+        ));
+    }
+    let turn = Side::from(position.turn());
+    if by != turn {
+        return Err(Refusal::new(
+            "not_your_turn",
+            format!(
+                "It is {}'s move; touching a piece binds only the player having the move (4.3).",
+                turn.name()
+            ),
+        ));
+    }
+    Ok(parsed)
 }
 
 fn san(position: &Chess, m: &Move) -> String {

@@ -87,11 +87,6 @@ pub fn san_of(position: &Chess, m: Move) -> String {
     SanPlus::from_move(position.clone(), m).to_string()
 }
 
-/// The SAN of a legal move, without check suffix (for matching).
-pub fn plain_san_of(position: &Chess, m: Move) -> String {
-    San::from_move(position, m).to_string()
-}
-
 /// The FEN of a position, with an en passant square only where the capture is legal.
 pub fn fen_of(position: &Chess) -> String {
     Fen::from_position(position, EnPassantMode::Legal).to_string()

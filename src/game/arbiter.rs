@@ -1,0 +1,231 @@
+//! The arbiter's decisions (`arbiter_decision`): judgement rulings are the arbiter's, recorded
+//! with their stated reasons; the engine checks only their preconditions and writes what they
+//! cause (docs/DESIGN.md, Principle 6).
+//!
+//! * 12.2 and 12.9 (the arbiter's duties and penalties): the arbiter may end the game, give a
+//!   time penalty, warn, or reject a claim, with the penalty the arbiter gives.
+//! * Guidelines III.4: the arbiter agrees to a request for an increment: the increment applies
+//!   from then on and the opponent receives two extra minutes.
+//! * Guidelines III.5: the arbiter declares the result of a quickplay-finish claim, postpones
+//!   it (III.5.2), or rejects it, and the opponent receives two extra minutes (III.5.3).
+//! * Appendix A.5.2: an illegal move stands (`super::illegal_moves` reads the position).
+//!
+//! This module owns no state: what a decision changes is folded by the parts it concerns
+//! (the clocks, the offers, the quickplay claims, the board).
+
+use crate::rules::claims::ClaimKind;
+use crate::rules::laws::Rule;
+
+use super::endings::refusal_after_end;
+use super::event::{
+    ArbiterRuling, GameResult, RecordedEvent, ServiceEvent, Termination, TimeBonus,
+};
+use super::illegal_moves::position_it_stood_in;
+use super::parts::{JudgeContext, Judged, Judgement, Prepared};
+use super::quickplay::{GRANTED_INCREMENT_MS, TWO_EXTRA_MINUTES_MS};
+use super::refusal::Refusal;
+use super::view::OpenClaim;
+
+/// An `arbiter_decision`, with the claim or request it answers.
+struct Decision<'a> {
+    decision: ArbiterRuling,
+    reason: &'a str,
+    result: Option<GameResult>,
+    penalty: Option<&'a TimeBonus>,
+    attempted_move: Option<&'a str>,
+    fen: Option<&'a str>,
+    increment_ms: Option<u64>,
+    /// The claim or request awaiting the arbiter that `subject_seq` names, if any.
+    subject: Option<OpenClaim>,
+}
+
+impl Decision<'_> {
+    /// The subject, when it is a quickplay-finish claim (III.5).
+    fn quickplay_claim(&self) -> Option<&OpenClaim> {
+        self.subject
+            .as_ref()
+            .filter(|c| c.kind == ClaimKind::QuickplayFinish)
+    }
+
+    /// The penalty the arbiter gave, citing `rules`.
+    fn given(&self, ctx: &JudgeContext<'_>, rules: &[Rule]) -> Vec<ServiceEvent> {
+        self.penalty
+            .iter()
+            .map(|bonus| self.penalty_event(ctx, bonus, ctx.cite(rules)))
+            .collect()
+    }
+
+    /// The `penalty_applied` of `bonus`, citing `article`.
+    fn penalty_event(
+        &self,
+        ctx: &JudgeContext<'_>,
+        bonus: &TimeBonus,
+        article: String,
+    ) -> ServiceEvent {
+        ctx.decisions.penalty(
+            ctx.seq,
+            bonus.side,
+            bonus.add_ms,
+            article,
+            format!("Arbiter's decision: {}", self.reason),
+        )
+    }
+}
+
+/// Judges an `arbiter_decision`: once the game has ended only a warning is accepted. Other
+/// events are not this module's to judge.
+pub(super) fn judge(ctx: &JudgeContext<'_>, event: &RecordedEvent) -> Judgement {
+    let RecordedEvent::ArbiterDecision {
+        subject_seq,
+        decision,
+        reason,
+        result,
+        penalty,
+        attempted_move,
+        fen,
+        increment_ms,
+    } = event
+    else {
+        return Ok(Judged::nothing());
+    };
+    if let Some(end) = ctx.state.end.get()
+        && *decision != ArbiterRuling::Warning
+    {
+        return Err(refusal_after_end(&ctx.decisions, end, event));
+    }
+    let input = Decision {
+        decision: *decision,
+        reason,
+        result: *result,
+        penalty: penalty.as_ref(),
+        attempted_move: attempted_move.as_deref(),
+        fen: fen.as_deref(),
+        increment_ms: *increment_ms,
+        subject: subject_seq
+            .and_then(|s| ctx.state.quickplay.open_claim(s))
+            .cloned(),
+    };
+    let decisions = match input.decision {
+        ArbiterRuling::GameEnded => vec![game_ended(ctx, &input)?],
+        ArbiterRuling::TimePenalty => match input.penalty {
+            Some(bonus) => {
+                vec![input.penalty_event(ctx, bonus, ctx.cite(&[Rule::ArbiterPenalties]))]
+            }
+            None => {
+                return Err(Refusal::new(
+                    "missing_penalty",
+                    "An arbiter_decision with decision time_penalty needs a penalty {side, add_ms}.",
+                ));
+            }
+        },
+        ArbiterRuling::ClaimRejected => claim_rejected(ctx, &input),
+        ArbiterRuling::ClaimPostponed => match input.quickplay_claim() {
+            Some(_) => input.given(ctx, &[Rule::QuickplayClaimPostponed]),
+            None => input.given(ctx, &[Rule::ArbiterDuties]),
+        },
+        ArbiterRuling::Warning => Vec::new(),
+        ArbiterRuling::IllegalMoveStands => {
+            let position =
+                position_it_stood_in(&ctx.decisions, ctx.board(), input.attempted_move, input.fen)?;
+            return Ok(Judged {
+                decisions: Vec::new(),
+                prepared: Prepared::Stood(Box::new(position)),
+            });
+        }
+        ArbiterRuling::IncrementGranted => vec![increment_granted(ctx, &input)?],
+    };
+    Ok(Judged::decisions(decisions))
+}
+
+/// The arbiter ends the game: on a quickplay-finish claim (III.5, or III.5.2 after a
+/// postponement or a flag fall), or under the arbiter's duties.
+fn game_ended(ctx: &JudgeContext<'_>, input: &Decision<'_>) -> Result<ServiceEvent, Refusal> {
+    let Some(result) = input.result else {
+        return Err(Refusal::new(
+            "missing_result",
+            "An arbiter_decision with decision game_ended needs a result (1-0, 0-1 or 1/2-1/2).",
+        ));
+    };
+    let quickplay_claim = input.quickplay_claim();
+    let after_postponement =
+        quickplay_claim.is_some_and(|c| c.postponed) || ctx.state.quickplay.fallen_flag().is_some();
+    let rules = if after_postponement {
+        Rule::QuickplayClaimPostponed
+    } else if quickplay_claim.is_some() {
+        Rule::QuickplayClaim
+    } else {
+        Rule::ArbiterDuties
+    };
+    Ok(ctx.decisions.game_ended(
+        ctx.seq,
+        result,
+        Termination::Arbiter,
+        &[rules],
+        format!("Arbiter's decision: {}", input.reason),
+        None,
+    ))
+}
+
+/// The arbiter rejects a claim: a quickplay-finish claim gives the opponent two extra minutes
+/// unless the arbiter gives another penalty (III.5.3).
+fn claim_rejected(ctx: &JudgeContext<'_>, input: &Decision<'_>) -> Vec<ServiceEvent> {
+    let decisions = &ctx.decisions;
+    let reason = input.reason;
+    match (&input.subject, input.penalty) {
+        // III.5.3: "the opponent shall be awarded two extra minutes".
+        (Some(claim), None) if claim.kind == ClaimKind::QuickplayFinish => {
+            vec![decisions.penalty(
+                ctx.seq,
+                claim.by.opponent(),
+                TWO_EXTRA_MINUTES_MS,
+                decisions.cite(&[Rule::QuickplayClaimRejected]),
+                format!(
+                    "The arbiter rejected {}'s quickplay-finish claim: {} receives two extra minutes. {reason}",
+                    claim.by.name(),
+                    claim.by.opponent().name()
+                ),
+            )]
+        }
+        (Some(claim), _) if claim.kind == ClaimKind::QuickplayFinish => {
+            input.given(ctx, &[Rule::QuickplayClaimRejected])
+        }
+        (Some(_), _) => input.given(ctx, &[Rule::QuickplayIncrement]),
+        (None, _) => input.given(ctx, &[Rule::ArbiterDuties]),
+    }
+}
+
+/// The arbiter agrees to a request for an increment (III.4): the opponent receives two extra
+/// minutes (the clocks take the increment when the decision is folded).
+fn increment_granted(
+    ctx: &JudgeContext<'_>,
+    input: &Decision<'_>,
+) -> Result<ServiceEvent, Refusal> {
+    let decisions = &ctx.decisions;
+    let Some(request) = input
+        .subject
+        .as_ref()
+        .filter(|c| c.kind == ClaimKind::IncrementRequest)
+    else {
+        return Err(Refusal::new(
+            "no_increment_request",
+            format!(
+                "increment_granted answers a player's request for an increment ({}): record the request as a claim of kind increment_request, then give its seq as subject_seq.",
+                decisions.cite(&[Rule::QuickplayIncrement])
+            ),
+        ));
+    };
+    let increment = input.increment_ms.unwrap_or(GRANTED_INCREMENT_MS);
+    Ok(decisions.penalty(
+        ctx.seq,
+        request.by.opponent(),
+        TWO_EXTRA_MINUTES_MS,
+        decisions.cite(&[Rule::QuickplayIncrement]),
+        format!(
+            "The arbiter agreed to {}'s request: an increment of {} s for both players from now on, and {} receives two extra minutes. {}",
+            request.by.name(),
+            increment / 1000,
+            request.by.opponent().name(),
+            input.reason
+        ),
+    ))
+}
