@@ -7,10 +7,10 @@
 //! flag fall then in both editions; 5.1.2 draws a resignation only in the 2023 edition (in
 //! 2018 a resignation always loses).
 
-use serde_json::json;
 use shakmaty::{Chess, Move, Position};
 
 use crate::rules::automatic_end::{AutomaticEnd, AutomaticEndKind, automatic_end_after};
+use crate::rules::evidence::EndEvidence;
 use crate::rules::laws::{Rule, resignation_draws_when_opponent_cannot_mate};
 use crate::rules::mating_potential::{
     MatingPotential, dead_position_with_witness, mating_potential, still_can_mate_after,
@@ -106,15 +106,13 @@ pub(super) fn after_move(
             ),
         ),
     };
-    let mut evidence = json!({
-        "move": san,
-        "fen": fen_of(after),
-        "ply": ply,
-        "halfmove_clock": after.halfmoves(),
-    });
-    if kind == AutomaticEndKind::FivefoldRepetition {
-        evidence["occurrences"] = json!(occurrences);
-    }
+    let evidence = EndEvidence {
+        fen: fen_of(after),
+        halfmove_clock: after.halfmoves(),
+        san: san.to_string(),
+        occurrences: (kind == AutomaticEndKind::FivefoldRepetition).then_some(occurrences),
+        ply,
+    };
     Some(decisions.game_ended(
         seq,
         result,
