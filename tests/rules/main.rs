@@ -4,6 +4,7 @@
 mod analyser;
 mod audit;
 mod cases;
+mod evidence;
 mod live_engine_oracle;
 mod oracle;
 mod properties;
