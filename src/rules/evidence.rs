@@ -48,9 +48,10 @@ impl ClaimForm {
     }
 }
 
-/// What made two positions with the same pieces on the same squares differ, in the terms of
-/// 9.2.3 (the same player has the move, the same pieces occupy the same squares, the
-/// possible moves of all the pieces are the same).
+/// What makes two positions differ, in the terms of 9.2.3 (the same player has the move,
+/// pieces of the same kind and colour occupy the same squares, the possible moves of all
+/// the pieces are the same). A near miss has the same placement, so it differs by the
+/// others only.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum PositionDifference {
