@@ -112,6 +112,7 @@ pub(super) fn after_move(
         san: san.to_string(),
         occurrences: (kind == AutomaticEndKind::FivefoldRepetition).then_some(occurrences),
         ply,
+        other_fields: Default::default(),
     };
     Some(decisions.game_ended(
         seq,

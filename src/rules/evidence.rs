@@ -14,11 +14,16 @@
 //! These types are the wire and the stored log: their JSON is the JSON the engine has
 //! always written, field for field (fields in the alphabetical order of their names, the
 //! order of the engine's earlier untyped evidence). A field the engine writes only in some
-//! rulings is optional and stays absent when it is absent; a log written by an earlier
-//! engine version, which may lack a field or carry one this version does not know, still
-//! decodes (unknown fields are ignored).
+//! rulings is optional and stays absent when it is absent. A log written by another engine
+//! version, which may lack a field or carry one this version does not know, still decodes,
+//! and a field this version does not know is kept as stored (`other_fields`) and written
+//! again: an event read from the log encodes to the JSON it was stored as, so the hash
+//! chain of an export still verifies (`arbiter verify`, docs/trust.md).
+
+use std::collections::BTreeMap;
 
 use serde::{Deserialize, Deserializer, Serialize};
+use serde_json::Value;
 use utoipa::ToSchema;
 
 use super::claims::ClaimKind;
@@ -89,6 +94,9 @@ pub struct NearMiss {
     pub fen: String,
     /// The ply at which it stood (ply 0 = start position).
     pub ply: usize,
+    /// Fields written by another engine version that this one does not know, as stored.
+    #[serde(flatten)]
+    pub other_fields: BTreeMap<String, Value>,
 }
 
 /// What a ruling on a claim rests on (the `evidence` of `claim_ruled`).
@@ -185,6 +193,9 @@ pub struct ClaimEvidence {
     /// is correct whatever move was written; absent otherwise.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub written_move_not_needed: bool,
+    /// Fields written by another engine version that this one does not know, as stored.
+    #[serde(flatten)]
+    pub other_fields: BTreeMap<String, Value>,
 }
 
 impl ClaimEvidence {
@@ -213,6 +224,7 @@ impl ClaimEvidence {
             written_move_changed_to: None,
             written_move_kept: None,
             written_move_not_needed: false,
+            other_fields: BTreeMap::new(),
         }
     }
 }
@@ -236,6 +248,9 @@ pub struct EndEvidence {
     pub occurrences: Option<Vec<usize>>,
     /// The ply of the last move (half-moves played; ply 0 = start position).
     pub ply: usize,
+    /// Fields written by another engine version that this one does not know, as stored.
+    #[serde(flatten)]
+    pub other_fields: BTreeMap<String, Value>,
 }
 
 /// Deserialises a field that may be present with `null`: present is `Some` (holding `None`

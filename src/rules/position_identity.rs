@@ -156,6 +156,7 @@ impl PositionHistory {
                 differs_by: differences(position, other),
                 fen: fen_of(other),
                 ply,
+                other_fields: Default::default(),
             })
             .collect()
     }
