@@ -87,7 +87,7 @@ impl DecisionEssence {
             ServiceEvent::GameCreated(_) => return None,
             ServiceEvent::ClaimRuled(ruling) => DecisionEssence {
                 outcome: Some(ruling.outcome),
-                claim_kind: ruling.evidence["claim"].as_str().map(str::to_string),
+                claim_kind: Some(ruling.evidence.claim.name().to_string()),
                 penalty_side: ruling.penalty.as_ref().map(|p| p.side),
                 penalty_ms: ruling.penalty.as_ref().map(|p| p.add_ms),
                 must_play: ruling.must_play.clone(),

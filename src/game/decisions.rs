@@ -3,8 +3,7 @@
 //! articles of that edition (from the table in `crate::rules::laws`), and says why in a
 //! sentence.
 
-use serde_json::Value;
-
+use crate::rules::evidence::EndEvidence;
 use crate::rules::laws::{LawsEdition, Rule, citation};
 use crate::rules::side::Side;
 
@@ -44,7 +43,7 @@ impl<'a> Decisions<'a> {
         termination: Termination,
         rules: &[Rule],
         reason: String,
-        evidence: Option<Value>,
+        evidence: Option<EndEvidence>,
     ) -> ServiceEvent {
         ServiceEvent::GameEnded {
             result,

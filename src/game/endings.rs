@@ -7,10 +7,10 @@
 //! flag fall then in both editions; 5.1.2 draws a resignation only in the 2023 edition (in
 //! 2018 a resignation always loses).
 
-use serde_json::json;
 use shakmaty::{Chess, Move, Position};
 
 use crate::rules::automatic_end::{AutomaticEnd, AutomaticEndKind, automatic_end_after};
+use crate::rules::evidence::EndEvidence;
 use crate::rules::laws::{Rule, resignation_draws_when_opponent_cannot_mate};
 use crate::rules::mating_potential::{
     MatingPotential, dead_position_with_witness, mating_potential, still_can_mate_after,
@@ -93,15 +93,14 @@ fn automatic_end(
         occurrences,
     } = end;
     let (result, termination, reason) = verdict(kind, by, san, after, &occurrences);
-    let mut evidence = json!({
-        "move": san,
-        "fen": fen_of(after),
-        "ply": ply,
-        "halfmove_clock": after.halfmoves(),
-    });
-    if kind == AutomaticEndKind::FivefoldRepetition {
-        evidence["occurrences"] = json!(occurrences);
-    }
+    let evidence = EndEvidence {
+        fen: fen_of(after),
+        halfmove_clock: after.halfmoves(),
+        san: san.to_string(),
+        occurrences: (kind == AutomaticEndKind::FivefoldRepetition).then_some(occurrences),
+        ply,
+        other_fields: Default::default(),
+    };
     decisions.game_ended(
         seq,
         result,

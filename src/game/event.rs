@@ -14,6 +14,7 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 pub use crate::rules::claims::{ClaimKind, ClaimOutcome};
+pub use crate::rules::evidence::{ClaimEvidence, EndEvidence};
 pub use crate::rules::laws::{LawsEdition, TimeControlKind};
 pub use crate::rules::side::Side;
 
@@ -324,7 +325,7 @@ pub enum ServiceEvent {
         /// 9.6.2): the move, the position after it, the ply, the half-move count and, for a
         /// repetition, the plies where the position stood.
         #[serde(default, skip_serializing_if = "Option::is_none")]
-        evidence: Option<serde_json::Value>,
+        evidence: Option<EndEvidence>,
     },
 }
 
@@ -446,7 +447,7 @@ pub struct ClaimRuling {
     /// One plain sentence.
     pub reason: String,
     /// What the ruling rests on.
-    pub evidence: serde_json::Value,
+    pub evidence: ClaimEvidence,
     /// Time given to the opponent for an incorrect claim (9.5.3).
     #[serde(default)]
     pub penalty: Option<TimeBonus>,

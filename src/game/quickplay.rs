@@ -18,9 +18,8 @@
 //! no reading was recorded the engine cannot check it, admits the claim and says so in the
 //! evidence for the arbiter to verify.
 
-use serde_json::json;
-
 use crate::rules::claims::{ClaimKind, ClaimOutcome};
+use crate::rules::evidence::ClaimEvidence;
 use crate::rules::laws::{Rule, TimeControlKind};
 use crate::rules::move_parsing::fen_of;
 use crate::rules::side::Side;
@@ -261,16 +260,13 @@ fn rule_on(ctx: &JudgeContext<'_>, by: Side, kind: ClaimKind) -> Vec<ServiceEven
         outcome: ClaimOutcome::Rejected,
         article: decisions.cite(&[rule]),
         reason: format!("{what} is not admissible: {sentence}"),
-        evidence: json!({
-            "claim": kind.name(),
-            "quickplay_finish_in_force": settings.regulations.quickplay_finish,
-            "time_control": settings.time_control.kind,
-            "increment_ms": clocks.increment_ms(),
-            "side_to_move": board.side_to_move().name(),
-            "claimant": by.name(),
-            "claimant_clock_ms": clocks.read_time(by),
-            "fen": fen_of(board.position()),
-        }),
+        evidence: ClaimEvidence {
+            quickplay_finish_in_force: Some(settings.regulations.quickplay_finish),
+            time_control: Some(settings.time_control.kind),
+            increment_ms: Some(clocks.increment_ms()),
+            claimant_clock_ms: Some(clocks.read_time(by)),
+            ..ClaimEvidence::new(kind, by, board.side_to_move(), fen_of(board.position()))
+        },
         penalty: None,
         must_play: None,
         must_move_one_of: None,

@@ -867,16 +867,8 @@ pub fn occurrence_sheet(
         ruling.reason.clone(),
     ]);
     let evidence = &ruling.evidence;
-    let plies: Vec<usize> = evidence["occurrences"]
-        .as_array()
-        .map(|plies| {
-            plies
-                .iter()
-                .filter_map(|p| p.as_u64().and_then(|p| usize::try_from(p).ok()))
-                .collect()
-        })
-        .unwrap_or_default();
-    let intended = evidence["intended_move"].as_str().and_then(|text| {
+    let plies: &[usize] = evidence.occurrences.as_deref().unwrap_or_default();
+    let intended = evidence.intended_move.as_deref().and_then(|text| {
         let position = game.position();
         let m = parse_move(position, text, CastlingMode::Standard).ok()?;
         let mut after = position.clone();

@@ -19,10 +19,10 @@
 //! obligations: the judgement hands back the written move as read.
 
 use serde::{Deserialize, Serialize};
-use serde_json::{Value, json};
 use shakmaty::{CastlingMode, Color, Position};
 use utoipa::ToSchema;
 
+use super::evidence::{ClaimEvidence, ClaimForm};
 use super::laws::{LawsEdition, Rule, article};
 use super::move_counting::FIFTY_MOVES_HALFMOVES;
 use super::move_parsing::{WrittenMove, fen_of, read_written_move, san_of};
@@ -95,7 +95,7 @@ pub struct ClaimJudgement {
     /// One plain sentence.
     pub reason: String,
     /// What the ruling rests on.
-    pub evidence: Value,
+    pub evidence: ClaimEvidence,
     /// The written move the claim was judged on, as read in the position (the move written
     /// first, when the claimant tried to change it).
     pub written: Option<(String, WrittenMove)>,
@@ -129,18 +129,28 @@ pub fn judge_claim(
         (Some(_), Some(before)) => Some(before),
         (now, _) => now,
     };
-    let mut evidence = json!({
-        "claim": if fifty { "fifty_moves" } else { "repetition" },
-        "form": if written_text.is_some() { "intended_move" } else { "has_just_appeared" },
-        "ply": history.ply(),
-        "fen": fen_of(position),
-        "halfmove_clock": position.halfmoves(),
-        "side_to_move": Side::from(position.turn()).name(),
-        "claimant": context.claimant.name(),
-    });
+    let mut evidence = ClaimEvidence {
+        form: Some(if written_text.is_some() {
+            ClaimForm::IntendedMove
+        } else {
+            ClaimForm::HasJustAppeared
+        }),
+        ply: Some(history.ply()),
+        halfmove_clock: Some(position.halfmoves()),
+        ..ClaimEvidence::new(
+            if fifty {
+                ClaimKind::FiftyMoves
+            } else {
+                ClaimKind::Repetition
+            },
+            context.claimant,
+            Side::from(position.turn()),
+            fen_of(position),
+        )
+    };
     if changed {
-        evidence["written_move_changed_to"] = json!(written_now);
-        evidence["written_move_kept"] = json!(written_text);
+        evidence.written_move_changed_to = written_now.map(str::to_string);
+        evidence.written_move_kept = written_text.map(str::to_string);
     }
     let written = written_text.map(|text| {
         (
@@ -148,7 +158,7 @@ pub fn judge_claim(
             read_written_move(position, text, context.castling_mode),
         )
     });
-    let rejected = |rule: Rule, reason: String, evidence: Value, written| ClaimJudgement {
+    let rejected = |rule: Rule, reason: String, evidence: ClaimEvidence, written| ClaimJudgement {
         outcome: ClaimOutcome::Rejected,
         rule,
         reason,
@@ -195,16 +205,15 @@ pub fn judge_claim(
         )
     } else {
         let plies = history.occurrences_of_ply(history.ply());
-        evidence["occurrences"] = json!(plies);
-        evidence["near_misses"] = json!(history.near_misses(position));
-        (
-            plies.len() >= 3,
-            format!(
-                "the current position has occurred {} time(s), at plies {:?} (3 are needed)",
-                plies.len(),
-                plies
-            ),
-        )
+        evidence.near_misses = Some(history.near_misses(position));
+        let stands = plies.len() >= 3;
+        let sentence = format!(
+            "the current position has occurred {} time(s), at plies {:?} (3 are needed)",
+            plies.len(),
+            plies
+        );
+        evidence.occurrences = Some(plies);
+        (stands, sentence)
     };
     let Some((text, read)) = written else {
         return judgement(
@@ -216,10 +225,10 @@ pub fn judge_claim(
             None,
         );
     };
-    evidence["intended_move"] = json!(text);
+    evidence.intended_move = Some(text.clone());
     if stands_now {
         // The written move is not needed: the condition of 9.2.2 / 9.3.2 is met on the board.
-        evidence["written_move_not_needed"] = json!(true);
+        evidence.written_move_not_needed = true;
         let sentence = format!(
             "{sentence_now}, so the condition of {} is met on the board and the written move {text} is not needed",
             article(context.edition, just_rule)
@@ -236,7 +245,7 @@ pub fn judge_claim(
     let m = match &read {
         WrittenMove::Legal(m) => *m,
         WrittenMove::Illegal { .. } | WrittenMove::Unreadable => {
-            evidence["intended_move_error"] = json!(format!(
+            evidence.intended_move_error = Some(format!(
                 "`{text}` is not a legal move in this position ({})",
                 fen_of(position)
             ));
@@ -253,8 +262,8 @@ pub fn judge_claim(
     let san = san_of(position, m);
     let mut after = position.clone();
     after.play_unchecked(m);
-    evidence["fen_after_intended_move"] = json!(fen_of(&after));
-    evidence["halfmove_clock_after_intended_move"] = json!(after.halfmoves());
+    evidence.fen_after_intended_move = Some(fen_of(&after));
+    evidence.halfmove_clock_after_intended_move = Some(after.halfmoves());
     let (correct, sentence) = if fifty {
         let halfmoves = after.halfmoves();
         (
@@ -265,17 +274,16 @@ pub fn judge_claim(
         )
     } else {
         let plies = history.occurrences_of(&after);
-        evidence["occurrences"] = json!(plies);
-        evidence["occurrence_after_intended_move"] = json!(history.ply() + 1);
-        evidence["near_misses"] = json!(history.near_misses(&after));
-        (
-            plies.len() + 1 >= 3,
-            format!(
-                "the intended move {san} would make the position occur for the {} time (earlier at plies {:?}; 3 are needed)",
-                ordinal(plies.len() + 1),
-                plies
-            ),
-        )
+        evidence.occurrence_after_intended_move = Some(history.ply() + 1);
+        evidence.near_misses = Some(history.near_misses(&after));
+        let correct = plies.len() + 1 >= 3;
+        let sentence = format!(
+            "the intended move {san} would make the position occur for the {} time (earlier at plies {:?}; 3 are needed)",
+            ordinal(plies.len() + 1),
+            plies
+        );
+        evidence.occurrences = Some(plies);
+        (correct, sentence)
     };
     let sentence = if changed {
         format!(
@@ -300,7 +308,7 @@ fn judgement(
     rule: Rule,
     claim_name: &str,
     sentence: String,
-    evidence: Value,
+    evidence: ClaimEvidence,
     written: Option<(String, WrittenMove)>,
 ) -> ClaimJudgement {
     let verdict = if correct { "correct" } else { "incorrect" };

@@ -19,9 +19,11 @@
 //! * [`automatic_end`]: the ends without a claim (5.1.1, 5.2.1, 5.2.2, 9.6.1, 9.6.2), in
 //!   one order for the live engine and the analyser.
 //! * [`claims`]: judgement of 9.2 and 9.3 claims for the claimant.
+//! * [`evidence`]: the typed evidence a ruling rests on (claims, automatic ends).
 
 pub mod automatic_end;
 pub mod claims;
+pub mod evidence;
 pub mod laws;
 pub mod mating_potential;
 pub mod move_counting;

@@ -12,10 +12,10 @@
 //! capture or pawn move can never be undone, a position can only recur within the
 //! half-moves since the last such move; the search is restricted to that window.
 
-use serde_json::json;
 use shakmaty::zobrist::Zobrist64;
 use shakmaty::{Chess, EnPassantMode, Move, Position};
 
+use super::evidence::{NearMiss, PositionDifference};
 use super::move_parsing::fen_of;
 
 /// The fast identity key of a position (must be confirmed by `==`).
@@ -147,17 +147,16 @@ impl PositionHistory {
 
     /// Positions with the same piece placement as `position` that are nevertheless not the
     /// same position, with what made them differ (evidence for 9.2.3).
-    pub fn near_misses(&self, position: &Chess) -> Vec<serde_json::Value> {
+    pub fn near_misses(&self, position: &Chess) -> Vec<NearMiss> {
         self.positions
             .iter()
             .enumerate()
             .filter(|(_, other)| other.board() == position.board() && *other != position)
-            .map(|(ply, other)| {
-                json!({
-                    "ply": ply,
-                    "fen": fen_of(other),
-                    "differs_by": differences(position, other),
-                })
+            .map(|(ply, other)| NearMiss {
+                differs_by: differences(position, other),
+                fen: fen_of(other),
+                ply,
+                other_fields: Default::default(),
             })
             .collect()
     }
@@ -169,21 +168,21 @@ fn window_start(position: &Chess, ply: usize) -> usize {
     ply.saturating_sub(position.halfmoves() as usize)
 }
 
-/// What makes two positions with the same placement differ, in the terms of 9.2.3:
-/// `side_to_move`, `castling_rights`, `en_passant` (a legal en passant capture).
-pub fn differences(a: &Chess, b: &Chess) -> Vec<&'static str> {
+/// What makes two positions differ, in the terms of 9.2.3: the placement, the side to move,
+/// the castling rights, a legal en passant capture.
+pub fn differences(a: &Chess, b: &Chess) -> Vec<PositionDifference> {
     let mut found = Vec::new();
     if a.board() != b.board() {
-        found.push("piece_placement");
+        found.push(PositionDifference::PiecePlacement);
     }
     if a.turn() != b.turn() {
-        found.push("side_to_move");
+        found.push(PositionDifference::SideToMove);
     }
     if a.castles().castling_rights() != b.castles().castling_rights() {
-        found.push("castling_rights");
+        found.push(PositionDifference::CastlingRights);
     }
     if a.legal_ep_square() != b.legal_ep_square() {
-        found.push("en_passant");
+        found.push(PositionDifference::EnPassant);
     }
     found
 }

@@ -31,7 +31,6 @@ use crate::store::{EventEnvelope, GameSummary, Store, StoreError};
 use actix_web::{HttpResponse, web};
 use maud::{Markup, html};
 use serde::Deserialize;
-use serde_json::Value;
 use std::collections::HashSet;
 use uuid::Uuid;
 
@@ -268,15 +267,9 @@ pub fn decision_panel(game_id: Uuid, envelope: &EventEnvelope) -> Markup {
         Event::Service(ServiceEvent::ClaimRuled(ruling)) => {
             let evidence = &ruling.evidence;
             let upheld = ruling.outcome == ClaimOutcome::Upheld;
-            let plies: Vec<u64> = evidence["occurrences"]
-                .as_array()
-                .map(|a| a.iter().filter_map(Value::as_u64).collect())
-                .unwrap_or_default();
-            let near: Vec<&Value> = evidence["near_misses"]
-                .as_array()
-                .map(|a| a.iter().collect())
-                .unwrap_or_default();
-            let is_repetition = evidence["claim"] == "repetition";
+            let plies: &[usize] = evidence.occurrences.as_deref().unwrap_or_default();
+            let near = evidence.near_misses.as_deref().unwrap_or_default();
+            let is_repetition = evidence.claim == ClaimKind::Repetition;
             html! {
                 article class={ "ruling " (if upheld { "upheld" } else { "rejected" }) } {
                     header {
@@ -286,14 +279,14 @@ pub fn decision_panel(game_id: Uuid, envelope: &EventEnvelope) -> Markup {
                     }
                     p.reason { (ruling.reason) }
                     dl.evidence {
-                        dt { "Claimant" } dd { (evidence["claimant"].as_str().unwrap_or("–")) }
-                        dt { "Form" } dd { (layout::words(evidence["form"].as_str().unwrap_or("–"))) }
-                        @if let Some(m) = evidence["intended_move"].as_str() { dt { "Written move" } dd { (m) } }
+                        dt { "Claimant" } dd { (evidence.claimant.name()) }
+                        dt { "Form" } dd { (layout::words(evidence.form.map_or("–", |form| form.name()))) }
+                        @if let Some(m) = &evidence.intended_move { dt { "Written move" } dd { (m) } }
                         dt { "50-move count" }
                         dd {
-                            (evidence["halfmove_clock"].as_u64().map(|n| n.to_string()).unwrap_or_else(|| "–".into()))
+                            (evidence.halfmove_clock.map(|n| n.to_string()).unwrap_or_else(|| "–".into()))
                             " half-moves without a capture or pawn move"
-                            @if let Some(after) = evidence["halfmove_clock_after_intended_move"].as_u64() {
+                            @if let Some(after) = evidence.halfmove_clock_after_intended_move {
                                 ", " (after) " after the written move"
                             }
                             " (100 are 50 moves, 9.3)"
@@ -301,21 +294,21 @@ pub fn decision_panel(game_id: Uuid, envelope: &EventEnvelope) -> Markup {
                         @if is_repetition {
                             dt { "Occurrences" }
                             dd {
-                                @if plies.is_empty() { "–" } @else { "plies " (plies.iter().map(u64::to_string).collect::<Vec<_>>().join(", ")) }
-                                @if let Some(next) = evidence["occurrence_after_intended_move"].as_u64() { " and " (next) " after the written move" }
+                                @if plies.is_empty() { "–" } @else { "plies " (plies.iter().map(usize::to_string).collect::<Vec<_>>().join(", ")) }
+                                @if let Some(next) = evidence.occurrence_after_intended_move { " and " (next) " after the written move" }
                             }
                         }
-                        @if let Some(fen) = evidence["fen"].as_str() { dt { "Position" } dd { code.fen { (fen) } } }
+                        dt { "Position" } dd { code.fen { (evidence.fen) } }
                     }
-                    @if is_repetition && (!plies.is_empty() || evidence["fen_after_intended_move"].is_string()) {
+                    @if is_repetition && (!plies.is_empty() || evidence.fen_after_intended_move.is_some()) {
                         (occurrence_sheet(game_id, ruling.claim_seq))
                     }
                     @if !near.is_empty() {
                         h4 { "Same pieces, not the same position (9.2.3)" }
                         ul.near {
                             @for miss in near {
-                                li { "ply " (miss["ply"].as_u64().unwrap_or_default()) ": differs by "
-                                    (miss["differs_by"].as_array().map(|d| d.iter().filter_map(Value::as_str).map(layout::words).collect::<Vec<_>>().join(", ")).unwrap_or_default()) }
+                                li { "ply " (miss.ply) ": differs by "
+                                    (miss.differs_by.iter().map(|d| layout::words(d.name())).collect::<Vec<_>>().join(", ")) }
                             }
                         }
                     }
@@ -357,7 +350,7 @@ pub fn decision_panel(game_id: Uuid, envelope: &EventEnvelope) -> Markup {
                 }
                 p.reason { (reason) }
                 @if let Some(evidence) = evidence {
-                    @if let Some(fen) = evidence["fen"].as_str() { p { "Position: " code.fen { (fen) } } }
+                    p { "Position: " code.fen { (evidence.fen) } }
                 }
             }
         },

@@ -264,7 +264,7 @@ fn the_occurrence_sheet_of_an_upheld_repetition_claim_is_drawn_as_in_its_golden_
             _ => None,
         })
         .unwrap();
-    assert_eq!(ruling.evidence["occurrences"], json!([0, 4, 8]));
+    assert_eq!(ruling.evidence.occurrences, Some(vec![0, 4, 8]));
     let svg = occurrence_sheet(&game, 10, Side::White, &ruling, |d| d.size(240)).render();
     assert_golden("repetition-sheet.svg", &svg);
     assert_eq!(count_class(&svg, "board"), 3);

@@ -5,6 +5,8 @@ use arbiter::game::event::{
     Side, Termination, TimeControlKind,
 };
 
+use arbiter::rules::evidence::PositionDifference;
+
 use crate::table::{Table, TurnOf, all_cases, case, ended, ruling, settings};
 
 fn penalty(decisions: &[ServiceEvent]) -> Option<(Side, u64)> {
@@ -48,7 +50,7 @@ fn rep_01_threefold_that_has_just_appeared_is_upheld_for_the_player_to_move() {
     let r = ruling(&d);
     assert_eq!(r.outcome, ClaimOutcome::Upheld, "{}", r.reason);
     assert_eq!(r.article, "9.2.2");
-    assert_eq!(r.evidence["occurrences"], serde_json::json!([0, 4, 8]));
+    assert_eq!(r.evidence.occurrences, Some(vec![0, 4, 8]));
     assert_eq!(
         ended(&d).map(|e| (e.0, e.1)),
         Some((GameResult::Draw, Termination::RepetitionClaim))
@@ -114,7 +116,7 @@ fn rep_07_pinned_en_passant_pawn_does_not_make_positions_differ() {
         .expect("recorded");
     let r = ruling(&d);
     assert_eq!(r.outcome, ClaimOutcome::Upheld, "{}", r.reason);
-    assert_eq!(r.evidence["occurrences"], serde_json::json!([1, 5, 9]));
+    assert_eq!(r.evidence.occurrences, Some(vec![1, 5, 9]));
 }
 
 #[test]
@@ -128,10 +130,12 @@ fn rep_09_castling_rights_forfeited_make_earlier_positions_differ() {
     let r = ruling(&d);
     assert_eq!(r.outcome, ClaimOutcome::Rejected, "{}", r.reason);
     assert_eq!(penalty(&d), Some((Side::Black, 120_000)));
-    let differs = r.evidence["near_misses"].to_string();
     assert!(
-        differs.contains("castling_rights"),
-        "evidence names castling rights: {differs}"
+        r.evidence.near_misses.iter().flatten().any(|miss| miss
+            .differs_by
+            .contains(&PositionDifference::CastlingRights)),
+        "evidence names castling rights: {:?}",
+        r.evidence.near_misses
     );
     t.play_all(&c.sans[10..]);
     let d = t
@@ -139,7 +143,7 @@ fn rep_09_castling_rights_forfeited_make_earlier_positions_differ() {
         .expect("claim B recorded");
     let r = ruling(&d);
     assert_eq!(r.outcome, ClaimOutcome::Upheld, "{}", r.reason);
-    assert_eq!(r.evidence["occurrences"], serde_json::json!([6, 10, 14]));
+    assert_eq!(r.evidence.occurrences, Some(vec![6, 10, 14]));
 }
 
 #[test]
@@ -150,11 +154,13 @@ fn rep_12_same_placement_with_the_other_side_to_move_is_not_the_same_position() 
         .expect("recorded");
     let r = ruling(&d);
     assert_eq!(r.outcome, ClaimOutcome::Rejected, "{}", r.reason);
-    assert_eq!(r.evidence["occurrences"], serde_json::json!([0, 12]));
+    assert_eq!(r.evidence.occurrences, Some(vec![0, 12]));
     assert!(
-        r.evidence["near_misses"]
-            .to_string()
-            .contains("side_to_move")
+        r.evidence
+            .near_misses
+            .iter()
+            .flatten()
+            .any(|miss| miss.differs_by.contains(&PositionDifference::SideToMove))
     );
     assert_eq!(penalty(&d), Some((Side::Black, 120_000)));
 }
@@ -225,7 +231,7 @@ fn fif_01_fifty_move_claim_after_one_hundred_half_moves_is_upheld() {
     let r = ruling(&d);
     assert_eq!(r.outcome, ClaimOutcome::Upheld, "{}", r.reason);
     assert_eq!(r.article, "9.3.2");
-    assert_eq!(r.evidence["halfmove_clock"], 100);
+    assert_eq!(r.evidence.halfmove_clock, Some(100));
 }
 
 #[test]
@@ -693,14 +699,11 @@ fn a_fivefold_repetition_ends_the_game_with_the_plies_as_evidence() {
             _ => None,
         })
         .expect("the fifth occurrence ends the game with evidence");
+    assert_eq!(evidence.occurrences, Some(vec![0, 4, 8, 12, 16]));
+    assert_eq!(evidence.ply, 16);
+    assert_eq!(evidence.san, "Ng8");
     assert_eq!(
-        evidence["occurrences"],
-        serde_json::json!([0, 4, 8, 12, 16])
-    );
-    assert_eq!(evidence["ply"], 16);
-    assert_eq!(evidence["move"], "Ng8");
-    assert_eq!(
-        evidence["fen"],
+        evidence.fen,
         "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 16 9"
     );
 }

@@ -89,9 +89,9 @@ fn compare(name: &str) {
             {
                 let at = evidence
                     .as_ref()
-                    .and_then(|e| e["ply"].as_u64())
+                    .map(|e| e.ply)
                     .expect("an automatic end carries its ply");
-                assert_eq!(at as usize, ply + 1, "{name} game {index}");
+                assert_eq!(at, ply + 1, "{name} game {index}");
                 ended = Some((ply + 1, *termination));
                 break;
             }

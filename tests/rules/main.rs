@@ -5,6 +5,7 @@ mod analyser;
 mod audit;
 mod cases;
 mod corrupt_log;
+mod evidence;
 mod live_engine_oracle;
 mod oracle;
 mod properties;

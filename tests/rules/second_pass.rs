@@ -155,7 +155,7 @@ fn an_illegal_written_move_makes_the_claim_incorrect_and_binds_the_claimant_to_m
     assert_eq!(r.article, "9.2.1");
     assert_eq!(r.must_play, None);
     assert_eq!(r.must_move_one_of, Some(vec!["d1".to_string()]));
-    assert!(r.evidence["intended_move_error"].is_string());
+    assert!(r.evidence.intended_move_error.is_some());
     assert_eq!(
         penalty(&d).map(|p| (p.0, p.1)),
         Some((Side::Black, 120_000))
@@ -274,7 +274,7 @@ fn a_second_claim_on_the_same_move_is_judged_on_the_move_written_first() {
         r.reason
     );
     assert!(r.reason.contains("cannot be changed"), "{}", r.reason);
-    assert_eq!(r.evidence["written_move_kept"], "Nf6");
+    assert_eq!(r.evidence.written_move_kept.as_deref(), Some("Nf6"));
     assert_eq!(r.must_play.as_deref(), Some("Nf6"));
     assert!(t.game.view().result.is_none());
     assert_eq!(
@@ -355,7 +355,7 @@ fn a_written_move_is_not_needed_when_the_third_occurrence_already_stands_and_the
     let r = ruling(&d);
     assert_eq!(r.outcome, ClaimOutcome::Upheld, "{}", r.reason);
     assert_eq!(r.article, "9.2.2");
-    assert_eq!(r.evidence["written_move_not_needed"], true);
+    assert!(r.evidence.written_move_not_needed);
     assert_eq!(t.game.view().ply, 8, "the written move is not played");
     assert_eq!(t.game.view().result, Some(GameResult::Draw));
 }
