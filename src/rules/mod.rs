@@ -19,6 +19,8 @@
 //! * [`automatic_end`]: the ends without a claim (5.1.1, 5.2.1, 5.2.2, 9.6.1, 9.6.2), in
 //!   one order for the live engine and the analyser.
 //! * [`claims`]: judgement of 9.2 and 9.3 claims for the claimant.
+//! * [`time_control`]: time controls with periods (6.3), their rate of play (A.1, B.1) and
+//!   the per-game period tracker behind the rulings that depend on the period.
 
 pub mod automatic_end;
 pub mod claims;
@@ -28,3 +30,4 @@ pub mod move_counting;
 pub mod move_parsing;
 pub mod position_identity;
 pub mod side;
+pub mod time_control;
