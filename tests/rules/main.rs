@@ -10,3 +10,4 @@ mod properties;
 mod second_pass;
 mod shared;
 mod table;
+mod time_control;

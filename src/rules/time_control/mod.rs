@@ -195,7 +195,7 @@ impl Preset {
 
     /// The resolved control of the preset, with its rate of play.
     pub fn control(self) -> TimeControl {
-        let periods = self.periods();
+        let periods = normalise(self.periods());
         let kind = rate_of(&periods).kind;
         TimeControl { kind, periods }
     }
@@ -469,6 +469,20 @@ pub fn rate_of(periods: &[Period]) -> RateOfPlay {
     }
 }
 
+/// The periods with a bonus start that is its period's first move written as absent (the
+/// same control either way: "30 s from move 61" on the period that starts at move 61).
+fn normalise(mut periods: Vec<Period>) -> Vec<Period> {
+    let ranges = period_ranges(&periods);
+    for (period, (first, _)) in periods.iter_mut().zip(ranges) {
+        if let Some(bonus) = period.bonus.as_mut()
+            && bonus.from_move == Some(first)
+        {
+            bonus.from_move = None;
+        }
+    }
+    periods
+}
+
 /// The first move of each period (move 1 for the first), and the last (`None` for the rest
 /// of the game).
 fn period_ranges(periods: &[Period]) -> Vec<(u32, Option<u32>)> {
@@ -548,6 +562,7 @@ impl TimeControl {
     /// The control with the given periods, its kind derived from them, after the checks of
     /// [`check_periods`].
     pub fn from_periods(periods: Vec<Period>) -> Result<TimeControl, TimeControlError> {
+        let periods = normalise(periods);
         check_periods(&periods)?;
         let kind = rate_of(&periods).kind;
         Ok(TimeControl { kind, periods })
@@ -748,6 +763,7 @@ impl TimeControlSpec {
         } else {
             return Err(TimeControlError::NoForm);
         };
+        let periods = normalise(periods);
         let kind = match self.kind {
             Some(kind) => kind,
             None => rate_of(&periods).kind,

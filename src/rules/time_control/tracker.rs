@@ -543,6 +543,15 @@ impl PeriodTracker {
         }
     }
 
+    /// The press count a counting clock shows for `side` (its counter can be wrong: a press
+    /// it missed means it has not added the period whose moves the scoresheets show were
+    /// completed). The period the clock is counting follows the counter; the display is
+    /// left to [`PeriodTracker::record_reading`].
+    pub fn record_clock_counter(&mut self, side: Side, counted: u32) {
+        let period = self.control.period_of_move(counted.saturating_add(1));
+        self.players.get_mut(side).clock_period = period;
+    }
+
     /// `side`'s display reached 0:00 (a flag fall, 6.1). The requirements of 6.3.1 are
     /// checked at once (6.4): if the moves of the period the clock was counting were
     /// completed, the game goes on and the next period's time is added (by the clock at 0:00,
