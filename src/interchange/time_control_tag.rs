@@ -460,6 +460,14 @@ fn unit_word(word: &str) -> Option<Unit> {
     }
 }
 
+/// The words that separate the parts of a control.
+const SEPARATOR_WORDS: [&str; 5] = ["then", "followed", "plus", "and", "with"];
+
+/// Words after which a separator is sometimes written without a space.
+const GLUE_PREFIXES: [&str; 8] = [
+    "game", "moves", "move", "minutes", "seconds", "min", "sec", "rest",
+];
+
 /// The text split into segments (at `+ , ; :` and the words "then", "followed", "plus",
 /// "and", "with"), each a list of tokens.
 fn segments(text: &str) -> Result<Vec<Vec<Token>>, String> {
@@ -492,13 +500,23 @@ fn segments(text: &str) -> Result<Vec<Vec<Token>>, String> {
             while i < chars.len() && chars[i].is_alphabetic() {
                 i += 1;
             }
-            let word: String = chars[start..i].iter().collect();
+            let mut word: String = chars[start..i].iter().collect();
+            // A separator glued to the word before it, as in a real broadcast tag: "the rest
+            // of the gamewith an increment of 30 seconds".
+            let glued = SEPARATOR_WORDS.iter().find_map(|separator| {
+                word.strip_suffix(separator)
+                    .filter(|prefix| GLUE_PREFIXES.contains(prefix))
+                    .map(str::to_string)
+            });
+            if let Some(prefix) = &glued {
+                word = prefix.clone();
+            }
             let token = if let Some(unit) = unit_word(&word) {
                 Some(Token::Unit(unit))
             } else {
                 match word.as_str() {
                     "move" | "moves" | "mv" | "mvs" => Some(Token::Moves),
-                    "then" | "followed" | "plus" | "and" | "with" => {
+                    word if SEPARATOR_WORDS.contains(&word) => {
                         segments.push(Vec::new());
                         None
                     }
@@ -509,6 +527,9 @@ fn segments(text: &str) -> Result<Vec<Vec<Token>>, String> {
                 && let Some(current) = segments.last_mut()
             {
                 current.push(token);
+            }
+            if glued.is_some() {
+                segments.push(Vec::new());
             }
             continue;
         }

@@ -440,6 +440,154 @@ fn flags_at_moves_39_40_and_41_are_ruled_by_the_moves_completed_under_both_editi
     }
 }
 
+/// The `[%clk]` readings of Xiong, Jeffery - Li, Yiheng, FIDE World Cup 2025, round 1.2,
+/// 1-0 in 53 moves, in move order (White, Black, White, ...), as the lichess.org broadcast
+/// gave them (https://lichess.org/broadcast/fide-world-cup-2025--round-1/game-1/t8DzIZPc/
+/// vLMnoCct). Its TimeControl tag is the free text in [`WORLD_CUP_TAG`].
+const WORLD_CUP_CLOCKS: [&str; 105] = [
+    "1:30:55", "1:30:52", "1:31:10", "1:31:14", "1:31:22", "1:31:33", "1:31:37", "1:31:54",
+    "1:31:46", "1:32:15", "1:31:51", "1:32:28", "1:32:02", "1:32:39", "1:32:07", "1:32:30",
+    "1:32:03", "1:32:14", "1:31:54", "1:32:01", "1:32:18", "1:32:19", "1:32:17", "1:32:16",
+    "1:32:11", "1:30:53", "1:32:26", "1:28:18", "1:31:39", "1:22:44", "1:31:26", "1:02:20",
+    "1:31:43", "0:53:15", "1:32:02", "0:51:33", "1:29:09", "0:46:22", "1:24:44", "0:40:04",
+    "1:16:36", "0:36:27", "1:00:56", "0:33:03", "1:00:52", "0:26:37", "0:51:37", "0:24:56",
+    "0:52:03", "0:19:43", "0:48:00", "0:18:03", "0:47:57", "0:11:32", "0:47:32", "0:09:52",
+    "0:47:47", "0:06:49", "0:47:16", "0:05:35", "0:47:37", "0:04:45", "0:40:17", "0:05:09",
+    "0:40:45", "0:05:29", "0:41:10", "0:03:29", "0:39:42", "0:01:52", "0:39:33", "0:00:55",
+    "0:34:25", "0:00:40", "0:34:51", "0:00:38", "0:33:21", "0:00:33", "0:32:21", "0:00:35",
+    "0:28:48", "0:17:14", "0:58:08", "0:13:11", "0:52:41", "0:12:15", "0:49:50", "0:04:19",
+    "0:44:12", "0:00:34", "0:41:09", "0:00:32", "0:36:42", "0:00:34", "0:35:38", "0:00:33",
+    "0:35:51", "0:00:32", "0:33:30", "0:00:33", "0:29:53", "0:00:31", "0:30:07", "0:00:08",
+    "0:30:29",
+];
+
+/// The TimeControl tag of the World Cup 2025 broadcast, verbatim (with its missing space).
+const WORLD_CUP_TAG: &str = ": 90 minutes for the first 40 moves, followed by 30 minutes for \
+     the rest of the gamewith an increment of 30 seconds per move starting from move 1";
+
+fn clock_ms(text: &str) -> u64 {
+    let parts: Vec<u64> = text
+        .split(':')
+        .map(|p| p.parse().expect("digits"))
+        .collect();
+    (parts[0] * 3600 + parts[1] * 60 + parts[2]) * SEC
+}
+
+#[test]
+fn the_world_cup_2025_broadcast_tag_reads_as_the_fide_standard_control() {
+    // Given the free-text tag of a real broadcast, when it is read as a tag value,
+    let reading = read_tag_value(WORLD_CUP_TAG).expect("readable");
+    // then it is 90/40 + 30 + 30 s from move 1.
+    assert_eq!(
+        reading,
+        TagReading::FreeText(Preset::FideStandard.control())
+    );
+}
+
+#[test]
+fn a_real_world_cup_game_fits_the_dgt_clock_that_adds_the_period_when_a_display_passes_zero() {
+    // Given the control of the broadcast and a DGT 3000 in its multi-period mode,
+    let mut t = PeriodTracker::new(Preset::FideStandard.control(), DGT);
+    let mut zero_events = Vec::new();
+    let mut misfits = Vec::new();
+    let mut used_times = Vec::new();
+    for (index, reading) in WORLD_CUP_CLOCKS.iter().enumerate() {
+        let side = if index % 2 == 0 {
+            Side::White
+        } else {
+            Side::Black
+        };
+        let move_number = (index / 2 + 1) as u32;
+        let read = clock_ms(reading);
+        let next_increment = t
+            .control()
+            .bonus_for_move(move_number + 1)
+            .map_or(0, |b| b.ms);
+        // The time used on the move is what the reading leaves of the display and the next
+        // move's increment (the DGT credits it at the press).
+        let mut before = t.display_ms(side);
+        if before + next_increment < read {
+            // More than the display could give: the display passed 0:00 during the move and
+            // the clock added the next period (6.4: the arbiter checks the moves).
+            zero_events.push((side, move_number, t.display_reached_zero(side)));
+            before = t.display_ms(side);
+        }
+        let used = before + next_increment - read;
+        used_times.push(used);
+        let press = t.press(side, used);
+        let check = t.record_reading(side, read);
+        if press.reached_zero {
+            misfits.push((
+                side,
+                move_number,
+                reading.to_string(),
+                check.difference_ms(),
+            ));
+        } else {
+            assert_eq!(check.difference_ms(), 0, "move {move_number} {side:?}");
+        }
+    }
+    // The first increment was on the clock before move 1: 1.e4 took five seconds.
+    assert_eq!(used_times[0], 5 * SEC);
+    // The 30 minutes came once, when Black's display passed 0:00 during move 41, after 40
+    // completed moves: no loss (6.4), and they appeared on both clocks.
+    assert_eq!(zero_events.len(), 1, "{zero_events:?}");
+    let (side, move_number, finding) = &zero_events[0];
+    assert_eq!((*side, *move_number), (Side::Black, 41));
+    assert_eq!(
+        finding.outcome,
+        FlagOutcome::ControlReached {
+            time_added_ms: 30 * MIN,
+            added_to_opponent: true
+        }
+    );
+    assert_eq!(
+        (finding.moves_completed, finding.moves_required),
+        (40, Some(40))
+    );
+    assert_eq!(finding.article(LawsEdition::Y2023), "6.4, 6.3.2");
+    // One reading does not fit: after 52...Re8 Black's clock shows 0:00:08, which with the
+    // 30 seconds of move 53 means 53 seconds used out of the 31 Black had. The clock is the
+    // fact: the reading is kept, and the model reports that the display would have reached
+    // 0:00 and that the reading is 22 seconds below the most it could show (0:00:30).
+    assert_eq!(
+        misfits,
+        vec![(Side::Black, 52, "0:00:08".to_string(), -22_000)]
+    );
+    assert_eq!(t.display_ms(Side::Black), 8 * SEC);
+    // Both players end in the last period.
+    assert!(t.is_last_period(Side::White) && t.is_last_period(Side::Black));
+}
+
+#[test]
+fn a_clock_that_adds_the_period_at_move_forty_would_have_shown_thirty_minutes_more() {
+    // Given the same readings up to White's 40th move on a clock that counts presses,
+    let behaviour = ClockBehaviour {
+        period_time_added: PeriodTimeAdded::AtControlPress,
+        increment_credit: IncrementCredit::BeforeMove,
+    };
+    let mut counting = PeriodTracker::new(Preset::FideStandard.control(), behaviour);
+    for (index, reading) in WORLD_CUP_CLOCKS.iter().enumerate().take(78) {
+        let side = if index % 2 == 0 {
+            Side::White
+        } else {
+            Side::Black
+        };
+        let read = clock_ms(reading);
+        let used = counting.display_ms(side) + 30 * SEC - read;
+        counting.press(side, used);
+        counting.record_reading(side, read);
+    }
+    // when White completes move 40 in the broadcast's 90 seconds,
+    let press = counting.press(Side::White, 90 * SEC);
+    assert_eq!(press.completed_period, Some(0));
+    // then that clock shows 1:02:21 where the broadcast shows 0:32:21: the readings show a
+    // clock that did not add the period at move 40.
+    let check = counting.record_reading(Side::White, clock_ms(WORLD_CUP_CLOCKS[78]));
+    assert_eq!(check.expected_ms, clock_ms("1:02:21"));
+    assert_eq!(check.difference_ms(), -(30 * MIN as i64));
+}
+
 #[test]
 fn a_press_inside_the_delay_keeps_the_main_time() {
     for mode in [BonusMode::Delay, BonusMode::Bronstein] {
