@@ -8,11 +8,13 @@
 //! other work is changing `laws.rs` at the same time; the two can be merged when the periods
 //! are wired into the engine.
 //!
-//! Where each number was read is in docs/time-controls.md ("Articles per edition"). In short:
-//! the 2018 edition is the 2017 text with only 7.5-7.8, A.4.2, A.4.3 and A.4.5 changed (the
-//! revision list of the FIDE Arbiters' Manual 2018), and the 2023 edition kept the numbers of
-//! Articles 6 and 8, A.1, A.2, B.1 and Guidelines III (its changes were the 9.2 renumbering,
-//! the new A.3 and the A.4 -> A.5 shift that `laws.rs` records, and editorial ones).
+//! Where each number was read is in docs/time-controls.md ("Articles per edition"). In
+//! short: every number of the 2023 column was read in a transcription of the 2023 text
+//! (handbook.fide.com chapter E012023); the 2018 column rests on the 2017 text of Articles 6
+//! and 8 and Guidelines III, on the Arbiters' Manual 2022 (written on the 2018 Laws), on the
+//! revision list of the Arbiters' Manual 2018 (the 2018 edition changed only 7.5-7.8, A.4.2,
+//! A.4.3 and A.4.5 of the 2017 text) and, for B.4, on `laws.rs`. The two editions number
+//! these rules alike except where blitz reaches the rules of rapid (2023 B.3, 2018 B.4).
 
 use crate::rules::laws::LawsEdition;
 

@@ -671,9 +671,15 @@ impl PeriodTracker {
     }
 
     /// Whether `side` must keep score now: in rapid and blitz never (A.2; blitz through 2023
-    /// B.3 / 2018 B.4); in standard play always, except for the rest of a period in which
-    /// the player had less than five minutes at some stage without 30 seconds or more a move
-    /// (8.4). A delay of 30 seconds counts as additional time like an increment.
+    /// B.3 / 2018 B.4, the rules for games not supervised one arbiter to a game, which is the
+    /// usual case; under 2023 B.2 the Competitive Rules apply, where 8.4 relieves a blitz
+    /// player anyway once under five minutes); in standard play always, except for the rest
+    /// of a period in which the player had less than five minutes (2018: "at some stage in a
+    /// period"; 2023: "during an allotted period of time") without 30 seconds or more added
+    /// with each move (8.4). A delay of 30 seconds counts as additional time like an
+    /// increment. "Left on his/her clock" is read as the time the Laws give the player, so
+    /// on a clock that adds the next period only at 0:00, the period time still to come
+    /// counts.
     pub fn scoresheet_duty(&self, side: Side) -> ScoresheetDuty {
         match self.control.kind {
             TimeControlKind::Rapid => ScoresheetDuty {
