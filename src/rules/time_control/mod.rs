@@ -130,8 +130,10 @@ pub enum Preset {
     /// game with 30 seconds a move from move 61 (PGN `40/7200:20/3600:900+30`).
     TitleMatch,
     /// 15 minutes plus 10 seconds a move from move 1 (PGN `900+10`), the World Rapid control.
+    #[serde(rename = "rapid_15_plus_10")]
     Rapid15Plus10,
     /// 3 minutes plus 2 seconds a move from move 1 (PGN `180+2`), the World Blitz control.
+    #[serde(rename = "blitz_3_plus_2")]
     Blitz3Plus2,
 }
 
@@ -849,6 +851,26 @@ mod tests {
         assert_eq!(control.period_of_move(200), 2);
         assert_eq!(control.last_move_of_period(1), Some(60));
         assert_eq!(control.last_move_of_period(2), None);
+    }
+
+    #[test]
+    fn the_openapi_schemas_carry_their_examples_and_the_preset_names() {
+        use utoipa::PartialSchema;
+        let spec = serde_json::to_value(TimeControlSpec::schema()).expect("schema");
+        assert!(spec.to_string().contains("5400000"), "{spec}");
+        let period = serde_json::to_value(Period::schema()).expect("schema");
+        assert!(period.to_string().contains("time_ms"), "{period}");
+        let presets = serde_json::to_value(Preset::schema()).expect("schema");
+        for name in [
+            "fide_standard",
+            "title_match",
+            "rapid_15_plus_10",
+            "blitz_3_plus_2",
+        ] {
+            assert!(presets.to_string().contains(name), "{presets}");
+            let preset: Preset = serde_json::from_value(json!(name)).expect("a preset name");
+            assert!(Preset::ALL.contains(&preset));
+        }
     }
 
     #[test]
