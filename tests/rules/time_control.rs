@@ -15,6 +15,7 @@ use arbiter::rules::time_control::tracker::{
 use arbiter::rules::time_control::{
     Bonus, BonusMode, Period, Preset, TimeControl, TimeControlError, TimeControlSpec,
 };
+use proptest::prelude::*;
 use serde_json::json;
 
 const MIN: u64 = 60_000;
@@ -1087,4 +1088,80 @@ fn a_delay_has_no_pgn_form_and_says_so() {
     // A delay read from free text.
     let read = read_free_text("90 min + 5 s delay").expect("reads");
     assert_eq!(read, control);
+}
+
+// ---------------------------------------------------------------------------------------
+// Properties.
+
+/// A runnable control expressible as a PGN tag: 1 to 4 periods of whole seconds, each but
+/// the last with a number of moves, each with or without an increment from its first move.
+fn tag_controls() -> impl Strategy<Value = TimeControl> {
+    prop::collection::vec((1u64..=7200, 1u32..=60, 0u64..=60), 1..=4).prop_map(|raw| {
+        let last = raw.len() - 1;
+        let periods = raw
+            .into_iter()
+            .enumerate()
+            .map(|(index, (seconds, moves, increment))| Period {
+                time_ms: seconds * SEC,
+                moves: (index < last).then_some(moves),
+                bonus: (increment > 0).then_some(Bonus::increment(increment * SEC)),
+            })
+            .collect();
+        TimeControl::from_periods(periods).expect("runnable by construction")
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(128))]
+
+    #[test]
+    fn every_expressible_control_round_trips_through_the_tag_and_json(control in tag_controls()) {
+        // Given a control, when its tag is written and read back, then it is the same control,
+        let tag = write_tag(&control).expect("expressible");
+        let back: TimeControlTag = tag.parse().expect("a standard value");
+        prop_assert_eq!(back.to_string(), tag.clone());
+        prop_assert_eq!(back.to_control().expect("runnable"), Some(control.clone()));
+        // its JSON reads back the same and validates with its derived kind,
+        let json = serde_json::to_value(&control).expect("json");
+        let read: TimeControl = serde_json::from_value(json).expect("reads");
+        prop_assert_eq!(&read, &control);
+        prop_assert!(read.validate().is_ok());
+        // and the rate of play is the one A.1 and B.1 give for its time for 60 moves.
+        let rate = control.rate_of_play();
+        let expected = if rate.time_for_60_moves_ms <= 600_000 {
+            TimeControlKind::Blitz
+        } else if rate.time_for_60_moves_ms < 3_600_000 {
+            TimeControlKind::Rapid
+        } else {
+            TimeControlKind::Standard
+        };
+        prop_assert_eq!(rate.kind, expected);
+    }
+
+    #[test]
+    fn a_counting_clock_shows_the_periods_and_increments_given_less_the_time_used(
+        control in tag_controls(),
+        used in prop::collection::vec(0u64..=20 * SEC, 1..120),
+    ) {
+        // Given a counting clock that credits after the press, when White completes moves
+        // without reaching 0:00,
+        let mut t = PeriodTracker::new(control.clone(), COUNTING);
+        let mut given = control.periods[0].time_ms;
+        let mut spent = 0;
+        for (index, &used_ms) in used.iter().enumerate() {
+            if t.would_flag(Side::White, used_ms) {
+                break;
+            }
+            let number = index as u32 + 1;
+            given += control.bonus_for_move(number).map_or(0, |b| b.ms);
+            if let Some(period) = t.press(Side::White, used_ms).completed_period {
+                given += control.periods.get(period + 1).map_or(0, |p| p.time_ms);
+            }
+            spent += used_ms;
+            // then the display is everything the control gave so far less the time used
+            // (6.3.1, 6.3.2), and the period is the one of the next move.
+            prop_assert_eq!(t.display_ms(Side::White), given - spent);
+            prop_assert_eq!(t.period(Side::White), control.period_of_move(number + 1));
+        }
+    }
 }
