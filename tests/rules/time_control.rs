@@ -200,7 +200,7 @@ fn what_no_clock_can_run_is_refused_with_a_message_that_says_what_to_do() {
                 {"time_ms": 5_400_000, "moves": 40},
                 {"time_ms": 1_800_000, "bonus": {"mode": "increment", "ms": 30_000, "from_move": 1}}
             ]}),
-            "starts at move 1, but the period covers moves 41",
+            "starts at move 1, but the period covers moves 41 to the end of the game",
         ),
         (
             json!({"periods": vec![period(60_000, Some(10)); 8].into_iter().chain([period(60_000, None)]).collect::<Vec<_>>()}),

@@ -358,20 +358,17 @@ pub enum TimeControlError {
     },
     /// A bonus start outside the moves of its period.
     #[error(
-        "the bonus of period {period} starts at move {from_move}, but the period covers moves \
-         {first} to {last}: give a move in that range, or put the bonus on the period that \
-         contains move {from_move}"
+        "the bonus of period {period} starts at move {from_move}, but the period covers \
+         {covers}: give a move in that range, or put the bonus on the period that contains \
+         move {from_move}"
     )]
     BonusStartOutsidePeriod {
         /// The period, 1 for the first.
         period: usize,
         /// The stated first move of the bonus.
         from_move: u32,
-        /// The period's first move.
-        first: u32,
-        /// The period's last move (`u32::MAX` never shows: rest-of-game periods are checked
-        /// against [`MAX_BONUS_FROM_MOVE`]).
-        last: u32,
+        /// The moves the period covers, as text: "moves 1 to 40", "moves 41 to the end".
+        covers: String,
     },
     /// A bonus that starts beyond any real game.
     #[error(
@@ -712,8 +709,10 @@ pub fn check_periods(periods: &[Period]) -> Result<(), TimeControlError> {
                         return Err(TimeControlError::BonusStartOutsidePeriod {
                             period: number,
                             from_move,
-                            first,
-                            last: last.unwrap_or(u32::MAX),
+                            covers: match last {
+                                Some(last) => format!("moves {first} to {last}"),
+                                None => format!("moves {first} to the end of the game"),
+                            },
                         });
                     }
                 }
