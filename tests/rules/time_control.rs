@@ -106,7 +106,7 @@ fn the_rate_of_play_is_the_time_plus_sixty_times_the_increment_by_a1_and_b1() {
 #[test]
 fn the_rate_of_play_cites_a1_for_rapid_b1_for_blitz_and_both_for_standard() {
     for edition in [LawsEdition::Y2018, LawsEdition::Y2023] {
-        let cite = |tag: &str| citation(edition, &control(tag).rate_of_play().rules);
+        let cite = |tag: &str| control(tag).rate_of_play().article(edition);
         assert_eq!(cite("900+10"), "A.1");
         assert_eq!(cite("180+2"), "B.1");
         assert_eq!(cite("5400+30"), "A.1, B.1");
@@ -692,13 +692,13 @@ fn both_flags_down_in_the_first_period_continue_and_in_the_last_are_drawn_under_
         assert_eq!(finding.outcome, BothFlagsOutcome::GameContinues);
         assert!(finding.within_guidelines);
         assert!(finding.control_reached.white);
-        assert_eq!(citation(edition, &finding.rules), "III.3.1.1, III.2.2");
+        assert_eq!(finding.article(edition), "III.3.1.1, III.2.2");
         // in the last period: drawn.
         let mut last = PeriodTracker::new(control("40/7200:1800"), COUNTING);
         play(&mut last, 45, MIN);
         let finding = last.both_flags_order_unknown();
         assert_eq!(finding.outcome, BothFlagsOutcome::Drawn);
-        assert_eq!(citation(edition, &finding.rules), "III.3.1.2, III.2.2");
+        assert_eq!(finding.article(edition), "III.3.1.2, III.2.2");
     }
     // With an increment the game is outside Guidelines III (III.2.2).
     let with_increment = PeriodTracker::new(Preset::FideStandard.control(), COUNTING);
@@ -721,7 +721,7 @@ fn the_quickplay_finish_applies_only_in_the_last_period_without_increment_and_no
     // before move 40 is completed a III.5 claim is out of scope (III.1),
     let scope = t.quickplay_scope(Side::White);
     assert!(!scope.applies);
-    assert_eq!(citation(LawsEdition::Y2023, &scope.rules), "III.1, III.2.2");
+    assert_eq!(scope.article(LawsEdition::Y2023), "III.1, III.2.2");
     // and after it, in the last period, it applies.
     t.press(Side::White, MIN);
     assert!(t.quickplay_scope(Side::White).applies);
@@ -746,8 +746,8 @@ fn the_scoresheet_duty_lapses_under_five_minutes_without_thirty_seconds_for_the_
     // then White need not record for the rest of the period (8.4),
     let duty = t.scoresheet_duty(Side::White);
     assert!(!duty.must_record);
-    assert_eq!(citation(LawsEdition::Y2018, &duty.rules), "8.4");
-    assert_eq!(citation(LawsEdition::Y2023, &duty.rules), "8.4");
+    assert_eq!(duty.article(LawsEdition::Y2018), "8.4");
+    assert_eq!(duty.article(LawsEdition::Y2023), "8.4");
     // even when a later reading shows more (an arbiter's adjustment),
     t.record_reading(Side::White, 6 * MIN);
     assert!(!t.scoresheet_duty(Side::White).must_record);
@@ -775,7 +775,7 @@ fn rapid_and_blitz_players_need_not_record_the_moves_under_both_editions() {
     let blitz = PeriodTracker::new(Preset::Blitz3Plus2.control(), COUNTING);
     let duty = |t: &PeriodTracker, e| {
         let duty = t.scoresheet_duty(Side::White);
-        (duty.must_record, citation(e, &duty.rules))
+        (duty.must_record, duty.article(e))
     };
     assert_eq!(duty(&rapid, LawsEdition::Y2023), (false, "A.2".into()));
     assert_eq!(duty(&blitz, LawsEdition::Y2023), (false, "B.3, A.2".into()));
@@ -794,8 +794,8 @@ fn when_the_count_is_unknown_the_next_move_is_the_first_of_the_following_period(
         .expect("a following period");
     assert_eq!((ruling.moves_completed, ruling.period), (40, 1));
     assert_eq!(ruling.time_added_ms, 30 * MIN);
-    assert_eq!(citation(LawsEdition::Y2023, &ruling.rules), "8.6");
-    assert_eq!(citation(LawsEdition::Y2018, &ruling.rules), "8.6");
+    assert_eq!(ruling.article(LawsEdition::Y2023), "8.6");
+    assert_eq!(ruling.article(LawsEdition::Y2018), "8.6");
     assert_eq!(t.status(Side::White).clock_period, 1);
     // unless there is evidence that more moves were completed.
     let mut evidence = PeriodTracker::new(control("40/7200:1800"), DGT);

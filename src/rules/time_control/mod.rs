@@ -429,6 +429,13 @@ pub struct RateOfPlay {
     pub rules: Vec<TimeRule>,
 }
 
+impl RateOfPlay {
+    /// The articles to cite in `edition` (A.1, B.1).
+    pub fn article(&self, edition: crate::rules::laws::LawsEdition) -> String {
+        articles::citation(edition, &self.rules)
+    }
+}
+
 /// The rate of play of `periods` by Appendices A.1 and B.1 (both editions):
 ///
 /// * A.1: rapid when "all the moves must be completed in a fixed time of more than 10

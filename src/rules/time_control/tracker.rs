@@ -132,6 +132,13 @@ pub struct PressOutcome {
     pub rules: Vec<TimeRule>,
 }
 
+impl PressOutcome {
+    /// The articles to cite in `edition`.
+    pub fn article(&self, edition: LawsEdition) -> String {
+        citation(edition, &self.rules)
+    }
+}
+
 /// A clock reading compared with the model.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ReadingCheck {
@@ -250,6 +257,13 @@ pub struct BothFlagsFinding {
     pub rules: Vec<TimeRule>,
 }
 
+impl BothFlagsFinding {
+    /// The articles to cite in `edition`.
+    pub fn article(&self, edition: LawsEdition) -> String {
+        citation(edition, &self.rules)
+    }
+}
+
 /// Where a player stands in the control (for the arbiter's screens: period, moves to the
 /// control, "control reached").
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -285,6 +299,13 @@ pub struct ScoresheetDuty {
     pub rules: Vec<TimeRule>,
 }
 
+impl ScoresheetDuty {
+    /// The articles to cite in `edition`.
+    pub fn article(&self, edition: LawsEdition) -> String {
+        citation(edition, &self.rules)
+    }
+}
+
 /// Whether the quickplay finish (Guidelines III) can apply to a player now.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct QuickplayScope {
@@ -292,6 +313,13 @@ pub struct QuickplayScope {
     pub applies: bool,
     /// The rules it rests on.
     pub rules: Vec<TimeRule>,
+}
+
+impl QuickplayScope {
+    /// The articles to cite in `edition`.
+    pub fn article(&self, edition: LawsEdition) -> String {
+        citation(edition, &self.rules)
+    }
 }
 
 /// The ruling of 8.6 (or of a count the arbiter reconstructed, 8.5).
@@ -307,6 +335,13 @@ pub struct MoveCountRuling {
     pub time_added_ms: u64,
     /// The rules to cite.
     pub rules: Vec<TimeRule>,
+}
+
+impl MoveCountRuling {
+    /// The articles to cite in `edition`.
+    pub fn article(&self, edition: LawsEdition) -> String {
+        citation(edition, &self.rules)
+    }
 }
 
 /// Why an 8.6 ruling cannot be made.
