@@ -12,3 +12,4 @@ pub mod diagram;
 pub mod pairings;
 pub mod pgn_export;
 pub mod pgn_import;
+pub mod time_control_tag;

@@ -20,6 +20,8 @@
 //!   one order for the live engine and the analyser.
 //! * [`claims`]: judgement of 9.2 and 9.3 claims for the claimant.
 //! * [`evidence`]: the typed evidence a ruling rests on (claims, automatic ends).
+//! * [`time_control`]: time controls with periods (6.3), their rate of play (A.1, B.1) and
+//!   the per-game period tracker behind the rulings that depend on the period.
 
 pub mod automatic_end;
 pub mod claims;
@@ -30,3 +32,4 @@ pub mod move_counting;
 pub mod move_parsing;
 pub mod position_identity;
 pub mod side;
+pub mod time_control;

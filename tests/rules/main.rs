@@ -12,3 +12,4 @@ mod properties;
 mod second_pass;
 mod shared;
 mod table;
+mod time_control;
