@@ -29,33 +29,7 @@ use super::move_parsing::{WrittenMove, fen_of, read_written_move, san_of};
 use super::position_identity::PositionHistory;
 use super::side::Side;
 
-/// The kind of draw claim or request a player makes to the arbiter (Article 9 and
-/// Guidelines III).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, ToSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum ClaimKind {
-    /// Threefold repetition of position (9.2).
-    Repetition,
-    /// Fifty moves without a capture or pawn move (9.3).
-    FiftyMoves,
-    /// Quickplay finish: the opponent cannot win by normal means (Guidelines III.5).
-    QuickplayFinish,
-    /// A request for an increment of five seconds for both players (Guidelines III.4); it
-    /// constitutes a draw offer, and the arbiter decides with an `arbiter_decision`.
-    IncrementRequest,
-}
-
-impl ClaimKind {
-    /// The snake_case name, as on the wire.
-    pub fn name(self) -> &'static str {
-        match self {
-            ClaimKind::Repetition => "repetition",
-            ClaimKind::FiftyMoves => "fifty_moves",
-            ClaimKind::QuickplayFinish => "quickplay_finish",
-            ClaimKind::IncrementRequest => "increment_request",
-        }
-    }
-}
+pub use super::evidence::ClaimKind;
 
 /// The outcome of a claim.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, ToSchema)]

@@ -26,7 +26,6 @@ use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::Value;
 use utoipa::ToSchema;
 
-use super::claims::ClaimKind;
 use super::laws::TimeControlKind;
 use super::side::Side;
 
@@ -261,4 +260,32 @@ where
     T: Deserialize<'de>,
 {
     Option::<T>::deserialize(deserializer).map(Some)
+}
+
+/// The kind of draw claim or request a player makes to the arbiter (Article 9 and
+/// Guidelines III).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ClaimKind {
+    /// Threefold repetition of position (9.2).
+    Repetition,
+    /// Fifty moves without a capture or pawn move (9.3).
+    FiftyMoves,
+    /// Quickplay finish: the opponent cannot win by normal means (Guidelines III.5).
+    QuickplayFinish,
+    /// A request for an increment of five seconds for both players (Guidelines III.4); it
+    /// constitutes a draw offer, and the arbiter decides with an `arbiter_decision`.
+    IncrementRequest,
+}
+
+impl ClaimKind {
+    /// The snake_case name, as on the wire.
+    pub fn name(self) -> &'static str {
+        match self {
+            ClaimKind::Repetition => "repetition",
+            ClaimKind::FiftyMoves => "fifty_moves",
+            ClaimKind::QuickplayFinish => "quickplay_finish",
+            ClaimKind::IncrementRequest => "increment_request",
+        }
+    }
 }

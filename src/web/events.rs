@@ -493,7 +493,7 @@ pub async fn show(
                                             a href=(layout::round_link("floor", &settings.name, Some(&round.round))) { "Floor" }
                                             a href=(layout::round_link("results", &settings.name, Some(&round.round))) { "Results" }
                                             a href=(layout::round_link("incidents", &settings.name, Some(&round.round))) { "Incidents" }
-                                            a href=(super::reports::round_pgn_link(&settings.name, &round.round)) { "PGN" }
+                                            a href=(super::layout::round_pgn_link(&settings.name, &round.round)) { "PGN" }
                                         }
                                     }
                                 }

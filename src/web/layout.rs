@@ -2,7 +2,7 @@
 //! small pieces of presentation: clock times, results, badges, links.
 
 use super::PREFIX;
-use super::session::{CSRF_FIELD, Viewer};
+use super::viewer::{CSRF_FIELD, Viewer};
 use crate::access::Role;
 use crate::game::event::{GameResult, Side};
 use actix_web::HttpResponse;
@@ -272,7 +272,7 @@ pub fn raw(text: &'static str) -> PreEscaped<&'static str> {
 
 /// `location` for the page a write leads to: with a read replica configured, the primary's
 /// WAL position after the write as `min_lsn`, so that the page reads what was just written
-/// (read-your-writes; see `src/http/reads.rs`). Without a replica, `location` unchanged.
+/// (read-your-writes; see `src/request.rs`). Without a replica, `location` unchanged.
 pub async fn after_write(state: &crate::state::AppState, location: &str) -> String {
     let lsn = match state.store.lsn_for_reads().await {
         Ok(Some(lsn)) => lsn,
@@ -291,5 +291,14 @@ pub async fn after_write(state: &crate::state::AppState, location: &str) -> Stri
         "{path}{separator}{}={}{fragment}",
         crate::request::MIN_LSN_PARAMETER,
         query_escape(&lsn.to_string())
+    )
+}
+
+/// The round's PGN as broadcast relays poll it (`GET /v1/rounds/pgn`, read with the session).
+pub fn round_pgn_link(event: &str, round: &str) -> String {
+    format!(
+        "/v1/rounds/pgn?event={}&round={}",
+        query_escape(event),
+        query_escape(round)
     )
 }

@@ -22,6 +22,7 @@ pub mod reports;
 pub mod session;
 pub mod sign_in;
 pub mod tokens;
+pub mod viewer;
 
 use actix_web::body::MessageBody;
 use actix_web::dev::{ServiceRequest, ServiceResponse};

@@ -643,15 +643,6 @@ fn result_cell(view: &crate::game::GameView) -> (String, bool) {
     }
 }
 
-/// The round's PGN as broadcast relays poll it (`GET /v1/rounds/pgn`, read with the session).
-pub fn round_pgn_link(event: &str, round: &str) -> String {
-    format!(
-        "/v1/rounds/pgn?event={}&round={}",
-        layout::query_escape(event),
-        layout::query_escape(round)
-    )
-}
-
 /// `GET /office/results?event=&round=`: a round's results and its PGN.
 pub async fn results(
     state: web::Data<AppState>,
@@ -692,7 +683,7 @@ pub async fn results(
         }
         p.screen-only.head-links {
             (finished) " of " (boards.len()) " games finished · "
-            a href=(round_pgn_link(event, round)) { "The round's PGN" }
+            a href=(layout::round_pgn_link(event, round)) { "The round's PGN" }
             a href=(layout::round_link("floor", event, Some(round))) { "Floor" }
             button.print type="button" data-print="" { "Print" }
         }

@@ -18,7 +18,7 @@
 //! API still need a token.
 
 use super::error::WebError;
-use crate::access::Principal;
+pub use super::viewer::{CSRF_FIELD, Viewer};
 use crate::app::sessions::SESSION_COOKIE;
 use crate::config::{SecureCookies, SessionSettings};
 use crate::request::session_id_of;
@@ -30,27 +30,6 @@ use actix_web::http::{Method, header};
 use actix_web::{FromRequest, HttpRequest, web};
 use futures_util::future::LocalBoxFuture;
 use std::collections::HashMap;
-
-/// Who is looking at a page: the signed-in principal, the CSRF token for the page's forms,
-/// and what the previous request left to show once.
-#[derive(Clone, Debug)]
-pub struct Viewer {
-    /// The token holder and role.
-    pub principal: Principal,
-    /// The synchronizer token to put in every form.
-    pub csrf_token: String,
-    /// The session id (from the cookie), to leave a flash or sign out.
-    pub session_id: String,
-    /// What the previous request left (a refused form with its values).
-    pub flash: Option<serde_json::Value>,
-}
-
-impl Viewer {
-    /// Whether the viewer may record board events (arbiters).
-    pub fn is_arbiter(&self) -> bool {
-        self.principal.role == crate::access::Role::Arbiter
-    }
-}
 
 fn app_state(request: &HttpRequest) -> Result<web::Data<AppState>, WebError> {
     request
@@ -179,9 +158,6 @@ pub struct Posted {
     /// The form's fields (the CSRF token removed).
     pub fields: Fields,
 }
-
-/// The name of the form field that carries the synchronizer token.
-pub const CSRF_FIELD: &str = "csrf";
 
 /// Checks the synchronizer token of a form against the session's.
 pub fn check_csrf(viewer: &Viewer, presented: Option<&str>) -> Result<(), WebError> {

@@ -4,7 +4,7 @@
 //! The databases are created on `ARBITER_TEST_DATABASE_URL` when it is set; else on
 //! `postgres://postgres@127.0.0.1:5432/postgres` when that server answers and lets the
 //! `postgres` role in; else on a private cluster started, once per test run, from the
-//! installed PostgreSQL binaries exactly as `arbiter serve` starts one (`src/cluster.rs`), in
+//! installed PostgreSQL binaries exactly as `arbiter serve` starts one (`src/ops/cluster.rs`), in
 //! a temporary directory. A watcher process stops that cluster and removes its directory when
 //! the test process exits (statics are never dropped).
 
