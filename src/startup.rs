@@ -37,6 +37,7 @@ pub fn app(
 
 /// A built service: listening, not yet serving until [`Application::run_until_stopped`].
 pub struct Application {
+    handle_signals: bool,
     port: u16,
     metrics_port: Option<u16>,
     server: Server,
@@ -86,13 +87,13 @@ impl Application {
         if let Some(workers) = config.workers {
             server = server.workers(workers.get());
         }
-        if !config.handle_signals {
-            server = server.disable_signals();
-        }
-        let server = server.listen(listener)?.run();
+        // Signals are handled here, not by actix: open streams must be told to end first, or
+        // a graceful stop waits for them (see `shut_down`).
+        let server = server.disable_signals().listen(listener)?.run();
         let bind = &config.bind;
         tracing::info!(address = %format!("http://{bind}:{port}"), docs = %format!("http://{bind}:{port}/docs/"), office = %format!("http://{bind}:{port}/office/"), "arbiter is serving");
         Ok(Application {
+            handle_signals: config.handle_signals,
             port,
             metrics_port,
             server,
@@ -121,9 +122,17 @@ impl Application {
         self.server.handle()
     }
 
-    /// Serves until the server stops (SIGINT/SIGTERM, or [`Application::handle`]); the
-    /// metrics listener stops with it.
+    /// Serves until the server stops (SIGINT/SIGTERM when the configuration handles signals,
+    /// or [`shut_down`] through [`Application::handle`]); the metrics listener stops with it.
     pub async fn run_until_stopped(self) -> Result<()> {
+        if self.handle_signals {
+            let (state, handle) = (self.state.clone(), self.server.handle());
+            tokio::spawn(async move {
+                stop_signal().await;
+                tracing::info!("stopping: open streams are ended, requests in flight finish");
+                shut_down(&state, &handle).await;
+            });
+        }
         match self.metrics_server {
             Some(metrics_server) => {
                 // Both servers are polled together: an actix server that is not polled
@@ -142,6 +151,36 @@ impl Application {
         tracing::info!("arbiter stopped");
         Ok(())
     }
+}
+
+/// Stops a service gracefully and soon: its open streams are told to end (a client resumes
+/// with `Last-Event-ID`), then the server stops accepting and lets the requests in flight
+/// finish. What SIGTERM and SIGINT do.
+pub async fn shut_down(state: &AppState, handle: &ServerHandle) {
+    state.streams.close_all();
+    handle.stop(true).await;
+}
+
+/// Resolves on SIGINT or SIGTERM.
+async fn stop_signal() {
+    let interrupt = tokio::signal::ctrl_c();
+    #[cfg(unix)]
+    {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut terminate) => {
+                tokio::select! {
+                    _ = interrupt => {}
+                    _ = terminate.recv() => {}
+                }
+            }
+            Err(error) => {
+                tracing::warn!(%error, "cannot listen for SIGTERM; only SIGINT stops the service");
+                let _ = interrupt.await;
+            }
+        }
+    }
+    #[cfg(not(unix))]
+    let _ = interrupt.await;
 }
 
 /// `arbiter serve`: the database as configured (or a private cluster), the service on it

@@ -42,7 +42,7 @@ pub fn available() -> bool {
 }
 
 /// A free TCP port on 127.0.0.1.
-fn free_port() -> u16 {
+pub fn free_port() -> u16 {
     TcpListener::bind(("127.0.0.1", 0))
         .and_then(|listener| listener.local_addr())
         .map(|address| address.port())

@@ -757,3 +757,59 @@ async fn a_round_stream_waits_behind_an_open_transaction_and_goes_on_when_it_abo
     server.stop().await;
     db.finish().await;
 }
+
+#[actix_web::test]
+async fn sigterm_with_a_stream_open_ends_the_stream_and_stops_the_service_within_seconds() {
+    let db = TestDb::new().await;
+    let writer = test::init_service(arbiter::startup::app(db.state())).await;
+    let game = create_game(&writer, &db).await;
+    append(&writer, &db, game, 1, moves(&["e4"], true)).await;
+
+    // `arbiter serve` itself, as an operator runs it.
+    let port = crate::browser::free_port();
+    let mut service = tokio::process::Command::new(env!("CARGO_BIN_EXE_arbiter"))
+        .args(["serve", "--database-url", &db.url, "--port", &port.to_string()])
+        .env("ARBITER_LOG", "warn")
+        .kill_on_drop(true)
+        .spawn()
+        .expect("arbiter serve starts");
+    let base = format!("http://127.0.0.1:{port}");
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while reqwest::get(format!("{base}/readyz")).await.is_err() {
+        assert!(Instant::now() < deadline, "the service never became ready");
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    let mut stream = EventStream::open(
+        &format!("{base}/v1/games/{game}/stream"),
+        &db.reader,
+        None,
+    )
+    .await;
+    assert_eq!(stream.next().await.expect("a snapshot").event, "snapshot");
+
+    let pid = service.id().expect("the service's pid").to_string();
+    let signalled = Instant::now();
+    let killed = std::process::Command::new("kill")
+        .args(["-TERM", &pid])
+        .status()
+        .expect("kill runs");
+    assert!(killed.success());
+    let status = tokio::time::timeout(Duration::from_secs(10), service.wait())
+        .await
+        .expect("the service stops within 10 s of SIGTERM")
+        .expect("the service's exit status");
+    let took = signalled.elapsed();
+    assert!(status.success(), "a clean stop: {status}");
+    assert!(
+        took < Duration::from_secs(5),
+        "stopped {took:?} after SIGTERM with a stream open"
+    );
+    assert!(
+        tokio::time::timeout(Duration::from_secs(5), stream.next())
+            .await
+            .expect("the stream ends rather than hanging")
+            .is_none(),
+        "the stream ended"
+    );
+    db.finish().await;
+}

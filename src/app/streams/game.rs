@@ -181,6 +181,7 @@ impl GameFollower {
                 _ = wakeup.changed() => {}
                 _ = release => {}
                 _ = sender.closed() => return,
+                _ = self.streams.closed() => return,
             }
             match self.read_new(&mut pending).await {
                 Ok(release) => next_release = release,

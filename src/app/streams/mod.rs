@@ -180,6 +180,7 @@ pub struct Streams {
     delay: Duration,
     subscribers: Arc<AtomicI64>,
     pgn_cache: Arc<Mutex<PgnCache>>,
+    closing: Arc<tokio::sync::watch::Sender<bool>>,
 }
 
 impl Streams {
@@ -193,7 +194,21 @@ impl Streams {
             pgn_cache: Arc::new(Mutex::new(LruCache::new(
                 NonZeroUsize::new(PGN_CACHE).unwrap_or(NonZeroUsize::MIN),
             ))),
+            closing: Arc::new(tokio::sync::watch::Sender::new(false)),
         }
+    }
+
+    /// Ends every open stream of this instance (the service is stopping): each sends what it
+    /// holds and closes, and a client reconnects with `Last-Event-ID` to another instance or
+    /// after the restart, losing nothing. Streams opened afterwards close at once.
+    pub fn close_all(&self) {
+        self.closing.send_replace(true);
+    }
+
+    /// Resolves when [`Streams::close_all`] was called (at once if it was already).
+    pub(super) async fn closed(&self) {
+        let mut closing = self.closing.subscribe();
+        let _ = closing.wait_for(|closed| *closed).await;
     }
 
     /// The same streams with a broadcast delay for the public audience.

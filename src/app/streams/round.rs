@@ -216,6 +216,7 @@ impl RoundFollower {
                 _ = wakeup.changed() => {}
                 _ = retry => {}
                 _ = sender.closed() => return,
+                _ = self.streams.closed() => return,
             }
             match self.read_new(&mut pending).await {
                 Ok(at) => retry_at = at,
