@@ -792,6 +792,43 @@ fn record_forms(frame: &FormFrame, view: &GameView, event_name: &str) -> Markup 
     }
 }
 
+/// "Undo the last entry": what the last form recorded, shown before anything is retracted,
+/// and one button that records its corrections with the arbiter's name and a reason.
+fn undo_panel(frame: &FormFrame, entry: &crate::app::undo::LastEntry<'_>) -> Markup {
+    if entry.is_empty() {
+        return html! {};
+    }
+    let retracts: Vec<String> = entry.retracted.iter().map(|e| e.seq.to_string()).collect();
+    let ids: Vec<String> = entry
+        .retracted
+        .iter()
+        .map(|_| Uuid::new_v4().to_string())
+        .collect();
+    html! {
+        section.panel #undo {
+            h2 { "Undo the last entry" }
+            (frame.form("undo", "form-undo", "", html! {
+                p.hint { "Typed something wrong? This retracts what the last form recorded. Nothing is deleted: each event is retracted by a correction that names you and the reason." }
+                ul.retracted {
+                    @for envelope in &entry.retracted {
+                        li { "#" (envelope.seq) " " (describe(&envelope.event)) span.hint { " (recorded by " (envelope.recorded_by) ")" } }
+                    }
+                    @for envelope in &entry.caused {
+                        li.caused { "#" (envelope.seq) " " (describe(&envelope.event)) span.hint { " (retracted with it)" } }
+                    }
+                }
+                input type="hidden" name="retracts" value=(retracts.join(","));
+                input type="hidden" name="event_ids" value=(ids.join(","));
+                div.row {
+                    label for="undo-reason" { "Reason" }
+                    input #undo-reason name="reason" required maxlength="2000" placeholder="wrong move typed" value=(frame.value("undo", "reason"));
+                    button type="submit" { "Undo" }
+                }
+            }))
+        }
+    }
+}
+
 /// The values of a unit enum of the vocabulary, as its schema lists them: the forms offer
 /// whatever the vocabulary holds.
 fn enum_values<T: utoipa::PartialSchema>() -> Vec<String> {
@@ -939,6 +976,9 @@ pub async fn page(
                 @if !recorded.is_empty() { (answer_panel(game_id, &recorded)) }
                 @if !time_travel {
                     (record_forms(&frame, &view, &summary.event))
+                    @if viewer.principal.may_record("correction", &summary.event).is_ok() {
+                        (undo_panel(&frame, &crate::app::undo::last_entry(&log, &standing)))
+                    }
                 }
             }
         }

@@ -258,6 +258,33 @@ pub fn events_from_form(fields: &Fields) -> Result<Vec<Value>, String> {
                 json!(text(fields, "reason", "The reasons")?),
             );
         }
+        "undo" => {
+            // "Undo the last entry": one correction per event, newest first, each with the
+            // event id the page gave it (the page drew the list; expected_seq guards it).
+            let reason = text(fields, "reason", "The reason")?;
+            let retracts = fields.require("retracts", "The events retracted")?;
+            let ids = fields.require("event_ids", "The event ids")?;
+            let retracts: Vec<&str> = retracts.split(',').collect();
+            let ids: Vec<&str> = ids.split(',').collect();
+            if retracts.len() != ids.len() {
+                return Err("The undo form is damaged; open the desk again.".into());
+            }
+            return retracts
+                .iter()
+                .zip(ids)
+                .map(|(seq, id)| {
+                    let seq: u64 = seq.trim().parse().map_err(|_| {
+                        "The undo form is damaged; open the desk again.".to_string()
+                    })?;
+                    Ok(json!({
+                        "type": "correction",
+                        "event_id": id.trim(),
+                        "retracts_seq": seq,
+                        "reason": reason,
+                    }))
+                })
+                .collect();
+        }
         "correction" => {
             object.insert(
                 "retracts_seq".into(),

@@ -724,6 +724,8 @@ pub async fn results(
                                         }
                                         button type="submit" { "Record" }
                                     }
+                                } @else if board.view.status == GameStatus::Ended && may_record(board) {
+                                    a.undo href={ (PREFIX) "/games/" (board.summary.game_id) "#undo" } { "Wrong result? Undo…" }
                                 }
                             }
                         }

@@ -768,7 +768,13 @@ async fn sigterm_with_a_stream_open_ends_the_stream_and_stops_the_service_within
     // `arbiter serve` itself, as an operator runs it.
     let port = crate::browser::free_port();
     let mut service = tokio::process::Command::new(env!("CARGO_BIN_EXE_arbiter"))
-        .args(["serve", "--database-url", &db.url, "--port", &port.to_string()])
+        .args([
+            "serve",
+            "--database-url",
+            &db.url,
+            "--port",
+            &port.to_string(),
+        ])
         .env("ARBITER_LOG", "warn")
         .kill_on_drop(true)
         .spawn()
@@ -779,12 +785,8 @@ async fn sigterm_with_a_stream_open_ends_the_stream_and_stops_the_service_within
         assert!(Instant::now() < deadline, "the service never became ready");
         tokio::time::sleep(Duration::from_millis(200)).await;
     }
-    let mut stream = EventStream::open(
-        &format!("{base}/v1/games/{game}/stream"),
-        &db.reader,
-        None,
-    )
-    .await;
+    let mut stream =
+        EventStream::open(&format!("{base}/v1/games/{game}/stream"), &db.reader, None).await;
     assert_eq!(stream.next().await.expect("a snapshot").event, "snapshot");
 
     let pid = service.id().expect("the service's pid").to_string();

@@ -1226,3 +1226,150 @@ async fn the_round_floor_of_a_second_session_updates_without_reloading() {
     office.stop().await;
     db.finish().await;
 }
+
+#[actix_web::test]
+async fn a_wrong_move_with_its_press_and_a_wrong_result_are_undone_in_one_action_each() {
+    if !crate::browser::available() {
+        return;
+    }
+    let db = TestDb::new().await;
+    let office = Office::start(&db).await;
+    let games = round_with(&office, &db, city_open(), "1", ONE_BOARD).await;
+    let game = &games[0];
+    let browser = Browser::open(1024, 768).await;
+    browser.sign_in(&office, &db.arbiter).await;
+    browser
+        .client
+        .goto(&office.url(&format!("/office/games/{game}")))
+        .await
+        .expect("desk");
+    browser.wait_for("#san").await;
+    assert!(
+        browser.text_now("#undo").await.is_none(),
+        "nothing to undo before the first entry"
+    );
+
+    // A move typed with its clock press: the panel shows both before anything is retracted.
+    browser.fill(Locator::Id("san"), "e4").await;
+    browser.fill(Locator::Id("move-clock"), "1:59:51").await;
+    browser
+        .click(Locator::Css("#form-move button[type=submit]"))
+        .await;
+    browser.wait_for("#answer").await;
+    let panel = browser.text(Locator::Css("#undo")).await;
+    assert!(
+        panel.contains("#3 White presses the clock") && panel.contains("#2 White plays e4"),
+        "{panel}"
+    );
+    let stored = db.event_count().await;
+    browser
+        .fill(Locator::Id("undo-reason"), "d4 was played, e4 typed")
+        .await;
+    browser
+        .click(Locator::Css("#form-undo button[type=submit]"))
+        .await;
+    let answer = answer_containing(&browser, "retracted").await;
+    assert!(
+        answer.contains("#3 retracted") && answer.contains("#2 retracted"),
+        "{answer}"
+    );
+    assert_eq!(
+        db.event_count().await,
+        stored + 2,
+        "two corrections, nothing deleted"
+    );
+    let (_, detail) = api(
+        &office,
+        &db.arbiter,
+        "GET",
+        &format!("/v1/games/{game}"),
+        None,
+    )
+    .await;
+    assert_eq!(detail["state"]["moves"], json!([]));
+    let (_, log) = api(
+        &office,
+        &db.arbiter,
+        "GET",
+        &format!("/v1/games/{game}/events"),
+        None,
+    )
+    .await;
+    let corrections: Vec<&Value> = log["items"]
+        .as_array()
+        .expect("items")
+        .iter()
+        .filter(|e| e["event"]["type"] == "correction")
+        .collect();
+    assert_eq!(corrections.len(), 2, "{log}");
+    assert_eq!(corrections[0]["event"]["retracts_seq"], 3);
+    assert_eq!(corrections[1]["event"]["retracts_seq"], 2);
+    for correction in &corrections {
+        assert_eq!(correction["event"]["reason"], "d4 was played, e4 typed");
+        assert!(
+            correction["recorded_by"]
+                .as_str()
+                .is_some_and(|by| by.contains("test arbiter")),
+            "{correction}"
+        );
+    }
+
+    // A wrong result from the results page: undone from the desk, the game goes on.
+    browser
+        .client
+        .goto(&office.url("/office/results?event=City%20Open%202026&round=1"))
+        .await
+        .expect("results");
+    browser
+        .choose(Locator::Css("select[name=result]"), "1-0")
+        .await;
+    browser
+        .click(Locator::Css("form.record button[type=submit]"))
+        .await;
+    browser.wait_for("a.undo").await;
+    browser.click(Locator::Css("a.undo")).await;
+    browser.wait_for("#undo-reason").await;
+    let panel = browser.text(Locator::Css("#undo")).await;
+    assert!(
+        panel.contains("retracted with it"),
+        "the game's end goes too: {panel}"
+    );
+    browser
+        .fill(Locator::Id("undo-reason"), "the result was 0-1")
+        .await;
+    browser
+        .click(Locator::Css("#form-undo button[type=submit]"))
+        .await;
+    answer_containing(&browser, "the result was 0-1").await;
+    let (_, detail) = api(
+        &office,
+        &db.arbiter,
+        "GET",
+        &format!("/v1/games/{game}"),
+        None,
+    )
+    .await;
+    assert_eq!(detail["state"]["status"], "in_progress", "{detail}");
+    assert!(detail["state"]["result"].is_null(), "{detail}");
+    browser.close().await;
+    office.stop().await;
+    db.finish().await;
+}
+
+/// The engine's answer on the desk once it says `needle` (the page after a form is posted;
+/// the answer of the page before is still there until the browser has followed the redirect).
+async fn answer_containing(browser: &Browser, needle: &str) -> String {
+    let deadline = std::time::Instant::now() + Duration::from_secs(15);
+    loop {
+        if let Some(answer) = browser.text_now("#answer").await
+            && answer.contains(needle)
+        {
+            return answer;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the desk never answered with {needle:?}"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
