@@ -4,6 +4,9 @@
 // * Round floor: when the page names a live stream (data-stream), an EventSource listens to
 //   it and, on every event of the round, the rows are fetched again from the server
 //   (data-rows) and replaced: the server renders them, the script only swaps them.
+// * Game desk: when another tablet (or a board feed) records in the game, the desk follows
+//   the game's stream (data-stream): with no form being filled in, it is drawn again at once;
+//   with one, a notice says so and nothing typed is lost.
 // * "Last event" cells count up between updates.
 // * Print buttons.
 "use strict";
@@ -87,9 +90,33 @@
     });
   }
 
+  function liveDesk(desk) {
+    var streamUrl = desk.getAttribute("data-stream");
+    var drawnAt = Number(desk.getAttribute("data-seq"));
+    var news = document.getElementById("desk-news");
+    if (!streamUrl || !window.EventSource) return;
+    var typing = false;
+    desk.querySelectorAll("form.record").forEach(function (form) {
+      form.addEventListener("input", function () { typing = true; });
+    });
+    var source = new EventSource(streamUrl);
+    function seen(event) {
+      if (!(Number(event.lastEventId) > drawnAt)) return;
+      if (!typing) {
+        source.close();
+        window.location.replace(window.location.pathname);
+        return;
+      }
+      if (news) news.hidden = false;
+    }
+    EVENT_TYPES.forEach(function (type) { source.addEventListener(type, seen); });
+  }
+
   document.addEventListener("DOMContentLoaded", function () {
     var floor = document.getElementById("floor");
     if (floor) liveFloor(floor);
+    var desk = document.getElementById("desk");
+    if (desk) liveDesk(desk);
     if (document.querySelector("td.since[data-since]")) setInterval(tickSince, 15000);
     document.querySelectorAll("[data-print]").forEach(function (button) {
       button.addEventListener("click", function () { window.print(); });

@@ -964,7 +964,14 @@ pub async fn page(
                 a href={ (PREFIX) "/games/" (game_id) } { "Back to the present" }
             }
         }
-        div.desk {
+        @if !time_travel {
+            p.notice #desk-news role="status" hidden {
+                "Something was recorded in this game on another device since this page was drawn. "
+                a href={ (PREFIX) "/games/" (game_id) } { "Show it" }
+                " (send or copy what you typed first: the forms are drawn again)."
+            }
+        }
+        div.desk #desk data-stream=[(!time_travel).then(|| format!("/v1/games/{game_id}/stream"))] data-seq=(seq) {
             div.desk-board {
                 (diagram(game_id, seq, 360, &caption))
                 (position_facts(&view, &status))

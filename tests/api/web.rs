@@ -1373,3 +1373,89 @@ async fn answer_containing(browser: &Browser, needle: &str) -> String {
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
 }
+
+#[actix_web::test]
+async fn the_desk_shows_a_move_recorded_on_another_device_without_a_reload_and_keeps_what_is_typed()
+{
+    if !crate::browser::available() {
+        return;
+    }
+    let db = TestDb::new().await;
+    let office = Office::start(&db).await;
+    let games = round_with(&office, &db, city_open(), "1", ONE_BOARD).await;
+    let game = &games[0];
+    let browser = Browser::open(1024, 768).await;
+    browser.sign_in(&office, &db.arbiter).await;
+    browser
+        .client
+        .goto(&office.url(&format!("/office/games/{game}")))
+        .await
+        .expect("desk");
+    browser.wait_for("#san").await;
+    tokio::time::sleep(Duration::from_millis(500)).await; // the stream opens
+
+    // Another tablet records 1.e4: the idle desk follows by itself.
+    let (status, _) = api(
+        &office,
+        &db.arbiter,
+        "POST",
+        &format!("/v1/games/{game}/events"),
+        Some(json!({"expected_seq": 1, "events": [{"type": "move", "by": "white", "san": "e4"}]})),
+    )
+    .await;
+    assert_eq!(status, 201);
+    let deadline = std::time::Instant::now() + Duration::from_secs(15);
+    loop {
+        let sheet = browser
+            .text_now("table.scoresheet")
+            .await
+            .unwrap_or_default();
+        if sheet.contains("e4") {
+            break;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the desk never showed the move: {sheet}"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+
+    // With a form being filled in, the desk says so and keeps what was typed.
+    browser.wait_for("#san").await;
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    browser.fill(Locator::Id("san"), "c5").await;
+    let (status, _) = api(
+        &office,
+        &db.arbiter,
+        "POST",
+        &format!("/v1/games/{game}/events"),
+        Some(json!({"expected_seq": 2, "events": [{"type": "draw_offer", "by": "white"}]})),
+    )
+    .await;
+    assert_eq!(status, 201);
+    let deadline = std::time::Instant::now() + Duration::from_secs(15);
+    while browser
+        .text_now("#desk-news")
+        .await
+        .unwrap_or_default()
+        .is_empty()
+    {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the desk never said something was recorded elsewhere"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let kept = browser
+        .client
+        .find(Locator::Id("san"))
+        .await
+        .expect("field")
+        .prop("value")
+        .await
+        .expect("value");
+    assert_eq!(kept.as_deref(), Some("c5"), "what was typed is kept");
+    browser.close().await;
+    office.stop().await;
+    db.finish().await;
+}
