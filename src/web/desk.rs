@@ -19,6 +19,7 @@ use super::layout::{self, Nav};
 use super::session::{Fields, Flash, Posted, Viewer, leave_flash};
 use crate::app::arbitration::RecordError;
 use crate::game::board_status::{BoardStatus, board_status, move_records};
+use crate::game::event::DrawOfferPolicy;
 use crate::game::event::{
     ArbiterRuling, ClaimKind, ClaimOutcome, Event, IllegalMoveKind, RecordedEvent, ServiceEvent,
     Side,
@@ -359,7 +360,7 @@ pub fn decision_panel(game_id: Uuid, envelope: &EventEnvelope) -> Markup {
 }
 
 /// The answer to the events stored by one form.
-fn answer_panel(game_id: Uuid, stored: &[&EventEnvelope]) -> Markup {
+fn answer_panel(game_id: Uuid, stored: &[&EventEnvelope], follows: Option<String>) -> Markup {
     let decisions: Vec<&&EventEnvelope> = stored
         .iter()
         .filter(|e| matches!(e.event, Event::Service(_)))
@@ -372,11 +373,46 @@ fn answer_panel(game_id: Uuid, stored: &[&EventEnvelope]) -> Markup {
                     li { "Recorded #" (e.seq) ": " (describe(&e.event)) }
                 }
             }
-            @if decisions.is_empty() {
+            @if let Some(follows) = follows.filter(|_| decisions.is_empty()) {
+                p { (follows) }
+            } @else if decisions.is_empty() {
                 p.hint { "Stored. The Laws attach no consequence to it." }
             }
             @for e in decisions { (decision_panel(game_id, e)) }
         }
+    }
+}
+
+/// What follows from a draw offer the regulations do not let the players agree yet (9.1.1):
+/// the offer stands and is marked, but an acceptance is refused. `None` for other events.
+fn offer_follows(game: &Game, view: &GameView, stored: &[&EventEnvelope]) -> Option<String> {
+    let offered = stored
+        .iter()
+        .any(|e| matches!(e.event, Event::Recorded(RecordedEvent::DrawOffer { .. })));
+    if !offered {
+        return None;
+    }
+    let regulations = &game.settings().regulations;
+    let completed = u32::try_from(view.ply / 2).unwrap_or(u32::MAX);
+    match (regulations.draw_offers, regulations.earliest_agreement_move) {
+        (DrawOfferPolicy::Forbidden, _) => Some(
+            "The offer is recorded and marked (=) on the scoresheet, but the event's regulations \
+             forbid a draw by agreement (9.1.1): an acceptance is refused and the game goes on."
+                .into(),
+        ),
+        (_, Some(earliest)) if completed < earliest => Some(format!(
+            "The offer is recorded and marked (=) on the scoresheet, but the event's regulations \
+             allow a draw by agreement only once both players have completed {earliest} moves \
+             (9.1.1; {completed} so far): accepting this offer is refused and the game goes on, \
+             and after move {earliest} a new offer is needed."
+        )),
+        (DrawOfferPolicy::ArbiterConsent, _) => Some(
+            "The offer stands. The event's regulations allow a draw by agreement only with the \
+             arbiter's consent (9.1.1): if the players agree, the arbiter records the draw as a \
+             decision (game ended, ½-½) when consenting."
+                .into(),
+        ),
+        _ => None,
     }
 }
 
@@ -980,7 +1016,7 @@ pub async fn page(
             }
             div.desk-side {
                 @if let Some(flash) = flash.as_ref().filter(|f| f.refused) { (refusal_panel(flash)) }
-                @if !recorded.is_empty() { (answer_panel(game_id, &recorded)) }
+                @if !recorded.is_empty() { (answer_panel(game_id, &recorded, offer_follows(&game, &view, &recorded))) }
                 @if !time_travel {
                     (record_forms(&frame, &view, &summary.event))
                     @if viewer.principal.may_record("correction", &summary.event).is_ok() {

@@ -354,3 +354,59 @@ async fn guessing_tokens_at_the_sign_in_is_slowed_down_like_the_api() {
     assert_eq!(response.status().as_u16(), 303);
     db.finish().await;
 }
+
+#[actix_web::test]
+async fn a_draw_offer_before_the_agreement_move_says_it_stands_and_that_agreement_is_refused() {
+    let db = TestDb::new().await;
+    let app = test::init_service(arbiter::startup::app(db.state())).await;
+    let mut settings = crate::support::standard_game();
+    settings["regulations"] = serde_json::json!({"earliest_agreement_move": 30});
+    let (status, created, _) =
+        crate::support::send(&app, db.post().uri("/v1/games").set_json(settings)).await;
+    assert_eq!(status, 201, "{created}");
+    let game = created["game"]["game_id"].as_str().expect("id").to_string();
+    let (status, appended) = crate::support::append(
+        &app,
+        &db,
+        game.parse().expect("uuid"),
+        1,
+        serde_json::json!([{"type": "move", "by": "white", "san": "e4"}, {"type": "draw_offer", "by": "white"}]),
+    )
+    .await;
+    assert_eq!(status, 201, "{appended}");
+    let response = test::call_service(
+        &app,
+        sign_in(&db.arbiter)
+            .insert_header(("Origin", ORIGIN))
+            .to_request(),
+    )
+    .await;
+    let cookie = format!(
+        "arbiter_session={}",
+        session_of(&response).expect("a session")
+    );
+    let page = String::from_utf8(
+        test::read_body(
+            test::call_service(
+                &app,
+                test::TestRequest::get()
+                    .uri(&format!("/office/games/{game}?recorded=2-3"))
+                    .insert_header(("Cookie", cookie))
+                    .to_request(),
+            )
+            .await,
+        )
+        .await
+        .to_vec(),
+    )
+    .expect("utf-8");
+    assert!(
+        page.contains("only once both players have completed 30 moves (9.1.1; 0 so far)"),
+        "the answer says what follows"
+    );
+    assert!(
+        !page.contains("The Laws attach no consequence to it"),
+        "not “no consequence”"
+    );
+    db.finish().await;
+}
