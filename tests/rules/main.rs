@@ -5,6 +5,7 @@ mod analyser;
 mod audit;
 mod cases;
 mod corrupt_log;
+mod dgt_feed;
 mod evidence;
 mod live_engine_oracle;
 mod oracle;
