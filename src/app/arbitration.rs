@@ -10,7 +10,7 @@
 //! the guard: a state is used only for the exact `seq` it was folded to.
 
 use crate::access::{Denied, Principal};
-use crate::game::audit::{AuditedDecision, StoredEvent, audit_decisions};
+use crate::game::audit::{AuditVerdict, AuditedDecision, StoredEvent, audit_decisions};
 use crate::game::event::{ClockReading, Event, ServiceEvent};
 use crate::game::{CorruptLog, ENGINE_VERSION, Game, Refusal};
 use crate::store::{
@@ -502,9 +502,16 @@ pub struct AuditReport {
     pub game_id: Uuid,
     /// The engine that re-ran the decisions.
     pub engine_version: String,
-    /// `reproduced` (every decision reproduces and the chain is intact), `divergent` (some
-    /// decision does not reproduce) or `chain_broken`.
-    pub verdict: String,
+    /// `reproduced` (the chain verifies and every decision decides what the engine decides
+    /// today), `ruled_differently` (the chain verifies but today's engine decides some
+    /// decision differently from the version that stored it) or `tampered` (the chain does
+    /// not verify). Releases 0.1.0 and 0.2.0 answered `divergent` (for a difference in the
+    /// citation too) and `chain_broken` instead; see docs/trust.md.
+    pub verdict: AuditVerdict,
+    /// The verdict in one sentence, naming the engine versions involved.
+    pub summary: String,
+    /// The engine versions that stored the game's decisions, oldest first as they appear.
+    pub stored_engine_versions: Vec<String>,
     /// How many decisions were checked.
     pub decisions_checked: usize,
     /// Every recorded event that caused decisions (or should have), with the check.
@@ -523,17 +530,53 @@ fn audit_log(
     chain: crate::store::ChainReport,
 ) -> AuditReport {
     let audited = audit_decisions(&stored_events(events));
-    let verdict = if !chain.intact {
-        "chain_broken"
-    } else if audited.first_divergence.is_some() {
-        "divergent"
-    } else {
-        "reproduced"
+    let verdict = AuditVerdict::of(chain.intact, audited.first_divergence);
+    let mut stored_engine_versions: Vec<String> = Vec::new();
+    for version in audited
+        .decisions
+        .iter()
+        .filter_map(|d| d.stored_engine_version.as_ref())
+    {
+        if !stored_engine_versions.contains(version) {
+            stored_engine_versions.push(version.clone());
+        }
+    }
+    let summary = match verdict {
+        AuditVerdict::Reproduced => format!(
+            "The chain verifies and {ENGINE_VERSION} decides every stored decision the same{}.",
+            if stored_engine_versions.is_empty() {
+                String::new()
+            } else {
+                format!(" as {}", stored_engine_versions.join(" and "))
+            }
+        ),
+        AuditVerdict::RuledDifferently => {
+            let first = audited
+                .decisions
+                .iter()
+                .find(|d| !d.reproduced)
+                .and_then(|d| d.stored_engine_version.clone())
+                .unwrap_or_else(|| "the stored engine".to_string());
+            format!(
+                "The chain verifies, but {ENGINE_VERSION} decides #{} differently from {first}, which stored it.",
+                audited.first_divergence.unwrap_or_default()
+            )
+        }
+        AuditVerdict::Tampered => format!(
+            "The hash chain does not verify{}: the stored log was altered after it was written.",
+            chain
+                .first_break
+                .as_ref()
+                .map(|b| format!(" from #{}", b.seq))
+                .unwrap_or_default()
+        ),
     };
     AuditReport {
         game_id,
         engine_version: ENGINE_VERSION.to_string(),
-        verdict: verdict.to_string(),
+        verdict,
+        summary,
+        stored_engine_versions,
         decisions_checked: audited
             .decisions
             .iter()

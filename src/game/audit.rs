@@ -3,11 +3,12 @@
 //! stored after it (docs/DESIGN.md, Principle 3).
 //!
 //! What is compared is what a decision *decides*: its kind, the event it answers, the claim's
-//! outcome and kind, the article, the result and termination, the extra time (who and how
-//! much), and the move or pieces the claimant is bound to. The engine version that wrote it
-//! and the wording of its reason are not: a new release or a reworded sentence is reported
-//! as information, never as a divergence, so that a log written by an older version
-//! reproduces as long as the rulings themselves are the same.
+//! outcome and kind, the result and termination, the extra time (who and how much), and the
+//! move or pieces the claimant is bound to. How it is justified is not: the engine version
+//! that wrote it, the article(s) it cites, the wording of its reason and the evidence it
+//! records are reported as notes ("stored by arbiter-rules 0.1.0 citing 9.1.2.2, 5.2.3;
+//! arbiter-rules 0.2.0 cites 9.1.2.1, 5.2.3"), never as a difference, so that a log written by
+//! an older release reproduces as long as the rulings themselves are the same.
 
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -16,7 +17,53 @@ use crate::rules::claims::ClaimOutcome;
 use crate::rules::side::Side;
 
 use super::Game;
-use super::event::{ClockReading, Event, GameResult, ServiceEvent, Termination};
+use super::event::{ClockReading, Event, GameResult, RuledBy, ServiceEvent, Termination};
+
+/// What an audit concludes about a game: three words an appeals committee can tell apart.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum AuditVerdict {
+    /// The hash chain verifies and every stored decision decides what the engine decides
+    /// today, whatever release stored it (a different citation, wording or evidence is a
+    /// note).
+    Reproduced,
+    /// The hash chain verifies (the log is as it was written), but today's engine decides at
+    /// least one decision differently from the engine version that stored it: a change of
+    /// rules between releases, not an alteration of the record.
+    RuledDifferently,
+    /// The hash chain does not verify: the stored log was altered after it was written.
+    Tampered,
+}
+
+impl AuditVerdict {
+    /// The verdict for a log whose chain is (or is not) `chain_intact`, with the first
+    /// decision that does not reproduce, if any. An altered log is `tampered` whatever its
+    /// decisions say.
+    pub fn of(chain_intact: bool, first_divergence: Option<u64>) -> AuditVerdict {
+        if !chain_intact {
+            AuditVerdict::Tampered
+        } else if first_divergence.is_some() {
+            AuditVerdict::RuledDifferently
+        } else {
+            AuditVerdict::Reproduced
+        }
+    }
+
+    /// The word as it appears in the API.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            AuditVerdict::Reproduced => "reproduced",
+            AuditVerdict::RuledDifferently => "ruled_differently",
+            AuditVerdict::Tampered => "tampered",
+        }
+    }
+}
+
+impl std::fmt::Display for AuditVerdict {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
 
 /// One stored event, as the audit reads it.
 #[derive(Clone, Copy, Debug)]
@@ -32,15 +79,14 @@ pub struct StoredEvent<'a> {
     pub same_append_as_previous: bool,
 }
 
-/// What a decision decides, without its wording or the engine that wrote it.
+/// What a decision decides, without its citation, wording, evidence or the engine that wrote
+/// it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 pub struct DecisionEssence {
     /// `claim_ruled`, `penalty_applied` or `game_ended`.
     pub kind: String,
     /// The event it answers (the claim, or the cause).
     pub cause_seq: u64,
-    /// The article(s) cited.
-    pub article: String,
     /// For a claim: upheld or rejected.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub outcome: Option<ClaimOutcome>,
@@ -70,10 +116,9 @@ pub struct DecisionEssence {
 impl DecisionEssence {
     /// What `decision` decides.
     pub fn of(decision: &ServiceEvent) -> Option<DecisionEssence> {
-        let blank = |kind: &str, cause_seq: u64, article: &str| DecisionEssence {
+        let blank = |kind: &str, cause_seq: u64| DecisionEssence {
             kind: kind.to_string(),
             cause_seq,
-            article: article.to_string(),
             outcome: None,
             claim_kind: None,
             result: None,
@@ -92,29 +137,27 @@ impl DecisionEssence {
                 penalty_ms: ruling.penalty.as_ref().map(|p| p.add_ms),
                 must_play: ruling.must_play.clone(),
                 must_move_one_of: ruling.must_move_one_of.clone(),
-                ..blank("claim_ruled", ruling.claim_seq, &ruling.article)
+                ..blank("claim_ruled", ruling.claim_seq)
             },
             ServiceEvent::PenaltyApplied {
                 side,
                 add_ms,
-                article,
                 cause_seq,
                 ..
             } => DecisionEssence {
                 penalty_side: Some(*side),
                 penalty_ms: Some(*add_ms),
-                ..blank("penalty_applied", *cause_seq, article)
+                ..blank("penalty_applied", *cause_seq)
             },
             ServiceEvent::GameEnded {
                 result,
                 termination,
-                article,
                 cause_seq,
                 ..
             } => DecisionEssence {
                 result: Some(*result),
                 termination: Some(*termination),
-                ..blank("game_ended", *cause_seq, article)
+                ..blank("game_ended", *cause_seq)
             },
         })
     }
@@ -130,10 +173,13 @@ pub struct AuditedDecision {
     /// The `seq`s of the decisions stored after it.
     pub stored_seqs: Vec<u64>,
     /// True when the engine, re-run on the prefix, decides the same (same kinds, outcomes,
-    /// articles, results, terminations, extra time and obligations).
+    /// claims answered, results, terminations, extra time and obligations).
     pub reproduced: bool,
-    /// What differs besides the decisions themselves: a different engine version, reasons
-    /// worded differently. Information only.
+    /// The engine version that wrote the stored decisions (absent when none is stored).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stored_engine_version: Option<String>,
+    /// What differs besides the decisions themselves: a different engine version, Laws
+    /// edition, citation, wording or evidence. Information only: the decision reproduces.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<String>,
     /// The decisions as stored (when not reproduced).
@@ -163,13 +209,92 @@ fn reason_of(event: &ServiceEvent) -> Option<&str> {
     }
 }
 
-fn engine_of(event: &ServiceEvent) -> Option<&str> {
+fn ruled_by_of(event: &ServiceEvent) -> Option<&RuledBy> {
     match event {
-        ServiceEvent::ClaimRuled(ruling) => Some(&ruling.ruled_by.engine_version),
+        ServiceEvent::ClaimRuled(ruling) => Some(&ruling.ruled_by),
         ServiceEvent::PenaltyApplied { ruled_by, .. }
-        | ServiceEvent::GameEnded { ruled_by, .. } => Some(&ruled_by.engine_version),
+        | ServiceEvent::GameEnded { ruled_by, .. } => Some(ruled_by),
         ServiceEvent::GameCreated(_) => None,
     }
+}
+
+fn engine_of(event: &ServiceEvent) -> Option<&str> {
+    ruled_by_of(event).map(|r| r.engine_version.as_str())
+}
+
+fn article_of(event: &ServiceEvent) -> Option<&str> {
+    match event {
+        ServiceEvent::ClaimRuled(ruling) => Some(&ruling.article),
+        ServiceEvent::PenaltyApplied { article, .. } | ServiceEvent::GameEnded { article, .. } => {
+            Some(article)
+        }
+        ServiceEvent::GameCreated(_) => None,
+    }
+}
+
+/// The top-level fields of a claim's evidence that differ between `stored` and `now`.
+fn evidence_differences(stored: &ServiceEvent, now: &ServiceEvent) -> Vec<String> {
+    let (ServiceEvent::ClaimRuled(stored), ServiceEvent::ClaimRuled(now)) = (stored, now) else {
+        return Vec::new();
+    };
+    let as_map = |evidence: &super::event::ClaimEvidence| match serde_json::to_value(evidence) {
+        Ok(serde_json::Value::Object(map)) => map,
+        _ => serde_json::Map::new(),
+    };
+    let (stored, now) = (as_map(&stored.evidence), as_map(&now.evidence));
+    let mut fields: Vec<String> = stored
+        .keys()
+        .chain(now.keys())
+        .filter(|k| stored.get(*k) != now.get(*k))
+        .cloned()
+        .collect();
+    fields.sort();
+    fields.dedup();
+    fields
+}
+
+/// Notes on how a stored decision and today's, deciding the same, are justified differently.
+fn justification_notes(stored: &ServiceEvent, now: &ServiceEvent) -> Vec<String> {
+    let mut notes = Vec::new();
+    let old = engine_of(stored).unwrap_or("an unknown engine");
+    let new = engine_of(now).unwrap_or(super::ENGINE_VERSION);
+    let what = stored.type_name();
+    if let (Some(was), Some(is)) = (article_of(stored), article_of(now))
+        && was != is
+    {
+        notes.push(format!(
+            "{what}: stored by {old} citing {was}; {new} cites {is}"
+        ));
+    }
+    if let (Some(was), Some(is)) = (ruled_by_of(stored), ruled_by_of(now))
+        && was.laws_edition != is.laws_edition
+    {
+        let edition = |r: &RuledBy| {
+            serde_json::to_value(r.laws_edition)
+                .ok()
+                .and_then(|v| v.as_str().map(str::to_string))
+                .unwrap_or_default()
+        };
+        notes.push(format!(
+            "{what}: stored under the {} Laws; {new} applies the {} Laws",
+            edition(was),
+            edition(is)
+        ));
+    }
+    if reason_of(stored) != reason_of(now) {
+        notes.push(format!(
+            "{what}: the reason is worded differently today (stored by {old}: \"{}\")",
+            reason_of(stored).unwrap_or_default()
+        ));
+    }
+    let fields = evidence_differences(stored, now);
+    if !fields.is_empty() {
+        notes.push(format!(
+            "{what}: the claim's evidence is recorded differently by {new} than by {old} ({})",
+            fields.join(", ")
+        ));
+    }
+    notes
 }
 
 /// Re-decides every recorded event of a log on its prefix and compares with what is stored.
@@ -208,6 +333,10 @@ pub fn audit_decisions(log: &[StoredEvent<'_>]) -> DecisionsAudit {
                         cause_type: stored_event.event.type_name().to_string(),
                         stored_seqs: stored.iter().map(|e| e.seq).collect(),
                         reproduced,
+                        stored_engine_version: stored_services
+                            .iter()
+                            .find_map(|d| engine_of(d))
+                            .map(str::to_string),
                         notes,
                         stored: (!reproduced).then_some(stored_values),
                         recomputed: (!reproduced).then_some(recomputed),
@@ -228,6 +357,7 @@ pub fn audit_decisions(log: &[StoredEvent<'_>]) -> DecisionsAudit {
                         cause_type: stored_event.event.type_name().to_string(),
                         stored_seqs: stored.iter().map(|e| e.seq).collect(),
                         reproduced: false,
+                        stored_engine_version: None,
                         notes: Vec::new(),
                         stored: None,
                         recomputed: Some(serde_json::json!({"refused": "corrupt_log", "message": "the stored events cannot be folded from here on"})),
@@ -263,23 +393,20 @@ fn compare(
                     .zip(stored_services)
                     .all(|(a, b)| DecisionEssence::of(a) == DecisionEssence::of(b));
             let mut notes = Vec::new();
-            let engines: Vec<&str> = stored_services
+            if let Some(old) = stored_services
                 .iter()
                 .filter_map(|d| engine_of(d))
-                .collect();
-            if let Some(old) = engines.iter().find(|e| **e != super::ENGINE_VERSION) {
+                .find(|e| *e != super::ENGINE_VERSION)
+            {
                 notes.push(format!(
                     "stored by {old}, re-run by {}",
                     super::ENGINE_VERSION
                 ));
             }
-            if same
-                && now
-                    .iter()
-                    .zip(stored_services)
-                    .any(|(a, b)| reason_of(a) != reason_of(b))
-            {
-                notes.push("the reasons are worded differently today".to_string());
+            if same {
+                for (a, b) in now.iter().zip(stored_services) {
+                    notes.extend(justification_notes(b, a));
+                }
             }
             let recomputed: Vec<serde_json::Value> = now
                 .iter()

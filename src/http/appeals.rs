@@ -62,8 +62,10 @@ pub async fn positions(
 ///
 /// For each recorded event that caused decisions, the engine decides again on the log as it
 /// stood before it, and the result is compared with what was stored (both versions are shown
-/// where they differ). The hash chain is verified too. `verdict` is `reproduced`, `divergent`
-/// or `chain_broken`.
+/// where they differ). The hash chain is verified too. `verdict` is `reproduced` (the chain
+/// verifies and every decision decides the same; a different citation, wording or evidence is
+/// a note), `ruled_differently` (the chain verifies but today's engine decides some decision
+/// differently from the version that stored it) or `tampered` (the chain does not verify).
 #[utoipa::path(
     tag = "appeals",
     security(("bearer" = [])),

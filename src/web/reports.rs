@@ -547,13 +547,16 @@ pub async fn decision(
                 section.panel {
                     h2 { "Audit" }
                     p {
-                        "Verdict for the game: " strong { (audit.verdict) } ". "
+                        "Verdict for the game: " strong { (audit.verdict) } " (" (audit.summary) ") "
                         @match audited {
                             Some(d) if d.reproduced && person_decided => { "The decision is the person's; what the engine (" (audit.engine_version) ") derived from #" (d.cause_seq) " on the log before it is exactly what is stored." }
                             Some(d) if d.reproduced => { "The engine (" (audit.engine_version) "), re-run on the log before #" (d.cause_seq) ", decides exactly what is stored." }
-                            Some(d) => { strong { "The engine now decides differently" } " on the log before #" (d.cause_seq) ": both versions are shown below." }
+                            Some(d) => { strong { "The engine now decides differently" } " (" (audit.engine_version) ", stored by " (d.stored_engine_version.as_deref().unwrap_or("an unknown engine")) ") on the log before #" (d.cause_seq) ": both versions are shown below." }
                             None => { "This event is a person's decision; the engine derived nothing from it to re-check." }
                         }
+                    }
+                    @if let Some(d) = audited.filter(|d| !d.notes.is_empty()) {
+                        ul.plain.notes { @for note in &d.notes { li { (note) } } }
                     }
                     @if let Some(d) = audited.filter(|d| !d.reproduced) {
                         details open {

@@ -24,5 +24,6 @@ mod swagger_ui;
 mod test_server;
 mod tournaments;
 mod trust;
+mod upgrade;
 mod web;
 mod write_path;

@@ -342,7 +342,14 @@ async fn the_audit_reproduces_every_decision_and_names_an_altered_one() {
     let state = arbiter::state::AppState::new(db.service.clone());
     let app = test::init_service(arbiter::startup::app(state)).await;
     let (_, audit, _) = send(&app, db.get().uri(&format!("/v1/games/{game}/audit"))).await;
-    assert_eq!(audit["verdict"], "chain_broken", "{audit}");
+    assert_eq!(audit["verdict"], "tampered", "{audit}");
+    assert!(
+        audit["summary"]
+            .as_str()
+            .unwrap()
+            .contains("does not verify"),
+        "{audit}"
+    );
     assert_eq!(audit["chain"]["first_break"]["seq"], altered, "{audit}");
     assert_eq!(
         audit["first_divergence"], altered,

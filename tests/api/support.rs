@@ -147,6 +147,18 @@ pub struct TestDb {
 
 impl TestDb {
     pub async fn new() -> TestDb {
+        TestDb::restored("").await
+    }
+
+    /// A fresh database holding what `dump` (plain SQL as `pg_dump --inserts --no-owner`
+    /// writes it, e.g. a database written by an earlier release) restores, then migrated by
+    /// the current release like any other.
+    pub async fn from_dump(dump: &str) -> TestDb {
+        assert!(!dump.is_empty(), "a dump to restore");
+        TestDb::restored(dump).await
+    }
+
+    async fn restored(dump: &str) -> TestDb {
         let admin = admin_url();
         let name = format!("arbiter_test_{}", Uuid::new_v4().simple());
         let pool = PgPoolOptions::new()
@@ -163,6 +175,9 @@ impl TestDb {
             Some(slash) => format!("{}/{name}", &admin[..slash]),
             None => panic!("ARBITER_TEST_DATABASE_URL needs a database name"),
         };
+        if !dump.is_empty() {
+            restore(&url, dump).await;
+        }
         let store = Store::connect(&url, 20)
             .await
             .expect("connect test database");
@@ -267,6 +282,31 @@ impl TestDb {
         .await
         .expect("drop test database");
     }
+}
+
+/// Executes `dump` on the database at `url`, on a connection of its own (a dump empties the
+/// session's `search_path`). The role the grants name is server-wide: it is created first, as
+/// `0002_access.sql` does, in case this server has not met it yet.
+async fn restore(url: &str, dump: &str) {
+    use sqlx::Connection;
+    let mut connection = sqlx::PgConnection::connect(url)
+        .await
+        .expect("connect to restore");
+    sqlx::raw_sql(
+        "DO $$ BEGIN CREATE ROLE arbiter_service NOLOGIN; \
+         EXCEPTION WHEN duplicate_object OR unique_violation THEN NULL; END $$",
+    )
+    .execute(&mut connection)
+    .await
+    .expect("the service role exists");
+    sqlx::raw_sql(sqlx::AssertSqlSafe(dump.to_string()))
+        .execute(&mut connection)
+        .await
+        .expect("the dump restores");
+    connection
+        .close()
+        .await
+        .expect("close the restoring connection");
 }
 
 /// A service built by [`TestDb::spawn_app`], serving on a real port.

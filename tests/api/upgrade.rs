@@ -1,0 +1,139 @@
+//! Upgrades: a database written by an earlier release (tests/fixtures/releases, a dump each
+//! release wrote through its own HTTP API), migrated by this release, reads every game the
+//! same, verifies every chain, audits every game `reproduced`, and takes new events in the
+//! games still in progress.
+
+use crate::support::{TestDb, send};
+use actix_web::test;
+use serde_json::{Value, json};
+use std::path::PathBuf;
+use uuid::Uuid;
+
+/// Every release whose database this release must upgrade: `<tag>.sql` and
+/// `<tag>.reads.json` in tests/fixtures/releases.
+const RELEASES: &[&str] = &["v0.1.0", "v0.2.0"];
+
+fn fixture(name: &str) -> String {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/releases")
+        .join(name);
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// Checks that everything the old release answered is answered the same now: every field
+/// it gave (fields added since are not its concern), recursively.
+fn reads_the_same(old: &Value, now: &Value, path: &str, differences: &mut Vec<String>) {
+    match (old, now) {
+        (Value::Object(old), Value::Object(now)) => {
+            for (key, value) in old {
+                match now.get(key) {
+                    Some(current) => {
+                        reads_the_same(value, current, &format!("{path}.{key}"), differences)
+                    }
+                    None => differences.push(format!("{path}.{key} is gone")),
+                }
+            }
+        }
+        (Value::Array(old), Value::Array(now)) if old.len() == now.len() => {
+            for (index, (a, b)) in old.iter().zip(now).enumerate() {
+                reads_the_same(a, b, &format!("{path}[{index}]"), differences);
+            }
+        }
+        _ if old == now => {}
+        _ => differences.push(format!("{path}: was {old}, now {now}")),
+    }
+}
+
+#[actix_web::test]
+async fn a_database_written_by_each_earlier_release_upgrades_with_every_game_intact_and_reproduced()
+{
+    for release in RELEASES {
+        let reads: Value =
+            serde_json::from_str(&fixture(&format!("{release}.reads.json"))).expect("reads");
+        let reads = reads.as_object().expect("reads by game id");
+        let db = TestDb::from_dump(&fixture(&format!("{release}.sql"))).await;
+        let app = test::init_service(arbiter::startup::app(db.state())).await;
+
+        // Every chain verifies, through the store and through `arbiter verify --all`.
+        let ids = db.store.all_game_ids().await.expect("game ids");
+        assert_eq!(ids.len(), reads.len(), "{release}: every game is there");
+        for id in &ids {
+            let chain = db.store.verify_chain(*id).await.expect("verify");
+            assert!(chain.intact, "{release}: {chain:?}");
+        }
+        let verify = std::process::Command::new(env!("CARGO_BIN_EXE_arbiter"))
+            .args(["verify", "--all"])
+            .env("DATABASE_URL", &db.url)
+            .output()
+            .expect("run arbiter verify --all");
+        let out = String::from_utf8_lossy(&verify.stdout);
+        assert!(verify.status.success(), "{release}: {out}");
+        assert!(
+            out.contains(&format!("{} games checked, 0 broken", reads.len())),
+            "{release}: {out}"
+        );
+
+        let mut noted = 0;
+        let mut in_progress = Vec::new();
+        for (id, old) in reads {
+            // Every game reads the same.
+            let (status, now, _) = send(&app, db.get().uri(&format!("/v1/games/{id}"))).await;
+            assert_eq!(status, 200, "{release} {id}: {now}");
+            let mut differences = Vec::new();
+            reads_the_same(old, &now, id, &mut differences);
+            assert!(
+                differences.is_empty(),
+                "{release}: {}",
+                differences.join("\n")
+            );
+            // Every audit reproduces.
+            let (status, audit, _) =
+                send(&app, db.get().uri(&format!("/v1/games/{id}/audit"))).await;
+            assert_eq!(status, 200, "{release} {id}: {audit}");
+            assert_eq!(audit["verdict"], "reproduced", "{release} {id}: {audit}");
+            assert_eq!(audit["chain"]["intact"], true, "{release} {id}");
+            noted += audit["decisions"]
+                .as_array()
+                .expect("decisions")
+                .iter()
+                .filter(|d| {
+                    d["notes"]
+                        .as_array()
+                        .is_some_and(|n| n.iter().any(|n| n.as_str().unwrap().contains(" cites ")))
+                })
+                .count();
+            if now["game"]["status"] != "ended" {
+                in_progress.push((id.parse::<Uuid>().expect("a game id"), now));
+            }
+        }
+        if *release == "v0.1.0" {
+            assert!(
+                noted >= 3,
+                "0.1.0 cited some articles differently (9.1.2.2, A.3, III.5): noted {noted}"
+            );
+        }
+
+        // The games in progress take new events, and still reproduce and verify.
+        assert_eq!(in_progress.len(), 3, "{release}: boards 16, 17 and 18");
+        for (id, game) in &in_progress {
+            let seq = game["game"]["last_seq"].as_u64().expect("last_seq");
+            let events = match game["game"]["board"].as_u64() {
+                Some(16) => json!([{"type": "move", "by": "white", "san": "Qc2"},
+                                   {"type": "clock_press", "by": "white", "white_ms": 5_290_000, "black_ms": 5_350_000}]),
+                Some(17) => json!([{"type": "move", "by": "black", "san": "Nf6"},
+                                   {"type": "move", "by": "white", "san": "Ng1"}]),
+                // Board 18: the quickplay claim (the last event) awaits the arbiter.
+                _ => {
+                    json!([{"type": "arbiter_decision", "subject_seq": seq, "decision": "game_ended",
+                             "reason": "White is making no effort to win by normal means (III.5.1)", "result": "1/2-1/2"}])
+                }
+            };
+            let (status, body) = crate::support::append(&app, &db, *id, seq, events).await;
+            assert_eq!(status, 201, "{release} {id}: {body}");
+            let (_, audit, _) = send(&app, db.get().uri(&format!("/v1/games/{id}/audit"))).await;
+            assert_eq!(audit["verdict"], "reproduced", "{release} {id}: {audit}");
+            assert!(db.store.verify_chain(*id).await.expect("verify").intact);
+        }
+        db.finish().await;
+    }
+}
