@@ -241,17 +241,7 @@ async fn a_desk_form_sent_twice_is_stored_once_and_one_drawn_before_another_reco
     let db = TestDb::new().await;
     let app = test::init_service(arbiter::startup::app(db.state())).await;
     let game = crate::support::create_game(&app, &db).await;
-    let response = test::call_service(
-        &app,
-        sign_in(&db.arbiter)
-            .insert_header(("Origin", ORIGIN))
-            .to_request(),
-    )
-    .await;
-    let cookie = format!(
-        "arbiter_session={}",
-        session_of(&response).expect("a session")
-    );
+    let cookie = signed_in(&app, &db.arbiter).await;
     let desk = |cookie: String| {
         test::TestRequest::get()
             .uri(&format!("/office/games/{game}"))
@@ -374,17 +364,7 @@ async fn a_draw_offer_before_the_agreement_move_says_it_stands_and_that_agreemen
     )
     .await;
     assert_eq!(status, 201, "{appended}");
-    let response = test::call_service(
-        &app,
-        sign_in(&db.arbiter)
-            .insert_header(("Origin", ORIGIN))
-            .to_request(),
-    )
-    .await;
-    let cookie = format!(
-        "arbiter_session={}",
-        session_of(&response).expect("a session")
-    );
+    let cookie = signed_in(&app, &db.arbiter).await;
     let page = String::from_utf8(
         test::read_body(
             test::call_service(
@@ -409,4 +389,26 @@ async fn a_draw_offer_before_the_agreement_move_says_it_stands_and_that_agreemen
         "not “no consequence”"
     );
     db.finish().await;
+}
+
+/// Signs in with `token` from this origin and returns the session's `Cookie` header value.
+async fn signed_in<S, B>(app: &S, token: &str) -> String
+where
+    S: actix_web::dev::Service<
+            actix_http::Request,
+            Response = actix_web::dev::ServiceResponse<B>,
+            Error = actix_web::Error,
+        >,
+{
+    let response = test::call_service(
+        app,
+        sign_in(token)
+            .insert_header(("Origin", ORIGIN))
+            .to_request(),
+    )
+    .await;
+    format!(
+        "arbiter_session={}",
+        session_of(&response).expect("a session")
+    )
 }

@@ -1232,18 +1232,8 @@ async fn a_wrong_move_with_its_press_and_a_wrong_result_are_undone_in_one_action
     if !crate::browser::available() {
         return;
     }
-    let db = TestDb::new().await;
-    let office = Office::start(&db).await;
-    let games = round_with(&office, &db, city_open(), "1", ONE_BOARD).await;
-    let game = &games[0];
-    let browser = Browser::open(1024, 768).await;
-    browser.sign_in(&office, &db.arbiter).await;
-    browser
-        .client
-        .goto(&office.url(&format!("/office/games/{game}")))
-        .await
-        .expect("desk");
-    browser.wait_for("#san").await;
+    let (db, office, game, browser) = at_the_desk_of_a_new_round().await;
+    let game = &game;
     assert!(
         browser.text_now("#undo").await.is_none(),
         "nothing to undo before the first entry"
@@ -1380,18 +1370,8 @@ async fn the_desk_shows_a_move_recorded_on_another_device_without_a_reload_and_k
     if !crate::browser::available() {
         return;
     }
-    let db = TestDb::new().await;
-    let office = Office::start(&db).await;
-    let games = round_with(&office, &db, city_open(), "1", ONE_BOARD).await;
-    let game = &games[0];
-    let browser = Browser::open(1024, 768).await;
-    browser.sign_in(&office, &db.arbiter).await;
-    browser
-        .client
-        .goto(&office.url(&format!("/office/games/{game}")))
-        .await
-        .expect("desk");
-    browser.wait_for("#san").await;
+    let (db, office, game, browser) = at_the_desk_of_a_new_round().await;
+    let game = &game;
     tokio::time::sleep(Duration::from_millis(500)).await; // the stream opens
 
     // Another tablet records 1.e4: the idle desk follows by itself.
@@ -1458,4 +1438,23 @@ async fn the_desk_shows_a_move_recorded_on_another_device_without_a_reload_and_k
     browser.close().await;
     office.stop().await;
     db.finish().await;
+}
+
+/// A round of one board loaded, an arbiter signed in at a tablet-sized browser, at the desk of
+/// its game.
+async fn at_the_desk_of_a_new_round() -> (TestDb, Office, String, Browser) {
+    let db = TestDb::new().await;
+    let office = Office::start(&db).await;
+    let game = round_with(&office, &db, city_open(), "1", ONE_BOARD)
+        .await
+        .remove(0);
+    let browser = Browser::open(1024, 768).await;
+    browser.sign_in(&office, &db.arbiter).await;
+    browser
+        .client
+        .goto(&office.url(&format!("/office/games/{game}")))
+        .await
+        .expect("desk");
+    browser.wait_for("#san").await;
+    (db, office, game, browser)
 }
