@@ -28,14 +28,68 @@ use utoipa::openapi::OpenApi as OpenApiDocument;
 use utoipa::openapi::schema::{AdditionalProperties, Discriminator, Object, OneOfBuilder, Schema};
 use utoipa::openapi::{Ref, RefOr};
 
-// PGN is text; the document says `format: binary` so that generated clients send and
-// receive it as a file: openapi-python-client takes a raw request body only as a file (with
-// the content type overrides of `openapi/openapi-python-client.yaml`), and reads a binary
-// answer into one rather than typing bytes as text. Used only to describe the routes.
+// PGN is text; the import's body says `application/octet-stream`, `format: binary`, so that
+// generated clients send it as a file (openapi-python-client takes a raw request body only
+// as a file); the answers are PGN or, on request, the same `text/plain`
+// ([`TextAlternatives`]). Used only to describe the routes.
 /// A PGN file (UTF-8 text), sent and received as a file.
 #[derive(utoipa::ToSchema)]
 #[schema(value_type = String, format = Binary)]
 pub struct PgnFile(pub String);
+
+/// The media types of the files the service answers with (PGN, SVG diagrams, JSON lines)
+/// that a client may also ask for as `text/plain` (see [`TEXT_ALTERNATIVE`]).
+pub const FILE_MEDIA_TYPES: [&str; 3] = [
+    "application/x-chess-pgn",
+    "image/svg+xml",
+    "application/x-ndjson",
+];
+
+/// What a file answer is served as when the request's `Accept` asks for `text/plain` and not
+/// for the file's own media type: the same text.
+pub const TEXT_ALTERNATIVE: &str = "text/plain; charset=utf-8";
+
+/// Declares the `text/plain` alternative of every file answer, so that a client generator
+/// that reads only JSON and text (openapi-python-client) generates every download from the
+/// served document alone; the service answers it as [`TEXT_ALTERNATIVE`] on request.
+pub struct TextAlternatives;
+
+impl utoipa::Modify for TextAlternatives {
+    fn modify(&self, document: &mut OpenApiDocument) {
+        for item in document.paths.paths.values_mut() {
+            let Some(get) = item.get.as_mut() else {
+                continue;
+            };
+            for response in get.responses.responses.values_mut() {
+                let utoipa::openapi::RefOr::T(response) = response else {
+                    continue;
+                };
+                let file = response
+                    .content
+                    .iter()
+                    .find(|(media_type, _)| FILE_MEDIA_TYPES.contains(&media_type.as_str()))
+                    .map(|(_, content)| content.clone());
+                if let Some(content) = file {
+                    let mut text = utoipa::openapi::ContentBuilder::new()
+                        .schema(Some(
+                            utoipa::openapi::ObjectBuilder::new()
+                                .schema_type(utoipa::openapi::Type::String)
+                                .description(Some(
+                                    "The same text, when the request's Accept asks for \
+                                     text/plain and not for the file's own media type.",
+                                ))
+                                .build(),
+                        ))
+                        .build();
+                    if let utoipa::openapi::RefOr::T(content) = &content {
+                        text.example = content.example.clone();
+                    }
+                    response.content.insert("text/plain".into(), text.into());
+                }
+            }
+        }
+    }
+}
 
 /// Merges into one object every `allOf` component whose parts include an object that
 /// forbids additional properties (`#[serde(deny_unknown_fields)]` on a struct another one

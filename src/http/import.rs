@@ -35,10 +35,10 @@ const EXAMPLE_PGN: &str = "[Event \"Open\"]\n[Site \"Tashkent\"]\n[Round \"6.1\"
     tag = "games",
     security(("bearer" = [])),
     request_body(
-        description = "One or more games in PGN. The body is read as PGN whatever its \
-            `Content-Type` (`text/plain` too).",
+        description = "One or more games in PGN, sent as a file. The body is read as PGN \
+            whatever its `Content-Type` (`application/x-chess-pgn` and `text/plain` too).",
         content(
-            (inline(super::contract::PgnFile) = "application/x-chess-pgn", example = json!(EXAMPLE_PGN))
+            (inline(super::contract::PgnFile) = "application/octet-stream", example = json!(EXAMPLE_PGN))
         )
     ),
     responses(

@@ -152,6 +152,7 @@ fn complete_document(document: &mut OpenApiDocument) {
     document_read_your_writes(document);
     contract::EventContract.modify(document);
     contract::ClosedAllOf.modify(document);
+    contract::TextAlternatives.modify(document);
 }
 
 /// Every operation may answer 500 (a failure, logged, nothing stored) and, where it needs
@@ -354,6 +355,7 @@ pub fn app(
         .configure(pages)
         .default_service(web::to(unknown_route))
         .wrap(from_fn(problems_only))
+        .wrap(from_fn(text_on_request))
         .wrap(from_fn(observe))
         .wrap(security_headers())
         .wrap(tracing_actix_web::TracingLogger::default())
@@ -514,6 +516,50 @@ async fn unknown_route(request: HttpRequest) -> HttpResponse {
         ),
     )
     .error_response()
+}
+
+/// Serves a file answer (PGN, SVG, JSON lines) as `text/plain` when the request's `Accept`
+/// asks for `text/plain` and not for the file's own media type (nor `*/*`): the document
+/// declares both (`contract::TextAlternatives`).
+async fn text_on_request(
+    request: ServiceRequest,
+    next: Next<impl MessageBody + 'static>,
+) -> Result<ServiceResponse<impl MessageBody>, actix_web::Error> {
+    let accept = request
+        .headers()
+        .get(header::ACCEPT)
+        .and_then(|value| value.to_str().ok())
+        .map(str::to_ascii_lowercase);
+    let mut response = next.call(request).await?;
+    let Some(accept) = accept else {
+        return Ok(response);
+    };
+    let media_type = response
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .and_then(|value| value.to_str().ok())
+        .and_then(|value| value.split(';').next())
+        .map(|value| value.trim().to_ascii_lowercase());
+    let Some(media_type) = media_type.filter(|m| contract::FILE_MEDIA_TYPES.contains(&m.as_str()))
+    else {
+        return Ok(response);
+    };
+    let accepted: Vec<&str> = accept
+        .split(',')
+        .filter(|range| !range.contains("q=0") || range.contains("q=0."))
+        .filter_map(|range| range.split(';').next())
+        .map(str::trim)
+        .collect();
+    if accepted.contains(&"text/plain")
+        && !accepted.contains(&media_type.as_str())
+        && !accepted.contains(&"*/*")
+    {
+        response.headers_mut().insert(
+            header::CONTENT_TYPE,
+            header::HeaderValue::from_static(contract::TEXT_ALTERNATIVE),
+        );
+    }
+    Ok(response)
 }
 
 /// Turns any error response that is not already a problem body (a 405 from a resource, an

@@ -402,3 +402,43 @@ async fn the_public_broadcast_needs_a_token_unless_the_service_serves_it_publicl
     assert_eq!(response.status().as_u16(), 401, "a token sent is checked");
     db.finish().await;
 }
+
+#[actix_web::test]
+async fn a_file_answer_is_served_as_text_plain_when_the_request_asks_for_text_and_not_for_pgn() {
+    let db = TestDb::new().await;
+    let app = test::init_service(arbiter::startup::app(db.state())).await;
+    let game = crate::support::create_game(&app, &db).await;
+    let pgn = |accept: Option<&str>| {
+        let mut request = db.get().uri(&format!("/v1/games/{game}/pgn"));
+        if let Some(accept) = accept {
+            request = request.insert_header(("Accept", accept.to_string()));
+        }
+        request
+    };
+    for (accept, expected) in [
+        (None, "application/x-chess-pgn"),
+        (Some("*/*"), "application/x-chess-pgn"),
+        (
+            Some("application/x-chess-pgn, text/plain"),
+            "application/x-chess-pgn",
+        ),
+        (Some("text/plain"), "text/plain; charset=utf-8"),
+        (
+            Some("text/plain, application/json"),
+            "text/plain; charset=utf-8",
+        ),
+    ] {
+        let (status, headers, body) = crate::support::send_raw(&app, pgn(accept)).await;
+        assert_eq!(status, 200, "{body}");
+        let content_type = headers
+            .get("content-type")
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or_default();
+        assert!(
+            content_type.starts_with(expected),
+            "Accept {accept:?}: {content_type}"
+        );
+        assert!(body.contains("[White \"Carlsen, Magnus\"]"), "{body}");
+    }
+    db.finish().await;
+}

@@ -1,8 +1,10 @@
-//! Stock client generators read the committed OpenAPI document (docs/interchange.md, "The
-//! OpenAPI document and generated clients"): openapi-python-client 0.29.1 generates a
-//! client with no warning and a model for every schema, and that client alone records a
-//! whole real game against a live server; openapi-typescript 7.13.0 writes types that pass
-//! `tsc --strict`, with events told apart by `type`.
+//! Stock client generators read the document the service serves (`/api-docs/openapi.json`,
+//! equal to the committed one; docs/interchange.md, "The OpenAPI document and generated
+//! clients"), with no configuration file: openapi-python-client 0.29.1 generates a client
+//! with no warning, a model for every schema and every operation (PGN import, PGN and SVG
+//! downloads, the export), and that client alone records a whole real game against a live
+//! server; openapi-typescript 7.13.0 writes types that pass `tsc --strict`, with events told
+//! apart by `type`.
 //!
 //! The generators come from PyPI and npm and are installed, when missing, under
 //! `target/tmp/generated-client/` (a virtualenv and an npm prefix), so the system stays
@@ -60,7 +62,8 @@ fn has_version(program: &Path, version: &str) -> bool {
 /// One test at a time installs tools (they share the directories).
 static INSTALLING: Mutex<()> = Mutex::new(());
 
-/// The virtualenv with openapi-python-client and httpx, created when missing.
+/// The virtualenv with openapi-python-client, httpx and ruff (the generator's default
+/// formatter, run after generating), created when missing.
 fn python_environment() -> PathBuf {
     let _one_at_a_time = INSTALLING.lock().unwrap_or_else(|e| e.into_inner());
     let venv = work_dir().join("venv");
@@ -68,7 +71,8 @@ fn python_environment() -> PathBuf {
         && Command::new(venv.join("bin/python"))
             .args(["-c", "import httpx"])
             .output()
-            .is_ok_and(|o| o.status.success());
+            .is_ok_and(|o| o.status.success())
+        && has_version(&venv.join("bin/ruff"), "ruff");
     if !ready {
         std::fs::create_dir_all(work_dir()).expect("create target/tmp/generated-client");
         run(
@@ -85,8 +89,9 @@ fn python_environment() -> PathBuf {
                 "--disable-pip-version-check",
                 PYTHON_GENERATOR,
                 "httpx",
+                "ruff",
             ]),
-            "install openapi-python-client 0.29.1 and httpx from PyPI (is the registry \
+            "install openapi-python-client 0.29.1, httpx and ruff from PyPI (is the registry \
              reachable?)",
         );
     }
@@ -120,9 +125,25 @@ fn npm_environment() -> PathBuf {
     bin
 }
 
-/// Generates the Python client from the committed document into `into/arbiter_client`,
-/// and returns what the generator printed.
-fn generate_python_client(venv: &Path, into: &Path) -> String {
+/// The document the service at `base` serves, saved as `name` in the work directory (the
+/// generators then read the file: they run as blocking processes, which must not hold up
+/// the test's runtime while it serves them).
+async fn served_document(base: &str, name: &str) -> PathBuf {
+    let text = reqwest::get(format!("{base}/api-docs/openapi.json"))
+        .await
+        .expect("the service serves its document")
+        .text()
+        .await
+        .expect("the document's text");
+    let path = work_dir().join(name);
+    std::fs::create_dir_all(work_dir()).expect("create the work directory");
+    std::fs::write(&path, text).expect("save the served document");
+    path
+}
+
+/// Generates the Python client from the `document` the service served (no configuration
+/// file) into `into/arbiter_client`, and returns what the generator printed.
+fn generate_python_client(venv: &Path, into: &Path, document: &Path) -> String {
     let package = into.join("arbiter_client");
     if into.exists() {
         std::fs::remove_dir_all(into).expect("remove the previous generated client");
@@ -132,10 +153,9 @@ fn generate_python_client(venv: &Path, into: &Path) -> String {
         Command::new(venv.join("bin/openapi-python-client"))
             .arg("generate")
             .arg("--path")
-            .arg(repository("openapi/openapi.json"))
-            .arg("--config")
-            .arg(repository("openapi/openapi-python-client.yaml"))
+            .arg(document)
             .args(["--meta", "none"])
+            .env("PATH", path_with(&venv.join("bin")))
             .arg("--output-path")
             .arg(&package),
         "generate the Python client",
@@ -165,6 +185,15 @@ fn generated_models(package: &Path) -> Vec<String> {
         .collect()
 }
 
+/// `PATH` with `dir` first (for the generator's post hook, ruff, in the virtualenv).
+fn path_with(dir: &Path) -> std::ffi::OsString {
+    let mut paths = vec![dir.to_path_buf()];
+    paths.extend(std::env::split_paths(
+        &std::env::var_os("PATH").unwrap_or_default(),
+    ));
+    std::env::join_paths(paths).unwrap_or_default()
+}
+
 fn committed_document() -> Value {
     serde_json::from_str(
         &std::fs::read_to_string(repository("openapi/openapi.json"))
@@ -173,11 +202,17 @@ fn committed_document() -> Value {
     .expect("openapi/openapi.json is JSON")
 }
 
-#[test]
-fn openapi_python_client_generates_a_model_for_every_schema_without_a_warning() {
+#[actix_web::test]
+async fn openapi_python_client_generates_every_operation_and_model_from_the_served_document_without_a_warning()
+ {
     let venv = python_environment();
     let into = work_dir().join("python-models");
-    let printed = generate_python_client(&venv, &into);
+    let db = TestDb::new().await;
+    let server = db.spawn_app(|_| {}).await;
+    let document = served_document(&server.base, "served-models.json").await;
+    let printed = generate_python_client(&venv, &into, &document);
+    server.stop().await;
+    db.finish().await;
     // On success the generator prints one line; any warning ("Unable to parse", "removal
     // of", an unsupported content type, a skipped hook) adds more.
     let others: Vec<&str> = printed
@@ -189,6 +224,23 @@ fn openapi_python_client_generates_a_model_for_every_schema_without_a_warning() 
         others.is_empty(),
         "openapi-python-client printed more than `Generating`:\n{printed}"
     );
+
+    // Every operation, the file uploads and downloads too.
+    let api = into.join("arbiter_client/api");
+    for operation in [
+        "games/import_games.py",
+        "appeals/pgn.py",
+        "appeals/board_svg.py",
+        "appeals/occurrences_svg.py",
+        "integrity/export.py",
+        "streams/round_pgn.py",
+        "streams/public_round_pgn.py",
+    ] {
+        assert!(
+            api.join(operation).exists(),
+            "the client has no {operation}:\n{printed}"
+        );
+    }
 
     // A model per object or enum schema; a union (`oneOf`) becomes a Python union of the
     // models of its variants, so each variant must have one.
@@ -224,13 +276,13 @@ fn openapi_python_client_generates_a_model_for_every_schema_without_a_warning() 
 }
 
 #[actix_web::test]
-async fn a_python_client_generated_from_the_committed_document_records_a_whole_real_game() {
+async fn a_python_client_generated_from_the_served_document_records_a_whole_real_game() {
     let venv = python_environment();
     let into = work_dir().join("python-game");
-    generate_python_client(&venv, &into);
-
     let db = TestDb::new().await;
     let server = db.spawn_app(|_| {}).await;
+    let document = served_document(&server.base, "served-game.json").await;
+    generate_python_client(&venv, &into, &document);
 
     let script = tokio::process::Command::new(venv.join("bin/python"))
         .arg(repository("tests/generated-client/record_game.py"))
@@ -272,9 +324,14 @@ async fn a_python_client_generated_from_the_committed_document_records_a_whole_r
     db.finish().await;
 }
 
-#[test]
-fn the_typescript_types_generated_from_the_committed_document_type_check_strictly() {
+#[actix_web::test]
+async fn the_typescript_types_generated_from_the_served_document_type_check_strictly() {
     let bin = npm_environment();
+    let db = TestDb::new().await;
+    let server = db.spawn_app(|_| {}).await;
+    let document = served_document(&server.base, "served-typescript.json").await;
+    server.stop().await;
+    db.finish().await;
     let dir = work_dir().join("typescript");
     if dir.exists() {
         std::fs::remove_dir_all(&dir).expect("remove the previous types");
@@ -282,7 +339,7 @@ fn the_typescript_types_generated_from_the_committed_document_type_check_strictl
     std::fs::create_dir_all(&dir).expect("create the types directory");
     let generated = run(
         Command::new(bin.join("openapi-typescript"))
-            .arg(repository("openapi/openapi.json"))
+            .arg(&document)
             .arg("--output")
             .arg(dir.join("schema.d.ts")),
         "generate the TypeScript types",

@@ -51,7 +51,6 @@ from arbiter_client.models import (
     TimeControl,
     TimeControlKind,
 )
-from arbiter_client.types import File
 
 CLOCK = re.compile(r"\[%clk (\d+):(\d\d):(\d\d(?:\.\d+)?)\]")
 SAN = re.compile(r"^(?:[KQRBN]?[a-h]?[1-8]?x?[a-h][1-8](?:=[QRBN])?|O-O(?:-O)?)[+#]?$")
@@ -237,8 +236,8 @@ def main():
         )
 
     answer = game_pgn.sync_detailed(game_id, client=client)
-    check(answer.status_code == 200 and isinstance(answer.parsed, File), f"the PGN answered {answer.status_code}")
-    text = answer.parsed.payload.read().decode("utf-8")
+    check(answer.status_code == 200 and isinstance(answer.parsed, str), f"the PGN answered {answer.status_code}")
+    text = answer.parsed
     check(sans_in_pgn(text) == [san for san, _ in moves], f"the PGN holds the moves:\n{text}")
     check(text.count("[%clk") == len(moves), f"a [%clk] after every move:\n{text}")
     check('[Result "1/2-1/2"]' in text, f"the PGN gives the draw:\n{text}")
