@@ -93,7 +93,7 @@ pub async fn audit(
 /// The seven-tag roster, `Result`, `Termination`, `TimeControl`, `[%clk]` comments where
 /// the clock was read, and comments for offers, claims, rulings and penalties.
 #[utoipa::path(
-    tag = "appeals",
+    tag = "records",
     security(("bearer" = [])),
     params(("id" = Uuid, Path, description = "The game's id.")),
     responses(

@@ -197,7 +197,7 @@ fn svg_response(svg: String) -> HttpResponse {
 /// clock readings, the result once ended, and the event (`seq`, type, `event_id`). Pieces by
 /// Colin M.L. Burnett (cburnett; GPL, BSD and GFDL).
 #[utoipa::path(
-    tag = "appeals",
+    tag = "records",
     security(("bearer" = [])),
     params(("id" = Uuid, Path, description = "The game's id."), BoardQuery),
     responses(
@@ -278,7 +278,7 @@ pub async fn board_svg(
 /// its article and its reason. A claim ruled incorrect before anything was counted (the
 /// claimant had moved, or touched a piece, 9.4) shows the position at the claim.
 #[utoipa::path(
-    tag = "appeals",
+    tag = "records",
     security(("bearer" = [])),
     params(
         ("id" = Uuid, Path, description = "The game's id."),

@@ -54,7 +54,8 @@ use utoipa_swagger_ui::SwaggerUi;
     tags(
         (name = "games", description = "Create, list and fetch games."),
         (name = "events", description = "Record events and read a game's log."),
-        (name = "appeals", description = "Positions, audits, rulings and PGN: what appeals committees and the chief arbiter read."),
+        (name = "appeals", description = "Positions, audits and rulings: what appeals committees and the chief arbiter read."),
+        (name = "records", description = "A game's PGN and its board diagrams (SVG): what people and other programs read and print."),
         (name = "feed", description = "The global feed of every stored event, in commit order."),
         (name = "streams", description = "Live streams (Server-Sent Events) of games and rounds, and the round PGN that broadcast relays poll; under /v1/broadcast the public view, delayed and filtered."),
         (name = "integrity", description = "Chain heads and exports that anyone can verify offline."),

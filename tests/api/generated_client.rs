@@ -229,9 +229,9 @@ async fn openapi_python_client_generates_every_operation_and_model_from_the_serv
     let api = into.join("arbiter_client/api");
     for operation in [
         "games/import_games.py",
-        "appeals/pgn.py",
-        "appeals/board_svg.py",
-        "appeals/occurrences_svg.py",
+        "records/pgn.py",
+        "records/board_svg.py",
+        "records/occurrences_svg.py",
         "integrity/export.py",
         "streams/round_pgn.py",
         "streams/public_round_pgn.py",

@@ -20,7 +20,7 @@ import sys
 import uuid
 
 from arbiter_client import AuthenticatedClient
-from arbiter_client.api.appeals import pgn as game_pgn
+from arbiter_client.api.records import pgn as game_pgn
 from arbiter_client.api.events import append_events, read_events
 from arbiter_client.api.games import create_game, get_game
 from arbiter_client.models import (
