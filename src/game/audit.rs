@@ -169,6 +169,7 @@ pub struct AuditedDecision {
     /// The recorded event whose consequences were checked.
     pub cause_seq: u64,
     /// Its type.
+    #[schema(schema_with = super::event::event_type_schema)]
     pub cause_type: String,
     /// The `seq`s of the decisions stored after it.
     pub stored_seqs: Vec<u64>,

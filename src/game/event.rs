@@ -669,3 +669,28 @@ pub const RECORDED_EVENT_TYPES: &[&str] = &[
     "appeal_decided",
     "correction",
 ];
+
+/// The schema of a string naming an event type: one of [`RECORDED_EVENT_TYPES`] and
+/// [`SERVICE_EVENT_TYPES`] (for the OpenAPI document: a generated client gets an enum).
+pub fn event_type_schema() -> utoipa::openapi::Object {
+    string_enum(
+        RECORDED_EVENT_TYPES.iter().chain(SERVICE_EVENT_TYPES),
+        "The event's type.",
+    )
+}
+
+/// The schema of a string naming a kind of decision: one of [`DECISION_TYPES`].
+pub fn decision_type_schema() -> utoipa::openapi::Object {
+    string_enum(DECISION_TYPES.iter(), "A kind of decision.")
+}
+
+fn string_enum<'a>(
+    values: impl Iterator<Item = &'a &'a str>,
+    description: &str,
+) -> utoipa::openapi::Object {
+    utoipa::openapi::ObjectBuilder::new()
+        .schema_type(utoipa::openapi::Type::String)
+        .enum_values(Some(values.copied()))
+        .description(Some(description))
+        .build()
+}

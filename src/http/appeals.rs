@@ -131,6 +131,7 @@ pub struct RulingsQuery {
     pub round: Option<String>,
     /// Only this kind of decision: `claim_ruled`, `penalty_applied`, `game_ended`,
     /// `arbiter_decision` or `appeal_decided`.
+    #[param(schema_with = crate::game::event::decision_type_schema)]
     pub kind: Option<String>,
     /// Only decisions citing this article (e.g. `9.2.2`).
     pub article: Option<String>,
