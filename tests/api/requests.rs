@@ -488,3 +488,28 @@ async fn numbers_beyond_their_documented_range_are_refused_naming_the_field() {
     assert_eq!(db.event_count().await, 0);
     db.finish().await;
 }
+
+#[actix_web::test]
+async fn at_seq_zero_is_refused_as_a_bad_query_that_names_seq_one_not_as_a_missing_game() {
+    let db = TestDb::new().await;
+    let app = test::init_service(arbiter::startup::app(db.state())).await;
+    let game = create_game(&app, &db).await;
+    for route in ["", "/positions"] {
+        let reply = send(
+            &app,
+            db.get().uri(&format!("/v1/games/{game}{route}?at_seq=0")),
+        )
+        .await;
+        assert_problem(&reply, 400, "invalid_query");
+        assert_eq!(reply.1["field"], "at_seq", "{}", reply.1);
+        let detail = reply.1["detail"].as_str().unwrap_or_default();
+        assert!(detail.contains("at_seq=1"), "{detail}");
+        let reply = send(
+            &app,
+            db.get().uri(&format!("/v1/games/{game}{route}?at_seq=1")),
+        )
+        .await;
+        assert_eq!(reply.0, 200, "at_seq=1 is the game as created: {}", reply.1);
+    }
+    db.finish().await;
+}
