@@ -513,3 +513,28 @@ async fn at_seq_zero_is_refused_as_a_bad_query_that_names_seq_one_not_as_a_missi
     }
     db.finish().await;
 }
+
+#[actix_web::test]
+async fn a_nested_unknown_or_missing_field_is_named_once_with_its_whole_path() {
+    let db = TestDb::new().await;
+    let app = test::init_service(arbiter::startup::app(db.state())).await;
+    let mut body = standard_game();
+    body["white"]["rating"] = json!({"rating": 2800});
+    let reply = send(&app, db.post().uri("/v1/games").set_json(&body)).await;
+    assert_problem(&reply, 422, "invalid_field");
+    assert_eq!(reply.1["field"], "white.rating", "{}", reply.1);
+    let mut body = standard_game();
+    body["white"] = json!({"fide_id": 1503014});
+    let reply = send(&app, db.post().uri("/v1/games").set_json(&body)).await;
+    assert_problem(&reply, 422, "invalid_field");
+    assert_eq!(reply.1["field"], "white.name", "{}", reply.1);
+    db.finish().await;
+
+    refused_append(
+        json!({"expected_seq": 1, "events": [{"type": "clock_press", "by": "white", "clock": {"white_ms": 1000, "blue_ms": 5}}]}),
+        422,
+        "invalid_field",
+        Some("events[0].clock.blue_ms"),
+    )
+    .await;
+}
