@@ -538,3 +538,29 @@ async fn a_nested_unknown_or_missing_field_is_named_once_with_its_whole_path() {
     )
     .await;
 }
+
+#[actix_web::test]
+async fn a_written_move_in_no_notation_is_refused_as_unreadable_and_an_illegal_one_is_judged() {
+    refused_append(
+        json!({"expected_seq": 1, "events": [{"type": "claim", "by": "white", "kind": "repetition", "intended_move": "Qxq9"}]}),
+        422,
+        "unreadable_move",
+        Some("events[0]"),
+    )
+    .await;
+    // A well-formed move that is illegal here is a matter for the Laws: recorded and judged.
+    let db = TestDb::new().await;
+    let app = test::init_service(arbiter::startup::app(db.state())).await;
+    let game = create_game(&app, &db).await;
+    let (status, body) = crate::support::append(
+        &app,
+        &db,
+        game,
+        1,
+        json!([{"type": "claim", "by": "white", "kind": "repetition", "intended_move": "Qh5"}]),
+    )
+    .await;
+    assert_eq!(status, 201, "{body}");
+    assert_eq!(body["events"][1]["event"]["type"], "claim_ruled", "{body}");
+    db.finish().await;
+}
