@@ -309,6 +309,11 @@ async fn a_desk_form_sent_twice_is_stored_once_and_one_drawn_before_another_reco
     .expect("utf-8");
     assert!(page.contains("Someone recorded in this game while the form was open"));
     assert!(
+        page.contains("<span class=\"code\">Someone recorded first</span>"),
+        "the refusal's title is words, not its code"
+    );
+    assert!(!page.contains("stale seq"), "no internal name");
+    assert!(
         page.contains("value=\"e2\""),
         "the form keeps what was typed"
     );

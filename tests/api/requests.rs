@@ -564,3 +564,46 @@ async fn a_written_move_in_no_notation_is_refused_as_unreadable_and_an_illegal_o
     assert_eq!(body["events"][1]["event"]["type"], "claim_ruled", "{body}");
     db.finish().await;
 }
+
+#[actix_web::test]
+async fn problem_titles_are_words_a_person_reads_not_internal_names() {
+    let db = TestDb::new().await;
+    let app = test::init_service(arbiter::startup::app(db.state())).await;
+    let game = create_game(&app, &db).await;
+    let (status, body) = crate::support::append(
+        &app,
+        &db,
+        game,
+        1,
+        json!([{"type": "touch", "by": "white", "square": "g1"}]),
+    )
+    .await;
+    assert_eq!(status, 201, "{body}");
+    let refused = send(
+        &app,
+        db.post().uri(&format!("/v1/games/{game}/events")).set_json(
+            json!({"expected_seq": 2, "events": [{"type": "move", "by": "white", "san": "e4"}]}),
+        ),
+    )
+    .await;
+    assert_problem(&refused, 422, "touch_move_obligation");
+    assert_eq!(refused.1["title"], "The touched piece must be moved");
+    let stale = send(
+        &app,
+        db.post().uri(&format!("/v1/games/{game}/events")).set_json(
+            json!({"expected_seq": 1, "events": [{"type": "move", "by": "white", "san": "Nf3"}]}),
+        ),
+    )
+    .await;
+    assert_problem(&stale, 409, "stale_seq");
+    assert_eq!(stale.1["title"], "Someone recorded first");
+    for problem in [&refused.1, &stale.1] {
+        let title = problem["title"].as_str().unwrap_or_default().to_lowercase();
+        let code_words = problem["code"]
+            .as_str()
+            .unwrap_or_default()
+            .replace('_', " ");
+        assert_ne!(title, code_words, "{problem}");
+    }
+    db.finish().await;
+}
