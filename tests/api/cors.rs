@@ -159,3 +159,90 @@ async fn without_configured_origins_the_public_broadcast_answers_no_cors() {
     assert_eq!(allow_origin(&headers), None);
     db.finish().await;
 }
+
+/// A page of another origin (another port) reads the public PGN with `fetch` and follows a
+/// game with `EventSource` in headless Chromium; the full view, which needs a token, stays
+/// unreadable from there.
+#[actix_web::test]
+async fn a_page_of_another_origin_fetches_the_public_pgn_and_follows_a_game_in_a_browser() {
+    if !crate::browser::available() {
+        return;
+    }
+    let db = TestDb::new().await;
+    // Any page served on another port is another origin: the viewer's site.
+    let viewer = db.spawn_app(|_| {}).await;
+    let viewer_origin = viewer.base.clone();
+    let service = db
+        .spawn_app(|config| {
+            config.public_broadcast = true;
+            config.cors_allowed_origins = vec![viewer_origin];
+        })
+        .await;
+    let created: serde_json::Value = reqwest::Client::new()
+        .post(service.url("/v1/games"))
+        .bearer_auth(&db.arbiter)
+        .json(&crate::support::standard_game())
+        .send()
+        .await
+        .expect("create a game")
+        .json()
+        .await
+        .expect("the created game");
+    let game = created["game"]["game_id"].as_str().expect("a game id");
+
+    let browser = crate::browser::Browser::open(1024, 768).await;
+    browser
+        .client
+        .goto(&viewer.url("/healthz"))
+        .await
+        .expect("the viewer's page");
+    let fetch = |url: String| {
+        let client = browser.client.clone();
+        async move {
+            client
+                .execute_async(
+                    "const [url, done] = arguments;
+                     fetch(url)
+                       .then(r => r.text().then(text => done({status: r.status, etag: r.headers.get('etag'), text})))
+                       .catch(e => done({error: String(e)}));",
+                    vec![serde_json::json!(url)],
+                )
+                .await
+                .expect("the script runs")
+        }
+    };
+    let pgn = fetch(service.url(PUBLIC_ROUND_PGN)).await;
+    assert_eq!(pgn["status"], 200, "{pgn}");
+    assert!(
+        pgn["text"]
+            .as_str()
+            .is_some_and(|t| t.contains("[Event \"Test Open 2026\"]")),
+        "{pgn}"
+    );
+    assert!(pgn["etag"].is_string(), "the ETag is exposed: {pgn}");
+    let full = fetch(service.url("/v1/rounds/pgn?event=Test%20Open%202026&round=1")).await;
+    assert!(
+        full["error"].is_string(),
+        "the full view is not readable across origins: {full}"
+    );
+
+    let snapshot = browser
+        .client
+        .execute_async(
+            "const [url, done] = arguments;
+             const stream = new EventSource(url);
+             stream.addEventListener('snapshot', m => { stream.close(); done(JSON.parse(m.data)); });
+             stream.onerror = () => { stream.close(); done({error: 'the stream failed'}); };",
+            vec![serde_json::json!(
+                service.url(&format!("/v1/broadcast/games/{game}/stream"))
+            )],
+        )
+        .await
+        .expect("the script runs");
+    assert!(snapshot["error"].is_null(), "{snapshot}");
+    assert_eq!(snapshot["game_id"], game, "{snapshot}");
+    browser.close().await;
+    service.stop().await;
+    viewer.stop().await;
+    db.finish().await;
+}
