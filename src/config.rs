@@ -46,6 +46,12 @@ pub struct ServeConfig {
     /// a token, for relays that poll a URL (lichess); every other route still needs one.
     #[arg(long, env = "ARBITER_PUBLIC_BROADCAST")]
     pub public_broadcast: bool,
+    /// Origins whose web pages may read the public broadcast (routes under /v1/broadcast)
+    /// across origins (CORS), comma-separated: `https://viewer.example.org`, or `*` for any
+    /// site (the broadcast is public data). Needs --public-broadcast; never applies to a
+    /// route that needs a token or a session. Default: none (no CORS headers at all).
+    #[arg(long, env = "ARBITER_CORS_ALLOWED_ORIGINS", value_delimiter = ',', value_parser = parse_origin)]
+    pub cors_allowed_origins: Vec<String>,
     /// A hot standby of DATABASE_URL (streaming replication) to serve the read routes;
     /// appends and token writes stay on the primary (docs/operations.md).
     #[arg(long, env = "ARBITER_READ_DATABASE_URL")]
@@ -106,6 +112,29 @@ impl ServeConfig {
             .config
     }
 
+    /// Refuses a configuration whose options contradict each other, saying which to change.
+    pub fn check(&self) -> Result<(), String> {
+        if !self.cors_allowed_origins.is_empty() && !self.public_broadcast {
+            return Err(format!(
+                "--cors-allowed-origins ({}) needs --public-broadcast: CORS is answered only on \
+                 the public broadcast, never on a route that needs a token. Add \
+                 --public-broadcast (ARBITER_PUBLIC_BROADCAST=true) or leave the origins out.",
+                self.cors_allowed_origins.join(",")
+            ));
+        }
+        Ok(())
+    }
+
+    /// The origins allowed to read the public broadcast across origins: empty unless the
+    /// broadcast is public.
+    pub fn broadcast_cors_origins(&self) -> Vec<String> {
+        if self.public_broadcast {
+            self.cors_allowed_origins.clone()
+        } else {
+            Vec::new()
+        }
+    }
+
     /// How far the public broadcast runs behind the board.
     pub fn broadcast_delay(&self) -> Duration {
         Duration::from_secs(u64::from(self.broadcast_delay_minutes) * 60)
@@ -119,6 +148,34 @@ impl ServeConfig {
     /// Connections in the read replica's pool.
     pub fn read_db_connections(&self) -> u32 {
         self.read_db_connections.unwrap_or(self.db_connections)
+    }
+}
+
+/// One allowed CORS origin: `*`, or a scheme and host with an optional port and nothing
+/// after it (`https://viewer.example.org`, `http://localhost:3000`), as browsers send it in
+/// `Origin`.
+fn parse_origin(value: &str) -> Result<String, String> {
+    let value = value.trim();
+    if value == "*" {
+        return Ok(value.to_string());
+    }
+    let host = value
+        .strip_prefix("https://")
+        .or_else(|| value.strip_prefix("http://"));
+    match host {
+        Some(host)
+            if !host.is_empty()
+                && host.chars().all(|c| {
+                    c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | ':' | '[' | ']')
+                }) =>
+        {
+            Ok(value.to_string())
+        }
+        _ => Err(format!(
+            "`{value}` is not an origin: write `*` or a scheme and host as a browser sends \
+             them in `Origin`, e.g. https://viewer.example.org or http://localhost:3000 (no \
+             path, no trailing slash)"
+        )),
     }
 }
 
@@ -197,5 +254,30 @@ mod tests {
         assert_eq!(config.auth_failures_per_minute, 10);
         assert_eq!(config.read_db_connections(), config.db_connections);
         assert_eq!(config.sessions.settings(), SessionSettings::default());
+    }
+
+    #[test]
+    fn an_allowed_origin_is_a_star_or_a_scheme_and_host_without_a_path() {
+        assert_eq!(parse_origin("*"), Ok("*".into()));
+        assert_eq!(
+            parse_origin("http://localhost:3000"),
+            Ok("http://localhost:3000".into())
+        );
+        assert!(parse_origin("https://viewer.example.org/").is_err());
+        assert!(parse_origin("viewer.example.org").is_err());
+    }
+
+    #[test]
+    fn cors_origins_without_a_public_broadcast_are_refused_with_the_option_to_add() {
+        let mut config = ServeConfig::defaults();
+        config.cors_allowed_origins = vec!["*".into()];
+        let refusal = config
+            .check()
+            .expect_err("refused without --public-broadcast");
+        assert!(refusal.contains("--public-broadcast"), "{refusal}");
+        assert!(config.broadcast_cors_origins().is_empty());
+        config.public_broadcast = true;
+        assert_eq!(config.check(), Ok(()));
+        assert_eq!(config.broadcast_cors_origins(), vec!["*".to_string()]);
     }
 }

@@ -49,6 +49,7 @@ impl Application {
     /// Connects to the database (migrating it first), builds the shared state from
     /// `config` and binds the listeners (port 0 takes any free port).
     pub async fn build(config: &ServeConfig, database_url: &str) -> Result<Application> {
+        config.check().map_err(anyhow::Error::msg)?;
         migrate(database_url).await?;
         let store = connect_service(database_url, config.db_connections, config).await?;
         let store = match &config.read_database_url {

@@ -49,6 +49,9 @@ pub struct AppState {
     /// Whether the public broadcast (routes under `/v1/broadcast/`) is readable without a
     /// token (`--public-broadcast`), for relays that poll a URL.
     pub public_broadcast: bool,
+    /// The origins whose pages may read the public broadcast across origins (CORS); empty
+    /// unless the broadcast is public (`--cors-allowed-origins`, `*` for any).
+    pub broadcast_cors_origins: Vec<String>,
     /// Back-office sessions.
     pub sessions: SessionSettings,
 }
@@ -75,6 +78,7 @@ impl AppState {
                 config.trust_forwarded_for,
             ),
             public_broadcast: config.public_broadcast,
+            broadcast_cors_origins: config.broadcast_cors_origins(),
             sessions: config.sessions.settings(),
         }
     }

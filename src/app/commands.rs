@@ -65,10 +65,13 @@ pub fn decode_at<T: DeserializeOwned>(value: Value, prefix: &str) -> Result<T, C
             parts.push(prefix.to_string());
         }
         if inner != "." {
-            parts.push(inner);
+            parts.push(inner.clone());
         }
-        // serde names a missing or unknown field only in its message: add it to the path.
-        if let Some(name) = named_field(&message) {
+        // serde names a missing field only in its message (the path stops at the object
+        // that lacks it): add it. An unknown field is already the path's last segment.
+        if let Some(name) = named_field(&message)
+            && (message.starts_with("missing field") || !ends_with_segment(&inner, name))
+        {
             parts.push(name.to_string());
         }
         let field = parts.join(".");
@@ -85,6 +88,11 @@ fn named_field(message: &str) -> Option<&str> {
         .strip_prefix("missing field `")
         .or_else(|| message.strip_prefix("unknown field `"))?;
     rest.split('`').next()
+}
+
+/// Whether the path `path` (`a.b[0].c`) ends with the segment `name`.
+fn ends_with_segment(path: &str, name: &str) -> bool {
+    path == name || path.ends_with(&format!(".{name}"))
 }
 
 /// Removes `key` from `map` and decodes it, if present and not null.
@@ -451,4 +459,46 @@ pub fn rotated_expiry(
     Ok(old
         .expires_at
         .map(|expiry| Utc::now() + (expiry - old.created_at)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[derive(Debug, serde::Deserialize)]
+    #[serde(deny_unknown_fields)]
+    #[allow(dead_code)]
+    struct Inner {
+        name: String,
+    }
+
+    #[derive(Debug, serde::Deserialize)]
+    #[serde(deny_unknown_fields)]
+    #[allow(dead_code)]
+    struct Outer {
+        white: Inner,
+    }
+
+    fn field_of(value: serde_json::Value, prefix: &str) -> Option<String> {
+        decode_at::<Outer>(value, prefix)
+            .err()
+            .and_then(|error| error.field)
+    }
+
+    #[test]
+    fn a_nested_unknown_field_is_named_once() {
+        let field = field_of(json!({"white": {"name": "A", "rating": 1}}), "");
+        assert_eq!(field.as_deref(), Some("white.rating"));
+        let field = field_of(json!({"white": {"name": "A", "rating": 1}}), "events[0]");
+        assert_eq!(field.as_deref(), Some("events[0].white.rating"));
+    }
+
+    #[test]
+    fn a_nested_missing_field_is_added_to_the_path_of_its_object() {
+        let field = field_of(json!({"white": {}}), "");
+        assert_eq!(field.as_deref(), Some("white.name"));
+        let field = field_of(json!({}), "");
+        assert_eq!(field.as_deref(), Some("white"));
+    }
 }

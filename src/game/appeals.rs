@@ -3,7 +3,9 @@
 //!
 //! * An appeal is lodged against a stored event and decided by the appeals committee; an
 //!   upheld appeal with a result ends the game anew (termination `appeal`). The history keeps
-//!   both the original decision and the appeal.
+//!   both the original decision and the appeal. The committee's decision is final (FIDE
+//!   Tournament Rules, VII.4): a second decision on the same appeal is refused; a decision
+//!   recorded wrongly is retracted with a correction, as any data-entry error.
 //! * A correction retracts the latest standing recorded event and the decisions it caused:
 //!   nothing is deleted, the retraction is itself recorded, and the state is folded again
 //!   from the events still standing. [`retracted_by`] says which stored events a correction
@@ -16,10 +18,12 @@ use super::event::{Event, RecordedEvent, ServiceEvent, Termination};
 use super::parts::{Fold, FoldContext, JudgeContext, Judged, Judgement};
 use super::refusal::Refusal;
 
-/// The appeals lodged, by the `seq` of the event appealed against.
+/// The appeals lodged, by the `seq` of the event appealed against, and those decided.
 #[derive(Clone, Debug, Default)]
 pub(super) struct Appeals {
     lodged: Vec<u64>,
+    /// `(against_seq, seq of the standing appeal_decided)`: a decision is final.
+    decided: Vec<(u64, u64)>,
 }
 
 impl Appeals {
@@ -42,10 +46,16 @@ impl Appeals {
 }
 
 impl Fold for Appeals {
-    /// An appeal is lodged.
-    fn apply(&mut self, _ctx: &FoldContext<'_>, event: &Event) -> Result<(), CorruptLog> {
-        if let Event::Recorded(RecordedEvent::AppealLodged { against_seq, .. }) = event {
-            self.lodged.push(*against_seq);
+    /// An appeal is lodged, or decided.
+    fn apply(&mut self, ctx: &FoldContext<'_>, event: &Event) -> Result<(), CorruptLog> {
+        match event {
+            Event::Recorded(RecordedEvent::AppealLodged { against_seq, .. }) => {
+                self.lodged.push(*against_seq);
+            }
+            Event::Recorded(RecordedEvent::AppealDecided { against_seq, .. }) => {
+                self.decided.push((*against_seq, ctx.seq));
+            }
+            _ => {}
         }
         Ok(())
     }
@@ -86,6 +96,19 @@ impl Appeals {
                 "no_appeal_lodged",
                 format!(
                     "No appeal against event {against_seq} has been lodged; record the appeal_lodged first."
+                ),
+            ));
+        }
+        if let Some(&(_, decided_seq)) = self.decided.iter().find(|(a, _)| *a == against_seq) {
+            return Err(Refusal::new(
+                "appeal_already_decided",
+                format!(
+                    "The appeal against event {against_seq} was decided at event {decided_seq}, \
+                     and a decision of the appeals committee is final (FIDE Tournament Rules, \
+                     VII.4): it is not decided a second time. If event {decided_seq} was \
+                     recorded wrongly (a data-entry error, not a change of mind), retract it \
+                     with a correction (retracts_seq {decided_seq}) while it is the latest \
+                     standing event, then record the decision as the committee made it."
                 ),
             ));
         }

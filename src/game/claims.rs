@@ -17,7 +17,7 @@ use std::collections::HashMap;
 
 use crate::rules::claims::{ClaimContext, ClaimJudgement, ClaimKind, ClaimOutcome, judge_claim};
 use crate::rules::laws::{ExtraTimeCause, Rule, extra_time};
-use crate::rules::move_parsing::WrittenMove;
+use crate::rules::move_parsing::{WrittenMove, is_move_notation};
 use crate::rules::side::Side;
 
 use super::aggregate::CorruptLog;
@@ -26,6 +26,7 @@ use super::event::{
     ClaimRuling, Event, GameResult, RecordedEvent, ServiceEvent, Termination, TimeBonus,
 };
 use super::parts::{Fold, FoldContext, JudgeContext, Judged, Judgement};
+use super::refusal::Refusal;
 
 /// The claims of the game.
 #[derive(Clone, Debug, Default)]
@@ -67,6 +68,19 @@ impl Claims {
     /// and the claims of Guidelines III, are not this part's to judge.
     pub(super) fn judge(&self, ctx: &JudgeContext<'_>, event: &RecordedEvent) -> Judgement {
         match event {
+            RecordedEvent::Claim {
+                kind: ClaimKind::Repetition | ClaimKind::FiftyMoves,
+                intended_move: Some(text),
+                ..
+            } if !is_move_notation(text) => Err(Refusal::new(
+                "unreadable_move",
+                format!(
+                    "The written move `{text}` of the claim is not a move in any notation: \
+                     not SAN (like Nf3, exd5, O-O), UCI (like g1f3) or from-to squares (like \
+                     g1-f3). Copy it as the claimant wrote it; a written move that is a move \
+                     but not a legal one is recorded and judged under the Laws (9.5.3)."
+                ),
+            )),
             RecordedEvent::Claim {
                 by,
                 kind: kind @ (ClaimKind::Repetition | ClaimKind::FiftyMoves),

@@ -36,7 +36,7 @@ pub struct PositionsResponse {
     params(("id" = Uuid, Path, description = "The game's id."), AtSeqQuery),
     responses(
         (status = 200, description = "The positions.", body = PositionsResponse),
-        (status = 400, description = "The id is not a UUID.", body = Problem, content_type = "application/problem+json"),
+        (status = 400, description = "The id is not a UUID, or at_seq is not a number of at least 1.", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such game, or at_seq beyond the log.", body = Problem, content_type = "application/problem+json"),
     )
 )]
@@ -50,7 +50,7 @@ pub async fn positions(
 ) -> Result<web::Json<PositionsResponse>, ApiError> {
     let (game, as_of_seq) = state
         .arbitration
-        .state_at_on(&reads, id.into_inner(), query.at_seq)
+        .state_at_on(&reads, id.into_inner(), query.checked()?)
         .await?;
     Ok(web::Json(PositionsResponse {
         as_of_seq,

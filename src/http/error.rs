@@ -182,11 +182,14 @@ impl ApiError {
         self.status
     }
 
-    /// The problem body.
+    /// The problem body. Its title names the problem in words
+    /// ([`crate::problem::title_for`] its code), else the general one of its status.
     pub fn problem(&self) -> Problem {
         Problem {
             kind: format!("urn:arbiter:problem:{}", self.code),
-            title: self.title.to_string(),
+            title: crate::problem::title_for(self.code)
+                .unwrap_or(self.title)
+                .to_string(),
             status: self.status.as_u16(),
             detail: self.detail.clone(),
             code: self.code.to_string(),

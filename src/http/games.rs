@@ -279,7 +279,7 @@ pub struct GameDetail {
     params(("id" = Uuid, Path, description = "The game's id."), AtSeqQuery),
     responses(
         (status = 200, description = "The game and its state.", body = GameDetail),
-        (status = 400, description = "The id is not a UUID, or at_seq is not a number.", body = Problem, content_type = "application/problem+json"),
+        (status = 400, description = "The id is not a UUID, or at_seq is not a number of at least 1.", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such game, or at_seq beyond the log.", body = Problem, content_type = "application/problem+json"),
     )
 )]
@@ -298,7 +298,7 @@ pub async fn get_game(
         .ok_or(crate::store::StoreError::GameNotFound(id))?;
     let (folded, as_of_seq) = state
         .arbitration
-        .state_at_on(&reads, id, query.at_seq)
+        .state_at_on(&reads, id, query.checked()?)
         .await?;
     Ok(web::Json(GameDetail {
         game,

@@ -95,6 +95,13 @@ impl utoipa::Modify for BearerScheme {
 /// Registers every documented route. Routes must be added with `.service()`: only those
 /// reach the OpenAPI document.
 pub fn routes(config: &mut ServiceConfig) {
+    routes_with_cors(config, &[]);
+}
+
+/// [`routes`], with the public broadcast (the scope `/v1/broadcast`) answering CORS for
+/// `origins` (none: no CORS at all). Only that scope is wrapped: no route that needs a token
+/// or a session ever answers a cross-origin request.
+fn routes_with_cors(config: &mut ServiceConfig, origins: &[String]) {
     config
         .service(health::healthz)
         .service(health::readyz)
@@ -119,9 +126,16 @@ pub fn routes(config: &mut ServiceConfig) {
                 .service(streams::game_stream)
                 .service(streams::round_stream)
                 .service(streams::round_pgn)
-                .service(streams::public_game_stream)
-                .service(streams::public_round_stream)
-                .service(streams::public_round_pgn)
+                .service(
+                    scope("/broadcast")
+                        .wrap(actix_web::middleware::Condition::new(
+                            !origins.is_empty(),
+                            broadcast_cors(origins),
+                        ))
+                        .service(streams::public_game_stream)
+                        .service(streams::public_round_stream)
+                        .service(streams::public_round_pgn),
+                )
                 .service(tournaments::create_tournament)
                 .service(tournaments::list_tournaments)
                 .service(tournaments::get_tournament)
@@ -132,6 +146,36 @@ pub fn routes(config: &mut ServiceConfig) {
                 .service(tokens::revoke_token)
                 .service(tokens::rotate_token),
         );
+}
+
+/// The CORS policy of the public broadcast: `origins` (`*` for any site, answered with a
+/// wildcard) may `GET` its streams and PGN, resume a stream with `Last-Event-ID`, revalidate
+/// the PGN with `If-None-Match` and read its `ETag`. No credentials: the public broadcast
+/// needs none, and a token is never accepted across origins. A request from an origin not
+/// listed is still answered (relays send none), without CORS headers, so the browser keeps
+/// the page from reading it.
+fn broadcast_cors(origins: &[String]) -> actix_cors::Cors {
+    let mut cors = actix_cors::Cors::default()
+        .allowed_methods(["GET", "HEAD"])
+        .allowed_headers([
+            header::HeaderName::from_static("last-event-id"),
+            header::IF_NONE_MATCH,
+            header::CACHE_CONTROL,
+        ])
+        .expose_headers([
+            header::ETAG,
+            header::HeaderName::from_static("x-request-id"),
+        ])
+        .max_age(3600)
+        .block_on_origin_mismatch(false);
+    if origins.iter().any(|origin| origin == "*") {
+        cors = cors.allow_any_origin().send_wildcard();
+    } else {
+        for origin in origins {
+            cors = cors.allowed_origin(origin);
+        }
+    }
+    cors
 }
 
 /// The OpenAPI document of the service, as served at `/api-docs/openapi.json`.
@@ -331,6 +375,7 @@ pub fn app(
         InitError = (),
     >,
 > {
+    let state_origins = state.broadcast_cors_origins.clone();
     let (app, document) = App::new()
         .into_utoipa_app()
         .openapi(BaseDocument::openapi())
@@ -346,7 +391,7 @@ pub fn app(
             )
             .into()
         }))
-        .configure(routes)
+        .configure(|config| routes_with_cors(config, &state_origins))
         .split_for_parts();
     let mut document = document;
     complete_document(&mut document);

@@ -35,6 +35,25 @@ pub fn page_limit(limit: Option<u64>, default: u64, max: u64) -> Result<u64, Api
 #[derive(Debug, Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
 pub struct AtSeqQuery {
-    /// Fold the log only up to this `seq` (the state as it stood after that event).
+    /// Fold the log only up to this `seq` (the state as it stood after that event). Events
+    /// count from 1, the game's creation: `at_seq=1` is the game as created, before any
+    /// move; 0 is refused (400), since there is no game before its creation.
+    #[param(minimum = 1)]
     pub at_seq: Option<u64>,
+}
+
+impl AtSeqQuery {
+    /// The `seq` asked for, if any: at least 1.
+    pub fn checked(&self) -> Result<Option<u64>, ApiError> {
+        match self.at_seq {
+            Some(0) => Err(ApiError::bad_request(
+                "invalid_query",
+                "at_seq counts the game's events from 1, and event 1 is its creation: ask \
+                 for at_seq=1 for the game as created (the start position, before any move), \
+                 or leave at_seq out for the game as it stands now.",
+            )
+            .with_field("at_seq")),
+            at_seq => Ok(at_seq),
+        }
+    }
 }

@@ -312,7 +312,7 @@ pub async fn round_pgn(
         (status = 404, description = "No such game.", body = Problem, content_type = "application/problem+json"),
     )
 )]
-#[get("/broadcast/games/{id}/stream")]
+#[get("/games/{id}/stream")]
 pub async fn public_game_stream(
     state: web::Data<AppState>,
     _reader: BroadcastReader,
@@ -339,7 +339,7 @@ pub async fn public_game_stream(
         (status = 404, description = "No game has this event and round.", body = Problem, content_type = "application/problem+json"),
     )
 )]
-#[get("/broadcast/rounds/stream")]
+#[get("/rounds/stream")]
 pub async fn public_round_stream(
     state: web::Data<AppState>,
     _reader: BroadcastReader,
@@ -370,7 +370,7 @@ pub async fn public_round_stream(
         (status = 404, description = "No game has this event and round.", body = Problem, content_type = "application/problem+json"),
     )
 )]
-#[get("/broadcast/rounds/pgn")]
+#[get("/rounds/pgn")]
 pub async fn public_round_pgn(
     state: web::Data<AppState>,
     _reader: BroadcastReader,

@@ -8,7 +8,10 @@
 //! Claims (9.2, 9.3, III.5), their rulings, penalties (9.5.3, 7.5.5, 12.9), clock adjustments,
 //! illegal moves (7.5), arbiter decisions and appeals become public once the game has ended,
 //! so that a broadcast neither anticipates the arbiter nor shows a ruling that may still be
-//! corrected. A correction is shown exactly when the event it retracts is.
+//! corrected. A correction is shown exactly when the event it retracts is; a draw accepted or
+//! declined exactly when the offer or claim it answers is. A record of the game as it stands
+//! (the public PGN) leaves out what a correction retracted, and the correction: only the
+//! arbiters' record keeps them.
 //!
 //! Pure: the caller hands in the folded [`Game`] and the events.
 
@@ -18,7 +21,7 @@ use crate::game::{CorruptLog, Game};
 use crate::rules::move_parsing::{fen_of, parse_move};
 use serde::Serialize;
 use shakmaty::uci::UciMove;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use utoipa::ToSchema;
 use uuid::Uuid;
 
@@ -42,6 +45,9 @@ pub enum Publicity {
     Never,
     /// When the event it retracts is (a correction).
     AsRetracted(u64),
+    /// When the draw offer or the claim (itself an offer, 9.1.2.3) it answers is (a draw
+    /// accepted or declined).
+    AsAnswered(u64),
 }
 
 /// When the public may see `event` (see the module documentation).
@@ -86,6 +92,12 @@ pub fn publicity(event: &Event) -> Publicity {
 pub struct Disclosure {
     audience: Audience,
     classes: HashMap<u64, Publicity>,
+    /// The latest draw offer or claim, which a draw accepted or declined answers.
+    open_offer: Option<u64>,
+    /// `(correction seq, retracted seq)`, in log order.
+    corrections: Vec<(u64, u64)>,
+    /// The `seq`s of the service's decisions (retracted with the event that caused them).
+    decisions: HashSet<u64>,
 }
 
 impl Disclosure {
@@ -94,6 +106,9 @@ impl Disclosure {
         Disclosure {
             audience,
             classes: HashMap::new(),
+            open_offer: None,
+            corrections: Vec::new(),
+            decisions: HashSet::new(),
         }
     }
 
@@ -104,7 +119,41 @@ impl Disclosure {
 
     /// Notes the event stored at `seq`.
     pub fn observe(&mut self, seq: u64, event: &Event) {
-        self.classes.insert(seq, publicity(event));
+        let mut class = publicity(event);
+        match event {
+            Event::Recorded(RecordedEvent::DrawOffer { .. } | RecordedEvent::Claim { .. }) => {
+                self.open_offer = Some(seq);
+            }
+            Event::Recorded(
+                RecordedEvent::DrawAccept { .. } | RecordedEvent::DrawDecline { .. },
+            ) => {
+                if let Some(offer) = self.open_offer.take() {
+                    class = Publicity::AsAnswered(offer);
+                }
+            }
+            Event::Recorded(RecordedEvent::Correction { retracts_seq, .. }) => {
+                self.corrections.push((seq, *retracts_seq));
+            }
+            Event::Service(_) => {
+                self.decisions.insert(seq);
+            }
+            _ => {}
+        }
+        self.classes.insert(seq, class);
+    }
+
+    /// Whether the audience sees the event at `seq` in a record of the game as it stands (a
+    /// PGN): as [`Disclosure::shows`], except that the public sees neither what a correction
+    /// retracted (with the decisions it caused) nor the correction itself. Only the
+    /// arbiters' record keeps them, with the correction saying what it retracted.
+    pub fn shows_in_record(&self, seq: u64, game_ended: bool) -> bool {
+        if self.audience == Audience::Full {
+            return true;
+        }
+        let is_correction = self.corrections.iter().any(|(c, _)| *c == seq);
+        let retracted =
+            crate::game::retracted_by(&self.corrections, seq, self.decisions.contains(&seq));
+        !is_correction && retracted.is_none() && self.shows(seq, game_ended)
     }
 
     /// Whether the audience sees the event at `seq` (observed before), given whether the game
@@ -120,7 +169,9 @@ impl Disclosure {
                 None | Some(Publicity::Never) => return false,
                 Some(Publicity::Always) => return true,
                 Some(Publicity::OnceEnded) => return game_ended,
-                Some(Publicity::AsRetracted(retracted)) => seq = *retracted,
+                Some(Publicity::AsRetracted(earlier) | Publicity::AsAnswered(earlier)) => {
+                    seq = *earlier
+                }
             }
         }
         false
@@ -309,6 +360,61 @@ mod tests {
         assert!(!public.shows(3, true));
         assert!(full.shows(2, false));
         assert!(full.shows(3, false));
+    }
+
+    #[test]
+    fn a_declined_claim_is_answered_in_public_only_when_the_claim_is_public() {
+        let mut public = Disclosure::new(Audience::Public);
+        let claim = Event::Recorded(RecordedEvent::Claim {
+            by: Side::White,
+            kind: crate::game::event::ClaimKind::Repetition,
+            intended_move: None,
+        });
+        public.observe(2, &claim);
+        public.observe(
+            3,
+            &Event::Recorded(RecordedEvent::DrawDecline { by: Side::Black }),
+        );
+        public.observe(4, &offer());
+        public.observe(
+            5,
+            &Event::Recorded(RecordedEvent::DrawDecline { by: Side::White }),
+        );
+        assert!(!public.shows(3, false), "the claim is not public yet");
+        assert!(public.shows(3, true));
+        assert!(public.shows(5, false), "an offer and its answer are public");
+    }
+
+    #[test]
+    fn the_public_record_leaves_out_a_retracted_resignation_its_ending_and_the_correction() {
+        let mut public = Disclosure::new(Audience::Public);
+        let mut full = Disclosure::new(Audience::Full);
+        let resign = Event::Recorded(RecordedEvent::Resign { by: Side::Black });
+        let ended = Event::Service(ServiceEvent::GameEnded {
+            result: GameResult::WhiteWins,
+            termination: crate::game::event::Termination::Resignation,
+            article: "5.1.2".into(),
+            reason: "resigned".into(),
+            cause_seq: 2,
+            ruled_by: crate::game::event::RuledBy {
+                engine_version: "test".into(),
+                laws_edition: Default::default(),
+            },
+            evidence: None,
+        });
+        for disclosure in [&mut public, &mut full] {
+            disclosure.observe(2, &resign);
+            disclosure.observe(3, &ended);
+            disclosure.observe(4, &correction(2));
+        }
+        for seq in [2, 3, 4] {
+            assert!(public.shows(seq, false), "the stream sends {seq}");
+            assert!(
+                !public.shows_in_record(seq, false),
+                "the PGN leaves out {seq}"
+            );
+            assert!(full.shows_in_record(seq, false), "the arbiters keep {seq}");
+        }
     }
 
     #[test]

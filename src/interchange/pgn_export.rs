@@ -318,7 +318,7 @@ pub fn export_pgn_styled(
         .map(|(ply, texts)| {
             let shown = texts
                 .into_iter()
-                .filter(|(seq, _)| disclosure.shows(*seq, ended))
+                .filter(|(seq, _)| disclosure.shows_in_record(*seq, ended))
                 .map(|(_, text)| text)
                 .collect::<Vec<_>>();
             (ply, shown)

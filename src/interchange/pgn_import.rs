@@ -122,10 +122,140 @@ pub enum ReadGame {
 /// Reads every game of a PGN stream, in file order (0-based `index`). Text with no move and
 /// none of the seven roster tags (`Event`, `Site`, `Date`, `Round`, `White`, `Black`,
 /// `Result`) is not a game and is skipped.
-pub fn read_games(reader: impl Read) -> io::Result<Vec<ReadGame>> {
-    let mut pgn = Reader::new(reader);
-    let mut visitor = CollectingVisitor::default();
+///
+/// A comment opened with `{` and never closed would run into the games after it and hide
+/// them (up to the next `}` anywhere in the file). Where such a comment crosses the tags of
+/// a following game, the game it was opened in is unreadable, and reading resumes at those
+/// tags: every game of the file is accounted for.
+pub fn read_games(mut reader: impl Read) -> io::Result<Vec<ReadGame>> {
+    let mut text = Vec::new();
+    reader.read_to_end(&mut text)?;
     let mut games = Vec::new();
+    let mut start = 0;
+    for broken in unterminated_comments(&text) {
+        let before = games.len();
+        read_segment(&text[start..broken.resume_at], &mut games)?;
+        if games.len() > before
+            && let Some(last) = games.pop()
+        {
+            games.push(ReadGame::Unreadable(unreadable_by_comment(last, &broken)));
+        }
+        start = broken.resume_at;
+    }
+    read_segment(&text[start..], &mut games)?;
+    Ok(games)
+}
+
+/// A comment opened with `{` (on 1-based `line`) that runs into the tags of a following game,
+/// which start at byte `resume_at` (on `resume_line`).
+#[derive(Clone, Copy, Debug)]
+struct UnterminatedComment {
+    line: usize,
+    resume_at: usize,
+    resume_line: usize,
+}
+
+/// The comments of `text` that are not closed before the tags of a following game begin (a
+/// line starting `[Name "`), in file order. Tag values, `;` comments and `%` escape lines
+/// are skipped, so a brace inside them opens nothing.
+fn unterminated_comments(text: &[u8]) -> Vec<UnterminatedComment> {
+    let line_of = |at: usize| text[..at].iter().filter(|&&b| b == b'\n').count() + 1;
+    let tag_line_at = |at: usize| {
+        let rest = &text[at..];
+        let name = rest
+            .iter()
+            .skip(1)
+            .take_while(|b| b.is_ascii_alphanumeric() || **b == b'_')
+            .count();
+        rest.first() == Some(&b'[')
+            && name > 0
+            && rest[1 + name..]
+                .iter()
+                .find(|b| !b.is_ascii_whitespace())
+                .is_some_and(|&b| b == b'"')
+    };
+    let end_of_line = |at: usize| {
+        text[at..]
+            .iter()
+            .position(|&b| b == b'\n')
+            .map_or(text.len(), |n| at + n)
+    };
+    let mut found = Vec::new();
+    let mut i = 0;
+    while i < text.len() {
+        let at_line_start = i == 0 || text[i - 1] == b'\n';
+        match text[i] {
+            b'%' if at_line_start => i = end_of_line(i),
+            b';' => i = end_of_line(i),
+            b'[' => {
+                // A tag: skip its quoted value (with `\"` escapes) up to `]`.
+                let mut j = i + 1;
+                let mut quoted = false;
+                while j < text.len() && (quoted || text[j] != b']') && text[j] != b'\n' {
+                    match text[j] {
+                        b'\\' if quoted => j += 1,
+                        b'"' => quoted = !quoted,
+                        _ => {}
+                    }
+                    j += 1;
+                }
+                i = j + 1;
+            }
+            b'{' => {
+                let mut j = i + 1;
+                let mut hidden = None;
+                while j < text.len() && text[j] != b'}' {
+                    if text[j - 1] == b'\n' && tag_line_at(j) {
+                        hidden = Some(j);
+                        break;
+                    }
+                    j += 1;
+                }
+                match hidden {
+                    Some(resume_at) => {
+                        found.push(UnterminatedComment {
+                            line: line_of(i),
+                            resume_at,
+                            resume_line: line_of(resume_at),
+                        });
+                        i = resume_at;
+                    }
+                    None => i = j + 1,
+                }
+            }
+            _ => i += 1,
+        }
+    }
+    found
+}
+
+/// The game a comment was left open in, as an unreadable game.
+fn unreadable_by_comment(game: ReadGame, broken: &UnterminatedComment) -> UnreadableGame {
+    let error = format!(
+        "The comment opened with `{{` on line {} is never closed: it runs into the next \
+         game's tags on line {}. Nothing of this game is recorded; close the comment with `}}` \
+         and import the file again (the games after it are read as usual).",
+        broken.line, broken.resume_line
+    );
+    match game {
+        ReadGame::Planned(plan) => UnreadableGame {
+            index: plan.index,
+            error,
+            white: Some(plan.settings.white.name.clone()),
+            black: Some(plan.settings.black.name.clone()),
+            event: Some(plan.settings.event.clone()),
+        },
+        ReadGame::Unreadable(unreadable) => UnreadableGame {
+            error,
+            ..unreadable
+        },
+    }
+}
+
+/// Reads the games of `text` (a part of a file) onto `games`, numbering them on.
+fn read_segment(text: &[u8], games: &mut Vec<ReadGame>) -> io::Result<()> {
+    let mut pgn = Reader::new(text);
+    let mut visitor = CollectingVisitor::default();
     loop {
         match pgn.read_game(&mut visitor) {
             Ok(Some(raw)) => {
@@ -157,7 +287,7 @@ pub fn read_games(reader: impl Read) -> io::Result<Vec<ReadGame>> {
             Err(error) => return Err(error),
         }
     }
-    Ok(games)
+    Ok(())
 }
 
 /// A game as written in the file.

@@ -106,6 +106,27 @@ pub fn position_from_fen(fen: &str) -> Result<(Chess, CastlingMode), String> {
     Ok((position, mode))
 }
 
+/// Whether `text` is written in a notation a move can be read from, whatever the position:
+/// SAN (`Nf3`, `exd5+`, `O-O`), UCI (`g1f3`) or from-to squares (`g1-f3`, `Ng1xf3`). A text
+/// that is notation may still be an illegal move (a matter for the Laws); one that is not
+/// (`Qxq9`, `hello`) names no move at all.
+pub fn is_move_notation(text: &str) -> bool {
+    let trimmed = text.trim();
+    if SanPlus::from_ascii(trimmed.as_bytes()).is_ok() || trimmed.parse::<UciMove>().is_ok() {
+        return true;
+    }
+    let bytes = trimmed.as_bytes();
+    let squares = (0..bytes.len().saturating_sub(1))
+        .filter(|&i| (b'a'..=b'h').contains(&bytes[i]) && (b'1'..=b'8').contains(&bytes[i + 1]))
+        .count();
+    squares == 2
+        && trimmed.len() >= 4
+        && trimmed
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"-x:+#=".contains(&b))
+        && trimmed.bytes().filter(u8::is_ascii_digit).count() == 2
+}
+
 /// A move as a player wrote or attempted it, read in the position where it was written: the
 /// written move of a claim (9.2.1, 9.3.1) or the attempted move of an illegal move (7.5.1).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -279,4 +300,21 @@ pub fn play_as_it_stood(
         .or_else(shakmaty::PositionError::ignore_too_much_material)
         .or_else(shakmaty::PositionError::ignore_impossible_check)
         .ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_move_notation;
+
+    #[test]
+    fn move_notation_is_san_uci_or_from_to_squares_and_nothing_else() {
+        for text in [
+            "Nf3", "exd5+", "O-O", "e8=Q", "g1f3", "g1-f3", "Ng1xf3", "Qh5", "Kxa1",
+        ] {
+            assert!(is_move_notation(text), "{text}");
+        }
+        for text in ["Qxq9", "e9", "hello", "", "Nf", "a1-q9", "a1-h22"] {
+            assert!(!is_move_notation(text), "{text}");
+        }
+    }
 }

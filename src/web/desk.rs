@@ -421,7 +421,7 @@ fn refusal_panel(flash: &Flash) -> Markup {
         section.panel.answer.refused #answer role="alert" {
             h2 { "Not recorded" }
             p.refusal {
-                @if let Some(code) = &flash.code { span.code { (layout::words(code)) } ": " }
+                @if let Some(title) = flash.code.as_deref().and_then(crate::problem::title_for) { span.code { (title) } ": " }
                 (flash.message)
             }
             p.hint { "Nothing was stored. The form below keeps what you typed." }

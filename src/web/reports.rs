@@ -483,9 +483,35 @@ pub async fn decision(
             if *against_seq == seq)
         })
         .collect();
+    let corrections: Vec<(u64, u64)> = now
+        .log
+        .iter()
+        .filter_map(|e| match e.event {
+            Event::Recorded(RecordedEvent::Correction { retracts_seq, .. }) => {
+                Some((e.seq, retracts_seq))
+            }
+            _ => None,
+        })
+        .collect();
+    let standing = |e: &&&crate::store::EventEnvelope| {
+        crate::game::retracted_by(&corrections, e.seq, false).is_none()
+    };
     let lodged = history
         .iter()
+        .filter(standing)
         .any(|e| matches!(e.event, Event::Recorded(RecordedEvent::AppealLodged { .. })));
+    // The committee's decision is final (FIDE Tournament Rules VII.4): once one stands, the
+    // form to decide is gone.
+    let decided = history
+        .iter()
+        .filter(standing)
+        .find(|e| {
+            matches!(
+                e.event,
+                Event::Recorded(RecordedEvent::AppealDecided { .. })
+            )
+        })
+        .map(|e| e.seq);
     let event_name = &now.summary.event;
     let may_lodge = viewer
         .principal
@@ -592,7 +618,9 @@ pub async fn decision(
                             }
                         }
                     }
-                    @if may_decide && lodged {
+                    @if let Some(decided) = decided {
+                        p.hint.final-decision { "The committee's decision (#" (decided) ") is final and is not decided again. If it was recorded wrongly, retract it with a correction of #" (decided) " while it is the game's latest event, then record the decision as it was made." }
+                    } @else if may_decide && lodged {
                         details open {
                             summary { "Decide the appeal" }
                             form.record method="post" action={ (PREFIX) "/games/" (game_id) "/record" } {

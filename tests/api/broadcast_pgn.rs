@@ -442,3 +442,56 @@ async fn a_file_answer_is_served_as_text_plain_when_the_request_asks_for_text_an
     }
     db.finish().await;
 }
+
+#[actix_web::test]
+async fn after_a_corrected_resignation_the_public_pgn_shows_neither_the_resignation_nor_its_ending()
+{
+    let db = TestDb::new().await;
+    let app = test::init_service(arbiter::startup::app(db.state())).await;
+    let game = create_board(&app, &db, 1).await;
+    let (status, body) = append(
+        &app,
+        &db,
+        game,
+        1,
+        json!([
+            {"type": "move", "by": "white", "san": "e4"},
+            {"type": "claim", "by": "black", "kind": "repetition"},
+            {"type": "draw_decline", "by": "white"},
+            {"type": "resign", "by": "black"}
+        ]),
+    )
+    .await;
+    assert_eq!(status, 201, "{body}");
+    let resign_seq = body["events"][body["events"].as_array().unwrap().len() - 2]["seq"]
+        .as_u64()
+        .unwrap();
+    let seq = body["last_seq"].as_u64().unwrap();
+    let (status, body) = append(
+        &app,
+        &db,
+        game,
+        seq,
+        json!([{"type": "correction", "retracts_seq": resign_seq, "reason": "the resignation was on board 2"}]),
+    )
+    .await;
+    assert_eq!(status, 201, "{body}");
+
+    let (_, _, public) = get_pgn(&app, &db.reader, PUBLIC_ROUND_PGN, None).await;
+    assert!(public.contains("[Result \"*\"]"), "{public}");
+    for retracted in ["resigns", "game ended", "correction", "declines the draw"] {
+        assert!(!public.contains(retracted), "`{retracted}` in {public}");
+    }
+    let (_, _, full) = get_pgn(&app, &db.reader, ROUND_PGN, None).await;
+    for kept in [
+        "black resigns",
+        "correction: event",
+        "white declines the draw",
+    ] {
+        assert!(
+            full.contains(kept),
+            "the arbiters' PGN keeps `{kept}`: {full}"
+        );
+    }
+    db.finish().await;
+}

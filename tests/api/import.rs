@@ -614,3 +614,31 @@ async fn the_command_line_imports_a_file_in_batches_and_a_second_run_stores_noth
     std::fs::remove_dir_all(dir).ok();
     db.finish().await;
 }
+
+/// A comment left open in the first game; the third game's comment would have closed it.
+const OPEN_COMMENT: &str = "[Event \"Import Open 2026\"]\n[Round \"9.1\"]\n[White \"Open, Olga\"]\n[Black \"Brace, Bert\"]\n\n1. e4 { forgot to close e5 2. Nf3 *\n\n[Event \"Import Open 2026\"]\n[Round \"9.2\"]\n[White \"Swallowed, Sam\"]\n[Black \"Hidden, Hal\"]\n\n1. d4 d5 *\n\n[Event \"Import Open 2026\"]\n[Round \"9.3\"]\n[White \"Closer, Cleo\"]\n[Black \"Brace, Bo\"]\n\n1. c4 { a closed comment } e5 *\n";
+
+#[actix_web::test]
+async fn an_unterminated_comment_makes_its_game_unreadable_and_every_game_after_it_is_still_reported()
+ {
+    let db = TestDb::new().await;
+    let app = actix_test::init_service(arbiter::startup::app(db.state())).await;
+    let (status, report, _) = import(&app, &db.arbiter, OPEN_COMMENT).await;
+    assert_eq!(status, 200, "{report}");
+    let results = report["results"].as_array().unwrap();
+    let outcomes: Vec<&str> = results
+        .iter()
+        .map(|r| r["outcome"].as_str().unwrap())
+        .collect();
+    assert_eq!(outcomes, ["unreadable", "imported", "imported"], "{report}");
+    let error = results[0]["error"].as_str().unwrap();
+    assert!(
+        error.contains("line 6") && error.contains("line 8"),
+        "says where the comment opens and what it runs into: {error}"
+    );
+    assert_eq!(results[0]["white"], "Open, Olga");
+    assert_eq!(results[1]["white"], "Swallowed, Sam");
+    assert_eq!(results[1]["moves_stored"], 2);
+    assert_eq!(results[2]["moves_stored"], 2);
+    db.finish().await;
+}

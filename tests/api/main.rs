@@ -5,6 +5,7 @@ mod broadcast_pgn;
 mod browser;
 mod cases;
 mod cli;
+mod cors;
 mod desk_evidence;
 mod diagrams;
 mod generated_client;

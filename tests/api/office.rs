@@ -299,6 +299,11 @@ async fn a_desk_form_sent_twice_is_stored_once_and_one_drawn_before_another_reco
     .expect("utf-8");
     assert!(page.contains("Someone recorded in this game while the form was open"));
     assert!(
+        page.contains("<span class=\"code\">Someone recorded first</span>"),
+        "the refusal's title is words, not its code"
+    );
+    assert!(!page.contains("stale seq"), "no internal name");
+    assert!(
         page.contains("value=\"e2\""),
         "the form keeps what was typed"
     );
@@ -411,4 +416,70 @@ where
         "arbiter_session={}",
         session_of(&response).expect("a session")
     )
+}
+
+#[actix_web::test]
+async fn the_form_to_decide_an_appeal_is_gone_once_the_appeal_is_decided() {
+    let db = TestDb::new().await;
+    let app = test::init_service(arbiter::startup::app(db.state())).await;
+    let game = crate::support::create_game(&app, &db).await;
+    let (status, body) = crate::support::append(
+        &app,
+        &db,
+        game,
+        1,
+        serde_json::json!([{"type": "flag", "side": "white"}]),
+    )
+    .await;
+    assert_eq!(status, 201, "{body}");
+    let ended = body["events"][1]["seq"]
+        .as_u64()
+        .expect("the game_ended seq");
+    let mut seq = body["last_seq"].as_u64().expect("last seq");
+    for event in [
+        serde_json::json!({"type": "appeal_lodged", "by": "white", "against_seq": ended, "grounds": "the clock was faulty"}),
+        serde_json::json!({"type": "appeal_decided", "against_seq": ended, "upheld": false, "reason": "the clock worked"}),
+    ] {
+        let (status, body, _) = crate::support::send(
+            &app,
+            test::TestRequest::post()
+                .uri(&format!("/v1/games/{game}/events"))
+                .insert_header(crate::support::bearer(&db.appeals))
+                .set_json(serde_json::json!({"expected_seq": seq, "events": [event.clone()]})),
+        )
+        .await;
+        assert_eq!(status, 201, "{body}");
+        seq = body["last_seq"].as_u64().expect("last seq");
+        let response = test::call_service(
+            &app,
+            sign_in(&db.appeals)
+                .insert_header(("Origin", ORIGIN))
+                .to_request(),
+        )
+        .await;
+        let session = session_of(&response).expect("a session");
+        let response = test::call_service(
+            &app,
+            test::TestRequest::get()
+                .uri(&format!("/office/games/{game}/decisions/{ended}"))
+                .insert_header(("Cookie", format!("arbiter_session={session}")))
+                .to_request(),
+        )
+        .await;
+        assert_eq!(response.status().as_u16(), 200);
+        let page = String::from_utf8_lossy(&test::read_body(response).await).into_owned();
+        if event["type"] == "appeal_lodged" {
+            assert!(
+                page.contains("Decide the appeal"),
+                "lodged: the form is offered"
+            );
+        } else {
+            assert!(!page.contains("Decide the appeal"), "decided: no form");
+            assert!(
+                page.contains("is final"),
+                "decided: the page says why there is no form"
+            );
+        }
+    }
+    db.finish().await;
 }

@@ -629,6 +629,69 @@ async fn an_upheld_appeal_changes_the_result_and_the_history_shows_both() {
 }
 
 #[actix_web::test]
+async fn a_decided_appeal_is_final_and_a_second_decision_is_refused_saying_how_a_decision_is_corrected()
+ {
+    let db = TestDb::new().await;
+    let app = test::init_service(arbiter::startup::app(db.state())).await;
+    let game = create_game(&app, &db).await;
+    let (status, body) = append(
+        &app,
+        &db,
+        game,
+        1,
+        json!([{"type": "flag", "side": "white"}]),
+    )
+    .await;
+    assert_eq!(status, 201, "{body}");
+    let ended_seq = body["events"][1]["seq"].as_u64().unwrap();
+    let seq = body["last_seq"].as_u64().unwrap();
+    let record = |token: String, events: Value, seq: u64| {
+        let app = &app;
+        async move {
+            send(
+                app,
+                test::TestRequest::post()
+                    .uri(&format!("/v1/games/{game}/events"))
+                    .insert_header(crate::support::bearer(&token))
+                    .set_json(json!({"expected_seq": seq, "events": events})),
+            )
+            .await
+        }
+    };
+    let (status, body, _) = record(db.appeals.clone(), json!([{"type": "appeal_lodged", "by": "white", "against_seq": ended_seq, "grounds": "the clock was faulty"}]), seq).await;
+    assert_eq!(status, 201, "{body}");
+    let seq = body["last_seq"].as_u64().unwrap();
+    let (status, body, _) = record(db.appeals.clone(), json!([{"type": "appeal_decided", "against_seq": ended_seq, "upheld": true, "result": "1/2-1/2", "reason": "the clock was faulty"}]), seq).await;
+    assert_eq!(status, 201, "{body}");
+    let decided_seq = body["events"][0]["seq"].as_u64().unwrap();
+    let seq = body["last_seq"].as_u64().unwrap();
+
+    let second = record(db.appeals.clone(), json!([{"type": "appeal_decided", "against_seq": ended_seq, "upheld": false, "reason": "on second thoughts"}]), seq).await;
+    crate::support::assert_problem(&second, 422, "appeal_already_decided");
+    let detail = second.1["detail"].as_str().unwrap_or_default();
+    assert!(detail.contains("final"), "{detail}");
+    assert!(
+        detail.contains(&format!("correction (retracts_seq {decided_seq})")),
+        "says how a decision recorded wrongly is corrected: {detail}"
+    );
+    let (_, state, _) = send(&app, db.get().uri(&format!("/v1/games/{game}"))).await;
+    assert_eq!(
+        state["state"]["result"], "1/2-1/2",
+        "the first decision stands"
+    );
+
+    // A decision recorded wrongly is retracted, then recorded as made.
+    let (status, body, _) = record(db.arbiter.clone(), json!([{"type": "correction", "retracts_seq": decided_seq, "reason": "the committee rejected the appeal; typed the wrong outcome"}]), seq).await;
+    assert_eq!(status, 201, "{body}");
+    let seq = body["last_seq"].as_u64().unwrap();
+    let (status, body, _) = record(db.appeals.clone(), json!([{"type": "appeal_decided", "against_seq": ended_seq, "upheld": false, "reason": "the clock worked"}]), seq).await;
+    assert_eq!(status, 201, "{body}");
+    let (_, state, _) = send(&app, db.get().uri(&format!("/v1/games/{game}"))).await;
+    assert_eq!(state["state"]["result"], "0-1", "{state}");
+    db.finish().await;
+}
+
+#[actix_web::test]
 async fn a_correction_retracts_the_latest_event_and_its_decisions() {
     let db = TestDb::new().await;
     let app = test::init_service(arbiter::startup::app(db.state())).await;

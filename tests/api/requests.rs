@@ -488,3 +488,122 @@ async fn numbers_beyond_their_documented_range_are_refused_naming_the_field() {
     assert_eq!(db.event_count().await, 0);
     db.finish().await;
 }
+
+#[actix_web::test]
+async fn at_seq_zero_is_refused_as_a_bad_query_that_names_seq_one_not_as_a_missing_game() {
+    let db = TestDb::new().await;
+    let app = test::init_service(arbiter::startup::app(db.state())).await;
+    let game = create_game(&app, &db).await;
+    for route in ["", "/positions"] {
+        let reply = send(
+            &app,
+            db.get().uri(&format!("/v1/games/{game}{route}?at_seq=0")),
+        )
+        .await;
+        assert_problem(&reply, 400, "invalid_query");
+        assert_eq!(reply.1["field"], "at_seq", "{}", reply.1);
+        let detail = reply.1["detail"].as_str().unwrap_or_default();
+        assert!(detail.contains("at_seq=1"), "{detail}");
+        let reply = send(
+            &app,
+            db.get().uri(&format!("/v1/games/{game}{route}?at_seq=1")),
+        )
+        .await;
+        assert_eq!(reply.0, 200, "at_seq=1 is the game as created: {}", reply.1);
+    }
+    db.finish().await;
+}
+
+#[actix_web::test]
+async fn a_nested_unknown_or_missing_field_is_named_once_with_its_whole_path() {
+    let db = TestDb::new().await;
+    let app = test::init_service(arbiter::startup::app(db.state())).await;
+    let mut body = standard_game();
+    body["white"]["rating"] = json!({"rating": 2800});
+    let reply = send(&app, db.post().uri("/v1/games").set_json(&body)).await;
+    assert_problem(&reply, 422, "invalid_field");
+    assert_eq!(reply.1["field"], "white.rating", "{}", reply.1);
+    let mut body = standard_game();
+    body["white"] = json!({"fide_id": 1503014});
+    let reply = send(&app, db.post().uri("/v1/games").set_json(&body)).await;
+    assert_problem(&reply, 422, "invalid_field");
+    assert_eq!(reply.1["field"], "white.name", "{}", reply.1);
+    db.finish().await;
+
+    refused_append(
+        json!({"expected_seq": 1, "events": [{"type": "clock_press", "by": "white", "clock": {"white_ms": 1000, "blue_ms": 5}}]}),
+        422,
+        "invalid_field",
+        Some("events[0].clock.blue_ms"),
+    )
+    .await;
+}
+
+#[actix_web::test]
+async fn a_written_move_in_no_notation_is_refused_as_unreadable_and_an_illegal_one_is_judged() {
+    refused_append(
+        json!({"expected_seq": 1, "events": [{"type": "claim", "by": "white", "kind": "repetition", "intended_move": "Qxq9"}]}),
+        422,
+        "unreadable_move",
+        Some("events[0]"),
+    )
+    .await;
+    // A well-formed move that is illegal here is a matter for the Laws: recorded and judged.
+    let db = TestDb::new().await;
+    let app = test::init_service(arbiter::startup::app(db.state())).await;
+    let game = create_game(&app, &db).await;
+    let (status, body) = crate::support::append(
+        &app,
+        &db,
+        game,
+        1,
+        json!([{"type": "claim", "by": "white", "kind": "repetition", "intended_move": "Qh5"}]),
+    )
+    .await;
+    assert_eq!(status, 201, "{body}");
+    assert_eq!(body["events"][1]["event"]["type"], "claim_ruled", "{body}");
+    db.finish().await;
+}
+
+#[actix_web::test]
+async fn problem_titles_are_words_a_person_reads_not_internal_names() {
+    let db = TestDb::new().await;
+    let app = test::init_service(arbiter::startup::app(db.state())).await;
+    let game = create_game(&app, &db).await;
+    let (status, body) = crate::support::append(
+        &app,
+        &db,
+        game,
+        1,
+        json!([{"type": "touch", "by": "white", "square": "g1"}]),
+    )
+    .await;
+    assert_eq!(status, 201, "{body}");
+    let refused = send(
+        &app,
+        db.post().uri(&format!("/v1/games/{game}/events")).set_json(
+            json!({"expected_seq": 2, "events": [{"type": "move", "by": "white", "san": "e4"}]}),
+        ),
+    )
+    .await;
+    assert_problem(&refused, 422, "touch_move_obligation");
+    assert_eq!(refused.1["title"], "The touched piece must be moved");
+    let stale = send(
+        &app,
+        db.post().uri(&format!("/v1/games/{game}/events")).set_json(
+            json!({"expected_seq": 1, "events": [{"type": "move", "by": "white", "san": "Nf3"}]}),
+        ),
+    )
+    .await;
+    assert_problem(&stale, 409, "stale_seq");
+    assert_eq!(stale.1["title"], "Someone recorded first");
+    for problem in [&refused.1, &stale.1] {
+        let title = problem["title"].as_str().unwrap_or_default().to_lowercase();
+        let code_words = problem["code"]
+            .as_str()
+            .unwrap_or_default()
+            .replace('_', " ");
+        assert_ne!(title, code_words, "{problem}");
+    }
+    db.finish().await;
+}
