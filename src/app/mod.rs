@@ -6,7 +6,8 @@
 //! [`streams`] follows games and rounds live; [`commands`] decodes what a person or a client
 //! sends into typed commands, with a [`commands::CommandError`] that each face renders its
 //! own way; [`sessions`] turns a back-office session into the principal it signs in;
-//! [`throttle`] counts failed authentications per address.
+//! [`throttle`] counts failed authentications per address; [`trf`] builds the FIDE
+//! tournament report from the log.
 
 pub mod arbitration;
 pub mod commands;
@@ -15,3 +16,4 @@ pub mod rounds;
 pub mod sessions;
 pub mod streams;
 pub mod throttle;
+pub mod trf;

@@ -44,7 +44,7 @@
 //! pairing without a result yet, or a round not paired yet; in a result column blank is `Z`).
 //! A double forfeit is each player's `-` against the other.
 //!
-//! Reading and writing are pure; the application service builds a report from the log.
+//! Reading and writing are pure; [`crate::app::trf`] builds a report from the log.
 
 use super::pairings::PairingFileError;
 
@@ -144,12 +144,14 @@ impl TrfResult {
         }
     }
 
-    /// The result of the opponent in the same game (a bye has no opponent: itself).
+    /// The result of the opponent in the same game (a bye has no opponent: itself). A double
+    /// forfeit, where both have `-`, is not one result and its opposite.
     pub fn opposite(self) -> TrfResult {
         match self {
             TrfResult::Win => TrfResult::Loss,
             TrfResult::Loss => TrfResult::Win,
             TrfResult::ForfeitWin => TrfResult::ForfeitLoss,
+            TrfResult::ForfeitLoss => TrfResult::ForfeitWin,
             TrfResult::UnratedWin => TrfResult::UnratedLoss,
             TrfResult::UnratedLoss => TrfResult::UnratedWin,
             other => other,
