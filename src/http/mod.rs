@@ -126,6 +126,7 @@ pub fn routes(config: &mut ServiceConfig) {
                 .service(tournaments::get_tournament)
                 .service(tournaments::update_tournament)
                 .service(tournaments::load_pairings)
+                .service(tournaments::tournament_trf)
                 .service(tokens::create_token)
                 .service(tokens::list_tokens)
                 .service(tokens::revoke_token)

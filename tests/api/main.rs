@@ -23,6 +23,7 @@ mod support;
 mod swagger_ui;
 mod test_server;
 mod tournaments;
+mod trf_export;
 mod trust;
 mod web;
 mod write_path;
