@@ -440,6 +440,11 @@ pub async fn show(
         .max()
         .map(|n| n + 1)
         .unwrap_or(1);
+    let unfinished: Vec<String> = rounds
+        .iter()
+        .filter(|r| r.ended < r.games)
+        .map(|r| format!("round {}: {} of {}", r.round, r.games - r.ended, r.games))
+        .collect();
     let body = html! {
         div.page-head {
             h1 { (settings.name) }
@@ -485,6 +490,9 @@ pub async fn show(
                         "Tournament report (FIDE TRF), for the pairing program and the rating officer: "
                         a.button href={ "/v1/tournaments/" (tournament.tournament_id) "/trf" } download { "TRF-16" } " "
                         a.button href={ "/v1/tournaments/" (tournament.tournament_id) "/trf?version=26" } download { "TRF26" }
+                    }
+                    @if !unfinished.is_empty() {
+                        p.hint #report-missing { "Games without a result yet (blank in the report): " (unfinished.join(", ")) "." }
                     }
                     table.list {
                         thead { tr { th { "Round" } th.num { "Games" } th.num { "Ended" } th { "Screens" } } }

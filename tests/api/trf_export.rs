@@ -190,6 +190,12 @@ async fn the_real_tournament_exported_from_the_log_has_the_original_results_and_
         text26.contains("\r\n001    1 m GM Mirzoev Azer"),
         "{text26}"
     );
+    for round in 1..=4 {
+        let again = parse_trf_round(&text26, round).expect("the TRF26 export re-imports");
+        let before = parse_trf_round(GROS_TRF, round).expect("the original reads");
+        assert_eq!(again.boards, before.boards, "TRF26, round {round}");
+        assert_eq!(again.unpaired, before.unpaired, "TRF26, round {round}");
+    }
 
     // Board 1 of round 4 (Guijarro Galan - Mirzoev, 0-1) drawn on appeal: exported as drawn.
     let (game, seq) = round_four_top.expect("round 4, board 1");

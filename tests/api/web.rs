@@ -292,6 +292,10 @@ async fn a_tournament_is_set_up_and_a_round_loaded_from_a_trf_file_creates_its_g
     let page = browser.source().await;
     assert!(page.contains("/trf?version=26"), "{page}");
     assert!(page.contains("TRF-16"), "{page}");
+    assert!(
+        page.contains("Games without a result yet (blank in the report): round 4: 23 of 23."),
+        "{page}"
+    );
     browser.close().await;
     office.stop().await;
     db.finish().await;
