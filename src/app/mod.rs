@@ -7,7 +7,8 @@
 //! sends into typed commands, with a [`commands::CommandError`] that each face renders its
 //! own way; [`sessions`] turns a back-office session into the principal it signs in;
 //! [`throttle`] counts failed authentications per address; [`undo`] finds what the last form
-//! recorded, for "undo the last entry".
+//! recorded, for "undo the last entry"; [`trf`] builds the FIDE tournament report from the
+//! log.
 
 pub mod arbitration;
 pub mod commands;
@@ -16,4 +17,5 @@ pub mod rounds;
 pub mod sessions;
 pub mod streams;
 pub mod throttle;
+pub mod trf;
 pub mod undo;

@@ -141,6 +141,7 @@ fn routes_with_cors(config: &mut ServiceConfig, origins: &[String]) {
                 .service(tournaments::get_tournament)
                 .service(tournaments::update_tournament)
                 .service(tournaments::load_pairings)
+                .service(tournaments::tournament_trf)
                 .service(tokens::create_token)
                 .service(tokens::list_tokens)
                 .service(tokens::revoke_token)

@@ -1,5 +1,6 @@
 //! Tournaments: create, list, fetch and change an event's settings, and load a round's
-//! pairings (a list, a CSV file or the round lines of a FIDE TRF-16 file) as games.
+//! pairings (a list, a CSV file or the round lines of a FIDE TRF-16 file) as games, and export
+//! the tournament as a FIDE tournament report (TRF).
 //! The back office calls the same [`crate::tournament`] functions.
 
 use super::auth::Caller;
@@ -7,7 +8,9 @@ use super::body::{json_object, read_limited};
 use super::error::{ApiError, Problem};
 use crate::app::commands::{decode_at, overrides_by_board, pairings_from};
 use crate::app::rounds::{self, LoadError, RoundGame};
+use crate::app::trf::{self, TrfError};
 use crate::interchange::pairings::{Pairing, Unpaired};
+use crate::interchange::trf_report::TrfVersion;
 use crate::state::AppState;
 use crate::tournament::{self, GameOverrides, SettingsProblem, Tournament, TournamentSettings};
 use actix_web::{HttpResponse, get, post, put, web};
@@ -271,6 +274,16 @@ pub async fn load_pairings(
         &caller.0.recorder(),
     )
     .await?;
+    if let Some(text) = request.trf.as_deref() {
+        trf::keep_trf_players(
+            &state.store,
+            &tournament,
+            &round,
+            text,
+            &caller.0.recorder(),
+        )
+        .await?;
+    }
     let status = if games.iter().any(|g| g.created) {
         actix_web::http::StatusCode::CREATED
     } else {
@@ -283,4 +296,70 @@ pub async fn load_pairings(
         games,
         unpaired: read.unpaired,
     }))
+}
+
+/// Which version of the tournament report to write.
+#[derive(Debug, Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct TrfQuery {
+    /// `26` for TRF26 (in force since 1 September 2025: round count `142`, encoded time
+    /// control `222`, bye records `240`), `16` for TRF-16 (older pairing programs; the
+    /// default).
+    #[param(inline)]
+    pub version: Option<TrfVersion>,
+}
+
+impl From<TrfError> for ApiError {
+    fn from(error: TrfError) -> Self {
+        match error {
+            TrfError::Unreadable(message) => ApiError::invalid_field("trf", message),
+            TrfError::Record(record) => record.into(),
+            TrfError::Store(store) => store.into(),
+        }
+    }
+}
+
+/// Export the tournament as a FIDE tournament report (TRF).
+///
+/// Every player's `001` line with every round's opponent, colour and result as the log stands
+/// now (a result changed on appeal as changed; forfeits `+`/`-`, games of less than one move
+/// `W`/`D`/`L`, the byes of the loaded TRF files `H`/`F`/`U`/`Z`), points and rank (ties share
+/// a rank). Players are numbered as in the TRF files the rounds were loaded from. What goes
+/// back to the pairing program after a round, and to the rating officer at the end.
+#[utoipa::path(
+    tag = "tournaments",
+    security(("bearer" = [])),
+    params(("id" = Uuid, Path, description = "The tournament's id."), TrfQuery),
+    responses(
+        (status = 200, description = "The report, lines ended by CR LF.", body = String, content_type = "text/plain"),
+        (status = 400, description = "The id is not a UUID, or the version is not 16 or 26.", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such tournament.", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[get("/tournaments/{id}/trf")]
+pub async fn tournament_trf(
+    state: web::Data<AppState>,
+    _caller: Caller,
+    id: web::Path<Uuid>,
+    query: web::Query<TrfQuery>,
+) -> Result<HttpResponse, ApiError> {
+    let id = id.into_inner();
+    let tournament = state
+        .store
+        .tournament(id)
+        .await?
+        .ok_or_else(|| tournament_not_found(id))?;
+    let version = query.version.unwrap_or(TrfVersion::Trf16);
+    let text = trf::export(&state.arbitration, &tournament, version).await?;
+    let suffix = match version {
+        TrfVersion::Trf16 => "trf16",
+        TrfVersion::Trf26 => "trf26",
+    };
+    Ok(HttpResponse::Ok()
+        .content_type("text/plain; charset=utf-8")
+        .insert_header((
+            "Content-Disposition",
+            format!("attachment; filename=\"tournament-{id}.{suffix}.txt\""),
+        ))
+        .body(text))
 }

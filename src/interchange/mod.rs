@@ -15,3 +15,4 @@ pub mod pairings;
 pub mod pgn_export;
 pub mod pgn_import;
 pub mod time_control_tag;
+pub mod trf_report;

@@ -9,6 +9,7 @@ mod games;
 mod notifications;
 mod read_model;
 mod replica;
+mod roster;
 mod rounds;
 mod rulings;
 mod sessions;
@@ -21,6 +22,7 @@ pub use games::{CreatedGame, GameFilter, GameListPage, GameStatus, GameSummary, 
 pub use notifications::{EVENTS_CHANNEL, Wakeup, Wakeups};
 pub use read_model::{LoggedEvent, ReadModelRebuild, ReadModelWritten, RebuiltSummary};
 pub use replica::{Lsn, ReadHandle, ServedBy};
+pub use roster::{RoundBye, TournamentGame};
 pub use rounds::{RoundFeedPage, RoundGameHead};
 pub use rulings::{RulingFilter, RulingItem, RulingPage};
 pub use sessions::{OpenedSession, Session};

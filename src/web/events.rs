@@ -8,6 +8,7 @@ use super::layout::{self, Nav};
 use super::session::{self, Fields, Flash, Posted, Viewer, leave_flash};
 use crate::app::commands::pairings_from;
 use crate::app::rounds::{self, LoadError};
+use crate::app::trf;
 use crate::game::event::{DrawOfferPolicy, LawsEdition, Regulations, TimeControl, TimeControlKind};
 use crate::request::Reads;
 use crate::state::AppState;
@@ -439,6 +440,11 @@ pub async fn show(
         .max()
         .map(|n| n + 1)
         .unwrap_or(1);
+    let unfinished: Vec<String> = rounds
+        .iter()
+        .filter(|r| r.ended < r.games)
+        .map(|r| format!("round {}: {} of {}", r.round, r.games - r.ended, r.games))
+        .collect();
     let body = html! {
         div.page-head {
             h1 { (settings.name) }
@@ -480,6 +486,14 @@ pub async fn show(
                 @if rounds.is_empty() {
                     p.hint { "No round loaded yet." }
                 } @else {
+                    p.links {
+                        "Tournament report (FIDE TRF), for the pairing program and the rating officer: "
+                        a.button href={ "/v1/tournaments/" (tournament.tournament_id) "/trf" } download { "TRF-16" } " "
+                        a.button href={ "/v1/tournaments/" (tournament.tournament_id) "/trf?version=26" } download { "TRF26" }
+                    }
+                    @if !unfinished.is_empty() {
+                        p.hint #report-missing { "Games without a result yet (blank in the report): " (unfinished.join(", ")) "." }
+                    }
                     table.list {
                         thead { tr { th { "Round" } th.num { "Games" } th.num { "Ended" } th { "Screens" } } }
                         tbody {
@@ -665,6 +679,20 @@ pub async fn load_round(
             &viewer.principal.recorder(),
         )
         .await?;
+        if is_trf {
+            trf::keep_trf_players(
+                &state.store,
+                &tournament,
+                &round,
+                &content,
+                &viewer.principal.recorder(),
+            )
+            .await
+            .map_err(|e| match e {
+                trf::TrfError::Store(store) => LoadError::Store(store),
+                other => LoadError::Conflict(other.to_string()),
+            })?;
+        }
         Ok::<_, LoadError>((games, read.unpaired))
     }
     .await;

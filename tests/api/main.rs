@@ -24,6 +24,7 @@ mod support;
 mod swagger_ui;
 mod test_server;
 mod tournaments;
+mod trf_export;
 mod trust;
 mod upgrade;
 mod web;

@@ -261,6 +261,41 @@ async fn a_tournament_is_set_up_and_a_round_loaded_from_a_trf_file_creates_its_g
         .await
         .expect("count");
     assert_eq!(games, 23);
+    // The file's players and the round's byes are kept for the tournament report.
+    let kept: i64 = sqlx::query_scalar("SELECT count(*) FROM tournament_players")
+        .fetch_one(db.store.pool())
+        .await
+        .expect("count");
+    assert_eq!(kept, 52);
+    let byes: Vec<(i32, String)> = sqlx::query_as(
+        "SELECT start_number, code FROM tournament_byes WHERE round = '4' ORDER BY start_number",
+    )
+    .fetch_all(db.store.pool())
+    .await
+    .expect("byes");
+    let byes: Vec<(i32, &str)> = byes.iter().map(|(n, c)| (*n, c.as_str())).collect();
+    assert_eq!(
+        byes,
+        vec![
+            (28, "Z"),
+            (29, "H"),
+            (30, "H"),
+            (37, "H"),
+            (41, "H"),
+            (48, "U")
+        ]
+    );
+    // The tournament's page links the report in both versions.
+    browser.client.back().await.expect("back");
+    browser.client.refresh().await.expect("reload");
+    browser.wait_for("#pairing_file").await;
+    let page = browser.source().await;
+    assert!(page.contains("/trf?version=26"), "{page}");
+    assert!(page.contains("TRF-16"), "{page}");
+    assert!(
+        page.contains("Games without a result yet (blank in the report): round 4: 23 of 23."),
+        "{page}"
+    );
     browser.close().await;
     office.stop().await;
     db.finish().await;

@@ -1,0 +1,296 @@
+//! The tournament report (FIDE TRF) from the log: what goes back to the pairing program
+//! after each round and to the rating officer at the end.
+//!
+//! * **Players and start ranks.** Loading a round from a TRF file keeps the file's player
+//!   lines ([`keep_trf_players`]), so the report numbers the players as the pairing program
+//!   does and carries their sex, title, rating, federation, FIDE id and birth date. A game's
+//!   player is found among them by FIDE id, else by name; a player of a game who is not among
+//!   them (rounds loaded from CSV or a list) gets the next start rank, in the order of first
+//!   appearance (round, board), with the name and FIDE id the game has.
+//! * **Rounds.** Rounds named by a number (`1`, `2`, ...) are the report's rounds; games of
+//!   other rounds (`5.1`) are not reported. A player with two games in one round is reported
+//!   with the later board's.
+//! * **Results, as the log stands now** (the engine folds each game's log, so a result changed
+//!   on appeal is reported as changed, and a retracted end is no end): a game with a move of
+//!   each player (two plies or more) `1`/`=`/`0`; a game the arbiter (or the appeals
+//!   committee) ended before any move `+`/`-`, a forfeit, which is how an absence at the
+//!   default time (6.7.1) is recorded; any other game that lasted less than one move
+//!   (a resignation or an agreement before both players moved) `W`/`D`/`L`, not rated; a game
+//!   not ended yet its opponent and colour with a blank result.
+//! * **Byes** are those the TRF file gave for the loaded round (`H`, `F`, `U`, `Z`): a bye is
+//!   not a game, so it is kept beside the log, not in it.
+//! * **Points and rank** are computed, with FIDE's default scoring; the rank shares places on
+//!   equal points ("ties allowed"): the service does not know the tournament's tie-breaks, so
+//!   the pairing program's own ranks are not reproduced.
+//! * **Header**: `012` the name, `022` the site, `042`/`052` the dates (`YYYY/MM/DD`), `102`
+//!   the first of the tournament's arbiters, `112` each other one, as the arbiters list gives
+//!   them (with their FIDE ids if written there), `122` and (TRF26) `222` the time control.
+
+use super::arbitration::{Arbitration, RecordError};
+use crate::game::event::{GameResult, Termination};
+use crate::interchange::trf_report::{
+    self, TrfColour, TrfPlayer, TrfReport, TrfResult, TrfRound, TrfTournament, TrfVersion,
+};
+use crate::store::{Store, StoreError};
+use crate::tournament::Tournament;
+use std::collections::HashMap;
+
+/// Why a report cannot be made or a file's players kept.
+#[derive(Debug, thiserror::Error)]
+pub enum TrfError {
+    /// The TRF file cannot be read.
+    #[error("{0}")]
+    Unreadable(String),
+    /// A game's log cannot be read or folded.
+    #[error(transparent)]
+    Record(#[from] RecordError),
+    /// The store failed.
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
+
+/// Keeps the player lines of a TRF file and the byes of round `round` (a number) it gives,
+/// after the round's games were loaded from it.
+pub async fn keep_trf_players(
+    store: &Store,
+    tournament: &Tournament,
+    round: &str,
+    trf: &str,
+    recorded_by: &str,
+) -> Result<(), TrfError> {
+    let report = trf_report::read_report(trf).map_err(|e| TrfError::Unreadable(e.0))?;
+    store
+        .keep_tournament_players(tournament.tournament_id, &report.players)
+        .await?;
+    let index = round
+        .parse::<usize>()
+        .ok()
+        .and_then(|r| r.checked_sub(1))
+        .ok_or_else(|| TrfError::Unreadable(format!("Round `{round}` is not a TRF round.")))?;
+    let byes: Vec<(u32, char)> = report
+        .players
+        .iter()
+        .filter_map(|player| {
+            let entry = player.rounds.get(index)?;
+            let code = entry.result.code();
+            (entry.opponent.is_none() && matches!(code, 'H' | 'F' | 'U' | 'Z'))
+                .then_some((player.start_number, code))
+        })
+        .collect();
+    store
+        .replace_round_byes(tournament.tournament_id, round, &byes, recorded_by)
+        .await?;
+    Ok(())
+}
+
+/// What a game's current state reports for White (Black's is the opposite).
+fn white_result(
+    result: Option<GameResult>,
+    termination: Option<Termination>,
+    plies: usize,
+) -> TrfResult {
+    let Some(result) = result else {
+        return TrfResult::Blank;
+    };
+    let by_arbiter = matches!(
+        termination,
+        Some(Termination::Arbiter | Termination::Appeal)
+    );
+    let (played, forfeit, unrated) = match result {
+        GameResult::WhiteWins => (TrfResult::Win, TrfResult::ForfeitWin, TrfResult::UnratedWin),
+        GameResult::BlackWins => (
+            TrfResult::Loss,
+            TrfResult::ForfeitLoss,
+            TrfResult::UnratedLoss,
+        ),
+        GameResult::Draw => (
+            TrfResult::Draw,
+            TrfResult::UnratedDraw,
+            TrfResult::UnratedDraw,
+        ),
+    };
+    if plies >= 2 {
+        played
+    } else if plies == 0 && by_arbiter {
+        forfeit
+    } else {
+        unrated
+    }
+}
+
+/// The key a player is found by: the FIDE id when there is one, else the name.
+fn keys(name: &str, fide_id: Option<u64>) -> Vec<String> {
+    let mut keys = Vec::new();
+    if let Some(id) = fide_id.filter(|id| *id != 0) {
+        keys.push(format!("fide:{id}"));
+    }
+    keys.push(format!("name:{}", name.trim().to_lowercase()));
+    keys
+}
+
+/// The time control in words (`90'+30"`) and encoded for TRF26 (`5400+30`).
+fn time_control(tournament: &Tournament) -> (String, String) {
+    let control = &tournament.settings.time_control;
+    let seconds = control.base_ms / 1000;
+    let base = if seconds.is_multiple_of(60) {
+        format!("{}'", seconds / 60)
+    } else {
+        format!("{seconds}\"")
+    };
+    let words = if control.increment_ms == 0 {
+        base
+    } else {
+        format!("{base}+{}\"", control.increment_ms / 1000)
+    };
+    (
+        words,
+        trf_report::encoded_time_control(control.base_ms, control.increment_ms),
+    )
+}
+
+/// Builds the report of a tournament from the log (see the module documentation).
+pub async fn report(
+    arbitration: &Arbitration,
+    tournament: &Tournament,
+) -> Result<TrfReport, TrfError> {
+    let store = arbitration.store();
+    let mut players = store.tournament_players(tournament.tournament_id).await?;
+    let mut index: HashMap<String, usize> = HashMap::new();
+    for (at, player) in players.iter().enumerate() {
+        for key in keys(&player.name, player.fide_id) {
+            index.entry(key).or_insert(at);
+        }
+    }
+    let mut find_or_add = |players: &mut Vec<TrfPlayer>, name: &str, fide_id: Option<u64>| {
+        let keys = keys(name, fide_id);
+        if let Some(at) = keys.iter().find_map(|k| index.get(k)) {
+            return *at;
+        }
+        let start_number = players.iter().map(|p| p.start_number).max().unwrap_or(0) + 1;
+        players.push(TrfPlayer {
+            start_number,
+            name: name.trim().to_string(),
+            fide_id,
+            ..TrfPlayer::default()
+        });
+        let at = players.len() - 1;
+        for key in keys {
+            index.insert(key, at);
+        }
+        at
+    };
+    let round_number = |round: &str| round.parse::<usize>().ok().filter(|r| *r >= 1);
+    let mut entries: Vec<(usize, usize, TrfRound)> = Vec::new();
+    for game in store.event_games(&tournament.settings.name).await? {
+        let Some(round) = round_number(&game.round) else {
+            continue;
+        };
+        let (state, _) = arbitration.state_at(game.game_id, None).await?;
+        let settings = state.settings();
+        let white = find_or_add(&mut players, &settings.white.name, settings.white.fide_id);
+        let black = find_or_add(&mut players, &settings.black.name, settings.black.fide_id);
+        let result = white_result(state.result(), state.termination(), state.moves().len());
+        entries.push((
+            white,
+            round,
+            TrfRound {
+                opponent: Some(players[black].start_number),
+                colour: TrfColour::White,
+                result,
+            },
+        ));
+        entries.push((
+            black,
+            round,
+            TrfRound {
+                opponent: Some(players[white].start_number),
+                colour: TrfColour::Black,
+                result: result.opposite(),
+            },
+        ));
+    }
+    let by_number: HashMap<u32, usize> = players
+        .iter()
+        .enumerate()
+        .map(|(at, p)| (p.start_number, at))
+        .collect();
+    let mut byes = Vec::new();
+    for bye in store.tournament_byes(tournament.tournament_id).await? {
+        if let (Some(round), Some(at), Some(result)) = (
+            round_number(&bye.round),
+            by_number.get(&bye.start_number),
+            TrfResult::from_code(bye.code),
+        ) {
+            byes.push((*at, round, TrfRound::bye(result)));
+        }
+    }
+    let rounds = entries
+        .iter()
+        .chain(&byes)
+        .map(|(_, round, _)| *round)
+        .max()
+        .unwrap_or(0);
+    for player in players.iter_mut() {
+        player.rounds = vec![TrfRound::BLANK; rounds];
+    }
+    for (at, round, entry) in byes.into_iter().chain(entries) {
+        players[at].rounds[round - 1] = entry;
+    }
+    trf_report::score(&mut players);
+    let settings = &tournament.settings;
+    let date = |d: Option<chrono::NaiveDate>| d.map(|d| d.format("%Y/%m/%d").to_string());
+    let (words, encoded) = time_control(tournament);
+    Ok(TrfReport {
+        tournament: TrfTournament {
+            name: settings.name.clone(),
+            city: settings.site.clone(),
+            federation: None,
+            starts_on: date(settings.starts_on),
+            ends_on: date(settings.ends_on),
+            kind: None,
+            chief_arbiter: settings.arbiters.first().cloned(),
+            deputies: settings.arbiters.iter().skip(1).cloned().collect(),
+            time_control: Some(words),
+            encoded_time_control: Some(encoded),
+            rounds: (rounds > 0).then_some(rounds as u32),
+        },
+        players,
+    })
+}
+
+/// The tournament's report as a file in `version`.
+pub async fn export(
+    arbitration: &Arbitration,
+    tournament: &Tournament,
+    version: TrfVersion,
+) -> Result<String, TrfError> {
+    Ok(trf_report::write_report(
+        &report(arbitration, tournament).await?,
+        version,
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn results_follow_the_moves_played_and_who_ended_the_game() {
+        let arbiter = Some(Termination::Arbiter);
+        let resigned = Some(Termination::Resignation);
+        let white = Some(GameResult::WhiteWins);
+        assert_eq!(white_result(white, resigned, 2), TrfResult::Win);
+        assert_eq!(white_result(white, arbiter, 0), TrfResult::ForfeitWin);
+        assert_eq!(white_result(white, arbiter, 1), TrfResult::UnratedWin);
+        assert_eq!(white_result(white, resigned, 0), TrfResult::UnratedWin);
+        assert_eq!(
+            white_result(Some(GameResult::Draw), Some(Termination::Agreement), 1),
+            TrfResult::UnratedDraw
+        );
+        assert_eq!(
+            white_result(Some(GameResult::BlackWins), Some(Termination::Appeal), 0),
+            TrfResult::ForfeitLoss
+        );
+        assert_eq!(white_result(None, None, 30), TrfResult::Blank);
+    }
+}

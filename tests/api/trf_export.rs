@@ -1,0 +1,242 @@
+//! The tournament report (FIDE TRF) from the log, against the real tournament file
+//! `tests/data/gros-2010.trf`: its four rounds loaded through the round-loading route, each
+//! game's result recorded through the engine as the file gives it, the export compared with
+//! the original column by column, read again as pairings, and a result changed on appeal
+//! exported as changed.
+
+use crate::support::{TestDb, append, bearer, send, send_raw};
+use crate::tournaments::GROS_TRF;
+use actix_web::test;
+use arbiter::interchange::pairings::parse_trf_round;
+use arbiter::interchange::trf_report::{TrfPlayer, TrfResult, read_report};
+use serde_json::{Value, json};
+use std::collections::HashMap;
+use uuid::Uuid;
+
+/// The events that end a game with White's result `code` as the TRF file gives it: a played
+/// game (two moves, then a resignation or an agreed draw), or a forfeit decided by the
+/// arbiter before any move.
+fn ending(code: TrfResult) -> Value {
+    let opening = [
+        json!({"type": "move", "by": "white", "san": "e4"}),
+        json!({"type": "move", "by": "black", "san": "e5"}),
+    ];
+    let forfeit = |result: &str, absent: &str| {
+        json!([{"type": "arbiter_decision", "decision": "game_ended", "result": result,
+                "reason": format!("{absent} did not arrive at the board within the default time (6.7.1).")}])
+    };
+    match code {
+        TrfResult::Win => json!([opening[0], opening[1], {"type": "resign", "by": "black"}]),
+        TrfResult::Loss => json!([opening[0], opening[1], {"type": "resign", "by": "white"}]),
+        TrfResult::Draw => json!([opening[0], opening[1],
+            {"type": "draw_offer", "by": "white"}, {"type": "draw_accept", "by": "black"}]),
+        TrfResult::ForfeitWin => forfeit("1-0", "Black"),
+        TrfResult::ForfeitLoss => forfeit("0-1", "White"),
+        other => panic!("the file has no game with the result {other:?}"),
+    }
+}
+
+fn by_start_number(players: &[TrfPlayer]) -> HashMap<u32, &TrfPlayer> {
+    players.iter().map(|p| (p.start_number, p)).collect()
+}
+
+#[actix_web::test]
+async fn the_real_tournament_exported_from_the_log_has_the_original_results_and_points() {
+    let db = TestDb::new().await;
+    let app = test::init_service(arbiter::startup::app(db.state())).await;
+    let original = read_report(GROS_TRF).expect("the original reads");
+    let players = by_start_number(&original.players);
+    let start_of: HashMap<&str, u32> = original
+        .players
+        .iter()
+        .map(|p| (p.name.as_str(), p.start_number))
+        .collect();
+    let (status, body, _) = send(
+        &app,
+        db.post().uri("/v1/tournaments").set_json(json!({
+            "name": "XX Open Internacional de Gros",
+            "site": "Donostia",
+            "starts_on": "2010-09-24",
+            "ends_on": "2010-10-02",
+            "time_control": {"kind": "standard", "base_ms": 5_400_000, "increment_ms": 30_000},
+            "arbiters": ["IA Mikel Larreategi Arana (22232540)", "FA Ane Deputy (22200000)"]
+        })),
+    )
+    .await;
+    assert_eq!(status, 201, "{body}");
+    let id = body["tournament_id"].as_str().expect("id").to_string();
+
+    // Rounds 1 to 4 through the round-loading route, each game ended as the file says.
+    let mut round_four_top: Option<(Uuid, u64)> = None;
+    for round in 1..=4usize {
+        let (status, body, _) = send(
+            &app,
+            db.post()
+                .uri(&format!("/v1/tournaments/{id}/rounds/{round}/pairings"))
+                .set_json(json!({"trf": GROS_TRF})),
+        )
+        .await;
+        assert_eq!(status, 201, "{body}");
+        for game in body["games"].as_array().expect("games") {
+            let white = start_of[game["white"].as_str().expect("white")];
+            let code = players[&white].rounds[round - 1].result;
+            let game_id: Uuid = game["game_id"].as_str().expect("id").parse().expect("uuid");
+            let (status, appended) = append(&app, &db, game_id, 1, ending(code)).await;
+            assert_eq!(status, 201, "{appended}");
+            assert!(
+                appended["events"]
+                    .as_array()
+                    .expect("events")
+                    .iter()
+                    .any(|e| e["event"]["type"] == "game_ended"),
+                "round {round}, board {}: {appended}",
+                game["board"]
+            );
+            if round == 4 && game["board"] == 1 {
+                round_four_top = Some((game_id, appended["last_seq"].as_u64().expect("seq")));
+            }
+        }
+    }
+
+    let (status, headers, text) =
+        send_raw(&app, db.get().uri(&format!("/v1/tournaments/{id}/trf"))).await;
+    assert_eq!(status, 200, "{text}");
+    assert_eq!(
+        headers.get("content-type").and_then(|v| v.to_str().ok()),
+        Some("text/plain; charset=utf-8")
+    );
+    assert!(text.starts_with("012 XX Open Internacional de Gros\r\n022 Donostia\r\n"));
+    assert!(text.contains("\r\n042 2010/09/24\r\n052 2010/10/02\r\n"));
+    assert!(text.contains("\r\n102 IA Mikel Larreategi Arana (22232540)\r\n"));
+    assert!(text.contains("\r\n112 FA Ane Deputy (22200000)\r\n"));
+    assert!(text.contains("\r\n122 90'+30\"\r\n"), "{text}");
+    let exported = read_report(&text).expect("the export reads as TRF");
+    assert_eq!(exported.players.len(), 52);
+    let ours = by_start_number(&exported.players);
+    for (number, theirs) in &players {
+        let mine = ours[number];
+        // The player's own columns: start rank to birth date.
+        assert_eq!(
+            (
+                &mine.sex,
+                &mine.title,
+                &mine.name,
+                mine.rating,
+                &mine.federation
+            ),
+            (
+                &theirs.sex,
+                &theirs.title,
+                &theirs.name,
+                theirs.rating,
+                &theirs.federation
+            )
+        );
+        assert_eq!(
+            (mine.fide_id, &mine.birth_date),
+            (theirs.fide_id, &theirs.birth_date)
+        );
+        // Every round's opponent, colour and result.
+        assert_eq!(mine.rounds.len(), 4, "{}", theirs.name);
+        assert_eq!(mine.rounds[..], theirs.rounds[..4], "{}", theirs.name);
+        // Points: the original's, but for the byes it already gives for round 5.
+        let later: u32 = theirs.rounds[4..]
+            .iter()
+            .map(|r| r.result.half_points())
+            .sum();
+        assert_eq!(
+            mine.half_points + later,
+            theirs.half_points,
+            "{}",
+            theirs.name
+        );
+        assert_eq!(
+            later > 0,
+            *number == 43,
+            "only Gallas has a round-5 bye worth points"
+        );
+    }
+    // The same 001 lines but for the rank (ours shares places on equal points) and round 5.
+    let original_lines: HashMap<&str, &str> = GROS_TRF
+        .lines()
+        .filter(|l| l.starts_with("001"))
+        .map(|l| (&l[..8], l))
+        .collect();
+    for line in text.lines().filter(|l| l.starts_with("001")) {
+        let theirs = original_lines[&line[..8]];
+        assert_eq!(line[..80], theirs[..80], "columns 1-80");
+        assert_eq!(line[89..], theirs[89..129], "rounds 1-4 (columns 92-129)");
+    }
+
+    // The export is read again as pairings: every round gives the original's boards.
+    for round in 1..=4 {
+        let again = parse_trf_round(&text, round).expect("the export re-imports");
+        let before = parse_trf_round(GROS_TRF, round).expect("the original reads");
+        assert_eq!(again.boards, before.boards, "round {round}");
+        assert_eq!(again.unpaired, before.unpaired, "round {round}");
+    }
+
+    // TRF26: the time control encoded, the rounds counted, the byes as 240 records.
+    let (status, _, text26) = send_raw(
+        &app,
+        db.get()
+            .uri(&format!("/v1/tournaments/{id}/trf?version=26")),
+    )
+    .await;
+    assert_eq!(status, 200);
+    assert!(text26.contains("\r\n142 4\r\n222 5400+30\r\n"), "{text26}");
+    assert!(text26.contains("\r\n240 Z 001   28\r\n"), "{text26}");
+    assert!(
+        text26.contains("\r\n001    1 m GM Mirzoev Azer"),
+        "{text26}"
+    );
+    for round in 1..=4 {
+        let again = parse_trf_round(&text26, round).expect("the TRF26 export re-imports");
+        let before = parse_trf_round(GROS_TRF, round).expect("the original reads");
+        assert_eq!(again.boards, before.boards, "TRF26, round {round}");
+        assert_eq!(again.unpaired, before.unpaired, "TRF26, round {round}");
+    }
+
+    // Board 1 of round 4 (Guijarro Galan - Mirzoev, 0-1) drawn on appeal: exported as drawn.
+    let (game, seq) = round_four_top.expect("round 4, board 1");
+    let (_, log, _) = send(&app, db.get().uri(&format!("/v1/games/{game}/events"))).await;
+    let ended = log["items"]
+        .as_array()
+        .expect("items")
+        .iter()
+        .find(|e| e["event"]["type"] == "game_ended")
+        .and_then(|e| e["seq"].as_u64())
+        .expect("the game ended");
+    let mut seq = seq;
+    for event in [
+        json!({"type": "appeal_lodged", "by": "white", "against_seq": ended, "grounds": "the resignation was not given"}),
+        json!({"type": "appeal_decided", "against_seq": ended, "upheld": true, "result": "1/2-1/2", "reason": "the players had agreed a draw"}),
+    ] {
+        let (status, body, _) = send(
+            &app,
+            test::TestRequest::post()
+                .uri(&format!("/v1/games/{game}/events"))
+                .insert_header(bearer(&db.appeals))
+                .set_json(json!({"expected_seq": seq, "events": [event]})),
+        )
+        .await;
+        assert_eq!(status, 201, "{body}");
+        seq = body["last_seq"].as_u64().expect("seq");
+    }
+    let (_, _, text) = send_raw(&app, db.get().uri(&format!("/v1/tournaments/{id}/trf"))).await;
+    let after = read_report(&text).expect("readable");
+    let after = by_start_number(&after.players);
+    assert_eq!(after[&1].rounds[3].result, TrfResult::Draw);
+    assert_eq!(after[&4].rounds[3].result, TrfResult::Draw);
+    assert_eq!(after[&1].half_points, 7, "Mirzoev: 3.5");
+    assert_eq!(after[&4].half_points, 7, "Guijarro Galan: 3.5");
+
+    let reply = send(
+        &app,
+        db.get()
+            .uri(&format!("/v1/tournaments/{}/trf", Uuid::new_v4())),
+    )
+    .await;
+    assert_eq!(reply.0, 404);
+    db.finish().await;
+}
