@@ -328,7 +328,7 @@ pub fn audit_decisions(log: &[StoredEvent<'_>]) -> DecisionsAudit {
                     .map(|d| serde_json::to_value(Event::Service((*d).clone())).unwrap_or_default())
                     .collect();
                 let (reproduced, recomputed, notes) = compare(&outcome, &stored_services);
-                if !stored.is_empty() || !reproduced {
+                if !stored.is_empty() || !reproduced || outcome.is_err() {
                     decisions.push(AuditedDecision {
                         cause_seq: stored_event.seq,
                         cause_type: stored_event.event.type_name().to_string(),
@@ -343,9 +343,9 @@ pub fn audit_decisions(log: &[StoredEvent<'_>]) -> DecisionsAudit {
                         recomputed: (!reproduced).then_some(recomputed),
                     });
                 }
-                // The state must follow the log as stored: where today's decisions differ,
-                // fold the stored ones instead.
-                !reproduced
+                // The state must follow the log as stored: where today's decisions differ, or
+                // today's rules refuse the event, fold the stored ones instead.
+                !reproduced || outcome.is_err()
             }
             _ => true,
         };
@@ -415,6 +415,20 @@ fn compare(
                 .collect();
             (same, serde_json::Value::Array(recomputed), notes)
         }
+        // An event stored without a decision that today's rules refuse (an appeal decided a
+        // second time, accepted before appeals were final): no decision of the engine rests
+        // on it, so none is ruled differently; the note says what the rules say now.
+        Err(refusal) if stored_services.is_empty() => (
+            true,
+            serde_json::json!({"refused": refusal.code(), "message": refusal.message()}),
+            vec![format!(
+                "accepted when it was recorded; {} would refuse it now ({}: {}); no decision \
+                 rests on it",
+                super::ENGINE_VERSION,
+                refusal.code(),
+                refusal.message()
+            )],
+        ),
         Err(refusal) => (
             false,
             serde_json::json!({"refused": refusal.code(), "message": refusal.message()}),
