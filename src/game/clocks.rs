@@ -6,6 +6,8 @@
 //! the `clock` reading recorded with any event) and what the rulings added since.
 
 use crate::rules::side::{BySide, Side};
+use crate::rules::time_control::TimeControl;
+use crate::rules::time_control::tracker::{ClockBehaviour, PeriodTracker};
 
 use super::aggregate::CorruptLog;
 use super::event::{ArbiterRuling, ClockReading, Event, RecordedEvent, ServiceEvent};
@@ -24,12 +26,21 @@ pub(super) struct Clocks {
 }
 
 impl Clocks {
-    /// Both clocks at the base time, with the time control's increment.
-    pub(super) fn new(base_ms: u64, increment_ms: u64) -> Clocks {
+    /// Both clocks at the first period's time (with the first increment too on clocks that
+    /// credit it before the move), and the increment of the last period: the one-period
+    /// control's own increment, and the one the quickplay finish of the last period is judged
+    /// with (III.2.2).
+    pub(super) fn new(control: &TimeControl, behaviour: ClockBehaviour) -> Clocks {
+        let tracker = PeriodTracker::new(control.clone(), behaviour);
+        let start = BySide::new(|side| Some(tracker.display_ms(side)));
         Clocks {
-            times: BySide::new(|_| Some(base_ms)),
+            times: start,
             read: BySide::default(),
-            increment_ms,
+            increment_ms: control
+                .periods
+                .last()
+                .and_then(|p| p.bonus)
+                .map_or(0, |b| b.ms),
         }
     }
 

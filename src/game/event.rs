@@ -473,20 +473,13 @@ pub enum Event {
     Service(ServiceEvent),
 }
 
-/// The time control of the game.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-pub struct TimeControl {
-    /// Standard, rapid or blitz.
-    pub kind: TimeControlKind,
-    /// Each player's initial time in milliseconds (at most 24 hours).
-    #[schema(minimum = 1, maximum = 86_400_000)]
-    pub base_ms: u64,
-    /// Time added per move in milliseconds (0 for none; at most an hour).
-    #[serde(default)]
-    #[schema(minimum = 0, maximum = 3_600_000)]
-    pub increment_ms: u64,
-}
+/// The time control of the game: its periods and rate of play (Article 6.3.1, Appendices A.1
+/// and B.1). On the wire it is a [`TimeControlSpec`]: the old one-period form (`kind`,
+/// `base_ms`, `increment_ms`) reads and writes exactly as before, and a `periods` list or a
+/// `preset` is accepted too.
+pub use crate::rules::time_control::TimeControl;
+pub use crate::rules::time_control::tracker::ClockBehaviour;
+pub use crate::rules::time_control::{Bonus, BonusMode, Period, Preset, TimeControlSpec};
 
 /// Whether players may offer draws (9.1.1 and event regulations).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
@@ -560,14 +553,28 @@ pub struct GameSettings {
     /// (Shredder-FEN or X-FEN) is accepted.
     #[serde(default)]
     pub start_fen: Option<String>,
-    /// The time control.
+    /// The time control: the one-period form (`kind`, `base_ms`, `increment_ms`), a list of
+    /// `periods`, or a `preset`.
+    #[schema(value_type = TimeControlSpec)]
     pub time_control: TimeControl,
+    /// How the game's clocks add the next period's time and credit increments (6.3.2). The
+    /// default is a clock that counts presses and adds the time at the press that completes
+    /// the period's moves, crediting each increment after the press; absent in the stored
+    /// settings when it is the default, so that games recorded before it read and write
+    /// exactly as they did.
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub clock_behaviour: ClockBehaviour,
     /// The edition of the Laws that governs the game (default 2023).
     #[serde(default)]
     pub laws_edition: LawsEdition,
     /// The event's regulations.
     #[serde(default)]
     pub regulations: Regulations,
+}
+
+/// Whether `value` is its type's default (left out of the stored settings).
+fn is_default<T: Default + PartialEq>(value: &T) -> bool {
+    *value == T::default()
 }
 
 /// The fields of [`GameSettings`], for refusing unknown ones.
@@ -580,6 +587,7 @@ pub const GAME_SETTINGS_FIELDS: &[&str] = &[
     "site",
     "start_fen",
     "time_control",
+    "clock_behaviour",
     "laws_edition",
     "regulations",
 ];

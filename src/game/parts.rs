@@ -57,10 +57,7 @@ impl State {
             offers: Offers::default(),
             claims: Claims::default(),
             illegal_moves: IllegalMoves::default(),
-            clocks: Clocks::new(
-                settings.time_control.base_ms,
-                settings.time_control.increment_ms,
-            ),
+            clocks: Clocks::new(&settings.time_control, settings.clock_behaviour),
             quickplay: Quickplay::default(),
             appeals: Appeals::default(),
             end: Ending::default(),

@@ -128,7 +128,7 @@ pub struct ReadEventsQuery {
 
 /// Validates a game's settings with the game core, naming the wrong field.
 fn validate_settings(settings: &GameSettings) -> Result<(), ApiError> {
-    crate::game::settings::validate(settings)
+    crate::game::settings::validate_new(settings)
         .map(|_| ())
         .map_err(|e| ApiError::invalid_field(e.field(), e.to_string()))
 }

@@ -484,12 +484,12 @@ fn write_tags(
     if let Some(id) = settings.black.fide_id {
         tag(pgn, "BlackFideId", &id.to_string());
     }
-    let control = &settings.time_control;
-    tag(
-        pgn,
-        "TimeControl",
-        &format!("{}+{}", control.base_ms / 1000, control.increment_ms / 1000),
-    );
+    // PGN standard 9.6.1 (`40/5400+30:1800+30`, `900+10`, `300`); `?` for a control the
+    // standard cannot write (a delay, an increment from a later move, times that are not
+    // whole seconds).
+    let control = crate::interchange::time_control_tag::write_tag(&settings.time_control)
+        .unwrap_or_else(|_| "?".to_string());
+    tag(pgn, "TimeControl", &control);
     tag(pgn, "Termination", tags.termination);
     if let Some(fen) = tags.fen {
         tag(pgn, "SetUp", "1");

@@ -45,11 +45,9 @@ const MAX_TEXT: usize = 200;
 
 /// The time control given to a game whose `TimeControl` tag is absent or unknown: standard
 /// play, 90 minutes and 30 seconds a move.
-pub const DEFAULT_TIME_CONTROL: TimeControl = TimeControl {
-    kind: TimeControlKind::Standard,
-    base_ms: 5_400_000,
-    increment_ms: 30_000,
-};
+pub fn default_time_control() -> TimeControl {
+    TimeControl::from_legacy(TimeControlKind::Standard, 5_400_000, 30_000)
+}
 
 /// The namespace of the UUID v5 ids of imported games: the v5 id of
 /// `urn:arbiter:pgn-import` in the URL namespace.
@@ -282,7 +280,7 @@ pub fn round_and_board(round: &str) -> (String, Option<u32>) {
 }
 
 /// The time control of a PGN `TimeControl` tag, and a note when it is absent or could not
-/// be read (then [`DEFAULT_TIME_CONTROL`]).
+/// be read (then [`default_time_control`]).
 ///
 /// Forms (PGN standard 9.6.1): `5400+30` (seconds plus increment), `40/5400+30:1800+30`
 /// (periods; the first gives the base and the increment), `300` (no increment), `*180`
@@ -298,16 +296,16 @@ pub fn time_control_from_tag(tag: Option<&str>) -> (TimeControl, Option<String>)
         ))
     };
     let text = match tag.map(str::trim) {
-        None => return (DEFAULT_TIME_CONTROL, default_note("No TimeControl tag")),
+        None => return (default_time_control(), default_note("No TimeControl tag")),
         Some("" | "?") => {
             return (
-                DEFAULT_TIME_CONTROL,
+                default_time_control(),
                 default_note("TimeControl unknown (?)"),
             );
         }
         Some("-") => {
             return (
-                DEFAULT_TIME_CONTROL,
+                default_time_control(),
                 default_note("TimeControl `-` (no time control)"),
             );
         }
@@ -327,7 +325,7 @@ pub fn time_control_from_tag(tag: Option<&str>) -> (TimeControl, Option<String>)
             (Some(base), Some(increment)) => periods.push((base, increment)),
             _ => {
                 return (
-                    DEFAULT_TIME_CONTROL,
+                    default_time_control(),
                     default_note(&format!("TimeControl `{text}` cannot be read")),
                 );
             }
@@ -336,7 +334,7 @@ pub fn time_control_from_tag(tag: Option<&str>) -> (TimeControl, Option<String>)
     let (base, increment) = periods[0];
     if base == 0 || base > 86_400 || increment > 3_600 {
         return (
-            DEFAULT_TIME_CONTROL,
+            default_time_control(),
             default_note(&format!(
                 "TimeControl `{text}` is outside 1 second to 24 hours (increment at most 1 hour)"
             )),
@@ -357,11 +355,7 @@ pub fn time_control_from_tag(tag: Option<&str>) -> (TimeControl, Option<String>)
         )
     });
     (
-        TimeControl {
-            kind,
-            base_ms: base * 1000,
-            increment_ms: increment * 1000,
-        },
+        TimeControl::from_legacy(kind, base * 1000, increment * 1000),
         note,
     )
 }
@@ -562,6 +556,7 @@ fn settings_of(raw: &RawGame, notes: &mut Vec<String>) -> GameSettings {
         site: (site != "?").then_some(site),
         start_fen: raw.tag("FEN").map(|f| f.trim().to_string()),
         time_control,
+        clock_behaviour: Default::default(),
         laws_edition: LawsEdition::default(),
         regulations: Regulations::default(),
     }

@@ -266,8 +266,8 @@ fn time_controls_are_read_and_classified_by_the_fide_definitions() {
     for (tag, kind, base_ms, increment_ms) in cases {
         let (control, note) = time_control_from_tag(tag);
         assert_eq!(
-            (control.kind, control.base_ms, control.increment_ms),
-            (kind, base_ms, increment_ms),
+            control.as_legacy(),
+            Some((kind, base_ms, increment_ms)),
             "{tag:?}"
         );
         assert_eq!(note.is_some(), tag == Some("40/5400+30:1800+30"), "{tag:?}");
@@ -282,7 +282,7 @@ fn time_controls_are_read_and_classified_by_the_fide_definitions() {
     ] {
         let (control, note) = time_control_from_tag(tag);
         assert_eq!(control.kind, TimeControlKind::Standard, "{tag:?}");
-        assert_eq!(control.base_ms, 5_400_000, "{tag:?}");
+        assert_eq!(control.periods[0].time_ms, 5_400_000, "{tag:?}");
         assert!(note.is_some_and(|n| n.contains("standard play")), "{tag:?}");
     }
 }

@@ -22,6 +22,7 @@ mod streams;
 mod support;
 mod swagger_ui;
 mod test_server;
+mod time_controls;
 mod tournaments;
 mod trust;
 mod web;

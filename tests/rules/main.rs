@@ -8,6 +8,7 @@ mod corrupt_log;
 mod evidence;
 mod live_engine_oracle;
 mod oracle;
+mod periods;
 mod properties;
 mod second_pass;
 mod shared;
