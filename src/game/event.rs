@@ -178,6 +178,10 @@ pub enum RecordedEvent {
         /// The player whose time ran out.
         side: Side,
     },
+    /// Both flags have fallen and it cannot be established which fell first (Guidelines
+    /// III.3.1, for games without increment): the game goes on in a period that is not the
+    /// last (III.3.1.1), and is drawn in the last (III.3.1.2).
+    BothFlags {},
     /// A resignation (5.1.2).
     Resign {
         /// The player who resigned.
@@ -608,6 +612,7 @@ impl RecordedEvent {
             RecordedEvent::DrawDecline { .. } => "draw_decline",
             RecordedEvent::Claim { .. } => "claim",
             RecordedEvent::Flag { .. } => "flag",
+            RecordedEvent::BothFlags {} => "both_flags",
             RecordedEvent::Resign { .. } => "resign",
             RecordedEvent::ArbiterDecision { .. } => "arbiter_decision",
             RecordedEvent::AppealLodged { .. } => "appeal_lodged",
@@ -671,6 +676,7 @@ pub const RECORDED_EVENT_TYPES: &[&str] = &[
     "draw_decline",
     "claim",
     "flag",
+    "both_flags",
     "resign",
     "arbiter_decision",
     "appeal_lodged",

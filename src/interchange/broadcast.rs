@@ -56,6 +56,7 @@ pub fn publicity(event: &Event) -> Publicity {
             | RecordedEvent::DrawAccept { .. }
             | RecordedEvent::DrawDecline { .. }
             | RecordedEvent::Flag { .. }
+            | RecordedEvent::BothFlags {}
             | RecordedEvent::Resign { .. } => Publicity::Always,
             RecordedEvent::Touch { .. } => Publicity::Never,
             RecordedEvent::ArbiterDecision {

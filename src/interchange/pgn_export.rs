@@ -97,6 +97,9 @@ fn comment_for(event: &Event) -> Option<String> {
             },
             RecordedEvent::Touch { by, square } => format!("{} touched {square}", by.name()),
             RecordedEvent::Flag { side } => format!("{}'s flag fell", side.name()),
+            RecordedEvent::BothFlags {} => {
+                "both flags fell, which first cannot be established".to_string()
+            }
             RecordedEvent::Resign { by } => format!("{} resigns", by.name()),
             RecordedEvent::ClockAdjust {
                 side,

@@ -154,6 +154,7 @@ pub fn describe(event: &Event) -> String {
                 ),
             },
             RecordedEvent::Flag { side: s } => format!("{}'s flag falls", side(s)),
+            RecordedEvent::BothFlags {} => "Both flags fall, order unknown".to_string(),
             RecordedEvent::Resign { by } => format!("{} resigns", side(by)),
             RecordedEvent::ArbiterDecision {
                 subject_seq,
