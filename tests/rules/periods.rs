@@ -372,3 +372,45 @@ fn given_a_one_period_game_when_a_flag_falls_then_it_is_ruled_as_before_citing_6
     assert_eq!(result, GameResult::WhiteWins);
     assert_eq!(article, "6.9");
 }
+
+#[test]
+fn given_a_90_40_plus_30_game_when_it_is_exported_then_the_time_control_tag_has_both_periods_and_the_clock_after_move_40_has_the_added_30_minutes()
+ {
+    use arbiter::interchange::broadcast::Audience;
+    use arbiter::interchange::pgn_export::{LoggedEvent, export_broadcast_pgn, export_pgn};
+    let mut t = table(
+        Preset::FideStandard.control(),
+        ClockBehaviour::default(),
+        LawsEdition::Y2023,
+    );
+    play_moves(&mut t, 41);
+    let log: Vec<LoggedEvent<'_>> = t
+        .log
+        .iter()
+        .map(|(seq, event)| LoggedEvent {
+            seq: *seq,
+            event,
+            clock: None,
+        })
+        .collect();
+    let archive = export_pgn(&log, "2026.11.25").expect("exports");
+    assert!(
+        archive.contains("[TimeControl \"40/5400+30:1800+30\"]"),
+        "{archive}"
+    );
+    let broadcast = export_broadcast_pgn(&log, "2026.11.25", Audience::Full).expect("exports");
+    // No reading was recorded: the clock as the engine keeps it, with the second period
+    // added at the press that completed move 40 (6.3.2), so a relay never shows 0:00.
+    let after_40 = broadcast
+        .split("40. ")
+        .nth(1)
+        .expect("move 40 is in the movetext");
+    let first_clock = after_40
+        .split("[%clk ")
+        .nth(1)
+        .and_then(|rest| rest.split(']').next())
+        .expect("a clock after 40.");
+    assert_eq!(first_clock, "2:00:00", "{broadcast}");
+    let before_40 = broadcast.split("39. ").nth(1).expect("move 39");
+    assert!(before_40.contains("[%clk 1:30:00]"), "{broadcast}");
+}
