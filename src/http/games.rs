@@ -141,7 +141,14 @@ fn validate_settings(settings: &GameSettings) -> Result<(), ApiError> {
 #[utoipa::path(
     tag = "games",
     security(("bearer" = [])),
-    request_body = CreateGameRequest,
+    request_body(
+        content = CreateGameRequest,
+        examples(
+        ("one_period" = (summary = "The one-period form: 90 minutes + 30 s a move from move 1", value = json!({"white": {"name": "Carlsen, Magnus", "fide_id": 1503014}, "black": {"name": "Nepomniachtchi, Ian"}, "event": "Open Championship 2026", "round": "5", "board": 1, "time_control": {"kind": "standard", "base_ms": 5_400_000, "increment_ms": 30_000}}))),
+        ("periods" = (summary = "90 minutes for 40 moves, then 30 minutes, 30 s a move from move 1 (6.3.1), on a DGT 3000 that adds the period at 0:00", value = json!({"white": {"name": "Xiong, Jeffery"}, "black": {"name": "Li, Yiheng"}, "event": "World Cup 2025", "round": "1.2", "time_control": {"periods": [{"time_ms": 5_400_000, "moves": 40, "bonus": {"mode": "increment", "ms": 30_000}}, {"time_ms": 1_800_000, "bonus": {"mode": "increment", "ms": 30_000}}]}, "clock_behaviour": {"period_time_added": "at_zero_both_clocks", "increment_credit": "before_move"}}))),
+        ("preset" = (summary = "A named FIDE control", value = json!({"white": {"name": "White, W"}, "black": {"name": "Black, B"}, "event": "World Rapid", "round": "3", "time_control": {"preset": "rapid_15_plus_10"}}))),
+        )
+    ),
     responses(
         (status = 201, description = "The game was created.", body = GameCreatedResponse),
         (status = 200, description = "A game with this id and these settings already existed.", body = GameCreatedResponse),

@@ -414,3 +414,20 @@ fn given_a_90_40_plus_30_game_when_it_is_exported_then_the_time_control_tag_has_
     let before_40 = broadcast.split("39. ").nth(1).expect("move 39");
     assert!(before_40.contains("[%clk 1:30:00]"), "{broadcast}");
 }
+
+#[test]
+fn given_a_90_40_plus_30_game_when_a_stream_snapshot_is_taken_then_it_shows_the_control_the_period_and_the_moves_to_the_control()
+ {
+    let mut t = table(
+        Preset::FideStandard.control(),
+        ClockBehaviour::default(),
+        LawsEdition::Y2023,
+    );
+    play_moves(&mut t, 30);
+    let snapshot = arbiter::interchange::broadcast::snapshot(uuid::Uuid::nil(), t.seq, &t.game);
+    assert_eq!(snapshot.time_control, "40/5400+30:1800+30");
+    assert_eq!(snapshot.periods.periods, 2);
+    assert_eq!(snapshot.periods.white.period, 1);
+    assert_eq!(snapshot.periods.white.moves_to_control, Some(10));
+    assert!(!snapshot.periods.white.control_reached);
+}
