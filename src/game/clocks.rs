@@ -36,6 +36,9 @@ pub(super) struct Clocks {
     periods: PeriodTracker,
     /// The player who had the move in the start position (whose plies are the odd ones).
     start_turn: Side,
+    /// Moves each player completed that the record does not hold, as the arbiter counted
+    /// them (8.5, 8.6, 6.10.2).
+    unrecorded_moves: BySide<u32>,
 }
 
 impl Clocks {
@@ -60,6 +63,18 @@ impl Clocks {
                 .map_or(0, |b| b.ms),
             periods,
             start_turn,
+            unrecorded_moves: BySide::default(),
+        }
+    }
+
+    /// The moves `side` completed on the board when it stands at `ply` (every ply is a
+    /// completed move, 6.2.1).
+    pub(super) fn board_moves(&self, side: Side, ply: usize) -> u32 {
+        let ply = u32::try_from(ply).unwrap_or(u32::MAX);
+        if side == self.start_turn {
+            ply.div_ceil(2)
+        } else {
+            ply / 2
         }
     }
 
@@ -105,14 +120,11 @@ impl Clocks {
     /// moves that stood, promotions completed under 7.5.2), then the readings recorded with
     /// the event, which the clock shows after it.
     pub(super) fn after_event(&mut self, ply: usize, event: &Event, clock: Option<&ClockReading>) {
-        let ply = u32::try_from(ply).unwrap_or(u32::MAX);
         let mut period_time_added = false;
         for side in [Side::White, Side::Black] {
-            let own = if side == self.start_turn {
-                ply.div_ceil(2)
-            } else {
-                ply / 2
-            };
+            let own = self
+                .board_moves(side, ply)
+                .saturating_add(*self.unrecorded_moves.get(side));
             let done = self.periods.moves_completed(side);
             if own < done {
                 self.periods.set_moves_completed(side, own);
@@ -264,6 +276,23 @@ impl Fold for Clocks {
                 if let FlagOutcome::ControlReached { .. } = self.periods.flag_ruling(*side).outcome
                 {
                     self.periods.display_reached_zero(*side);
+                }
+            }
+            // 8.5, 8.6, 6.10.2: the arbiter's count; the moves the record lacks are kept, and
+            // the period time credited comes with the `penalty_applied` of the ruling.
+            Event::Recorded(RecordedEvent::ArbiterDecision {
+                decision: ArbiterRuling::MoveCountSet,
+                move_count: Some(count),
+                ..
+            }) => {
+                let ruling = match count.moves {
+                    Some(moves) => Some(self.periods.set_moves_completed(count.side, moves)),
+                    None => self.periods.move_count_unknown(count.side, None).ok(),
+                };
+                if let Some(ruling) = ruling {
+                    let on_board = self.board_moves(count.side, ctx.ply);
+                    *self.unrecorded_moves.get_mut(count.side) =
+                        ruling.moves_completed.saturating_sub(on_board);
                 }
             }
             // III.3.1.1: both flags in a period that is not the last; the game goes on in the

@@ -215,6 +215,9 @@ pub enum RecordedEvent {
         /// on (5000 when absent, as Guidelines III.4 has it).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         increment_ms: Option<u64>,
+        /// For `move_count_set`: whose completed moves the arbiter counted, and how many.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        move_count: Option<MoveCount>,
     },
     /// An appeal against a decision.
     AppealLodged {
@@ -268,6 +271,26 @@ pub enum ArbiterRuling {
     /// The arbiter agrees to a player's request for an increment of five seconds for both
     /// players (Guidelines III.4): the opponent receives two extra minutes.
     IncrementGranted,
+    /// The arbiter records a player's completed moves (`move_count`): reconstructed when moves
+    /// went unrecorded (8.5), a clock's move counter corrected (6.10.2), or, when the count
+    /// cannot be established, the next move taken as the first of the following period
+    /// (8.6). Period time the clock has not added is credited.
+    MoveCountSet,
+}
+
+/// The arbiter's count of a player's completed moves (`move_count_set`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"side": "white", "moves": 40}))]
+pub struct MoveCount {
+    /// The player.
+    pub side: Side,
+    /// The moves completed, as reconstructed from the scoresheets and the clock (8.5) or
+    /// corrected (6.10.2). Absent when the count cannot be established: the next move is
+    /// then the first of the following period (8.6).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(minimum = 0, maximum = 1000)]
+    pub moves: Option<u32>,
 }
 
 /// Which irregularity of Article 7.5 an `illegal_move` was.

@@ -431,3 +431,99 @@ fn given_a_90_40_plus_30_game_when_a_stream_snapshot_is_taken_then_it_shows_the_
     assert_eq!(snapshot.periods.white.moves_to_control, Some(10));
     assert!(!snapshot.periods.white.control_reached);
 }
+
+fn move_count(side: Side, moves: Option<u32>) -> RecordedEvent {
+    RecordedEvent::ArbiterDecision {
+        subject_seq: None,
+        decision: arbiter::game::event::ArbiterRuling::MoveCountSet,
+        reason: "reconstructed from the scoresheets after the time scramble".into(),
+        result: None,
+        penalty: None,
+        attempted_move: None,
+        fen: None,
+        increment_ms: None,
+        move_count: Some(arbiter::game::event::MoveCount { side, moves }),
+    }
+}
+
+#[test]
+fn given_moves_left_unrecorded_in_a_scramble_when_the_arbiter_records_the_reconstructed_count_then_the_next_period_is_credited_and_a_flag_is_ruled_on_it()
+ {
+    for edition in EDITIONS {
+        // 90/40+30 on a clock that adds the period at 0:00; 36 moves each on the record,
+        // 40 completed by White at the board (8.5: the arbiter reconstructs the count).
+        let mut t = table(
+            Preset::FideStandard.control(),
+            ClockBehaviour::DGT_3000_MULTI_PERIOD,
+            edition,
+        );
+        play_moves(&mut t, 36);
+        let refused = t
+            .record(move_count(Side::White, Some(30)))
+            .expect_err("fewer moves than the record holds");
+        assert!(refused.to_string().contains("36"), "{refused}");
+        let d = t
+            .record(move_count(Side::White, Some(40)))
+            .expect("recorded");
+        // 6.10.2: the arbiter sets the clock to the count; the 30 minutes of period 2 the
+        // clock had not added are credited.
+        let credited: Vec<(Side, u64, String)> = d
+            .iter()
+            .filter_map(|e| match e {
+                arbiter::game::event::ServiceEvent::PenaltyApplied {
+                    side,
+                    add_ms,
+                    article,
+                    ..
+                } => Some((*side, *add_ms, article.clone())),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(
+            credited,
+            vec![(Side::White, 30 * MIN, "6.10.2".to_string())]
+        );
+        let view = t.game.view();
+        assert_eq!(view.time_control.white.moves_completed, 40);
+        assert_eq!(view.time_control.white.period, 2);
+        assert_eq!(view.time_control.black.moves_completed, 36);
+        // A flag now is in the last period: all the remaining moves, so it loses (6.9).
+        let d = t
+            .record(RecordedEvent::Flag { side: Side::White })
+            .expect("recorded");
+        assert_eq!(ended(&d).map(|e| e.0), Some(GameResult::BlackWins));
+    }
+}
+
+#[test]
+fn given_a_count_that_cannot_be_established_when_the_arbiter_applies_8_6_then_the_next_move_is_the_first_of_the_next_period_and_its_time_is_credited()
+ {
+    let mut t = table(
+        control("40/7200:1800"),
+        ClockBehaviour::default(),
+        LawsEdition::Y2023,
+    );
+    play_moves(&mut t, 35);
+    let d = t.record(move_count(Side::Black, None)).expect("recorded");
+    let article = d.iter().find_map(|e| match e {
+        arbiter::game::event::ServiceEvent::PenaltyApplied {
+            side,
+            add_ms,
+            article,
+            ..
+        } => Some((*side, *add_ms, article.clone())),
+        _ => None,
+    });
+    assert_eq!(article, Some((Side::Black, 30 * MIN, "8.6".to_string())));
+    let view = t.game.view();
+    assert_eq!(view.time_control.black.period, 2);
+    assert_eq!(view.time_control.black.moves_completed, 40);
+    // The next recorded move counts as move 41 of Black, not 36.
+    t.play_all(&quiet_game(72)[70..]);
+    assert_eq!(t.game.view().time_control.black.moves_completed, 41);
+    // In the last period 8.6 has no following period.
+    let refused = t
+        .record(move_count(Side::Black, None))
+        .expect_err("last period");
+    assert!(refused.to_string().contains("8.6"), "{refused}");
+}

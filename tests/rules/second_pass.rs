@@ -63,6 +63,7 @@ fn arbiter(decision: ArbiterRuling, subject_seq: Option<u64>) -> RecordedEvent {
         attempted_move: None,
         fen: None,
         increment_ms: None,
+        move_count: None,
     }
 }
 
