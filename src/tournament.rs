@@ -8,7 +8,9 @@
 //! games created through `POST /v1/games` with that event name belong to it too, and events
 //! without a tournament record keep working everywhere.
 
-use crate::game::event::{GameSettings, LawsEdition, Player, Regulations, TimeControl};
+use crate::game::event::{
+    GameSettings, LawsEdition, Player, Regulations, TimeControl, TimeControlSpec,
+};
 use crate::interchange::pairings::Pairing;
 use chrono::{DateTime, NaiveDate, Utc};
 use serde::{Deserialize, Serialize};
@@ -38,7 +40,8 @@ pub struct TournamentSettings {
     /// The last day.
     #[serde(default)]
     pub ends_on: Option<NaiveDate>,
-    /// The time control of the games.
+    /// The time control of the games: the one-period form, `periods`, or a `preset`.
+    #[schema(value_type = TimeControlSpec)]
     pub time_control: TimeControl,
     /// The edition of the Laws that governs the games (default 2023).
     #[serde(default)]
@@ -75,6 +78,7 @@ pub struct Tournament {
 pub struct GameOverrides {
     /// Another time control for this game.
     #[serde(default)]
+    #[schema(value_type = Option<TimeControlSpec>)]
     pub time_control: Option<TimeControl>,
     /// Another edition of the Laws.
     #[serde(default)]
@@ -233,6 +237,7 @@ pub fn game_settings(
         time_control: overrides
             .time_control
             .unwrap_or_else(|| tournament.time_control.clone()),
+        clock_behaviour: Default::default(),
         laws_edition: overrides.laws_edition.unwrap_or(tournament.laws_edition),
         regulations: overrides
             .regulations
@@ -251,11 +256,7 @@ mod tests {
             site: Some("Ghent".into()),
             starts_on: None,
             ends_on: None,
-            time_control: TimeControl {
-                kind: TimeControlKind::Rapid,
-                base_ms: 900_000,
-                increment_ms: 10_000,
-            },
+            time_control: TimeControl::from_legacy(TimeControlKind::Rapid, 900_000, 10_000),
             laws_edition: LawsEdition::Y2018,
             regulations: Regulations::default(),
             arbiters: vec![],

@@ -347,9 +347,9 @@ impl Game {
                 ..
             } => state.claims.judge(&ctx, event),
             RecordedEvent::Claim { .. } => state.quickplay.judge(&ctx, event),
-            RecordedEvent::Flag { .. } | RecordedEvent::Resign { .. } => {
-                state.end.judge(&ctx, event)
-            }
+            RecordedEvent::Flag { .. }
+            | RecordedEvent::BothFlags {}
+            | RecordedEvent::Resign { .. } => state.end.judge(&ctx, event),
             RecordedEvent::ArbiterDecision { .. } => arbiter::judge(&ctx, event),
             RecordedEvent::AppealLodged { .. }
             | RecordedEvent::AppealDecided { .. }
@@ -418,6 +418,7 @@ impl Game {
             open_claims: state.quickplay.open().to_vec(),
             flag_fell_awaiting_arbiter: state.quickplay.fallen_flag(),
             stood_illegal_moves: board.stood().to_vec(),
+            time_control: state.clocks.periods_view(self.settings.laws_edition),
         }
     }
 

@@ -18,7 +18,7 @@ use crate::rules::laws::Rule;
 
 use super::endings::refusal_after_end;
 use super::event::{
-    ArbiterRuling, GameResult, RecordedEvent, ServiceEvent, Termination, TimeBonus,
+    ArbiterRuling, GameResult, MoveCount, RecordedEvent, ServiceEvent, Termination, TimeBonus,
 };
 use super::illegal_moves::position_it_stood_in;
 use super::parts::{JudgeContext, Judged, Judgement, Prepared};
@@ -84,6 +84,7 @@ pub(super) fn judge(ctx: &JudgeContext<'_>, event: &RecordedEvent) -> Judgement 
         attempted_move,
         fen,
         increment_ms,
+        move_count,
     } = event
     else {
         return Ok(Judged::nothing());
@@ -133,6 +134,7 @@ pub(super) fn judge(ctx: &JudgeContext<'_>, event: &RecordedEvent) -> Judgement 
             });
         }
         ArbiterRuling::IncrementGranted => vec![increment_granted(ctx, &input)?],
+        ArbiterRuling::MoveCountSet => move_count_set(ctx, move_count.as_ref(), reason)?,
     };
     Ok(Judged::decisions(decisions))
 }
@@ -228,4 +230,63 @@ fn increment_granted(
             input.reason
         ),
     ))
+}
+
+/// The arbiter records a player's completed moves (8.5 reconstruction, 6.10.2 correction, or
+/// 8.6 when the count cannot be established). Fewer moves than the board holds are refused
+/// (every recorded move was completed); 8.6 is refused in the last period, which has no
+/// following period. Period time the clock had not added is credited (`penalty_applied`,
+/// citing the ruling's article).
+fn move_count_set(
+    ctx: &JudgeContext<'_>,
+    move_count: Option<&MoveCount>,
+    reason: &str,
+) -> Result<Vec<ServiceEvent>, Refusal> {
+    let Some(count) = move_count else {
+        return Err(Refusal::new(
+            "missing_move_count",
+            "An arbiter_decision with decision move_count_set needs a move_count {side, moves} \
+             (moves left out when the count cannot be established, 8.6).",
+        ));
+    };
+    let edition = ctx.decisions.edition();
+    let clocks = &ctx.state.clocks;
+    let on_board = clocks.board_moves(count.side, ctx.board().ply());
+    let mut tracker = clocks.periods().clone();
+    let ruling = match count.moves {
+        Some(moves) if moves < on_board => {
+            return Err(Refusal::new(
+                "move_count_below_board",
+                format!(
+                    "The record already holds {on_board} completed moves of {}; a count of \
+                     {moves} would drop recorded moves. Record the moves, or correct the \
+                     wrong ones.",
+                    count.side.name()
+                ),
+            ));
+        }
+        Some(moves) => tracker.set_moves_completed(count.side, moves),
+        None => tracker
+            .move_count_unknown(count.side, None)
+            .map_err(|e| Refusal::new("no_following_period", e.to_string()))?,
+    };
+    Ok((ruling.time_added_ms > 0)
+        .then(|| {
+            ctx.decisions.penalty(
+                ctx.seq,
+                count.side,
+                ruling.time_added_ms,
+                ruling.article(edition),
+                format!(
+                    "The arbiter counts {} completed moves for {}: period {} begins, and its {} \
+                     are added. {reason}",
+                    ruling.moves_completed,
+                    count.side.name(),
+                    ruling.period + 1,
+                    crate::rules::time_control::minutes_text(ruling.time_added_ms)
+                ),
+            )
+        })
+        .into_iter()
+        .collect())
 }

@@ -126,11 +126,8 @@ mod tests {
             board: Some(1),
             site: None,
             start_fen: None,
-            time_control: TimeControl {
-                kind: TimeControlKind::Standard,
-                base_ms: 60_000,
-                increment_ms: 0,
-            },
+            time_control: TimeControl::from_legacy(TimeControlKind::Standard, 60_000, 0),
+            clock_behaviour: Default::default(),
             laws_edition: Default::default(),
             regulations: Default::default(),
         };

@@ -4,14 +4,25 @@
 //!
 //! The engine does not run the clocks: it keeps what was read off them (a `clock_press`, or
 //! the `clock` reading recorded with any event) and what the rulings added since.
+//!
+//! It also keeps each player's place in the time control ([`PeriodTracker`], issue 18): the
+//! moves completed (a move recorded on the board is a completed move, 6.2.1), the period of
+//! the Laws in which the next move is played, and the period whose time the clock counts.
+//! A flag (6.4, 6.9), both flags (III.3.1), the quickplay finish (III.1) and the scoresheet
+//! duty (8.4) are judged on it.
 
 use crate::rules::side::{BySide, Side};
+use crate::rules::time_control::TimeControl;
+use crate::rules::time_control::tracker::{
+    BothFlagsOutcome, ClockBehaviour, FlagOutcome, PeriodTracker,
+};
 
 use super::aggregate::CorruptLog;
 use super::event::{ArbiterRuling, ClockReading, Event, RecordedEvent, ServiceEvent};
 use super::parts::{Fold, FoldContext};
 use super::quickplay::GRANTED_INCREMENT_MS;
-use super::view::ClockTimes;
+use super::view::{ClockTimes, PeriodsView, PlayerPeriod};
+use crate::rules::laws::LawsEdition;
 
 /// The clocks as the engine knows them.
 #[derive(Clone, Debug)]
@@ -21,15 +32,133 @@ pub(super) struct Clocks {
     /// the base time of the time control, an assumption rather than a reading).
     read: BySide<bool>,
     increment_ms: u64,
+    /// Each player's moves and period under the time control.
+    periods: PeriodTracker,
+    /// The player who had the move in the start position (whose plies are the odd ones).
+    start_turn: Side,
+    /// Moves each player completed that the record does not hold, as the arbiter counted
+    /// them (8.5, 8.6, 6.10.2).
+    unrecorded_moves: BySide<u32>,
 }
 
 impl Clocks {
-    /// Both clocks at the base time, with the time control's increment.
-    pub(super) fn new(base_ms: u64, increment_ms: u64) -> Clocks {
+    /// Both clocks at the first period's time (with the first increment too on clocks that
+    /// credit it before the move), and the increment of the last period: the one-period
+    /// control's own increment, and the one the quickplay finish of the last period is judged
+    /// with (III.2.2).
+    pub(super) fn new(
+        control: &TimeControl,
+        behaviour: ClockBehaviour,
+        start_turn: Side,
+    ) -> Clocks {
+        let periods = PeriodTracker::new(control.clone(), behaviour);
+        let start = BySide::new(|side| Some(periods.display_ms(side)));
         Clocks {
-            times: BySide::new(|_| Some(base_ms)),
+            times: start,
             read: BySide::default(),
-            increment_ms,
+            increment_ms: control
+                .periods
+                .last()
+                .and_then(|p| p.bonus)
+                .map_or(0, |b| b.ms),
+            periods,
+            start_turn,
+            unrecorded_moves: BySide::default(),
+        }
+    }
+
+    /// The moves `side` completed on the board when it stands at `ply` (every ply is a
+    /// completed move, 6.2.1).
+    pub(super) fn board_moves(&self, side: Side, ply: usize) -> u32 {
+        let ply = u32::try_from(ply).unwrap_or(u32::MAX);
+        if side == self.start_turn {
+            ply.div_ceil(2)
+        } else {
+            ply / 2
+        }
+    }
+
+    /// Each player's place in the time control.
+    pub(super) fn periods(&self) -> &PeriodTracker {
+        &self.periods
+    }
+
+    /// Both players' place in the control, for the game view.
+    pub(super) fn periods_view(&self, edition: LawsEdition) -> PeriodsView {
+        let tracker = &self.periods;
+        let player = |side: Side| {
+            let status = tracker.status(side);
+            let duty = tracker.scoresheet_duty(side);
+            let unknown = tracker.clone().move_count_unknown(side, None).ok();
+            PlayerPeriod {
+                period: status.period + 1,
+                clock_period: status.clock_period + 1,
+                moves_completed: status.moves_completed,
+                moves_to_control: status.moves_to_control,
+                last_period: status.last_period,
+                control_reached: status.control_reached_on_clock,
+                must_keep_score: duty.must_record,
+                scoresheet_article: (!duty.must_record).then(|| duty.article(edition)),
+                if_count_unknown_next_period: unknown.map(|ruling| ruling.period + 1),
+            }
+        };
+        PeriodsView {
+            periods: tracker.control().periods.len(),
+            white: player(Side::White),
+            black: player(Side::Black),
+        }
+    }
+
+    /// Whether the control has more than one period (a one-period game is ruled exactly as
+    /// before periods existed).
+    pub(super) fn has_periods(&self) -> bool {
+        self.periods.control().periods.len() > 1
+    }
+
+    /// After an event is folded: the moves each player has completed now that the board
+    /// stands at `ply` (every ply on the board is a completed move, 6.2.1: moves, illegal
+    /// moves that stood, promotions completed under 7.5.2), then the readings recorded with
+    /// the event, which the clock shows after it.
+    pub(super) fn after_event(&mut self, ply: usize, event: &Event, clock: Option<&ClockReading>) {
+        let mut period_time_added = false;
+        for side in [Side::White, Side::Black] {
+            let own = self
+                .board_moves(side, ply)
+                .saturating_add(*self.unrecorded_moves.get(side));
+            let done = self.periods.moves_completed(side);
+            if own < done {
+                self.periods.set_moves_completed(side, own);
+            }
+            for _ in done..own {
+                // A clock that counts presses adds the next period's time at the press that
+                // completes the period's moves (6.3.2); a reading, if any, then replaces it.
+                let press = self.periods.press(side, 0);
+                if press.period_time_ms > 0 {
+                    self.add(side, press.period_time_ms);
+                    period_time_added = true;
+                }
+            }
+        }
+        let mut readings = Vec::new();
+        if let Some(reading) = clock {
+            readings.push((Side::White, reading.white_ms));
+            readings.push((Side::Black, reading.black_ms));
+        }
+        if let Event::Recorded(RecordedEvent::ClockPress {
+            white_ms, black_ms, ..
+        }) = event
+        {
+            readings.push((Side::White, *white_ms));
+            readings.push((Side::Black, *black_ms));
+        }
+        for (side, ms) in readings {
+            if let Some(ms) = ms {
+                self.periods.record_reading(side, ms);
+                if period_time_added {
+                    // The reading recorded with the event shows the clock after the press.
+                    self.set(side, Some(ms));
+                }
+            }
         }
     }
 
@@ -139,6 +268,45 @@ impl Fold for Clocks {
             }) => self.set_increment(increment_ms.unwrap_or(GRANTED_INCREMENT_MS)),
             Event::Service(ServiceEvent::PenaltyApplied { side, add_ms, .. }) => {
                 self.add(*side, *add_ms)
+            }
+            // 6.4: the flag is checked against the moves of the period; when they were
+            // completed, the clock goes on with the next period (its time comes with the
+            // `penalty_applied` the ruling appended).
+            Event::Recorded(RecordedEvent::Flag { side }) => {
+                if let FlagOutcome::ControlReached { .. } = self.periods.flag_ruling(*side).outcome
+                {
+                    self.periods.display_reached_zero(*side);
+                }
+            }
+            // 8.5, 8.6, 6.10.2: the arbiter's count; the moves the record lacks are kept, and
+            // the period time credited comes with the `penalty_applied` of the ruling.
+            Event::Recorded(RecordedEvent::ArbiterDecision {
+                decision: ArbiterRuling::MoveCountSet,
+                move_count: Some(count),
+                ..
+            }) => {
+                let ruling = match count.moves {
+                    Some(moves) => Some(self.periods.set_moves_completed(count.side, moves)),
+                    None => self.periods.move_count_unknown(count.side, None).ok(),
+                };
+                if let Some(ruling) = ruling {
+                    let on_board = self.board_moves(count.side, ctx.ply);
+                    *self.unrecorded_moves.get_mut(count.side) =
+                        ruling.moves_completed.saturating_sub(on_board);
+                }
+            }
+            // III.3.1.1: both flags in a period that is not the last; the game goes on in the
+            // next period for each player.
+            Event::Recorded(RecordedEvent::BothFlags {})
+                if self.periods.both_flags_order_unknown().outcome
+                    == BothFlagsOutcome::GameContinues =>
+            {
+                for side in [Side::White, Side::Black] {
+                    let period = self.periods.status(side).clock_period;
+                    if let Some(last) = self.periods.control().last_move_of_period(period) {
+                        self.periods.record_clock_counter(side, last);
+                    }
+                }
             }
             _ => {}
         }

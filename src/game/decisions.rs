@@ -56,6 +56,27 @@ impl<'a> Decisions<'a> {
         }
     }
 
+    /// The game ends, citing `article` (already in the game's edition: the articles of the
+    /// time control come from their own table, `crate::rules::time_control::articles`).
+    pub(super) fn game_ended_citing(
+        &self,
+        cause_seq: u64,
+        result: GameResult,
+        termination: Termination,
+        article: String,
+        reason: String,
+    ) -> ServiceEvent {
+        ServiceEvent::GameEnded {
+            result,
+            termination,
+            article,
+            reason,
+            cause_seq,
+            ruled_by: self.ruled_by(),
+            evidence: None,
+        }
+    }
+
     /// Time is added to a player's clock.
     pub(super) fn penalty(
         &self,

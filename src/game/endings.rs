@@ -17,6 +17,9 @@ use crate::rules::mating_potential::{
 };
 use crate::rules::move_parsing::{fen_of, san_of};
 use crate::rules::side::Side;
+use crate::rules::time_control::articles::{TimeRule, citation};
+use crate::rules::time_control::minutes_text;
+use crate::rules::time_control::tracker::{BothFlagsOutcome, FlagFinding, FlagOutcome};
 
 use super::aggregate::CorruptLog;
 use super::decisions::Decisions;
@@ -159,8 +162,124 @@ fn verdict(
     }
 }
 
-/// 6.9: `side`'s flag fell.
-fn flag_fell(ctx: &JudgeContext<'_>, side: Side) -> ServiceEvent {
+/// A flag (6.1) under the time control. A control of one period is ruled as it always was
+/// ([`flag_fell`], 6.9). With periods the requirements of 6.3.1 are checked first (6.4): when
+/// the player had completed the moves of the period the clock was counting, the flag does not
+/// end the game and the next period's time is added (6.3.2; appended as `penalty_applied`,
+/// the event by which time is added to a clock); otherwise 6.9 applies, citing 6.4 too.
+fn flag(ctx: &JudgeContext<'_>, side: Side) -> Vec<ServiceEvent> {
+    let clocks = &ctx.state.clocks;
+    if !clocks.has_periods() {
+        return vec![flag_fell(ctx, side, None)];
+    }
+    let (decisions, seq) = (&ctx.decisions, ctx.seq);
+    let edition = decisions.edition();
+    let finding = clocks.periods().flag_ruling(side);
+    match finding.outcome {
+        FlagOutcome::LossUnlessOpponentCannotMate => vec![flag_fell(ctx, side, Some(&finding))],
+        FlagOutcome::ControlReached {
+            time_added_ms,
+            added_to_opponent,
+        } => {
+            let mut added = vec![decisions.penalty(
+                seq,
+                side,
+                time_added_ms,
+                finding.article(edition),
+                finding.reason(),
+            )];
+            if added_to_opponent {
+                let opponent = side.opponent();
+                added.push(decisions.penalty(
+                    seq,
+                    opponent,
+                    time_added_ms,
+                    citation(edition, &[TimeRule::TimeSavedCarriesOver]),
+                    format!(
+                        "The clock adds the next period to both displays when one reaches 0:00: \
+                         {}'s {} are on the clock too, for the moves of the next period.",
+                        opponent.name(),
+                        minutes_text(time_added_ms)
+                    ),
+                ));
+            }
+            added
+        }
+    }
+}
+
+/// Both flags down and which fell first cannot be established (Guidelines III.3.1): in a
+/// period that is not the last the game goes on and each player gets the next period's time
+/// (III.3.1.1, 6.3.2); in the last it is drawn (III.3.1.2). Outside Guidelines III (a control
+/// with increment, blitz: III.2.2; the Guidelines not announced: III.2.1) the event is
+/// refused with what to record instead. Flags in different periods are the arbiter's to rule
+/// on (the event is stored, nothing is decided).
+fn both_flags(ctx: &JudgeContext<'_>) -> Judgement {
+    let (decisions, seq) = (&ctx.decisions, ctx.seq);
+    let edition = decisions.edition();
+    let periods = ctx.state.clocks.periods();
+    let finding = periods.both_flags_order_unknown();
+    if !finding.within_guidelines {
+        return Err(Refusal::new(
+            "both_flags_outside_guidelines",
+            format!(
+                "Guidelines III.3.1 is for games without increment that are not blitz ({} {}): \
+                 the clock shows which flag fell first; record a `flag` for that player.",
+                citation(edition, &[TimeRule::GuidelinesScope]),
+                crate::rules::time_control::kind_name(ctx.settings().time_control.kind)
+            ),
+        ));
+    }
+    if !ctx.settings().regulations.quickplay_finish {
+        return Err(Refusal::new(
+            "guidelines_not_announced",
+            format!(
+                "Guidelines III (with III.3.1 on both flags) were not announced for this event \
+                 ({}): the arbiter rules on both flags with an `arbiter_decision`.",
+                ctx.cite(&[Rule::QuickplayAnnounced])
+            ),
+        ));
+    }
+    let article = finding.article(edition);
+    Ok(Judged::decisions(match finding.outcome {
+        BothFlagsOutcome::Drawn => vec![decisions.game_ended_citing(
+            seq,
+            GameResult::Draw,
+            Termination::Flag,
+            article,
+            "Both flags fell in the last period and it cannot be established which fell first: \
+             drawn."
+                .to_string(),
+        )],
+        BothFlagsOutcome::GameContinues => [Side::White, Side::Black]
+            .into_iter()
+            .filter_map(|side| {
+                let period = *finding.periods.get(side);
+                let next = periods.control().periods.get(period + 1)?;
+                (next.time_ms > 0).then(|| {
+                    decisions.penalty(
+                        seq,
+                        side,
+                        next.time_ms,
+                        article.clone(),
+                        format!(
+                            "Both flags fell in period {} and it cannot be established which \
+                             fell first: the game goes on, and {} has the next period's {}.",
+                            period + 1,
+                            side.name(),
+                            minutes_text(next.time_ms)
+                        ),
+                    )
+                })
+            })
+            .collect(),
+        BothFlagsOutcome::ArbiterDecides => Vec::new(),
+    }))
+}
+
+/// 6.9: `side`'s flag fell and the moves were not completed; with periods, `finding` says
+/// which period's moves were missing (6.4), and its articles are cited.
+fn flag_fell(ctx: &JudgeContext<'_>, side: Side, finding: Option<&FlagFinding>) -> ServiceEvent {
     let (decisions, seq, position) = (&ctx.decisions, ctx.seq, ctx.board().position());
     let opponent = side.opponent();
     let (potential, method) = mating_potential(position, opponent.into());
@@ -193,14 +312,23 @@ fn flag_fell(ctx: &JudgeContext<'_>, side: Side) -> ServiceEvent {
             ),
         ),
     };
-    decisions.game_ended(
-        seq,
-        result,
-        Termination::Flag,
-        &[Rule::FlagFall],
-        reason,
-        None,
-    )
+    match finding {
+        None => decisions.game_ended(
+            seq,
+            result,
+            Termination::Flag,
+            &[Rule::FlagFall],
+            reason,
+            None,
+        ),
+        Some(finding) => decisions.game_ended_citing(
+            seq,
+            result,
+            Termination::Flag,
+            finding.article(decisions.edition()),
+            format!("{} {reason}", finding.reason()),
+        ),
+    }
 }
 
 /// 5.1.2: `by` resigned.
@@ -268,7 +396,9 @@ impl Ending {
     pub(super) fn judge(&self, ctx: &JudgeContext<'_>, event: &RecordedEvent) -> Judgement {
         Ok(Judged::decisions(match event {
             RecordedEvent::Flag { .. } if ctx.state.quickplay.claim_awaits_arbiter() => Vec::new(),
-            RecordedEvent::Flag { side } => vec![flag_fell(ctx, *side)],
+            RecordedEvent::Flag { side } => flag(ctx, *side),
+            RecordedEvent::BothFlags {} if ctx.state.quickplay.claim_awaits_arbiter() => Vec::new(),
+            RecordedEvent::BothFlags {} => return both_flags(ctx),
             RecordedEvent::Resign { by } => vec![resigned(ctx, *by)],
             _ => Vec::new(),
         }))

@@ -178,6 +178,10 @@ pub enum RecordedEvent {
         /// The player whose time ran out.
         side: Side,
     },
+    /// Both flags have fallen and it cannot be established which fell first (Guidelines
+    /// III.3.1, for games without increment): the game goes on in a period that is not the
+    /// last (III.3.1.1), and is drawn in the last (III.3.1.2).
+    BothFlags {},
     /// A resignation (5.1.2).
     Resign {
         /// The player who resigned.
@@ -211,6 +215,9 @@ pub enum RecordedEvent {
         /// on (5000 when absent, as Guidelines III.4 has it).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         increment_ms: Option<u64>,
+        /// For `move_count_set`: whose completed moves the arbiter counted, and how many.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        move_count: Option<MoveCount>,
     },
     /// An appeal against a decision.
     AppealLodged {
@@ -264,6 +271,26 @@ pub enum ArbiterRuling {
     /// The arbiter agrees to a player's request for an increment of five seconds for both
     /// players (Guidelines III.4): the opponent receives two extra minutes.
     IncrementGranted,
+    /// The arbiter records a player's completed moves (`move_count`): reconstructed when moves
+    /// went unrecorded (8.5), a clock's move counter corrected (6.10.2), or, when the count
+    /// cannot be established, the next move taken as the first of the following period
+    /// (8.6). Period time the clock has not added is credited.
+    MoveCountSet,
+}
+
+/// The arbiter's count of a player's completed moves (`move_count_set`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"side": "white", "moves": 40}))]
+pub struct MoveCount {
+    /// The player.
+    pub side: Side,
+    /// The moves completed, as reconstructed from the scoresheets and the clock (8.5) or
+    /// corrected (6.10.2). Absent when the count cannot be established: the next move is
+    /// then the first of the following period (8.6).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(minimum = 0, maximum = 1000)]
+    pub moves: Option<u32>,
 }
 
 /// Which irregularity of Article 7.5 an `illegal_move` was.
@@ -473,20 +500,13 @@ pub enum Event {
     Service(ServiceEvent),
 }
 
-/// The time control of the game.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-pub struct TimeControl {
-    /// Standard, rapid or blitz.
-    pub kind: TimeControlKind,
-    /// Each player's initial time in milliseconds (at most 24 hours).
-    #[schema(minimum = 1, maximum = 86_400_000)]
-    pub base_ms: u64,
-    /// Time added per move in milliseconds (0 for none; at most an hour).
-    #[serde(default)]
-    #[schema(minimum = 0, maximum = 3_600_000)]
-    pub increment_ms: u64,
-}
+/// The time control of the game: its periods and rate of play (Article 6.3.1, Appendices A.1
+/// and B.1). On the wire it is a [`TimeControlSpec`]: the old one-period form (`kind`,
+/// `base_ms`, `increment_ms`) reads and writes exactly as before, and a `periods` list or a
+/// `preset` is accepted too.
+pub use crate::rules::time_control::TimeControl;
+pub use crate::rules::time_control::tracker::ClockBehaviour;
+pub use crate::rules::time_control::{Bonus, BonusMode, Period, Preset, TimeControlSpec};
 
 /// Whether players may offer draws (9.1.1 and event regulations).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
@@ -560,14 +580,28 @@ pub struct GameSettings {
     /// (Shredder-FEN or X-FEN) is accepted.
     #[serde(default)]
     pub start_fen: Option<String>,
-    /// The time control.
+    /// The time control: the one-period form (`kind`, `base_ms`, `increment_ms`), a list of
+    /// `periods`, or a `preset`.
+    #[schema(value_type = TimeControlSpec)]
     pub time_control: TimeControl,
+    /// How the game's clocks add the next period's time and credit increments (6.3.2). The
+    /// default is a clock that counts presses and adds the time at the press that completes
+    /// the period's moves, crediting each increment after the press; absent in the stored
+    /// settings when it is the default, so that games recorded before it read and write
+    /// exactly as they did.
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub clock_behaviour: ClockBehaviour,
     /// The edition of the Laws that governs the game (default 2023).
     #[serde(default)]
     pub laws_edition: LawsEdition,
     /// The event's regulations.
     #[serde(default)]
     pub regulations: Regulations,
+}
+
+/// Whether `value` is its type's default (left out of the stored settings).
+fn is_default<T: Default + PartialEq>(value: &T) -> bool {
+    *value == T::default()
 }
 
 /// The fields of [`GameSettings`], for refusing unknown ones.
@@ -580,6 +614,7 @@ pub const GAME_SETTINGS_FIELDS: &[&str] = &[
     "site",
     "start_fen",
     "time_control",
+    "clock_behaviour",
     "laws_edition",
     "regulations",
 ];
@@ -600,6 +635,7 @@ impl RecordedEvent {
             RecordedEvent::DrawDecline { .. } => "draw_decline",
             RecordedEvent::Claim { .. } => "claim",
             RecordedEvent::Flag { .. } => "flag",
+            RecordedEvent::BothFlags {} => "both_flags",
             RecordedEvent::Resign { .. } => "resign",
             RecordedEvent::ArbiterDecision { .. } => "arbiter_decision",
             RecordedEvent::AppealLodged { .. } => "appeal_lodged",
@@ -663,6 +699,7 @@ pub const RECORDED_EVENT_TYPES: &[&str] = &[
     "draw_decline",
     "claim",
     "flag",
+    "both_flags",
     "resign",
     "arbiter_decision",
     "appeal_lodged",

@@ -51,16 +51,14 @@ pub(super) struct State {
 impl State {
     /// The state before any event.
     pub(super) fn new(start: Chess, castling_mode: CastlingMode, settings: &GameSettings) -> State {
+        let start_turn = Side::from(start.turn());
         State {
             board: Board::new(start, castling_mode),
             obligations: Obligations::default(),
             offers: Offers::default(),
             claims: Claims::default(),
             illegal_moves: IllegalMoves::default(),
-            clocks: Clocks::new(
-                settings.time_control.base_ms,
-                settings.time_control.increment_ms,
-            ),
+            clocks: Clocks::new(&settings.time_control, settings.clock_behaviour, start_turn),
             quickplay: Quickplay::default(),
             appeals: Appeals::default(),
             end: Ending::default(),
@@ -85,6 +83,8 @@ impl State {
         for part in parts {
             part.apply(ctx, event)?;
         }
+        // The moves completed are known once the board has folded the event.
+        self.clocks.after_event(self.board.ply(), event, ctx.clock);
         Ok(())
     }
 }

@@ -194,7 +194,7 @@ fn inadmissible(
     clocks: &Clocks,
     by: Side,
     kind: ClaimKind,
-) -> Option<(Rule, String)> {
+) -> Option<(String, String)> {
     let (settings, board) = (ctx.settings(), ctx.board());
     let own_rule = if kind == ClaimKind::IncrementRequest {
         Rule::QuickplayIncrement
@@ -203,25 +203,44 @@ fn inadmissible(
     };
     if !settings.regulations.quickplay_finish {
         return Some((
-            Rule::QuickplayAnnounced,
+            ctx.cite(&[Rule::QuickplayAnnounced]),
             "Guidelines III were not announced for this event, so they do not apply.".into(),
         ));
     }
     if settings.time_control.kind == TimeControlKind::Blitz {
         return Some((
-            Rule::QuickplayScope,
+            ctx.cite(&[Rule::QuickplayScope]),
             "Guidelines III do not apply to blitz games.".into(),
         ));
     }
     if clocks.increment_ms() > 0 {
         return Some((
-            Rule::QuickplayScope,
+            ctx.cite(&[Rule::QuickplayScope]),
             "Guidelines III apply only to games without increment.".into(),
         ));
     }
+    // III.1: the quickplay finish is the last period, "when all the remaining moves must be
+    // completed in a limited time"; a game with periods reaches it only there.
+    if ctx.state.clocks.has_periods() {
+        let periods = ctx.state.clocks.periods();
+        let scope = periods.quickplay_scope(by);
+        if !scope.applies {
+            let status = periods.status(by);
+            return Some((
+                scope.article(settings.laws_edition),
+                format!(
+                    "{} is in period {} of {}, and Guidelines III apply only in the last \
+                     period, the quickplay finish (without increment).",
+                    by.name(),
+                    status.period + 1,
+                    periods.control().periods.len()
+                ),
+            ));
+        }
+    }
     if board.side_to_move() != by {
         return Some((
-            own_rule,
+            ctx.cite(&[own_rule]),
             "Only the player having the move may claim or ask under Guidelines III, before the flag falls.".into(),
         ));
     }
@@ -229,7 +248,7 @@ fn inadmissible(
         && ms >= TWO_MINUTES_MS
     {
         return Some((
-            own_rule,
+            ctx.cite(&[own_rule]),
             format!(
                 "{} has {} s on the clock; Guidelines III need less than two minutes.",
                 by.name(),
@@ -246,7 +265,7 @@ fn inadmissible(
 fn rule_on(ctx: &JudgeContext<'_>, by: Side, kind: ClaimKind) -> Vec<ServiceEvent> {
     let (decisions, board, seq) = (&ctx.decisions, ctx.board(), ctx.seq);
     let clocks = &ctx.state.clocks.with_reading(ctx.clock);
-    let Some((rule, sentence)) = inadmissible(ctx, clocks, by, kind) else {
+    let Some((article, sentence)) = inadmissible(ctx, clocks, by, kind) else {
         return Vec::new();
     };
     let settings = decisions.settings;
@@ -258,7 +277,7 @@ fn rule_on(ctx: &JudgeContext<'_>, by: Side, kind: ClaimKind) -> Vec<ServiceEven
     vec![ServiceEvent::ClaimRuled(Box::new(ClaimRuling {
         claim_seq: seq,
         outcome: ClaimOutcome::Rejected,
-        article: decisions.cite(&[rule]),
+        article,
         reason: format!("{what} is not admissible: {sentence}"),
         evidence: ClaimEvidence {
             quickplay_finish_in_force: Some(settings.regulations.quickplay_finish),

@@ -4,8 +4,10 @@
 //!
 //! * The players, event, round and site are names on a scoresheet: present, at most 200
 //!   characters, no control characters.
-//! * The time control: a base time between 1 ms and 24 hours, an increment of at most an
-//!   hour (Article 6; Appendix A.1 and B.1 classify rapid and blitz by these figures).
+//! * The time control: in the one-period form a base time between 1 ms and 24 hours and an
+//!   increment of at most an hour; with periods, what a clock can run (6.3.1, the model's
+//!   `check_periods`). A new game's stated kind must also fit the control (Appendices A.1
+//!   and B.1: [`validate_new`]); a stored game is read as it was recorded.
 //! * The regulations: an earliest agreement move of 1 or more (9.1.1), an incorrect-claim
 //!   penalty of at most an hour (9.5.3 lets the event set it).
 //! * The start position: a legal position in FEN (Chess960 castling where the rights say so).
@@ -14,6 +16,7 @@ use shakmaty::{CastlingMode, Chess};
 
 use super::event::{GameSettings, Regulations, TimeControl};
 use crate::rules::move_parsing::position_from_fen;
+use crate::rules::time_control::{TimeControlError, check_periods};
 
 /// The longest name accepted on a scoresheet field.
 const NAME_CHARS: usize = 200;
@@ -45,6 +48,10 @@ pub enum SettingsError {
     /// The increment is longer than an hour.
     #[error("time_control.increment_ms must be at most 3600000 (one hour) milliseconds.")]
     Increment,
+    /// A control with periods that no clock can run, or a stated kind the control
+    /// contradicts (6.3.1; A.1, B.1).
+    #[error("{0}")]
+    TimeControl(TimeControlError),
     /// The incorrect-claim penalty is longer than an hour.
     #[error("regulations.incorrect_claim_penalty_ms must be at most 3600000 (one hour).")]
     IncorrectClaimPenalty,
@@ -66,6 +73,7 @@ impl SettingsError {
             SettingsError::Empty(field) | SettingsError::BadText(field) => field,
             SettingsError::BaseTime => "time_control.base_ms",
             SettingsError::Increment => "time_control.increment_ms",
+            SettingsError::TimeControl(error) => time_control_field(error),
             SettingsError::IncorrectClaimPenalty => "regulations.incorrect_claim_penalty_ms",
             SettingsError::EarliestAgreementMove => "regulations.earliest_agreement_move",
             SettingsError::Board => "board",
@@ -73,16 +81,68 @@ impl SettingsError {
     }
 }
 
-/// Check a time control: a base time between 1 ms and 24 hours, an increment of at most an
-/// hour. Errors name the field under `time_control.`.
+/// The field of the time control a [`TimeControlError`] is about. Periods are numbered from 1
+/// in the messages and indexed from 0 in the field path (`time_control.periods[0].moves`).
+fn time_control_field(error: &TimeControlError) -> &'static str {
+    use TimeControlError as E;
+    const PERIOD: [&str; 8] = [
+        "time_control.periods[0]",
+        "time_control.periods[1]",
+        "time_control.periods[2]",
+        "time_control.periods[3]",
+        "time_control.periods[4]",
+        "time_control.periods[5]",
+        "time_control.periods[6]",
+        "time_control.periods[7]",
+    ];
+    let period = |number: usize| {
+        PERIOD
+            .get(number.saturating_sub(1))
+            .copied()
+            .unwrap_or("time_control.periods")
+    };
+    match error {
+        E::NoForm | E::MixedForms(_) => "time_control",
+        E::IncrementWithoutBase => "time_control.base_ms",
+        E::NoPeriods | E::TooManyPeriods(_) => "time_control.periods",
+        E::KindContradicts { .. } => "time_control.kind",
+        E::NoTime { period: p }
+        | E::PeriodTooLong { period: p, .. }
+        | E::ZeroMoves { period: p }
+        | E::TooManyMoves { period: p, .. }
+        | E::PeriodAfterRestOfGame { period: p, .. }
+        | E::LastPeriodHasMoves { period: p, .. }
+        | E::ZeroBonus { period: p }
+        | E::BonusTooLarge { period: p, .. }
+        | E::BonusStartOutsidePeriod { period: p, .. }
+        | E::BonusStartBeyondGame { period: p, .. } => period(*p),
+    }
+}
+
+/// Check that a clock can run a time control: in the one-period form a base time between
+/// 1 ms and 24 hours and an increment of at most an hour, as always; otherwise the checks of
+/// the model (6.3.1: the moves and times of every period "specified in advance"). The stated
+/// kind is not judged here: a stored game reads as it was recorded. Errors name the field
+/// under `time_control.`.
+pub fn check_time_control(control: &TimeControl) -> Result<(), SettingsError> {
+    if let Some((_, base_ms, increment_ms)) = control.as_legacy() {
+        if base_ms == 0 || base_ms > MAX_BASE_MS {
+            return Err(SettingsError::BaseTime);
+        }
+        if increment_ms > MAX_EXTRA_MS {
+            return Err(SettingsError::Increment);
+        }
+    }
+    check_periods(&control.periods).map_err(SettingsError::TimeControl)
+}
+
+/// Check the time control of a new game: what [`check_time_control`] checks, and that the
+/// stated kind fits the control by Appendices A.1 and B.1 (a 3-minute game entered as
+/// "standard" is refused: it is blitz, and would get standard-play penalties). Errors name
+/// the field under `time_control.`.
 pub fn validate_time_control(control: &TimeControl) -> Result<(), SettingsError> {
-    if control.base_ms == 0 || control.base_ms > MAX_BASE_MS {
-        return Err(SettingsError::BaseTime);
-    }
-    if control.increment_ms > MAX_EXTRA_MS {
-        return Err(SettingsError::Increment);
-    }
-    Ok(())
+    check_time_control(control)?;
+    control.validate().map_err(SettingsError::TimeControl)
 }
 
 /// Check an event's regulations: an earliest agreement move from 1 to 500 moves (9.1.1), an
@@ -104,7 +164,16 @@ pub fn validate_regulations(regulations: &Regulations) -> Result<(), SettingsErr
     Ok(())
 }
 
-/// Check `settings` and return the start position with its castling notation.
+/// Check the settings of a new game: [`validate`], and that the stated kind of the time
+/// control fits it ([`validate_time_control`]).
+pub fn validate_new(settings: &GameSettings) -> Result<(Chess, CastlingMode), SettingsError> {
+    let start = validate(settings)?;
+    validate_time_control(&settings.time_control)?;
+    Ok(start)
+}
+
+/// Check `settings` and return the start position with its castling notation. This is what
+/// every game, new or stored, must satisfy; a new game is checked with [`validate_new`].
 pub fn validate(settings: &GameSettings) -> Result<(Chess, CastlingMode), SettingsError> {
     let names = [
         ("white.name", Some(settings.white.name.as_str())),
@@ -122,7 +191,7 @@ pub fn validate(settings: &GameSettings) -> Result<(Chess, CastlingMode), Settin
             return Err(SettingsError::BadText(field));
         }
     }
-    validate_time_control(&settings.time_control)?;
+    check_time_control(&settings.time_control)?;
     validate_regulations(&settings.regulations)?;
     if settings
         .board

@@ -184,6 +184,49 @@ pub struct GameView {
     pub flag_fell_awaiting_arbiter: Option<Side>,
     /// Illegal moves that stood (Appendix A.5.2 / A.4.2).
     pub stood_illegal_moves: Vec<StoodIllegalMove>,
+    /// Each player's period, moves to the control and scoresheet duty (6.3.1, 6.4, 8.4).
+    pub time_control: PeriodsView,
+}
+
+/// Where a player stands in the time control (issue 18): the period, the moves to the
+/// control, the "control reached" marker, and whether the player must keep score (8.4).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, ToSchema)]
+pub struct PlayerPeriod {
+    /// The period in which the player's next move is played (1 for the first).
+    pub period: usize,
+    /// The period whose time the clock is counting (1 for the first); behind `period` on a
+    /// clock that adds the next period only when a display reaches 0:00.
+    pub clock_period: usize,
+    /// Moves completed (6.2.1).
+    pub moves_completed: u32,
+    /// Moves still to complete before the control; absent in the last period (all the
+    /// remaining moves).
+    pub moves_to_control: Option<u32>,
+    /// Whether the period is the last one (the rest of the game).
+    pub last_period: bool,
+    /// The moves of the period the clock is counting are completed: a flag now does not
+    /// lose, and the next period's time is still to come on the clock (6.4, 6.3.2).
+    pub control_reached: bool,
+    /// Whether the player must record the moves (8.4: not for the rest of a period in which
+    /// they had less than five minutes without 30 seconds a move; never in rapid and blitz,
+    /// A.2).
+    pub must_keep_score: bool,
+    /// The articles behind `must_keep_score` when the player need not keep score.
+    pub scoresheet_article: Option<String>,
+    /// 8.6: were the count lost now, the next move would count as the first move of this
+    /// period (1 for the first); absent in the last period.
+    pub if_count_unknown_next_period: Option<usize>,
+}
+
+/// Both players' place in the time control.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, ToSchema)]
+pub struct PeriodsView {
+    /// The periods of the control.
+    pub periods: usize,
+    /// White's place.
+    pub white: PlayerPeriod,
+    /// Black's place.
+    pub black: PlayerPeriod,
 }
 
 /// A distinct position of the game and the plies at which it occurred.

@@ -128,7 +128,7 @@ pub struct ReadEventsQuery {
 
 /// Validates a game's settings with the game core, naming the wrong field.
 fn validate_settings(settings: &GameSettings) -> Result<(), ApiError> {
-    crate::game::settings::validate(settings)
+    crate::game::settings::validate_new(settings)
         .map(|_| ())
         .map_err(|e| ApiError::invalid_field(e.field(), e.to_string()))
 }
@@ -141,7 +141,14 @@ fn validate_settings(settings: &GameSettings) -> Result<(), ApiError> {
 #[utoipa::path(
     tag = "games",
     security(("bearer" = [])),
-    request_body = CreateGameRequest,
+    request_body(
+        content = CreateGameRequest,
+        examples(
+        ("one_period" = (summary = "The one-period form: 90 minutes + 30 s a move from move 1", value = json!({"white": {"name": "Carlsen, Magnus", "fide_id": 1503014}, "black": {"name": "Nepomniachtchi, Ian"}, "event": "Open Championship 2026", "round": "5", "board": 1, "time_control": {"kind": "standard", "base_ms": 5_400_000, "increment_ms": 30_000}}))),
+        ("periods" = (summary = "90 minutes for 40 moves, then 30 minutes, 30 s a move from move 1 (6.3.1), on a DGT 3000 that adds the period at 0:00", value = json!({"white": {"name": "Xiong, Jeffery"}, "black": {"name": "Li, Yiheng"}, "event": "World Cup 2025", "round": "1.2", "time_control": {"periods": [{"time_ms": 5_400_000, "moves": 40, "bonus": {"mode": "increment", "ms": 30_000}}, {"time_ms": 1_800_000, "bonus": {"mode": "increment", "ms": 30_000}}]}, "clock_behaviour": {"period_time_added": "at_zero_both_clocks", "increment_credit": "before_move"}}))),
+        ("preset" = (summary = "A named FIDE control", value = json!({"white": {"name": "White, W"}, "black": {"name": "Black, B"}, "event": "World Rapid", "round": "3", "time_control": {"preset": "rapid_15_plus_10"}}))),
+        )
+    ),
     responses(
         (status = 201, description = "The game was created.", body = GameCreatedResponse),
         (status = 200, description = "A game with this id and these settings already existed.", body = GameCreatedResponse),
@@ -368,6 +375,7 @@ fn decode_events(value: Value, max: usize) -> Result<Vec<NewEvent>, ApiError> {
         ("draw_decline" = (summary = "The offer declined orally", value = json!({"expected_seq": 7, "events": [{"type": "draw_decline", "by": "black"}]}))),
         ("claim" = (summary = "A repetition claim with the intended move written (9.2.1)", value = json!({"expected_seq": 17, "events": [{"type": "clock_pause", "by": "black"}, {"type": "claim", "by": "black", "kind": "repetition", "intended_move": "Ng8"}]}))),
         ("flag" = (summary = "A flag fall (6.9)", value = json!({"expected_seq": 40, "events": [{"type": "flag", "side": "white"}]}))),
+        ("both_flags" = (summary = "Both flags fell, which first unknown (III.3.1)", value = json!({"expected_seq": 40, "events": [{"type": "both_flags"}]}))),
         ("resign" = (summary = "A resignation (5.1.2)", value = json!({"expected_seq": 40, "events": [{"type": "resign", "by": "black"}]}))),
         ("arbiter_decision" = (summary = "A quickplay-finish claim decided by the arbiter (Guidelines III.5)", value = json!({"expected_seq": 60, "events": [{"type": "arbiter_decision", "subject_seq": 59, "decision": "game_ended", "reason": "III.5: Black makes no attempt to win by normal means", "result": "1/2-1/2"}]}))),
         ("illegal_move_stands" = (summary = "Rapid or blitz: an illegal move nobody corrected in time stands (A.5.2)", value = json!({"expected_seq": 30, "events": [{"type": "arbiter_decision", "decision": "illegal_move_stands", "attempted_move": "e1e3", "reason": "White did not claim before making the next move (A.5.2)"}]}))),

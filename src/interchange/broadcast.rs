@@ -62,6 +62,7 @@ pub fn publicity(event: &Event) -> Publicity {
             | RecordedEvent::DrawAccept { .. }
             | RecordedEvent::DrawDecline { .. }
             | RecordedEvent::Flag { .. }
+            | RecordedEvent::BothFlags {}
             | RecordedEvent::Resign { .. } => Publicity::Always,
             RecordedEvent::Touch { .. } => Publicity::Never,
             RecordedEvent::ArbiterDecision {
@@ -299,6 +300,10 @@ pub struct GameSnapshot {
     pub result: Option<GameResult>,
     /// How it ended (`checkmate`, `agreement`, ...), once ended.
     pub termination: Option<crate::game::event::Termination>,
+    /// The control as PGN writes it (`40/5400+30:1800+30`; `?` where PGN cannot).
+    pub time_control: String,
+    /// Each player's period, moves to the control and "control reached" (6.3.1, 6.4).
+    pub periods: crate::game::view::PeriodsView,
 }
 
 /// The snapshot of `game`, folded to `seq`.
@@ -322,6 +327,9 @@ pub fn snapshot(game_id: Uuid, seq: u64, game: &Game) -> GameSnapshot {
         status: view.status,
         result: view.result,
         termination: view.termination,
+        time_control: super::time_control_tag::write_tag(&settings.time_control)
+            .unwrap_or_else(|_| "?".to_string()),
+        periods: view.time_control,
     }
 }
 

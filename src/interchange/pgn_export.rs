@@ -97,6 +97,9 @@ fn comment_for(event: &Event) -> Option<String> {
             },
             RecordedEvent::Touch { by, square } => format!("{} touched {square}", by.name()),
             RecordedEvent::Flag { side } => format!("{}'s flag fell", side.name()),
+            RecordedEvent::BothFlags {} => {
+                "both flags fell, which first cannot be established".to_string()
+            }
             RecordedEvent::Resign { by } => format!("{} resigns", by.name()),
             RecordedEvent::ClockAdjust {
                 side,
@@ -484,12 +487,12 @@ fn write_tags(
     if let Some(id) = settings.black.fide_id {
         tag(pgn, "BlackFideId", &id.to_string());
     }
-    let control = &settings.time_control;
-    tag(
-        pgn,
-        "TimeControl",
-        &format!("{}+{}", control.base_ms / 1000, control.increment_ms / 1000),
-    );
+    // PGN standard 9.6.1 (`40/5400+30:1800+30`, `900+10`, `300`); `?` for a control the
+    // standard cannot write (a delay, an increment from a later move, times that are not
+    // whole seconds).
+    let control = crate::interchange::time_control_tag::write_tag(&settings.time_control)
+        .unwrap_or_else(|_| "?".to_string());
+    tag(pgn, "TimeControl", &control);
     tag(pgn, "Termination", tags.termination);
     if let Some(fen) = tags.fen {
         tag(pgn, "SetUp", "1");

@@ -38,6 +38,7 @@ use crate::game::event::{
     ClockReading, Event, GameResult, GameSettings, LawsEdition, Player, RecordedEvent, Regulations,
     ServiceEvent, Side, TimeControl, TimeControlKind,
 };
+use crate::interchange::time_control_tag::{TagReading, describe, read_tag_value};
 use crate::rules::move_parsing::{fen_of, position_from_fen, san_of};
 
 /// The longest text kept from a tag (names, event, site, round).
@@ -45,11 +46,9 @@ const MAX_TEXT: usize = 200;
 
 /// The time control given to a game whose `TimeControl` tag is absent or unknown: standard
 /// play, 90 minutes and 30 seconds a move.
-pub const DEFAULT_TIME_CONTROL: TimeControl = TimeControl {
-    kind: TimeControlKind::Standard,
-    base_ms: 5_400_000,
-    increment_ms: 30_000,
-};
+pub fn default_time_control() -> TimeControl {
+    TimeControl::from_legacy(TimeControlKind::Standard, 5_400_000, 30_000)
+}
 
 /// The namespace of the UUID v5 ids of imported games: the v5 id of
 /// `urn:arbiter:pgn-import` in the URL namespace.
@@ -412,14 +411,15 @@ pub fn round_and_board(round: &str) -> (String, Option<u32>) {
 }
 
 /// The time control of a PGN `TimeControl` tag, and a note when it is absent or could not
-/// be read (then [`DEFAULT_TIME_CONTROL`]).
+/// be read (then [`default_time_control`]).
 ///
-/// Forms (PGN standard 9.6.1): `5400+30` (seconds plus increment), `40/5400+30:1800+30`
-/// (periods; the first gives the base and the increment), `300` (no increment), `*180`
-/// (sandclock), `-` (none), `?` (unknown). The rate of play follows the FIDE definitions on
-/// the whole time a player can have for the game, all periods plus 60 times the increment:
-/// 10 minutes or less is blitz (Appendix B.1), more than 10 and less than 60 minutes rapid
-/// (Appendix A.1), 60 minutes or more standard.
+/// Read with [`read_tag_value`]: the forms of PGN standard 9.6.1 (`5400+30`,
+/// `40/5400+30:1800+30` with all its periods, `300`, `-`, `?`), refused as ambiguous where the
+/// chess shorthand would read it otherwise (`90+30`), else free text when it means one control
+/// ("90 min/40 moves + 30 min, 30 s per move from move 1", noted), reported otherwise. A
+/// sandclock (`*180`) is reported: no clock mode of the service models it. The rate of play
+/// follows from the control (Appendices A.1 and B.1: all periods plus 60 times the
+/// increment), and a control no clock can run is reported.
 pub fn time_control_from_tag(tag: Option<&str>) -> (TimeControl, Option<String>) {
     let default_note = |why: &str| {
         Some(format!(
@@ -427,73 +427,44 @@ pub fn time_control_from_tag(tag: Option<&str>) -> (TimeControl, Option<String>)
              only decides the penalties of Appendices A and B)."
         ))
     };
-    let text = match tag.map(str::trim) {
-        None => return (DEFAULT_TIME_CONTROL, default_note("No TimeControl tag")),
-        Some("" | "?") => {
+    let Some(text) = tag.map(str::trim) else {
+        return (default_time_control(), default_note("No TimeControl tag"));
+    };
+    let (control, note) = match read_tag_value(text) {
+        Ok(TagReading::Standard(control)) => (control, None),
+        Ok(TagReading::FreeText(control)) => {
+            let note = format!(
+                "TimeControl `{text}` was read as free text: {}.",
+                describe(&control)
+            );
+            (control, Some(note))
+        }
+        Ok(TagReading::Unknown) => {
             return (
-                DEFAULT_TIME_CONTROL,
+                default_time_control(),
                 default_note("TimeControl unknown (?)"),
             );
         }
-        Some("-") => {
+        Ok(TagReading::NoControl) => {
             return (
-                DEFAULT_TIME_CONTROL,
+                default_time_control(),
                 default_note("TimeControl `-` (no time control)"),
             );
         }
-        Some(text) => text,
-    };
-    let mut periods = Vec::new();
-    for period in text.split(':') {
-        let period = period.rsplit_once('/').map_or(period, |(_, rest)| rest);
-        let period = period.strip_prefix('*').unwrap_or(period);
-        let (base, increment) = period.split_once('+').unwrap_or((period, "0"));
-        let seconds = |s: &str| -> Option<u64> {
-            (!s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()))
-                .then(|| s.parse().ok())
-                .flatten()
-        };
-        match (seconds(base), seconds(increment)) {
-            (Some(base), Some(increment)) => periods.push((base, increment)),
-            _ => {
-                return (
-                    DEFAULT_TIME_CONTROL,
-                    default_note(&format!("TimeControl `{text}` cannot be read")),
-                );
-            }
+        Err(error) => {
+            return (
+                default_time_control(),
+                default_note(&format!("TimeControl `{text}` cannot be read ({error})")),
+            );
         }
-    }
-    let (base, increment) = periods[0];
-    if base == 0 || base > 86_400 || increment > 3_600 {
-        return (
-            DEFAULT_TIME_CONTROL,
-            default_note(&format!(
-                "TimeControl `{text}` is outside 1 second to 24 hours (increment at most 1 hour)"
-            )),
-        );
-    }
-    let total: u64 = periods.iter().map(|(b, _)| b).sum::<u64>() + 60 * increment;
-    let kind = if total <= 600 {
-        TimeControlKind::Blitz
-    } else if total < 3_600 {
-        TimeControlKind::Rapid
-    } else {
-        TimeControlKind::Standard
     };
-    let note = (periods.len() > 1).then(|| {
-        format!(
-            "TimeControl `{text}` has several periods: the first ({base} s + {increment} s) is \
-             recorded as the game's base and increment."
-        )
-    });
-    (
-        TimeControl {
-            kind,
-            base_ms: base * 1000,
-            increment_ms: increment * 1000,
-        },
-        note,
-    )
+    match control.validate() {
+        Ok(()) => (control, note),
+        Err(error) => (
+            default_time_control(),
+            default_note(&format!("TimeControl `{text}` cannot be run ({error})")),
+        ),
+    }
 }
 
 fn result_of(text: &str) -> Option<GameResult> {
@@ -692,6 +663,7 @@ fn settings_of(raw: &RawGame, notes: &mut Vec<String>) -> GameSettings {
         site: (site != "?").then_some(site),
         start_fen: raw.tag("FEN").map(|f| f.trim().to_string()),
         time_control,
+        clock_behaviour: Default::default(),
         laws_edition: LawsEdition::default(),
         regulations: Regulations::default(),
     }

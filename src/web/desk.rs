@@ -155,6 +155,7 @@ pub fn describe(event: &Event) -> String {
                 ),
             },
             RecordedEvent::Flag { side: s } => format!("{}'s flag falls", side(s)),
+            RecordedEvent::BothFlags {} => "Both flags fall, order unknown".to_string(),
             RecordedEvent::Resign { by } => format!("{} resigns", side(by)),
             RecordedEvent::ArbiterDecision {
                 subject_seq,
@@ -165,6 +166,7 @@ pub fn describe(event: &Event) -> String {
                 attempted_move,
                 fen,
                 increment_ms,
+                move_count,
             } => {
                 let mut text = format!(
                     "Arbiter's decision ({})",
@@ -191,6 +193,15 @@ pub fn describe(event: &Event) -> String {
                 }
                 if let Some(ms) = increment_ms {
                     text.push_str(&format!(", increment {} s", ms / 1000));
+                }
+                if let Some(count) = move_count {
+                    match count.moves {
+                        Some(moves) => text
+                            .push_str(&format!(", {} completed {moves} moves", side(&count.side))),
+                        None => {
+                            text.push_str(&format!(", {}'s count unknown (8.6)", side(&count.side)))
+                        }
+                    }
                 }
                 format!("{text}: {reason}")
             }

@@ -23,24 +23,40 @@ use maud::{Markup, html};
 use std::collections::HashMap;
 use uuid::Uuid;
 
-/// A time control in words: `standard 90 min + 30 s`.
+/// A time control in words: `standard 90 min + 30 s`; with periods, each period in words
+/// (`standard 1 h 30 min for 40 moves + 30 s a move from move 1, then 30 min ...`).
 pub fn time_control_text(control: &TimeControl) -> String {
     let kind = match control.kind {
         TimeControlKind::Standard => "standard",
         TimeControlKind::Rapid => "rapid",
         TimeControlKind::Blitz => "blitz",
     };
-    let base = control.base_ms / 1000;
+    let Some((_, base_ms, increment_ms)) = control.as_legacy() else {
+        return format!(
+            "{kind} {}",
+            crate::interchange::time_control_tag::describe(control)
+        );
+    };
+    let base = base_ms / 1000;
     let base = if base.is_multiple_of(60) {
         format!("{} min", base / 60)
     } else {
         format!("{base} s")
     };
-    if control.increment_ms == 0 {
+    if increment_ms == 0 {
         format!("{kind} {base}")
     } else {
-        format!("{kind} {base} + {} s", control.increment_ms / 1000)
+        format!("{kind} {base} + {} s", increment_ms / 1000)
     }
+}
+
+/// The first period's time and bonus of a control (what the one-period form of the back
+/// office shows).
+fn first_period(control: &TimeControl) -> (u64, u64) {
+    control
+        .periods
+        .first()
+        .map_or((0, 0), |p| (p.time_ms, p.bonus.map_or(0, |b| b.ms)))
 }
 
 /// The regulations in words.
@@ -234,14 +250,9 @@ fn values_of(settings: &TournamentSettings) -> HashMap<String, String> {
         settings.ends_on.map(|d| d.to_string()).unwrap_or_default(),
     );
     put("tc_kind", layout::wire_name(&settings.time_control.kind));
-    put(
-        "base_minutes",
-        (settings.time_control.base_ms / 60_000).to_string(),
-    );
-    put(
-        "increment_seconds",
-        (settings.time_control.increment_ms / 1000).to_string(),
-    );
+    let (base_ms, increment_ms) = first_period(&settings.time_control);
+    put("base_minutes", (base_ms / 60_000).to_string());
+    put("increment_seconds", (increment_ms / 1000).to_string());
     put("laws_edition", layout::wire_name(&settings.laws_edition));
     put(
         "draw_offers",
@@ -312,13 +323,13 @@ fn settings_from(fields: &Fields) -> Result<TournamentSettings, String> {
         site: fields.get("site").map(str::to_owned),
         starts_on: date("starts_on", "The first day")?,
         ends_on: date("ends_on", "The last day")?,
-        time_control: TimeControl {
+        time_control: TimeControl::from_legacy(
             kind,
-            base_ms: base_minutes.saturating_mul(60_000),
-            increment_ms: whole("increment_seconds", "The increment")?
+            base_minutes.saturating_mul(60_000),
+            whole("increment_seconds", "The increment")?
                 .unwrap_or(0)
                 .saturating_mul(1000),
-        },
+        ),
         laws_edition,
         regulations: Regulations {
             draw_offers,

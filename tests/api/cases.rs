@@ -17,6 +17,9 @@ fn cases_path() -> std::path::PathBuf {
 }
 
 const BASE_MS: u64 = 5_400_000;
+/// The base time of the rapid games: 25 minutes (rapid by A.1; 90 minutes would be standard
+/// play, which a new game may no longer be entered as rapid).
+const RAPID_BASE_MS: u64 = 1_500_000;
 
 /// A case's start position and moves, read from the file.
 struct Case {
@@ -49,7 +52,7 @@ fn settings(fen: Option<&str>, kind: &str) -> Value {
         "black": {"name": "Black, Bob"},
         "event": "Article 9 cases",
         "round": "1",
-        "time_control": {"kind": kind, "base_ms": BASE_MS, "increment_ms": 0},
+        "time_control": {"kind": kind, "base_ms": if kind == "rapid" { RAPID_BASE_MS } else { BASE_MS }, "increment_ms": 0},
         "laws_edition": "2023"
     });
     if let Some(fen) = fen {
@@ -735,7 +738,11 @@ async fn ill_01_a_first_completed_illegal_move_gives_two_minutes_and_the_touched
         json!({"type": "illegal_move", "by": "black", "description": "Nf6", "completed": true});
     let d = record(&app, &db, &mut board, illegal.clone()).await;
     assert_eq!(penalty(&d), Some(("white".into(), 60_000)));
-    assert_clocks(&view(&app, &db, &board).await, BASE_MS + 60_000, BASE_MS);
+    assert_clocks(
+        &view(&app, &db, &board).await,
+        RAPID_BASE_MS + 60_000,
+        RAPID_BASE_MS,
+    );
     let d = record(&app, &db, &mut board, illegal).await;
     assert_eq!(ended(&d), pair("1-0", "illegal_moves"));
     assert_ended(&view(&app, &db, &board).await, "1-0", "illegal_moves");
@@ -904,7 +911,7 @@ async fn clm_01_an_incorrect_claim_in_rapid_gives_one_minute_and_binds_the_writt
     );
     let state = view(&app, &db, &board).await;
     assert_in_progress(&state);
-    assert_clocks(&state, BASE_MS + 60_000, BASE_MS);
+    assert_clocks(&state, RAPID_BASE_MS + 60_000, RAPID_BASE_MS);
     assert_eq!(state["obligations"]["must_play"]["san"], "Nf6");
     play(&app, &db, &mut board, "Nf6").await;
     assert_in_progress(&view(&app, &db, &board).await);

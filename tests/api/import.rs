@@ -215,7 +215,11 @@ async fn tags_become_the_games_settings() {
     assert_eq!(settings["board"], 1);
     assert_eq!(
         settings["time_control"],
-        serde_json::json!({"kind": "standard", "base_ms": 5_400_000, "increment_ms": 30_000})
+        serde_json::json!({"kind": "standard", "periods": [
+            {"time_ms": 5_400_000, "moves": 40, "bonus": {"mode": "increment", "ms": 30_000}},
+            {"time_ms": 1_800_000, "bonus": {"mode": "increment", "ms": 30_000}}
+        ]}),
+        "both periods of `40/5400+30:1800+30` are read"
     );
     assert!(settings["start_fen"].is_null());
     assert_eq!(
@@ -247,12 +251,6 @@ fn time_controls_are_read_and_classified_by_the_fide_definitions() {
             5_400_000,
             30_000,
         ),
-        (
-            Some("40/5400+30:1800+30"),
-            TimeControlKind::Standard,
-            5_400_000,
-            30_000,
-        ),
         // 60 minutes is standard (rapid is less than 60, A.1).
         (Some("3600"), TimeControlKind::Standard, 3_600_000, 0),
         (Some("1500+10"), TimeControlKind::Rapid, 1_500_000, 10_000),
@@ -260,19 +258,33 @@ fn time_controls_are_read_and_classified_by_the_fide_definitions() {
         (Some("600"), TimeControlKind::Blitz, 600_000, 0),
         (Some("300+5"), TimeControlKind::Blitz, 300_000, 5_000),
         (Some("300+6"), TimeControlKind::Rapid, 300_000, 6_000),
-        (Some("*180"), TimeControlKind::Blitz, 180_000, 0),
         (Some("60+0"), TimeControlKind::Blitz, 60_000, 0),
     ];
     for (tag, kind, base_ms, increment_ms) in cases {
         let (control, note) = time_control_from_tag(tag);
         assert_eq!(
-            (control.kind, control.base_ms, control.increment_ms),
-            (kind, base_ms, increment_ms),
+            control.as_legacy(),
+            Some((kind, base_ms, increment_ms)),
             "{tag:?}"
         );
-        assert_eq!(note.is_some(), tag == Some("40/5400+30:1800+30"), "{tag:?}");
+        assert_eq!(note, None, "{tag:?}");
     }
+    // Both periods of the FIDE control (PGN 9.6.1 as broadcasts write it).
+    let (control, note) = time_control_from_tag(Some("40/5400+30:1800+30"));
+    assert_eq!(
+        control,
+        arbiter::game::event::Preset::FideStandard.control()
+    );
+    assert_eq!(note, None);
+    // Free text that means one control is read, with a note saying how.
+    let (control, note) =
+        time_control_from_tag(Some("90 min/40 moves + 30 min, 30 s per move from move 1"));
+    assert_eq!(control.periods.len(), 2, "{note:?}");
+    assert!(note.is_some_and(|n| n.contains("free text")));
+    // Reported: a sandclock (no clock mode models it), the ambiguous shorthand, nonsense.
     for tag in [
+        Some("*180"),
+        Some("90+30"),
         None,
         Some("?"),
         Some("-"),
@@ -282,7 +294,7 @@ fn time_controls_are_read_and_classified_by_the_fide_definitions() {
     ] {
         let (control, note) = time_control_from_tag(tag);
         assert_eq!(control.kind, TimeControlKind::Standard, "{tag:?}");
-        assert_eq!(control.base_ms, 5_400_000, "{tag:?}");
+        assert_eq!(control.periods[0].time_ms, 5_400_000, "{tag:?}");
         assert!(note.is_some_and(|n| n.contains("standard play")), "{tag:?}");
     }
 }

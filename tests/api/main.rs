@@ -23,6 +23,7 @@ mod streams;
 mod support;
 mod swagger_ui;
 mod test_server;
+mod time_controls;
 mod tournaments;
 mod trf_export;
 mod trust;

@@ -25,7 +25,8 @@ async fn game_with(
             "black": {"name": "Black, Bob"},
             "event": "Second pass",
             "round": "1",
-            "time_control": {"kind": kind, "base_ms": 900_000},
+            // 15 minutes is rapid (A.1); a standard game gets 90 minutes.
+            "time_control": {"kind": kind, "base_ms": if kind == "standard" { 5_400_000 } else { 900_000 }},
             "regulations": regulations
         })),
     )

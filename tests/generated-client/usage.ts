@@ -60,6 +60,8 @@ export function describe(envelope: Schemas["EventEnvelope"]): string {
             return `${envelope.seq}: ${event.by} claims ${event.kind}`;
         case "flag":
             return `${envelope.seq}: ${event.side}'s flag fell`;
+        case "both_flags":
+            return `${envelope.seq}: both flags fell, order unknown`;
         case "resign":
             return `${envelope.seq}: ${event.by} resigned`;
         case "arbiter_decision":

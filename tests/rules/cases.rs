@@ -457,6 +457,7 @@ fn qpf_02_quickplay_claim_awaits_the_arbiter_who_decides_with_reasons() {
             attempted_move: None,
             fen: None,
             increment_ms: None,
+            move_count: None,
         })
         .expect("recorded");
     assert_eq!(

@@ -9,6 +9,7 @@ mod dgt_feed;
 mod evidence;
 mod live_engine_oracle;
 mod oracle;
+mod periods;
 mod properties;
 mod second_pass;
 mod shared;

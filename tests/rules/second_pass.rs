@@ -63,6 +63,7 @@ fn arbiter(decision: ArbiterRuling, subject_seq: Option<u64>) -> RecordedEvent {
         attempted_move: None,
         fen: None,
         increment_ms: None,
+        move_count: None,
     }
 }
 
@@ -364,8 +365,7 @@ fn a_written_move_is_not_needed_when_the_third_occurrence_already_stands_and_the
 fn quickplay(kind: TimeControlKind, increment_ms: u64) -> Table {
     let mut s = settings(None, kind);
     s.regulations.quickplay_finish = true;
-    s.time_control.increment_ms = increment_ms;
-    s.time_control.base_ms = 900_000;
+    s.time_control = arbiter::game::event::TimeControl::from_legacy(kind, 900_000, increment_ms);
     Table::with_settings(s)
 }
 

@@ -56,11 +56,8 @@ pub fn settings(fen: Option<&str>, kind: TimeControlKind) -> GameSettings {
         board: None,
         site: None,
         start_fen: fen.map(str::to_string),
-        time_control: TimeControl {
-            kind,
-            base_ms: 5_400_000,
-            increment_ms: 0,
-        },
+        time_control: TimeControl::from_legacy(kind, 5_400_000, 0),
+        clock_behaviour: Default::default(),
         laws_edition: LawsEdition::Y2023,
         regulations: Regulations::default(),
     }

@@ -216,9 +216,12 @@ impl Preset {
 
 /// A time control as clients send it and as it is stored: the old one-period form, a list
 /// of periods, or a preset (exactly one of the three).
+///
+/// In the OpenAPI document it keeps the name the one-period form always had there,
+/// `TimeControl`, so that clients generated before periods existed still compile and run.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
-#[schema(example = json!({"kind": "standard", "periods": [
+#[schema(as = TimeControl, example = json!({"kind": "standard", "periods": [
     {"time_ms": 5_400_000, "moves": 40, "bonus": {"mode": "increment", "ms": 30_000}},
     {"time_ms": 1_800_000, "bonus": {"mode": "increment", "ms": 30_000}}
 ]}))]
