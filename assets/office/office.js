@@ -32,7 +32,7 @@
   var EVENT_TYPES = [
     "snapshot", "message", "game_created", "move", "illegal_move", "clock_press", "clock_pause",
     "clock_resume", "clock_adjust", "touch", "draw_offer", "draw_accept", "draw_decline", "claim",
-    "flag", "resign", "arbiter_decision", "appeal_lodged", "appeal_decided", "correction",
+    "flag", "both_flags", "resign", "arbiter_decision", "appeal_lodged", "appeal_decided", "correction",
     "claim_ruled", "penalty_applied", "game_ended"
   ];
 

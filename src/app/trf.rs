@@ -128,24 +128,14 @@ fn keys(name: &str, fide_id: Option<u64>) -> Vec<String> {
     keys
 }
 
-/// The time control in words (`90'+30"`) and encoded for TRF26 (`5400+30`).
+/// The time control in words, and encoded for TRF26's line 222 in the PGN standard's form (`5400+30`, `40/5400+30:1800+30`), or in words when the PGN form
+/// cannot say it (a delay).
 fn time_control(tournament: &Tournament) -> (String, String) {
     let control = &tournament.settings.time_control;
-    let seconds = control.base_ms / 1000;
-    let base = if seconds.is_multiple_of(60) {
-        format!("{}'", seconds / 60)
-    } else {
-        format!("{seconds}\"")
-    };
-    let words = if control.increment_ms == 0 {
-        base
-    } else {
-        format!("{base}+{}\"", control.increment_ms / 1000)
-    };
-    (
-        words,
-        trf_report::encoded_time_control(control.base_ms, control.increment_ms),
-    )
+    let words = crate::interchange::time_control_tag::describe(control);
+    let encoded =
+        crate::interchange::time_control_tag::write_tag(control).unwrap_or_else(|_| words.clone());
+    (words, encoded)
 }
 
 /// Builds the report of a tournament from the log (see the module documentation).
