@@ -96,10 +96,15 @@
     var news = document.getElementById("desk-news");
     if (!streamUrl || !window.EventSource) return;
     var typing = false;
+    var source = new EventSource(streamUrl);
     desk.querySelectorAll("form.record").forEach(function (form) {
       form.addEventListener("input", function () { typing = true; });
+      form.addEventListener("change", function () { typing = true; });
+      // A form being sent: this page is leaving, and what it records must not draw it again
+      // (that would cancel the answer the form goes to).
+      form.addEventListener("submit", function () { typing = true; source.close(); });
     });
-    var source = new EventSource(streamUrl);
+    window.addEventListener("pagehide", function () { source.close(); });
     function seen(event) {
       if (!(Number(event.lastEventId) > drawnAt)) return;
       if (!typing) {

@@ -132,9 +132,25 @@ fn keys(name: &str, fide_id: Option<u64>) -> Vec<String> {
 /// cannot say it (a delay).
 fn time_control(tournament: &Tournament) -> (String, String) {
     let control = &tournament.settings.time_control;
-    let words = crate::interchange::time_control_tag::describe(control);
-    let encoded =
-        crate::interchange::time_control_tag::write_tag(control).unwrap_or_else(|_| words.clone());
+    let encoded = crate::interchange::time_control_tag::write_tag(control)
+        .unwrap_or_else(|_| crate::interchange::time_control_tag::describe(control));
+    // One period: as pairing programs write it (`90'+30"`); several: the encoded form.
+    let words = match control.as_legacy() {
+        Some((_, base_ms, increment_ms)) => {
+            let seconds = base_ms / 1000;
+            let base = if seconds.is_multiple_of(60) {
+                format!("{}'", seconds / 60)
+            } else {
+                format!("{seconds}\"")
+            };
+            if increment_ms == 0 {
+                base
+            } else {
+                format!("{base}+{}\"", increment_ms / 1000)
+            }
+        }
+        None => encoded.clone(),
+    };
     (words, encoded)
 }
 
