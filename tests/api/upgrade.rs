@@ -11,7 +11,7 @@ use uuid::Uuid;
 
 /// Every release whose database this release must upgrade: `<tag>.sql` and
 /// `<tag>.reads.json` in tests/fixtures/releases.
-const RELEASES: &[&str] = &["v0.1.0", "v0.2.0"];
+const RELEASES: &[&str] = &["v0.1.0", "v0.2.0", "v0.3.0"];
 
 fn fixture(name: &str) -> String {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
