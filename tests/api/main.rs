@@ -7,6 +7,7 @@ mod cases;
 mod cli;
 mod desk_evidence;
 mod diagrams;
+mod failover;
 mod generated_client;
 mod import;
 mod log_guarantees;
