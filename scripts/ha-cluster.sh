@@ -99,6 +99,13 @@ start() {
     echo "ha-cluster: $DIR exists; run '$0 stop' first" >&2
     exit 1
   fi
+  local port
+  for port in "$MONITOR_PORT" "${NODE_PORTS[1]}" "${NODE_PORTS[2]}"; do
+    if "$PGBIN/pg_isready" -q -h $HOST -p "$port" || [ "$?" = 1 ]; then
+      echo "ha-cluster: something answers on $HOST:$port already; set ARBITER_HA_PORT" >&2
+      exit 1
+    fi
+  done
   mkdir -p "$DIR"
   chown "$HA_USER" "$DIR"
   chmod 700 "$DIR"
@@ -189,6 +196,13 @@ stop() {
     if [ -n "$(postmaster_pid "$name")" ]; then
       as_user "$PGBIN/pg_ctl" stop -m immediate -D "$DIR/$name" >/dev/null 2>&1 || true
     fi
+  done
+  # Until the ports are free again (a killed postmaster's children exit on their own).
+  local port
+  for port in "$MONITOR_PORT" "${NODE_PORTS[1]}" "${NODE_PORTS[2]}"; do
+    for ((i = 0; i < 40; i++)); do
+      "$PGBIN/pg_isready" -q -h $HOST -p "$port" && sleep 0.25 || break
+    done
   done
   rm -rf "$DIR"
   echo "ha-cluster: stopped and removed $DIR"

@@ -48,7 +48,8 @@ impl Application {
     /// Connects to the database (migrating it first), builds the shared state from
     /// `config` and binds the listeners (port 0 takes any free port).
     pub async fn build(config: &ServeConfig, database_url: &str) -> Result<Application> {
-        migrate(database_url).await?;
+        // Closed at once: a multi-host URL's pool has a watcher that runs until then.
+        migrate(database_url).await?.pool().close().await;
         let store = connect_service(database_url, config.db_connections, config).await?;
         let store = match &config.read_database_url {
             Some(read_url) => {

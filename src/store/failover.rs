@@ -25,6 +25,9 @@ use std::time::{Duration, Instant};
 /// How often the watcher asks the host in use whether it still has the wanted role.
 pub const CHECK_EVERY: Duration = Duration::from_millis(250);
 
+/// How often the watcher says, while no host has the wanted role, that it is still looking.
+const WARN_EVERY: Duration = Duration::from_secs(5);
+
 /// How long one host may take to accept a connection and answer during the search.
 const ANSWER_WITHIN: Duration = Duration::from_secs(2);
 
@@ -298,6 +301,7 @@ impl Following {
         let mut fit = Fit::Wanted;
         let mut last_preference = Instant::now();
         let mut lost_since: Option<Instant> = None;
+        let mut last_warning: Option<Instant> = None;
         while !pool.is_closed() {
             tokio::time::sleep(CHECK_EVERY).await;
             let role = match connection.as_mut() {
@@ -311,6 +315,9 @@ impl Following {
                 }
                 None => None,
             };
+            if let Some(role) = role {
+                fit = role;
+            }
             let keep = match role {
                 Some(Fit::Wanted) => true,
                 Some(Fit::Acceptable) => {
@@ -332,11 +339,13 @@ impl Following {
                 lost_since.get_or_insert_with(Instant::now);
             }
             let Some((index, found, found_fit)) = search(&self.hosts).await else {
-                if lost {
+                if lost && last_warning.is_none_or(|at| at.elapsed() >= WARN_EVERY) {
+                    last_warning = Some(Instant::now());
                     tracing::warn!(hosts = %self.hosts.names.join(","), wanted = ?self.hosts.target, "no database host has the wanted role yet; requests are answered 503 until one has");
                 }
                 continue;
             };
+            last_warning = None;
             if !lost && found_fit <= fit {
                 // Still only acceptable hosts: keep the one in use.
                 continue;
