@@ -50,7 +50,8 @@ impl Application {
     /// `config` and binds the listeners (port 0 takes any free port).
     pub async fn build(config: &ServeConfig, database_url: &str) -> Result<Application> {
         config.check().map_err(anyhow::Error::msg)?;
-        migrate(database_url).await?;
+        // Closed at once: a multi-host URL's pool has a watcher that runs until then.
+        migrate(database_url).await?.pool().close().await;
         let store = connect_service(database_url, config.db_connections, config).await?;
         let store = match &config.read_database_url {
             Some(read_url) => {

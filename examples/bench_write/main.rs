@@ -7,6 +7,7 @@
 //! cargo run --release --example bench_write -- moves ... --batch 100
 //! cargo run --release --example bench_write -- claim --url ... --token T --clients 16 --seconds 20
 //! cargo run --release --example bench_write -- load --database-url postgres://... --events 1000000
+//! cargo run --release --example bench_write -- retrying --url ... --token T --clients 8 --seconds 60 --out acks.txt
 //! ```
 //!
 //! `events_per_s` counts the recorded events the clients sent and the service stored (moves;
@@ -19,6 +20,7 @@
 mod games;
 mod http;
 mod load;
+mod retrying;
 mod stats;
 
 use std::path::PathBuf;
@@ -138,6 +140,31 @@ enum Mode {
         /// The `event` setting of the loaded games.
         #[arg(long, default_value = "Bench history")]
         event: String,
+    },
+    /// Writers that retry every failed append unchanged (same event_id) until acknowledged,
+    /// and write every acknowledged event to --out (scripts/failover-test.sh).
+    Retrying {
+        /// The server's base URL.
+        #[arg(long, default_value = "http://127.0.0.1:8080")]
+        url: String,
+        /// A bearer token with the arbiter role.
+        #[arg(long, env = "ARBITER_TOKEN", hide_env_values = true)]
+        token: String,
+        /// Concurrent writers.
+        #[arg(long, default_value_t = 8)]
+        clients: usize,
+        /// The longest the run lasts.
+        #[arg(long, default_value_t = 60.0)]
+        seconds: f64,
+        /// The run ends (after the requests under way) once this file exists.
+        #[arg(long)]
+        stop_file: Option<PathBuf>,
+        /// Where the acknowledged events go: `game_id event_id seq unix_ms`, one a line.
+        #[arg(long)]
+        out: PathBuf,
+        /// A writer starts a new game after this many events.
+        #[arg(long, default_value_t = 200)]
+        events_per_game: u64,
     },
 }
 
@@ -267,6 +294,26 @@ fn main() -> anyhow::Result<()> {
                 event: event.clone(),
             };
             runtime(2)?.block_on(load::run_load(database_url, games, run))
+        }
+        Mode::Retrying {
+            url,
+            token,
+            clients,
+            seconds: total,
+            stop_file,
+            out,
+            events_per_game,
+        } => {
+            let run = retrying::RetryingRun {
+                base: url.clone(),
+                token: token.clone(),
+                clients: *clients,
+                seconds: seconds(*total, "seconds")?,
+                stop_file: stop_file.clone(),
+                out: out.clone(),
+                events_per_game: (*events_per_game).max(2),
+            };
+            runtime(2)?.block_on(retrying::run_retrying(run))
         }
     }
 }

@@ -9,6 +9,10 @@ use actix_web::{HttpResponse, ResponseError};
 
 pub use crate::problem::{PROBLEM_JSON, Problem};
 
+/// The `Retry-After` of a 503 `database_unavailable`: a failover manager on a local network
+/// promotes a standby within seconds, and the service follows it within a quarter of a second.
+pub const UNAVAILABLE_RETRY_AFTER_SECS: u32 = 2;
+
 /// An error that becomes a problem response.
 #[derive(Debug)]
 pub struct ApiError {
@@ -142,17 +146,19 @@ impl ApiError {
         )
     }
 
-    /// 503: the database cannot be reached.
+    /// 503: the database cannot be reached (`Retry-After`: [`UNAVAILABLE_RETRY_AFTER_SECS`]).
     pub fn unavailable(cause: anyhow::Error) -> Self {
         let mut error = Self::new(
             StatusCode::SERVICE_UNAVAILABLE,
             "database_unavailable",
             "Service unavailable",
-            "The service cannot reach its database right now; nothing was stored. Retry in a \
-             few seconds with the same event_ids."
+            "The service cannot reach its database right now (it may be failing over to a \
+             standby); nothing was stored. Retry after the Retry-After seconds with the same \
+             event_ids."
                 .into(),
         );
         error.cause = Some(cause);
+        error.retry_after_secs = Some(UNAVAILABLE_RETRY_AFTER_SECS);
         error
     }
 
@@ -319,10 +325,9 @@ impl From<StoreError> for ApiError {
                      stored. Omit game_id to get a fresh one, or fetch the existing game."
                 ),
             ),
-            StoreError::Database(sqlx::Error::PoolTimedOut)
-            | StoreError::Database(sqlx::Error::Io(_))
-            | StoreError::Database(sqlx::Error::PoolClosed)
-            | StoreError::ListenerUnavailable => ApiError::unavailable(error.into()),
+            unavailable if unavailable.is_unavailable() => {
+                ApiError::unavailable(unavailable.into())
+            }
             other => ApiError::internal(other.into()),
         }
     }

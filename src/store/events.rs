@@ -404,6 +404,15 @@ async fn settle_conflict_in(
         .await?
         .ok_or(StoreError::GameNotFound(game_id))?;
     if let Some(envelopes) = find_retry(tx, game_id, expected_seq, events).await? {
+        // The stored append may have been committed here but never confirmed by the
+        // synchronous standby (the primary crashed while waiting, and came back with it from
+        // its own WAL): a failover would lose it. Taking a transaction id makes this
+        // transaction's commit wait for the standby like any append, and its commit record
+        // lies after the stored one, so the retry is acknowledged only once the append is on
+        // the standby too (docs/operations.md, high availability).
+        sqlx::query("SELECT pg_current_xact_id()")
+            .execute(&mut **tx)
+            .await?;
         return Ok(Appended {
             envelopes,
             newly_stored: false,

@@ -5,6 +5,7 @@
 
 mod chain;
 mod events;
+mod failover;
 mod games;
 mod notifications;
 mod read_model;
@@ -18,6 +19,7 @@ mod tournaments;
 
 pub use chain::{ChainBreak, ChainReport, GENESIS_HASH};
 pub use events::{Appended, EventEnvelope, FeedCursor, FeedItem, FeedPage, GameOutcome, NewEvent};
+pub use failover::{MultiHost, TargetSession};
 pub use games::{CreatedGame, GameFilter, GameListPage, GameStatus, GameSummary, ListCursor};
 pub use notifications::{EVENTS_CHANNEL, Wakeup, Wakeups};
 pub use read_model::{LoggedEvent, ReadModelRebuild, ReadModelWritten, RebuiltSummary};
@@ -108,6 +110,38 @@ pub enum StoreError {
     /// Applying migrations failed.
     #[error("applying migrations failed")]
     Migrate(#[from] sqlx::migrate::MigrateError),
+    /// None of the hosts of a multi-host database URL answered with the role asked for.
+    #[error(
+        "none of the database hosts {hosts} answered as {wanted:?} (target_session_attrs); check that the failover manager has a primary (e.g. `pg_autoctl show state`)"
+    )]
+    NoHostFits {
+        /// The URL's hosts.
+        hosts: String,
+        /// The role asked for.
+        wanted: TargetSession,
+    },
+}
+
+impl StoreError {
+    /// Whether the database is out of reach for now (a lost connection, a full pool, a server
+    /// shutting down or starting, a primary turned standby by a failover: `read only
+    /// transaction`): nothing was stored and the same request may succeed in a few seconds.
+    pub fn is_unavailable(&self) -> bool {
+        match self {
+            StoreError::ListenerUnavailable | StoreError::NoHostFits { .. } => true,
+            StoreError::Database(error) => match error {
+                sqlx::Error::PoolTimedOut | sqlx::Error::Io(_) | sqlx::Error::PoolClosed => true,
+                sqlx::Error::Database(error) => error.code().is_some_and(|code| {
+                    // 08: connection exception; 25006: read_only_sql_transaction;
+                    // 57P01-57P03: admin_shutdown, crash_shutdown, cannot_connect_now.
+                    code.starts_with("08")
+                        || matches!(code.as_ref(), "25006" | "57P01" | "57P02" | "57P03")
+                }),
+                _ => false,
+            },
+            _ => false,
+        }
+    }
 }
 
 /// The event store: a handle on the PostgreSQL pool (the primary), and on a read replica
@@ -128,14 +162,18 @@ impl Store {
         }
     }
 
-    /// Connects to `database_url` with a pool sized for `max_connections`.
+    /// Connects to `database_url` with a pool sized for `max_connections`. A libpq
+    /// multi-host URL (`postgres://h1:p1,h2:p2/db?target_session_attrs=read-write`) connects
+    /// to the host with the role asked for (the primary unless the URL says otherwise) and
+    /// follows it when it moves (`src/store/failover.rs`).
     pub async fn connect(database_url: &str, max_connections: u32) -> Result<Self, StoreError> {
-        let pool = PgPoolOptions::new()
+        let options = PgPoolOptions::new()
             .max_connections(max_connections)
-            .acquire_timeout(Duration::from_secs(5))
-            .connect(database_url)
-            .await?;
-        Ok(Store::new(pool))
+            .acquire_timeout(Duration::from_secs(5));
+        match MultiHost::parse(database_url)? {
+            None => Ok(Store::new(options.connect(database_url).await?)),
+            Some(hosts) => connect_following(options, hosts).await,
+        }
     }
 
     /// Connects as the service: every pooled connection switches to the database role
@@ -147,7 +185,7 @@ impl Store {
         role: &str,
     ) -> Result<Self, StoreError> {
         let role = role.to_string();
-        let pool = PgPoolOptions::new()
+        let options = PgPoolOptions::new()
             .max_connections(max_connections)
             .acquire_timeout(Duration::from_secs(5))
             // No ping before each use: it is one more round trip per statement, and the
@@ -163,10 +201,11 @@ impl Store {
                         .await?;
                     Ok(())
                 })
-            })
-            .connect(database_url)
-            .await?;
-        Ok(Store::new(pool))
+            });
+        match MultiHost::parse(database_url)? {
+            None => Ok(Store::new(options.connect(database_url).await?)),
+            Some(hosts) => connect_following(options, hosts).await,
+        }
     }
 
     /// The game's chain head (last `seq` and its hash, hex), or `None` if there is no such game.
@@ -216,6 +255,28 @@ impl Store {
         sqlx::query("SELECT 1").execute(&self.pool).await?;
         Ok(())
     }
+}
+
+/// How long the service waits at start-up for one of a multi-host URL's hosts to have the
+/// role asked for (a failover may be under way).
+const FIND_HOST_WITHIN: Duration = Duration::from_secs(30);
+
+/// A pool on the host of `hosts` with the wanted role, followed by a watcher task when it moves.
+/// Pooled connections made before a move are closed instead of handed out (`before_acquire`,
+/// no round trip). Needs a Tokio runtime (the watcher runs on it until the pool is closed).
+async fn connect_following(options: PgPoolOptions, hosts: MultiHost) -> Result<Store, StoreError> {
+    let (following, first, connection) =
+        failover::Following::start(hosts, FIND_HOST_WITHIN).await?;
+    let stale = Arc::clone(&following);
+    let pool = options
+        .before_acquire(move |_, meta| {
+            let fresh = !stale.is_stale(meta.age);
+            Box::pin(async move { Ok(fresh) })
+        })
+        .connect_with(first)
+        .await?;
+    tokio::spawn(following.watch(pool.clone(), Some(connection)));
+    Ok(Store::new(pool))
 }
 
 /// Converts a stored `bigint` that is non-negative by constraint.

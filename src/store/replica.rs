@@ -79,9 +79,12 @@ pub(super) struct Replica {
 /// The position a database has: replayed (standby), or inserted (primary). The insert
 /// position, not the write position (`pg_current_wal_lsn()`), because with
 /// `synchronous_commit = off` a commit returns before its record is written: only the insert
-/// position is sure to lie at or after it.
-const POSITION: &str =
-    "SELECT coalesce(pg_last_wal_replay_lsn(), pg_current_wal_insert_lsn())::text AS position";
+/// position is sure to lie at or after it. Asked by role, not by `coalesce`: a promoted
+/// standby keeps answering `pg_last_wal_replay_lsn()` (the last position it replayed before
+/// the promotion), which would hand clients a position older than their writes after a
+/// failover.
+const POSITION: &str = "SELECT (CASE WHEN pg_is_in_recovery() THEN pg_last_wal_replay_lsn() \
+     ELSE pg_current_wal_insert_lsn() END)::text AS position";
 
 impl Store {
     /// This store, reading from the standby behind `replica`; a read that carries a

@@ -8,6 +8,7 @@ mod cli;
 mod cors;
 mod desk_evidence;
 mod diagrams;
+mod failover;
 mod generated_client;
 mod import;
 mod log_guarantees;
