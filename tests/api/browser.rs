@@ -127,15 +127,23 @@ impl Browser {
             .expect("signed in");
     }
 
-    /// Clicks an element.
+    /// Clicks an element. Live pages (the round floor, the desk) may draw an element again
+    /// between finding and clicking it: a stale element is found again, a few times.
     pub async fn click(&self, locator: Locator<'_>) {
-        self.client
-            .find(locator)
-            .await
-            .unwrap_or_else(|e| panic!("find {locator:?}: {e}"))
-            .click()
-            .await
-            .unwrap_or_else(|e| panic!("click {locator:?}: {e}"));
+        for attempt in 1..=5 {
+            let element = self
+                .client
+                .find(locator)
+                .await
+                .unwrap_or_else(|e| panic!("find {locator:?}: {e}"));
+            match element.click().await {
+                Ok(()) => return,
+                Err(e) if attempt < 5 && e.to_string().contains("stale element") => {
+                    tokio::time::sleep(Duration::from_millis(200)).await;
+                }
+                Err(e) => panic!("click {locator:?}: {e}"),
+            }
+        }
     }
 
     /// Types into a field (clearing it first).
