@@ -325,13 +325,7 @@ async fn moves_and_clock_presses_are_recorded_at_the_desk_and_a_refused_move_kee
     browser
         .click(Locator::Css("#form-move button[type=submit]"))
         .await;
-    let answer = browser
-        .wait_for("#answer")
-        .await
-        .text()
-        .await
-        .expect("text");
-    assert!(answer.contains("White plays e4"), "{answer}");
+    let answer = answer_containing(&browser, "White plays e4").await;
     assert!(
         answer.contains("White presses the clock (W 1:59:51"),
         "{answer}"
@@ -343,13 +337,7 @@ async fn moves_and_clock_presses_are_recorded_at_the_desk_and_a_refused_move_kee
     browser
         .click(Locator::Css("#form-move button[type=submit]"))
         .await;
-    let answer = browser
-        .wait_for("#answer")
-        .await
-        .text()
-        .await
-        .expect("text");
-    assert!(answer.contains("Black plays c5"), "{answer}");
+    answer_containing(&browser, "Black plays c5").await;
     let sheet = browser.text(Locator::Css("table.scoresheet")).await;
     assert!(
         sheet.contains("e4") && sheet.contains("1:59:51") && sheet.contains("c5"),
@@ -1450,10 +1438,15 @@ async fn the_desk_shows_a_move_recorded_on_another_device_without_a_reload_and_k
     assert_eq!(status, 201);
     let deadline = std::time::Instant::now() + Duration::from_secs(15);
     while browser
-        .text_now("#desk-news")
+        .client
+        .execute(
+            "return document.getElementById('desk-news').hidden;",
+            vec![],
+        )
         .await
-        .unwrap_or_default()
-        .is_empty()
+        .ok()
+        .and_then(|hidden| hidden.as_bool())
+        .unwrap_or(true)
     {
         assert!(
             std::time::Instant::now() < deadline,
