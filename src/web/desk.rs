@@ -19,7 +19,6 @@ use super::layout::{self, Nav};
 use super::session::{Fields, Flash, Posted, Viewer, leave_flash};
 use crate::app::arbitration::RecordError;
 use crate::game::board_status::{BoardStatus, board_status, move_records};
-use crate::game::event::DrawOfferPolicy;
 use crate::game::event::{
     ArbiterRuling, ClaimKind, ClaimOutcome, Event, IllegalMoveKind, RecordedEvent, ServiceEvent,
     Side,
@@ -395,36 +394,21 @@ fn answer_panel(game_id: Uuid, stored: &[&EventEnvelope], follows: Option<String
 }
 
 /// What follows from a draw offer the regulations do not let the players agree yet (9.1.1):
-/// the offer stands and is marked, but an acceptance is refused. `None` for other events.
-fn offer_follows(game: &Game, view: &GameView, stored: &[&EventEnvelope]) -> Option<String> {
-    let offered = stored
-        .iter()
-        .any(|e| matches!(e.event, Event::Recorded(RecordedEvent::DrawOffer { .. })));
-    if !offered {
-        return None;
-    }
-    let regulations = &game.settings().regulations;
-    let completed = u32::try_from(view.ply / 2).unwrap_or(u32::MAX);
-    match (regulations.draw_offers, regulations.earliest_agreement_move) {
-        (DrawOfferPolicy::Forbidden, _) => Some(
-            "The offer is recorded and marked (=) on the scoresheet, but the event's regulations \
-             forbid a draw by agreement (9.1.1): an acceptance is refused and the game goes on."
-                .into(),
-        ),
-        (_, Some(earliest)) if completed < earliest => Some(format!(
-            "The offer is recorded and marked (=) on the scoresheet, but the event's regulations \
-             allow a draw by agreement only once both players have completed {earliest} moves \
-             (9.1.1; {completed} so far): accepting this offer is refused and the game goes on, \
-             and after move {earliest} a new offer is needed."
-        )),
-        (DrawOfferPolicy::ArbiterConsent, _) => Some(
-            "The offer stands. The event's regulations allow a draw by agreement only with the \
-             arbiter's consent (9.1.1): if the players agree, the arbiter records the draw as a \
-             decision (game ended, ½-½) when consenting."
-                .into(),
-        ),
+/// the engine is asked whether the opponent's acceptance would stand now, and its refusal,
+/// if any, is what the arbiter reads. `None` for other events.
+fn offer_follows(game: &Game, stored: &[&EventEnvelope]) -> Option<String> {
+    let by = stored.iter().find_map(|e| match &e.event {
+        Event::Recorded(RecordedEvent::DrawOffer { by }) => Some(*by),
         _ => None,
-    }
+    })?;
+    let next_seq = stored.iter().map(|e| e.seq).max()? + 1;
+    let accepted = RecordedEvent::DrawAccept { by: by.opponent() };
+    let refusal = game.decide(next_seq, &accepted).err()?;
+    Some(format!(
+        "The offer is recorded and marked (=) on the scoresheet, but an acceptance now would be \
+         refused: {}",
+        refusal.message()
+    ))
 }
 
 fn refusal_panel(flash: &Flash) -> Markup {
@@ -1027,7 +1011,7 @@ pub async fn page(
             }
             div.desk-side {
                 @if let Some(flash) = flash.as_ref().filter(|f| f.refused) { (refusal_panel(flash)) }
-                @if !recorded.is_empty() { (answer_panel(game_id, &recorded, offer_follows(&game, &view, &recorded))) }
+                @if !recorded.is_empty() { (answer_panel(game_id, &recorded, offer_follows(&game, &recorded))) }
                 @if !time_travel {
                     (record_forms(&frame, &view, &summary.event))
                     @if viewer.principal.may_record("correction", &summary.event).is_ok() {

@@ -386,7 +386,9 @@ async fn a_draw_offer_before_the_agreement_move_says_it_stands_and_that_agreemen
     )
     .expect("utf-8");
     assert!(
-        page.contains("only once both players have completed 30 moves (9.1.1; 0 so far)"),
+        page.contains("an acceptance now would be refused")
+            && page.contains("only once both players have completed 30 moves")
+            && page.contains("(9.1.1)"),
         "the answer says what follows"
     );
     assert!(
