@@ -54,6 +54,49 @@ pub struct TournamentSettings {
     /// The arbiters assigned, chief arbiter first (as printed on the incident report).
     #[serde(default)]
     pub arbiters: Vec<String>,
+    /// The venue's time zone (an IANA name such as `Europe/Brussels`): printed sheets show
+    /// the times of the log in it, with its abbreviation. Without one they show UTC.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub time_zone: Option<TimeZone>,
+}
+
+/// A time zone of the IANA database (`Europe/Brussels`, `America/Sao_Paulo`, `UTC`), as a
+/// venue's clocks show the time. On the wire it is the zone's name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ToSchema)]
+#[schema(value_type = String, example = "Europe/Brussels")]
+pub struct TimeZone(pub chrono_tz::Tz);
+
+impl TimeZone {
+    /// The zone's IANA name.
+    pub fn name(self) -> &'static str {
+        self.0.name()
+    }
+}
+
+impl std::str::FromStr for TimeZone {
+    type Err = String;
+
+    fn from_str(name: &str) -> Result<TimeZone, String> {
+        name.parse::<chrono_tz::Tz>().map(TimeZone).map_err(|_| {
+            format!(
+                "`{name}` is not a time zone of the IANA database; give the venue's zone by \
+                 its name, such as `Europe/Brussels`, `Asia/Kolkata` or `UTC`."
+            )
+        })
+    }
+}
+
+impl Serialize for TimeZone {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.name())
+    }
+}
+
+impl<'de> Deserialize<'de> for TimeZone {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<TimeZone, D::Error> {
+        let name = String::deserialize(deserializer)?;
+        name.parse().map_err(serde::de::Error::custom)
+    }
 }
 
 /// A stored tournament.
@@ -260,7 +303,20 @@ mod tests {
             laws_edition: LawsEdition::Y2018,
             regulations: Regulations::default(),
             arbiters: vec![],
+            time_zone: None,
         }
+    }
+
+    #[test]
+    fn a_time_zone_is_read_by_its_iana_name_and_a_wrong_name_says_what_to_give() {
+        let zone: TimeZone = serde_json::from_str("\"Europe/Brussels\"").expect("a zone");
+        assert_eq!(zone.name(), "Europe/Brussels");
+        assert_eq!(
+            serde_json::to_string(&zone).expect("written"),
+            "\"Europe/Brussels\""
+        );
+        let wrong = serde_json::from_str::<TimeZone>("\"CET+1\"").expect_err("not a zone");
+        assert!(wrong.to_string().contains("IANA"), "{wrong}");
     }
 
     #[test]

@@ -137,6 +137,17 @@ impl Game {
             .map(|logged| (logged.seq, &logged.event))
     }
 
+    /// The standing events in order, each with the clock reading recorded with it (a move
+    /// recorded with the times read off the clock, for example).
+    pub fn standing_events_with_readings(
+        &self,
+    ) -> impl Iterator<Item = (u64, &Event, Option<&ClockReading>)> {
+        self.log
+            .iter()
+            .filter(|logged| !logged.retracted)
+            .map(|logged| (logged.seq, &logged.event, logged.clock.as_ref()))
+    }
+
     /// The clock times as the engine keeps them: the last readings, with penalties and
     /// adjustments applied.
     pub fn clocks(&self) -> ClockTimes {

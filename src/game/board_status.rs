@@ -26,9 +26,18 @@ pub fn board_status(game: &Game) -> BoardStatus {
         .position_at_ply(0)
         .map(|start| Side::from(shakmaty::Position::turn(start)))
         .unwrap_or(Side::White);
-    for (_, event) in game.standing_events() {
+    for (_, event, reading) in game.standing_events_with_readings() {
         match event {
-            Event::Recorded(RecordedEvent::Move { by, .. }) => turn = by.opponent(),
+            Event::Recorded(RecordedEvent::Move { by, .. }) => {
+                turn = by.opponent();
+                // A move recorded with the clock's reading was recorded with its press
+                // (6.2.1: the move is completed by pressing the clock), so the opponent's
+                // clock runs, as it does after a separate `clock_press`.
+                if reading.is_some() {
+                    running = Some(by.opponent());
+                    paused = false;
+                }
+            }
             Event::Recorded(RecordedEvent::ClockPress { by, .. }) => {
                 running = Some(by.opponent());
                 paused = false;
@@ -109,7 +118,7 @@ pub fn move_records(game: &Game) -> Vec<MoveRecord> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::event::{GameSettings, Player, TimeControl, TimeControlKind};
+    use crate::game::event::{ClockReading, GameSettings, Player, TimeControl, TimeControlKind};
 
     fn game() -> Game {
         let settings = GameSettings {
@@ -171,6 +180,32 @@ mod tests {
         assert_eq!(status.running_clock, None);
         assert!(status.paused);
         record(&mut game, 5, RecordedEvent::ClockResume {});
+        assert_eq!(board_status(&game).running_clock, Some(Side::Black));
+    }
+
+    #[test]
+    fn a_move_recorded_with_the_clocks_reading_runs_the_opponents_clock() {
+        let mut game = game();
+        let reading = ClockReading {
+            white_ms: Some(5_395_000),
+            black_ms: Some(5_400_000),
+        };
+        let e4 = Event::Recorded(RecordedEvent::Move {
+            by: Side::White,
+            san: "e4".into(),
+        });
+        game.apply_with_clock(2, &e4, Some(&reading))
+            .expect("applies");
+        assert_eq!(board_status(&game).running_clock, Some(Side::Black));
+        // A move without a reading says nothing about the clock: Black's keeps running.
+        record(
+            &mut game,
+            3,
+            RecordedEvent::Move {
+                by: Side::Black,
+                san: "c5".into(),
+            },
+        );
         assert_eq!(board_status(&game).running_clock, Some(Side::Black));
     }
 

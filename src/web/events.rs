@@ -13,7 +13,7 @@ use crate::game::event::{DrawOfferPolicy, LawsEdition, Regulations, TimeControl,
 use crate::request::Reads;
 use crate::state::AppState;
 use crate::store::{EventRound, Store};
-use crate::tournament::{self, Tournament, TournamentSettings};
+use crate::tournament::{self, TimeZone, Tournament, TournamentSettings};
 use actix_multipart::Multipart;
 use actix_web::http::StatusCode;
 use actix_web::{HttpResponse, web};
@@ -225,6 +225,11 @@ fn tournament_form(
             }
             label for="arbiters" { "Arbiters (one a line, chief first)" }
             textarea #arbiters name="arbiters" rows="4" placeholder="IA Anna Sokolova (chief)" { (value("arbiters")) }
+            label for="time_zone" { "Time zone of the venue" }
+            input #time_zone name="time_zone" value=(value("time_zone")) maxlength="64" list="time-zones" placeholder="Europe/Brussels (printed sheets use UTC without one)" autocomplete="off";
+            datalist #time-zones {
+                @for zone in chrono_tz::TZ_VARIANTS.iter().filter(|z| z.name().contains('/')) { option value=(zone.name()) {} }
+            }
             div.actions { button.primary type="submit" { (submit) } }
         }
     }
@@ -278,6 +283,9 @@ fn values_of(settings: &TournamentSettings) -> HashMap<String, String> {
         put("quickplay_finish", "on".into());
     }
     put("arbiters", settings.arbiters.join("\n"));
+    if let Some(zone) = settings.time_zone {
+        put("time_zone", zone.name().to_string());
+    }
     values
 }
 
@@ -351,6 +359,10 @@ fn settings_from(fields: &Fields) -> Result<TournamentSettings, String> {
                     .collect()
             })
             .unwrap_or_default(),
+        time_zone: fields
+            .get("time_zone")
+            .map(str::parse::<TimeZone>)
+            .transpose()?,
     })
 }
 

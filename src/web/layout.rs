@@ -5,6 +5,7 @@ use super::PREFIX;
 use super::viewer::{CSRF_FIELD, Viewer};
 use crate::access::Role;
 use crate::game::event::{GameResult, Side};
+use crate::tournament::{TimeZone, Tournament};
 use actix_web::HttpResponse;
 use actix_web::http::StatusCode;
 use actix_web::http::header;
@@ -189,6 +190,43 @@ pub fn timestamp(at: DateTime<Utc>) -> String {
 /// A time of day (UTC), for timelines.
 pub fn time_of_day(at: DateTime<Utc>) -> String {
     at.format("%H:%M:%S").to_string()
+}
+
+/// How a printed sheet shows the times of the log: in the venue's time zone when its
+/// tournament has one (with the zone's abbreviation, so that a sheet read months later, or
+/// across a change to summer time, is not misread), else in UTC.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct HallTime(Option<TimeZone>);
+
+impl HallTime {
+    /// The venue's time of the tournament, UTC when there is none or it has no zone.
+    pub fn of(tournament: Option<&Tournament>) -> HallTime {
+        HallTime(tournament.and_then(|t| t.settings.time_zone))
+    }
+
+    /// The heading of a column of times: `Time (Europe/Brussels)` or `Time (UTC)`.
+    pub fn heading(self) -> String {
+        format!("Time ({})", self.0.map_or("UTC", TimeZone::name))
+    }
+
+    /// A date and time: `2026-11-20 14:32:05 CET`.
+    pub fn timestamp(self, at: DateTime<Utc>) -> String {
+        match self.0 {
+            Some(zone) => at
+                .with_timezone(&zone.0)
+                .format("%Y-%m-%d %H:%M:%S %Z")
+                .to_string(),
+            None => timestamp(at),
+        }
+    }
+
+    /// A time of day: `14:32:05 CET` (`14:32:05` in UTC, named by the column's heading).
+    pub fn time_of_day(self, at: DateTime<Utc>) -> String {
+        match self.0 {
+            Some(zone) => at.with_timezone(&zone.0).format("%H:%M:%S %Z").to_string(),
+            None => time_of_day(at),
+        }
+    }
 }
 
 /// A result as printed on a pairing list: `1-0`, `½-½`, `0-1`.

@@ -8,7 +8,7 @@ use super::PREFIX;
 use super::desk::{self, Loaded};
 use super::error::WebError;
 use super::floor;
-use super::layout::{self, Nav};
+use super::layout::{self, HallTime, Nav};
 use super::session::Viewer;
 use crate::game::event::{Event, GameResult, RecordedEvent, ServiceEvent, Termination};
 use crate::game::view::GameStatus;
@@ -105,15 +105,25 @@ fn players(item: &RulingItem) -> Markup {
     html! { (item.white) " – " (item.black) }
 }
 
-/// The printed head of a report: the event, the round, the arbiters, when printed.
+/// The printed head of a report and how the report prints times.
+struct ReportHead {
+    /// The event, the round, the venue, the arbiters, when printed.
+    markup: Markup,
+    /// The venue's time zone, or UTC.
+    hall: HallTime,
+}
+
+/// The printed head of a report: the event, the round, the arbiters, when printed (in the
+/// venue's time, as every time of the report).
 async fn report_head(
     reads: &Store,
     title: &str,
     event: &str,
     round: Option<&str>,
-) -> Result<Markup, WebError> {
+) -> Result<ReportHead, WebError> {
     let tournament = reads.tournament_named(event).await?;
-    Ok(html! {
+    let hall = HallTime::of(tournament.as_ref());
+    let markup = html! {
         div.page-head.report-head {
             h1 { (title) }
             p.facts {
@@ -130,9 +140,10 @@ async fn report_head(
                     p.facts { "Arbiters: " (t.settings.arbiters.join("; ")) }
                 }
             }
-            p.facts.print-only { "Printed " (layout::timestamp(Utc::now())) " from the event log of the arbitration record service." }
+            p.facts.print-only { "Printed " (hall.timestamp(Utc::now())) " from the event log of the arbitration record service." }
         }
-    })
+    };
+    Ok(ReportHead { markup, hall })
 }
 
 /// `GET /office/incidents?event=&round=`: the claims and incidents, printable.
@@ -186,7 +197,8 @@ pub async fn incidents(
             }
         }
     }
-    let head = report_head(&reads, "Claims and incidents", event, round).await?;
+    let ReportHead { markup: head, hall } =
+        report_head(&reads, "Claims and incidents", event, round).await?;
     let body = html! {
         (head)
         p.screen-only.head-links {
@@ -221,12 +233,12 @@ pub async fn incidents(
             @let claims = of_type("claim");
             @if claims.is_empty() { p.hint { "No claim." } } @else {
                 table.list.report {
-                    thead { tr { th { "Time (UTC)" } th { "Board" } th { "Players" } th { "Claim" } th { "Ruling" } th { "Article" } th { "Penalty" } th { "Position" } } }
+                    thead { tr { th { (hall.heading()) } th { "Board" } th { "Players" } th { "Claim" } th { "Ruling" } th { "Article" } th { "Penalty" } th { "Position" } } }
                     tbody {
                         @for claim in claims {
                             @let ruling = ruling_of(claim);
                             tr class=(row_class(claim)) {
-                                td { (layout::time_of_day(claim.decision.recorded_at)) }
+                                td { (hall.time_of_day(claim.decision.recorded_at)) }
                                 td { (board_label(claim)) }
                                 td { (players(claim)) }
                                 td { (desk::describe(&claim.decision.event)) (retracted_mark(claim)) }
@@ -258,12 +270,12 @@ pub async fn incidents(
             @let penalties = of_type("penalty_applied");
             @if penalties.is_empty() { p.hint { "No penalty." } } @else {
                 table.list.report {
-                    thead { tr { th { "Time (UTC)" } th { "Board" } th { "Players" } th { "To" } th.num { "Seconds" } th { "Article" } th { "Why" } th { "Position" } } }
+                    thead { tr { th { (hall.heading()) } th { "Board" } th { "Players" } th { "To" } th.num { "Seconds" } th { "Article" } th { "Why" } th { "Position" } } }
                     tbody {
                         @for item in penalties {
                             @if let Event::Service(ServiceEvent::PenaltyApplied { side, add_ms, article, reason, .. }) = &item.decision.event {
                                 tr class=(row_class(item)) {
-                                    td { (layout::time_of_day(item.decision.recorded_at)) }
+                                    td { (hall.time_of_day(item.decision.recorded_at)) }
                                     td { (board_label(item)) }
                                     td { (players(item)) }
                                     td { (layout::side_name(*side)) }
@@ -283,11 +295,11 @@ pub async fn incidents(
             @let others: Vec<&RulingItem> = items.iter().filter(|i| matches!(i.decision.event.type_name(), "illegal_move" | "arbiter_decision" | "clock_adjust" | "correction")).collect();
             @if others.is_empty() { p.hint { "None." } } @else {
                 table.list.report {
-                    thead { tr { th { "Time (UTC)" } th { "Board" } th { "Players" } th { "What" } th { "Recorded by" } th { "Position" } } }
+                    thead { tr { th { (hall.heading()) } th { "Board" } th { "Players" } th { "What" } th { "Recorded by" } th { "Position" } } }
                     tbody {
                         @for item in others {
                             tr class=(row_class(item)) {
-                                td { (layout::time_of_day(item.decision.recorded_at)) }
+                                td { (hall.time_of_day(item.decision.recorded_at)) }
                                 td { (board_label(item)) }
                                 td { (players(item)) }
                                 td { (desk::describe(&item.decision.event)) (retracted_mark(item)) }
@@ -304,7 +316,7 @@ pub async fn incidents(
             @let appeals: Vec<&RulingItem> = items.iter().filter(|i| matches!(i.decision.event.type_name(), "appeal_lodged" | "appeal_decided")).collect();
             @if appeals.is_empty() { p.hint { "No appeal." } } @else {
                 table.list.report {
-                    thead { tr { th { "Time (UTC)" } th { "Board" } th { "Players" } th { "What" } th { "Recorded by" } th {} } }
+                    thead { tr { th { (hall.heading()) } th { "Board" } th { "Players" } th { "What" } th { "Recorded by" } th {} } }
                     tbody {
                         @for item in appeals {
                             @let against = match &item.decision.event {
@@ -312,7 +324,7 @@ pub async fn incidents(
                                 _ => item.decision.seq,
                             };
                             tr {
-                                td { (layout::time_of_day(item.decision.recorded_at)) }
+                                td { (hall.time_of_day(item.decision.recorded_at)) }
                                 td { (board_label(item)) }
                                 td { (players(item)) }
                                 td { (desk::describe(&item.decision.event)) }
@@ -387,7 +399,7 @@ pub async fn appeals(
             )
         })
         .collect();
-    let head = report_head(&reads, "Appeals", event, round).await?;
+    let ReportHead { markup: head, hall } = report_head(&reads, "Appeals", event, round).await?;
     let body = html! {
         (head)
         section.panel {
@@ -398,12 +410,12 @@ pub async fn appeals(
             }
             @if decisions.is_empty() { p { "No decision yet." } } @else {
                 table.list.report {
-                    thead { tr { th { "Time (UTC)" } th { "Board" } th { "Players" } th { "Decision" } th { "Appeal" } th {} } }
+                    thead { tr { th { (hall.heading()) } th { "Board" } th { "Players" } th { "Decision" } th { "Appeal" } th {} } }
                     tbody {
                         @for item in decisions {
                             @let against = appeals_against(item);
                             tr class={ @if !against.is_empty() { "attention " } (row_class(item)) } {
-                                td { (layout::time_of_day(item.decision.recorded_at)) }
+                                td { (hall.time_of_day(item.decision.recorded_at)) }
                                 td { (board_label(item)) }
                                 td { (players(item)) }
                                 td { (desk::describe(&item.decision.event)) (retracted_mark(item)) }
@@ -706,7 +718,8 @@ pub async fn results(
             .may_record("arbiter_decision", &board.summary.event)
             .is_ok()
     };
-    let head = report_head(&reads, "Results", event, Some(round)).await?;
+    let ReportHead { markup: head, .. } =
+        report_head(&reads, "Results", event, Some(round)).await?;
     let body = html! {
         (head)
         @if let Some(flash) = viewer.flash() {

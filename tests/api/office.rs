@@ -485,3 +485,87 @@ async fn the_form_to_decide_an_appeal_is_gone_once_the_appeal_is_decided() {
     }
     db.finish().await;
 }
+
+#[actix_web::test]
+async fn the_incident_sheet_prints_the_times_of_the_log_in_the_venues_time_zone() {
+    let db = TestDb::new().await;
+    let app = test::init_service(arbiter::startup::app(db.state())).await;
+    let mut tournament = crate::tournaments::city_open();
+    tournament["time_zone"] = serde_json::json!("Not/A_Zone");
+    let (status, refused, _) =
+        crate::support::send(&app, db.post().uri("/v1/tournaments").set_json(&tournament)).await;
+    assert_eq!(status, 422, "{refused}");
+    assert!(
+        refused["field"] == "time_zone"
+            && refused["detail"]
+                .as_str()
+                .is_some_and(|d| d.contains("Europe/Brussels")),
+        "the problem names the field and what to give: {refused}"
+    );
+    tournament["time_zone"] = serde_json::json!("America/Sao_Paulo");
+    let (status, created, _) =
+        crate::support::send(&app, db.post().uri("/v1/tournaments").set_json(&tournament)).await;
+    assert_eq!(status, 201, "{created}");
+    assert_eq!(created["time_zone"], "America/Sao_Paulo");
+
+    let mut settings = crate::support::standard_game();
+    settings["event"] = tournament["name"].clone();
+    settings["round"] = serde_json::json!("1");
+    let (status, game, _) =
+        crate::support::send(&app, db.post().uri("/v1/games").set_json(settings)).await;
+    assert_eq!(status, 201, "{game}");
+    let game: uuid::Uuid = game["game"]["game_id"]
+        .as_str()
+        .expect("id")
+        .parse()
+        .expect("uuid");
+    let (status, appended) = crate::support::append(
+        &app,
+        &db,
+        game,
+        1,
+        serde_json::json!([{"type": "claim", "by": "white", "kind": "fifty_moves"}]),
+    )
+    .await;
+    assert_eq!(status, 201, "{appended}");
+    let recorded_at: chrono::DateTime<chrono::Utc> = appended["events"][0]["recorded_at"]
+        .as_str()
+        .expect("recorded_at")
+        .parse()
+        .expect("a time");
+    let in_sao_paulo = recorded_at
+        .with_timezone(&chrono_tz::America::Sao_Paulo)
+        .format("%H:%M:%S %Z")
+        .to_string();
+
+    let cookie = signed_in(&app, &db.arbiter).await;
+    let event = tournament["name"]
+        .as_str()
+        .expect("name")
+        .replace(' ', "%20");
+    let page = String::from_utf8(
+        test::read_body(
+            test::call_service(
+                &app,
+                test::TestRequest::get()
+                    .uri(&format!("/office/incidents?event={event}&round=1"))
+                    .insert_header(("Cookie", cookie))
+                    .to_request(),
+            )
+            .await,
+        )
+        .await
+        .to_vec(),
+    )
+    .expect("utf-8");
+    assert!(
+        page.contains("Time (America/Sao_Paulo)"),
+        "the column names the zone"
+    );
+    assert!(
+        page.contains(&in_sao_paulo),
+        "the claim's time is printed as the hall's clocks showed it ({in_sao_paulo})"
+    );
+    assert!(!page.contains("Time (UTC)"), "not UTC");
+    db.finish().await;
+}
