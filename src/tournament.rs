@@ -57,13 +57,13 @@ pub struct TournamentSettings {
     /// The venue's time zone (an IANA name such as `Europe/Brussels`): printed sheets show
     /// the times of the log in it, with its abbreviation. Without one they show UTC.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Option<String>, example = "Europe/Brussels")]
     pub time_zone: Option<TimeZone>,
 }
 
 /// A time zone of the IANA database (`Europe/Brussels`, `America/Sao_Paulo`, `UTC`), as a
 /// venue's clocks show the time. On the wire it is the zone's name.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ToSchema)]
-#[schema(value_type = String, example = "Europe/Brussels")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TimeZone(pub chrono_tz::Tz);
 
 impl TimeZone {
