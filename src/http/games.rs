@@ -107,7 +107,8 @@ pub struct ListGamesQuery {
     pub round: Option<String>,
     /// Only games with this status.
     pub status: Option<GameStatus>,
-    /// The `next` value of the previous page.
+    /// The `next` value of the previous page, unchanged (an opaque URL-safe cursor).
+    #[param(pattern = r"^[A-Za-z0-9_-]{1,200}$")]
     pub after: Option<String>,
     /// Page size, 1 to 500 (default 50).
     #[param(minimum = 1, maximum = 500)]

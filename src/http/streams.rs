@@ -208,7 +208,7 @@ async fn round_pgn_for(
     security(("bearer" = [])),
     params(
         ("id" = Uuid, Path, description = "The game's id."),
-        ("Last-Event-ID" = Option<String>, Header, description = "The `id` of the last message received (a `seq`): resume after it."),
+        ("Last-Event-ID" = Option<String>, Header, pattern = r"^[0-9]{1,19}$", description = "The `id` of the last message received (a `seq`): resume after it."),
     ),
     responses(
         (status = 200, description = "The event stream: Server-Sent Events, each with `id`, `event` and JSON `data` lines.", content_type = "text/event-stream"),
@@ -239,7 +239,7 @@ pub async fn game_stream(
     security(("bearer" = [])),
     params(
         RoundQuery,
-        ("Last-Event-ID" = Option<String>, Header, description = "The `id` of the last message received (`TXID-POSITION`): resume after it."),
+        ("Last-Event-ID" = Option<String>, Header, pattern = r"^[0-9]{1,19}-[0-9]{1,19}$", description = "The `id` of the last message received (`TXID-POSITION`): resume after it."),
     ),
     responses(
         (status = 200, description = "The event stream: Server-Sent Events, each with `id`, `event` and JSON `data` lines.", content_type = "text/event-stream"),
@@ -302,7 +302,7 @@ pub async fn round_pgn(
     security(("bearer" = []), ()),
     params(
         ("id" = Uuid, Path, description = "The game's id."),
-        ("Last-Event-ID" = Option<String>, Header, description = "The `id` of the last message received (a `seq`): resume after it."),
+        ("Last-Event-ID" = Option<String>, Header, pattern = r"^[0-9]{1,19}$", description = "The `id` of the last message received (a `seq`): resume after it."),
     ),
     responses(
         (status = 200, description = "The event stream: Server-Sent Events, each with `id`, `event` and JSON `data` lines.", content_type = "text/event-stream"),
@@ -331,7 +331,7 @@ pub async fn public_game_stream(
     security(("bearer" = []), ()),
     params(
         RoundQuery,
-        ("Last-Event-ID" = Option<String>, Header, description = "The `id` of the last message received (`TXID-POSITION`): resume after it."),
+        ("Last-Event-ID" = Option<String>, Header, pattern = r"^[0-9]{1,19}-[0-9]{1,19}$", description = "The `id` of the last message received (`TXID-POSITION`): resume after it."),
     ),
     responses(
         (status = 200, description = "The event stream: Server-Sent Events, each with `id`, `event` and JSON `data` lines.", content_type = "text/event-stream"),

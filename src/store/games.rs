@@ -5,7 +5,7 @@
 
 use super::events::{insert_batch, violates};
 use super::{EventEnvelope, NewEvent, Store, StoreError, to_i64, to_u64};
-use crate::game::event::{Event, GameSettings, ServiceEvent};
+use crate::game::event::{Event, GameResult, GameSettings, ServiceEvent, Termination};
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use chrono::{DateTime, Utc};
@@ -67,9 +67,9 @@ pub struct GameSummary {
     /// In progress or ended.
     pub status: GameStatus,
     /// The result (`1-0`, `0-1`, `1/2-1/2`) once ended.
-    pub result: Option<String>,
+    pub result: Option<GameResult>,
     /// How it ended.
-    pub termination: Option<String>,
+    pub termination: Option<Termination>,
     /// The last stored `seq`: pass it as `expected_seq` to append.
     pub last_seq: u64,
     /// When the last event was stored.
@@ -142,6 +142,25 @@ pub struct CreatedGame {
     pub newly_created: bool,
 }
 
+/// A result or termination as the read model stores it (its wire name), decoded; a name this
+/// release does not know is an error that names the game, never a silent `None`.
+fn stored_name<T>(
+    game_id: Uuid,
+    column: &str,
+    stored: Option<String>,
+    parse: fn(&str) -> Option<T>,
+) -> Result<Option<T>, StoreError> {
+    stored
+        .map(|name| {
+            parse(&name).ok_or_else(|| StoreError::Undecodable {
+                game_id,
+                seq: 0,
+                message: format!("the games row's {column} `{name}` is not one this release knows"),
+            })
+        })
+        .transpose()
+}
+
 fn summary_from_row(row: &PgRow) -> Result<GameSummary, StoreError> {
     let game_id: Uuid = row.try_get("game_id")?;
     let settings: serde_json::Value = row.try_get("settings")?;
@@ -161,8 +180,13 @@ fn summary_from_row(row: &PgRow) -> Result<GameSummary, StoreError> {
         white: row.try_get("white")?,
         black: row.try_get("black")?,
         status: GameStatus::parse(&status)?,
-        result: row.try_get("result")?,
-        termination: row.try_get("termination")?,
+        result: stored_name(game_id, "result", row.try_get("result")?, GameResult::parse)?,
+        termination: stored_name(
+            game_id,
+            "termination",
+            row.try_get("termination")?,
+            Termination::parse,
+        )?,
         last_seq: to_u64(row.try_get("last_seq")?),
         updated_at: row.try_get("updated_at")?,
         settings,
