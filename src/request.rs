@@ -14,6 +14,7 @@
 //! live streams use the same extractor (or [`crate::store::Store::reader`]).
 
 use crate::app::commands::CommandError;
+use crate::problem::RequestCode;
 use crate::problem::{PROBLEM_JSON, Problem};
 use crate::state::AppState;
 use crate::store::{Lsn, ReadHandle, ServedBy, Store};
@@ -82,7 +83,7 @@ fn min_lsn(request: &HttpRequest) -> Result<Option<Lsn>, RequestError> {
         let lsn = Lsn::parse(text.trim()).ok_or_else(|| {
             RequestError::Unreadable(
                 CommandError::refused(
-                    "invalid_lsn",
+                    RequestCode::InvalidLsn,
                     format!(
                         "`{text}` is not a WAL position: send back the {LSN_HEADER} value of a \
                      write's answer unchanged (two hexadecimal numbers joined by `/`, such as \
@@ -150,22 +151,22 @@ impl ResponseError for RequestError {
             RequestError::NoState => {
                 tracing::error!("request failed: the app has no state");
                 (
-                    "internal_error",
+                    RequestCode::InternalError.into(),
                     "Internal error",
                     "The service failed; nothing was stored.".to_string(),
                     None,
                 )
             }
         };
-        crate::ops::telemetry::refused(code, status.as_u16());
+        crate::ops::telemetry::refused(code.as_str(), status.as_u16());
         HttpResponse::build(status)
             .content_type(PROBLEM_JSON)
             .json(Problem {
-                kind: format!("urn:arbiter:problem:{code}"),
+                kind: format!("urn:arbiter:problem:{}", code.as_str()),
                 title: title.to_string(),
                 status: status.as_u16(),
                 detail,
-                code: code.to_string(),
+                code,
                 field,
                 current_seq: None,
                 request_id: None,

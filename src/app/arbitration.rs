@@ -12,7 +12,7 @@
 use crate::access::{Denied, Principal};
 use crate::game::audit::{AuditVerdict, AuditedDecision, StoredEvent, audit_decisions};
 use crate::game::event::{ClockReading, Event, ServiceEvent};
-use crate::game::{CorruptLog, ENGINE_VERSION, Game, Refusal};
+use crate::game::{CorruptLog, ENGINE_VERSION, Game, Refusal, RefusalCode};
 use crate::store::{
     Appended, EventEnvelope, GameOutcome, NewEvent, RebuiltSummary, Store, StoreError,
 };
@@ -237,7 +237,7 @@ impl Arbitration {
                     index,
                     seq,
                     refusal: Refusal::new(
-                        "service_event_submitted",
+                        RefusalCode::ServiceEventSubmitted,
                         "Decision events are appended by the service only.",
                     ),
                 });

@@ -8,6 +8,8 @@ use crate::game::event::{
     ClockReading, Event, RECORDED_EVENT_TYPES, RecordedEvent, SERVICE_EVENT_TYPES,
 };
 use crate::interchange::pairings::{self, Pairing, RoundPairings};
+use crate::problem::ProblemCode;
+use crate::problem::RequestCode;
 use crate::store::{NewEvent, TokenInfo};
 use crate::tournament::GameOverrides;
 use chrono::{DateTime, Utc};
@@ -22,7 +24,7 @@ use uuid::Uuid;
 pub struct CommandError {
     /// A stable machine-readable code: `invalid_field` for a wrong field, or the code of a
     /// refusal (`service_event_submitted`).
-    pub code: &'static str,
+    pub code: ProblemCode,
     /// The field that is wrong, as a path (`events[2].san`, `pairings`).
     pub field: Option<String>,
     /// What is wrong and what to do about it, for a person.
@@ -33,16 +35,16 @@ impl CommandError {
     /// A field of a well-formed request is wrong.
     pub fn invalid_field(field: impl Into<String>, message: impl Into<String>) -> Self {
         CommandError {
-            code: "invalid_field",
+            code: RequestCode::InvalidField.into(),
             field: Some(field.into()),
             message: message.into(),
         }
     }
 
     /// A well-formed command that is refused for a reason of its own (`code`).
-    pub fn refused(code: &'static str, message: impl Into<String>) -> Self {
+    pub fn refused(code: impl Into<ProblemCode>, message: impl Into<String>) -> Self {
         CommandError {
-            code,
+            code: code.into(),
             field: None,
             message: message.into(),
         }
@@ -178,7 +180,7 @@ pub fn decode_event(item: Value, path: &str) -> Result<NewEvent, CommandError> {
     };
     if SERVICE_EVENT_TYPES.contains(&kind.as_str()) {
         return Err(CommandError::refused(
-            "service_event_submitted",
+            crate::game::RefusalCode::ServiceEventSubmitted,
             format!(
                 "`{kind}` events are appended by the service itself as the consequence of \
                  recorded events and cannot be submitted. Record what happened at the board \

@@ -250,7 +250,7 @@ impl Importer {
                     next = end;
                 }
                 Err(RecordError::Refused { index, refusal, .. })
-                    if refusal.code() == "game_over" =>
+                    if refusal.code() == crate::game::RefusalCode::GameOver =>
                 {
                     // The game ended inside this batch: record what came before the refused
                     // event, and no more.

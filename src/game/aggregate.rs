@@ -46,7 +46,7 @@ use super::parts::{
     FoldContext, JudgeContext, Judged, Judgement, LoggedEvent, Prepared, State,
     latest_standing_index,
 };
-use super::refusal::Refusal;
+use super::refusal::{Refusal, RefusalCode};
 use super::settings::{SettingsError, validate};
 use super::touch_move::WrittenObligation;
 use super::view::{ClockTimes, GameStatus, GameView, PositionOccurrences};
@@ -533,7 +533,7 @@ fn prepare(
 /// engine disagrees with itself, and nothing was stored.
 fn internal_inconsistency(what: &str, corrupt: &CorruptLog) -> Refusal {
     Refusal::new(
-        "internal_inconsistency",
+        RefusalCode::InternalInconsistency,
         format!(
             "The {what} was judged acceptable but could not be applied: {corrupt}. Nothing was stored; please report this."
         ),

@@ -16,7 +16,7 @@ use crate::rules::laws::Rule;
 use super::aggregate::CorruptLog;
 use super::event::{Event, RecordedEvent, ServiceEvent, Termination};
 use super::parts::{Fold, FoldContext, JudgeContext, Judged, Judgement};
-use super::refusal::Refusal;
+use super::refusal::{Refusal, RefusalCode};
 
 /// The appeals lodged, by the `seq` of the event appealed against, and those decided.
 #[derive(Clone, Debug, Default)]
@@ -65,7 +65,7 @@ impl Fold for Appeals {
 fn check_lodged(ctx: &JudgeContext<'_>, against_seq: u64) -> Result<(), Refusal> {
     if against_seq >= ctx.seq || !ctx.is_stored(against_seq) {
         return Err(Refusal::new(
-            "unknown_seq",
+            RefusalCode::UnknownSeq,
             format!(
                 "There is no event {against_seq} in this game to appeal against; give the seq of the decision appealed against."
             ),
@@ -93,7 +93,7 @@ impl Appeals {
         let (decisions, seq, against_seq) = (&ctx.decisions, ctx.seq, *against_seq);
         if !self.lodged.contains(&against_seq) {
             return Err(Refusal::new(
-                "no_appeal_lodged",
+                RefusalCode::NoAppealLodged,
                 format!(
                     "No appeal against event {against_seq} has been lodged; record the appeal_lodged first."
                 ),
@@ -101,7 +101,7 @@ impl Appeals {
         }
         if let Some(&(_, decided_seq)) = self.decided.iter().find(|(a, _)| *a == against_seq) {
             return Err(Refusal::new(
-                "appeal_already_decided",
+                RefusalCode::AppealAlreadyDecided,
                 format!(
                     "The appeal against event {against_seq} was decided at event {decided_seq}, \
                      and a decision of the appeals committee is final (FIDE Tournament Rules, \
@@ -141,7 +141,7 @@ fn check_correction(retracts_seq: u64, latest: Option<u64>) -> Result<(), Refusa
         None => "no recorded event is standing".to_string(),
     };
     Err(Refusal::new(
-        "not_latest_standing",
+        RefusalCode::NotLatestStanding,
         format!(
             "Only the latest standing recorded event can be retracted, and {what}, not {retracts_seq}; retract the later events first, one by one."
         ),

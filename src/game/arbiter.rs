@@ -23,7 +23,7 @@ use super::event::{
 use super::illegal_moves::position_it_stood_in;
 use super::parts::{JudgeContext, Judged, Judgement, Prepared};
 use super::quickplay::{GRANTED_INCREMENT_MS, TWO_EXTRA_MINUTES_MS};
-use super::refusal::Refusal;
+use super::refusal::{Refusal, RefusalCode};
 use super::view::OpenClaim;
 
 /// An `arbiter_decision`, with the claim or request it answers.
@@ -114,7 +114,7 @@ pub(super) fn judge(ctx: &JudgeContext<'_>, event: &RecordedEvent) -> Judgement 
             }
             None => {
                 return Err(Refusal::new(
-                    "missing_penalty",
+                    RefusalCode::MissingPenalty,
                     "An arbiter_decision with decision time_penalty needs a penalty {side, add_ms}.",
                 ));
             }
@@ -144,7 +144,7 @@ pub(super) fn judge(ctx: &JudgeContext<'_>, event: &RecordedEvent) -> Judgement 
 fn game_ended(ctx: &JudgeContext<'_>, input: &Decision<'_>) -> Result<ServiceEvent, Refusal> {
     let Some(result) = input.result else {
         return Err(Refusal::new(
-            "missing_result",
+            RefusalCode::MissingResult,
             "An arbiter_decision with decision game_ended needs a result (1-0, 0-1 or 1/2-1/2).",
         ));
     };
@@ -209,7 +209,7 @@ fn increment_granted(
         .filter(|c| c.kind == ClaimKind::IncrementRequest)
     else {
         return Err(Refusal::new(
-            "no_increment_request",
+            RefusalCode::NoIncrementRequest,
             format!(
                 "increment_granted answers a player's request for an increment ({}): record the request as a claim of kind increment_request, then give its seq as subject_seq.",
                 decisions.cite(&[Rule::QuickplayIncrement])
@@ -244,7 +244,7 @@ fn move_count_set(
 ) -> Result<Vec<ServiceEvent>, Refusal> {
     let Some(count) = move_count else {
         return Err(Refusal::new(
-            "missing_move_count",
+            RefusalCode::MissingMoveCount,
             "An arbiter_decision with decision move_count_set needs a move_count {side, moves} \
              (moves left out when the count cannot be established, 8.6).",
         ));
@@ -256,7 +256,7 @@ fn move_count_set(
     let ruling = match count.moves {
         Some(moves) if moves < on_board => {
             return Err(Refusal::new(
-                "move_count_below_board",
+                RefusalCode::MoveCountBelowBoard,
                 format!(
                     "The record already holds {on_board} completed moves of {}; a count of \
                      {moves} would drop recorded moves. Record the moves, or correct the \
@@ -268,7 +268,7 @@ fn move_count_set(
         Some(moves) => tracker.set_moves_completed(count.side, moves),
         None => tracker
             .move_count_unknown(count.side, None)
-            .map_err(|e| Refusal::new("no_following_period", e.to_string()))?,
+            .map_err(|e| Refusal::new(RefusalCode::NoFollowingPeriod, e.to_string()))?,
     };
     Ok((ruling.time_added_ms > 0)
         .then(|| {

@@ -26,7 +26,7 @@ use super::event::{
     ClaimRuling, Event, GameResult, RecordedEvent, ServiceEvent, Termination, TimeBonus,
 };
 use super::parts::{Fold, FoldContext, JudgeContext, Judged, Judgement};
-use super::refusal::Refusal;
+use super::refusal::{Refusal, RefusalCode};
 
 /// The claims of the game.
 #[derive(Clone, Debug, Default)]
@@ -73,7 +73,7 @@ impl Claims {
                 intended_move: Some(text),
                 ..
             } if !is_move_notation(text) => Err(Refusal::new(
-                "unreadable_move",
+                RefusalCode::UnreadableMove,
                 format!(
                     "The written move `{text}` of the claim is not a move in any notation: \
                      not SAN (like Nf3, exd5, O-O), UCI (like g1f3) or from-to squares (like \

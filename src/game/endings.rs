@@ -25,7 +25,7 @@ use super::aggregate::CorruptLog;
 use super::decisions::Decisions;
 use super::event::{Event, GameResult, RecordedEvent, ServiceEvent, Termination};
 use super::parts::{Fold, FoldContext, JudgeContext, Judged, Judgement};
-use super::refusal::Refusal;
+use super::refusal::{Refusal, RefusalCode};
 
 /// How the game ended.
 #[derive(Clone, Debug, PartialEq)]
@@ -221,7 +221,7 @@ fn both_flags(ctx: &JudgeContext<'_>) -> Judgement {
     let finding = periods.both_flags_order_unknown();
     if !finding.within_guidelines {
         return Err(Refusal::new(
-            "both_flags_outside_guidelines",
+            RefusalCode::BothFlagsOutsideGuidelines,
             format!(
                 "Guidelines III.3.1 is for games without increment that are not blitz ({} {}): \
                  the clock shows which flag fell first; record a `flag` for that player.",
@@ -232,7 +232,7 @@ fn both_flags(ctx: &JudgeContext<'_>) -> Judgement {
     }
     if !ctx.settings().regulations.quickplay_finish {
         return Err(Refusal::new(
-            "guidelines_not_announced",
+            RefusalCode::GuidelinesNotAnnounced,
             format!(
                 "Guidelines III (with III.3.1 on both flags) were not announced for this event \
                  ({}): the arbiter rules on both flags with an `arbiter_decision`.",
@@ -461,7 +461,7 @@ pub(super) fn refusal_after_end(
         other => format!("A {} after the end changes nothing.", other.type_name()),
     };
     Refusal::new(
-        "game_over",
+        RefusalCode::GameOver,
         format!(
             "The game already ended at event {} with {} ({}, article {}: {}). {what} If the end itself was wrong, record an appeal_lodged, or a correction of the latest event if it was a data-entry error.",
             end.seq,

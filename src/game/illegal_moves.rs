@@ -36,7 +36,7 @@ use super::endings;
 use super::event::{Event, GameResult, IllegalMoveKind, RecordedEvent, ServiceEvent, Termination};
 use super::moves::Board;
 use super::parts::{Fold, FoldContext, JudgeContext, Judged, Judgement, Prepared};
-use super::refusal::Refusal;
+use super::refusal::{Refusal, RefusalCode};
 use super::touch_move::captured_square;
 use super::view::IllegalMoveCounts;
 
@@ -152,7 +152,7 @@ pub(super) fn effect_of(
         IllegalMoveKind::ClockWithoutMove => {
             if attempted_move.is_some() {
                 return Err(Refusal::new(
-                    "unexpected_attempted_move",
+                    RefusalCode::UnexpectedAttemptedMove,
                     "A clock pressed without a move (7.5.3) has no attempted move; leave attempted_move out, or record the move's irregularity as illegal_move or two_hands.",
                 ));
             }
@@ -178,7 +178,7 @@ fn promotion_without_piece(
 ) -> Result<IllegalMoveEffect, Refusal> {
     if !completed {
         return Err(Refusal::new(
-            "promotion_not_completed",
+            RefusalCode::PromotionNotCompleted,
             "7.5.2 applies once the clock was pressed without replacing the pawn; until then the player completes the promotion (4.6, 4.7). Record the move with the piece chosen, e.g. e8=N.",
         ));
     }
@@ -195,7 +195,7 @@ fn promotion_without_piece(
     };
     promotion.map(IllegalMoveEffect::Stands).ok_or_else(|| {
         Refusal::new(
-            "not_a_promotion",
+            RefusalCode::NotAPromotion,
             format!(
                 "7.5.2 is a pawn of the player having the move reaching the last rank; give attempted_move as its from and to squares (e.g. e7e8). {}",
                 if own_turn {
@@ -228,7 +228,7 @@ fn illegal_move(
                 Ok(IllegalMoveEffect::Touched(touched))
             } else {
                 Err(Refusal::new(
-                    "legal_attempted_move",
+                    RefusalCode::LegalAttemptedMove,
                     format!(
                         "`{attempted}` is a legal move in this position; record it as a move. If it was made with two hands (7.5.4), record kind two_hands."
                     ),
@@ -251,7 +251,7 @@ fn illegal_move(
         }
         Some(WrittenMove::Illegal { .. }) => Ok(IllegalMoveEffect::Nothing),
         Some(WrittenMove::Unreadable) if own_turn => Err(Refusal::new(
-            "unreadable_attempted_move",
+            RefusalCode::UnreadableAttemptedMove,
             format!(
                 "`{attempted}` does not name a piece of {} in this position ({}); write the attempted move as from and to squares (g8f6) or as SAN (Nf6), or leave it out.",
                 by.name(),
@@ -425,7 +425,7 @@ pub(super) fn position_it_stood_in(
     let rate = decisions.settings.time_control.kind;
     if illegal_move_stands(rate).is_none() {
         return Err(Refusal::new(
-            "illegal_move_cannot_stand",
+            RefusalCode::IllegalMoveCannotStand,
             format!(
                 "In standard play an illegal move found during the game is always corrected: the position before it is reinstated ({}). Record an illegal_move instead.",
                 decisions.cite(&[Rule::IllegalMove])
@@ -435,13 +435,13 @@ pub(super) fn position_it_stood_in(
     let castling_mode = board.castling_mode();
     let position = match (fen, attempted_move) {
         (Some(fen), _) => position_as_it_stands(fen, castling_mode)
-            .map_err(|e| Refusal::new("bad_fen", format!("fen: {e}. Give the position as it stands on the board, with the player having the move.")))?,
+            .map_err(|e| Refusal::new(RefusalCode::BadFen, format!("fen: {e}. Give the position as it stands on the board, with the player having the move.")))?,
         (None, Some(text)) => {
             let current = board.position();
             match read_written_move(current, text, castling_mode) {
                 WrittenMove::Legal(_) => {
                     return Err(Refusal::new(
-                        "legal_attempted_move",
+                        RefusalCode::LegalAttemptedMove,
                         format!("`{text}` is a legal move here: record it as a move."),
                     ));
                 }
@@ -452,7 +452,7 @@ pub(super) fn position_it_stood_in(
                 } if pieces.len() == 1 => play_as_it_stood(current, pieces[0], to, castling_mode)
                     .ok_or_else(|| {
                         Refusal::new(
-                            "position_needed",
+                            RefusalCode::PositionNeeded,
                             format!(
                                 "`{text}` played on the board leaves a position the game cannot continue from as it is (the king of the player who moved would stand in check); give the position as it stands now, after the opponent's reply, as `fen`."
                             ),
@@ -460,7 +460,7 @@ pub(super) fn position_it_stood_in(
                     })?,
                 _ => {
                     return Err(Refusal::new(
-                        "position_needed",
+                        RefusalCode::PositionNeeded,
                         format!(
                             "`{text}` does not say which piece went where; give attempted_move as from and to squares (e.g. e1e2), or the position as it stands as `fen`."
                         ),
@@ -470,14 +470,14 @@ pub(super) fn position_it_stood_in(
         }
         (None, None) => {
             return Err(Refusal::new(
-                "position_needed",
+                RefusalCode::PositionNeeded,
                 "An illegal move that stands needs the move as played (attempted_move, e.g. e1e2) or the position as it stands on the board (fen).",
             ));
         }
     };
     if position.legal_moves().is_empty() {
         return Err(Refusal::new(
-            "no_legal_move_after_illegal_move",
+            RefusalCode::NoLegalMoveAfterIllegalMove,
             format!(
                 "In the position as it stands ({}) the player having the move has no legal move; checkmate and stalemate count only after a legal move ({}), so the arbiter decides the result: record an arbiter_decision with decision game_ended.",
                 fen_of(&position),

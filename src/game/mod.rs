@@ -29,7 +29,7 @@ pub mod view;
 
 pub use aggregate::{CorruptLog, Game};
 pub use appeals::retracted_by;
-pub use refusal::Refusal;
+pub use refusal::{Refusal, RefusalCode};
 pub use settings::SettingsError;
 pub use view::{GameView, PositionOccurrences};
 

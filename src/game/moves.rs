@@ -18,7 +18,7 @@ use super::endings;
 use super::event::{ArbiterRuling, Event, RecordedEvent};
 use super::illegal_moves::IllegalMoveEffect;
 use super::parts::{Fold, FoldContext, JudgeContext, Judged, Judgement, Prepared};
-use super::refusal::Refusal;
+use super::refusal::{Refusal, RefusalCode};
 use super::view::StoodIllegalMove;
 
 /// The board and what was played on it.
@@ -104,7 +104,7 @@ impl Board {
         let turn = self.side_to_move();
         if by != turn {
             return Err(Refusal::new(
-                "not_your_turn",
+                RefusalCode::NotYourTurn,
                 format!(
                     "It is {}'s move, not {}'s. If {} moved out of turn, record it as an illegal_move.",
                     turn.name(),
@@ -115,11 +115,11 @@ impl Board {
         }
         parse_move(self.position(), text, self.castling_mode).map_err(|error| match error {
             MoveParseError::Illegal { .. } => Refusal::new(
-                "illegal_move",
+                RefusalCode::IllegalMove,
                 format!("{error}. If it was played on the board, record an illegal_move (7.5) instead; the position stays as it is."),
             ),
-            MoveParseError::Ambiguous { .. } => Refusal::new("ambiguous_move", error.to_string()),
-            MoveParseError::Unreadable { .. } => Refusal::new("unreadable_move", error.to_string()),
+            MoveParseError::Ambiguous { .. } => Refusal::new(RefusalCode::AmbiguousMove, error.to_string()),
+            MoveParseError::Unreadable { .. } => Refusal::new(RefusalCode::UnreadableMove, error.to_string()),
         })
     }
 

@@ -29,7 +29,7 @@ use super::event::{
 };
 use super::illegal_moves::IllegalMoveEffect;
 use super::parts::{Fold, FoldContext, JudgeContext, Judged, Judgement, Prepared};
-use super::refusal::Refusal;
+use super::refusal::{Refusal, RefusalCode};
 use super::view::DrawOfferMark;
 
 /// Why an offer is no longer open.
@@ -161,7 +161,7 @@ impl Offers {
         }
         if !board.both_have_moved(ctx.start_turn) {
             return Err(Refusal::new(
-                "both_must_have_moved",
+                RefusalCode::BothMustHaveMoved,
                 format!(
                     "A draw by agreement needs both players to have made at least one move ({}); the game continues.",
                     decisions.cite(&[Rule::Agreement])
@@ -192,7 +192,7 @@ impl Offers {
         }
         if self.pending.get(by).is_some() {
             return Err(Refusal::new(
-                "own_offer",
+                RefusalCode::OwnOffer,
                 format!(
                     "The open draw offer is {}'s own; only the opponent can {verb} it.",
                     by.name()
@@ -207,7 +207,7 @@ impl Offers {
             None => String::new(),
         };
         Err(Refusal::new(
-            "no_pending_offer",
+            RefusalCode::NoPendingOffer,
             format!(
                 "There is no open draw offer for {} to {verb} (9.1.2).{why}",
                 by.name()
@@ -336,13 +336,13 @@ fn regulations_refuse(
     match regulations.draw_offers {
         DrawOfferPolicy::Forbidden => {
             return Some(Refusal::new(
-                "draw_agreement_forbidden",
+                RefusalCode::DrawAgreementForbidden,
                 "The event's regulations forbid draws by agreement (9.1.1); the game continues. Record an arbiter_decision if the arbiter penalises the agreement.",
             ));
         }
         DrawOfferPolicy::ArbiterConsent => {
             return Some(Refusal::new(
-                "arbiter_consent_required",
+                RefusalCode::ArbiterConsentRequired,
                 "A draw by agreement needs the arbiter's consent under the event's regulations (9.1.1); record an arbiter_decision with decision game_ended and result 1/2-1/2 if the arbiter consents.",
             ));
         }
@@ -360,7 +360,7 @@ fn regulations_refuse(
             format!("both players have completed {completed_moves} moves")
         };
         return Some(Refusal::new(
-            "too_early_for_agreement",
+            RefusalCode::TooEarlyForAgreement,
             format!(
                 "The regulations allow a draw by agreement only once both players have completed {earliest} moves; {when} (9.1.1). The game continues."
             ),

@@ -28,7 +28,7 @@ use super::aggregate::CorruptLog;
 use super::clocks::Clocks;
 use super::event::{ArbiterRuling, ClaimRuling, Event, RecordedEvent, ServiceEvent};
 use super::parts::{Fold, FoldContext, JudgeContext, Judged, Judgement};
-use super::refusal::Refusal;
+use super::refusal::{Refusal, RefusalCode};
 use super::view::OpenClaim;
 
 /// "Less than two minutes" (III.4, III.5).
@@ -113,7 +113,7 @@ impl Quickplay {
     ) -> Result<(), Refusal> {
         match self.flag_fell {
             Some(side) if is_board_event(event) => Err(Refusal::new(
-                "awaiting_arbiter",
+                RefusalCode::AwaitingArbiter,
                 format!(
                     "{}'s flag fell while a quickplay-finish claim awaited the arbiter: the arbiter declares the result ({}). Record the arbiter_decision (game_ended with the result) first.",
                     side.name(),

@@ -22,7 +22,7 @@ use super::aggregate::CorruptLog;
 use super::event::{ArbiterRuling, ClaimRuling, Event, RecordedEvent, ServiceEvent};
 use super::illegal_moves::IllegalMoveEffect;
 use super::parts::{Fold, FoldContext, JudgeContext, Judged, Judgement, Prepared};
-use super::refusal::Refusal;
+use super::refusal::{Refusal, RefusalCode};
 use super::view::{MustMove, MustPlay, Obligations as ObligationsView, TouchedPiece};
 
 /// A piece touched with the intention of moving or capturing it.
@@ -353,14 +353,14 @@ impl Obligations {
             .find(|binding| !self.allowed_by(binding, &legal, position).contains(m));
         Err(match broken {
             Some(Binding::WrittenMove { san, .. }) => Refusal::new(
-                "must_play_obligation",
+                RefusalCode::MustPlayObligation,
                 format!(
                     "{} must play {san}, the move written for the incorrect claim (9.5.3). If the arbiter ruled otherwise, record the arbiter_decision first.",
                     by.name()
                 ),
             ),
             Some(Binding::WrittenPieces(squares)) => Refusal::new(
-                "must_move_obligation",
+                RefusalCode::MustMoveObligation,
                 format!(
                     "{} must move the piece on {} named by the written move of the incorrect claim, which was not legal (9.5.3 with Article 4).",
                     by.name(),
@@ -382,7 +382,7 @@ impl Obligations {
                     })
                     .unwrap_or_else(|| ("the touched square".to_string(), "move"));
                 Refusal::new(
-                    "touch_move_obligation",
+                    RefusalCode::TouchMoveObligation,
                     format!(
                         "{} touched the piece on {square} and must {verb} it (4.3). If the touch was not deliberate (4.2 adjusting), retract the touch with a correction first.",
                         by.name()
@@ -496,13 +496,13 @@ impl Fold for Obligations {
 fn touched_square(position: &Chess, by: Side, square: &str) -> Result<Square, Refusal> {
     let parsed: Square = square.trim().parse().map_err(|_| {
         Refusal::new(
-            "bad_square",
+            RefusalCode::BadSquare,
             format!("`{square}` is not a square; write it like e2 or b8."),
         )
     })?;
     if position.board().piece_at(parsed).is_none() {
         return Err(Refusal::new(
-            "empty_square",
+            RefusalCode::EmptySquare,
             format!(
                 "There is no piece on {parsed} in the current position ({}).",
                 fen_of(position)
@@ -512,7 +512,7 @@ fn touched_square(position: &Chess, by: Side, square: &str) -> Result<Square, Re
     let turn = Side::from(position.turn());
     if by != turn {
         return Err(Refusal::new(
-            "not_your_turn",
+            RefusalCode::NotYourTurn,
             format!(
                 "It is {}'s move; touching a piece binds only the player having the move (4.3).",
                 turn.name()

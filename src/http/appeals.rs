@@ -8,6 +8,7 @@ use crate::app::arbitration::AuditReport;
 use crate::game::PositionOccurrences;
 use crate::game::event::DECISION_TYPES;
 use crate::interchange::pgn_export::export_pgn;
+use crate::problem::RequestCode;
 use crate::request::Reads;
 use crate::state::AppState;
 use crate::store::{RulingFilter, RulingPage, StoreError};
@@ -175,7 +176,7 @@ pub async fn rulings(
         && !DECISION_TYPES.contains(&kind.as_str())
     {
         return Err(ApiError::bad_request(
-            "invalid_query",
+            RequestCode::InvalidQuery,
             format!("`kind` must be one of {}.", DECISION_TYPES.join(", ")),
         )
         .with_field("kind"));
@@ -192,7 +193,7 @@ pub async fn rulings(
             .filter(|p| *p >= 0)
             .ok_or_else(|| {
                 ApiError::bad_request(
-                    "invalid_cursor",
+                    RequestCode::InvalidCursor,
                     "`after` must be the `next` value of the previous page, unchanged.",
                 )
                 .with_field("after")

@@ -13,6 +13,7 @@
 use super::error::ApiError;
 use crate::access::Principal;
 use crate::app::throttle::FailedAuthentications;
+use crate::problem::RequestCode;
 use crate::state::AppState;
 use crate::store::TokenCheck;
 use actix_web::dev::Payload;
@@ -77,7 +78,7 @@ impl FromRequest for Caller {
                         return Ok(Caller(principal));
                     }
                     return Err(ApiError::unauthenticated(
-                        "missing_token",
+                        RequestCode::MissingToken,
                         "This route needs a bearer token: send `Authorization: Bearer <token>`. An \
                      admin creates tokens with `arbiter token create`.",
                     ));
@@ -87,7 +88,7 @@ impl FromRequest for Caller {
                         failed,
                         address,
                         ApiError::unauthenticated(
-                            "invalid_token",
+                            RequestCode::InvalidToken,
                             "The Authorization header is not readable text; send \
                              `Authorization: Bearer <token>`.",
                         ),
@@ -105,7 +106,7 @@ impl FromRequest for Caller {
                             failed,
                             address,
                             ApiError::unauthenticated(
-                                "invalid_token",
+                                RequestCode::InvalidToken,
                                 "The Authorization header must be `Bearer <token>`.",
                             ),
                         ));
@@ -121,7 +122,7 @@ impl FromRequest for Caller {
                     failed,
                     address,
                     ApiError::unauthenticated(
-                        "token_expired",
+                        RequestCode::TokenExpired,
                         format!(
                             "This token (id {token_id}) expired at {}; ask an admin for a new \
                              one (`arbiter token rotate {token_id}` gives its holder a fresh \
@@ -134,7 +135,7 @@ impl FromRequest for Caller {
                     failed,
                     address,
                     ApiError::unauthenticated(
-                        "invalid_token",
+                        RequestCode::InvalidToken,
                         "The bearer token is not known or has been revoked; ask an admin for a \
                          valid token.",
                     ),

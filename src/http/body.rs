@@ -3,6 +3,7 @@
 
 use super::error::ApiError;
 use crate::app::commands::json_kind;
+use crate::problem::RequestCode;
 use actix_web::web;
 use futures_util::StreamExt;
 use serde_json::{Map, Value};
@@ -13,7 +14,7 @@ pub async fn read_limited(mut payload: web::Payload, limit: usize) -> Result<Vec
     while let Some(chunk) = payload.next().await {
         let chunk = chunk.map_err(|e| {
             ApiError::bad_request(
-                "unreadable_body",
+                RequestCode::UnreadableBody,
                 format!("The request body could not be read ({e}); send it again."),
             )
         })?;
@@ -32,13 +33,13 @@ pub async fn read_limited(mut payload: web::Payload, limit: usize) -> Result<Vec
 pub fn json_object(body: &[u8]) -> Result<Map<String, Value>, ApiError> {
     if body.is_empty() {
         return Err(ApiError::bad_request(
-            "empty_body",
+            RequestCode::EmptyBody,
             "The request body is empty; send a JSON object (Content-Type: application/json).",
         ));
     }
     let value: Value = serde_json::from_slice(body).map_err(|e| {
         ApiError::bad_request(
-            "malformed_json",
+            RequestCode::MalformedJson,
             format!(
                 "The request body is not valid JSON: {e}. Nothing was stored; fix the JSON and \
                  send it again."

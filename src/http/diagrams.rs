@@ -10,6 +10,7 @@ use crate::interchange::diagram::{
     Arrow, Circle, DEFAULT_SIZE, Diagram, DrawnAt, MAX_SIZE, MIN_SIZE, board_at,
     last_clock_readings, occurrence_sheet,
 };
+use crate::problem::RequestCode;
 use crate::state::AppState;
 use crate::store::StoreError;
 use actix_web::{HttpResponse, get, web};
@@ -92,7 +93,7 @@ impl BoardQuery {
 }
 
 fn bad_parameter(field: &'static str, detail: String) -> ApiError {
-    ApiError::bad_request("invalid_query", detail).with_field(field)
+    ApiError::bad_request(RequestCode::InvalidQuery, detail).with_field(field)
 }
 
 fn parse_flag(field: &'static str, text: Option<&str>, default: bool) -> Result<bool, ApiError> {
@@ -235,7 +236,7 @@ pub async fn board_svg(
             } else {
                 Some(seqs.get(ply - 1).copied().ok_or_else(|| {
                     ApiError::not_found(
-                        "ply_beyond_game",
+                        RequestCode::PlyBeyondGame,
                         format!(
                             "The game has {} half-moves standing; there is no ply {ply}. Ask \
                              for ply 0 (the start) to {}.",
@@ -307,7 +308,7 @@ pub async fn occurrences_svg(
     }
     let no_claim = || {
         ApiError::not_found(
-            "no_such_claim",
+            RequestCode::NoSuchClaim,
             format!(
                 "Event {claim_seq} of this game is not a claim. The claims are the `claim` \
                  events of GET /v1/games/{game_id}/events; give the seq of one."
@@ -324,7 +325,7 @@ pub async fn occurrences_svg(
         Some(Event::Recorded(RecordedEvent::Claim { kind, .. })) => {
             let kind = serde_json::to_value(kind).unwrap_or_default();
             return Err(ApiError::unprocessable(
-                "not_a_repetition_claim",
+                RequestCode::NotARepetitionClaim,
                 format!(
                     "Event {claim_seq} is a {kind} claim; only a repetition claim (9.2) has \
                      occurrences to show. Draw its position with board.svg?at_seq={claim_seq}."

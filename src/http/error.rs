@@ -7,7 +7,7 @@ use crate::store::StoreError;
 use actix_web::http::StatusCode;
 use actix_web::{HttpResponse, ResponseError};
 
-pub use crate::problem::{PROBLEM_JSON, Problem};
+pub use crate::problem::{PROBLEM_JSON, Problem, ProblemCode, RequestCode};
 
 /// The `Retry-After` of a 503 `database_unavailable`: a failover manager on a local network
 /// promotes a standby within seconds, and the service follows it within a quarter of a second.
@@ -17,7 +17,7 @@ pub const UNAVAILABLE_RETRY_AFTER_SECS: u32 = 2;
 #[derive(Debug)]
 pub struct ApiError {
     status: StatusCode,
-    code: &'static str,
+    code: ProblemCode,
     title: &'static str,
     detail: String,
     field: Option<String>,
@@ -28,7 +28,12 @@ pub struct ApiError {
 
 impl From<crate::access::Denied> for ApiError {
     fn from(denied: crate::access::Denied) -> Self {
-        ApiError::new(StatusCode::FORBIDDEN, "forbidden", "Forbidden", denied.0)
+        ApiError::new(
+            StatusCode::FORBIDDEN,
+            RequestCode::Forbidden,
+            "Forbidden",
+            denied.0,
+        )
     }
 }
 
@@ -39,10 +44,15 @@ impl std::fmt::Display for ApiError {
 }
 
 impl ApiError {
-    fn new(status: StatusCode, code: &'static str, title: &'static str, detail: String) -> Self {
+    fn new(
+        status: StatusCode,
+        code: impl Into<ProblemCode>,
+        title: &'static str,
+        detail: String,
+    ) -> Self {
         ApiError {
             status,
-            code,
+            code: code.into(),
             title,
             detail,
             field: None,
@@ -53,7 +63,7 @@ impl ApiError {
     }
 
     /// 400: the request cannot be read (malformed JSON, a bad query parameter or path).
-    pub fn bad_request(code: &'static str, detail: impl Into<String>) -> Self {
+    pub fn bad_request(code: impl Into<ProblemCode>, detail: impl Into<String>) -> Self {
         Self::new(StatusCode::BAD_REQUEST, code, "Bad request", detail.into())
     }
 
@@ -61,7 +71,7 @@ impl ApiError {
     pub fn invalid_field(field: impl Into<String>, detail: impl Into<String>) -> Self {
         let mut error = Self::new(
             StatusCode::UNPROCESSABLE_ENTITY,
-            "invalid_field",
+            RequestCode::InvalidField,
             "Invalid field",
             detail.into(),
         );
@@ -70,7 +80,7 @@ impl ApiError {
     }
 
     /// 422 with a code of its own (e.g. `service_event_submitted`, `illegal_move`).
-    pub fn unprocessable(code: &'static str, detail: impl Into<String>) -> Self {
+    pub fn unprocessable(code: impl Into<ProblemCode>, detail: impl Into<String>) -> Self {
         Self::new(
             StatusCode::UNPROCESSABLE_ENTITY,
             code,
@@ -80,7 +90,7 @@ impl ApiError {
     }
 
     /// 401: no token, or a token that is not valid.
-    pub fn unauthenticated(code: &'static str, detail: impl Into<String>) -> Self {
+    pub fn unauthenticated(code: impl Into<ProblemCode>, detail: impl Into<String>) -> Self {
         Self::new(
             StatusCode::UNAUTHORIZED,
             code,
@@ -94,7 +104,7 @@ impl ApiError {
     pub fn too_many_failed_authentications(retry_after_secs: u32) -> Self {
         let mut error = Self::new(
             StatusCode::TOO_MANY_REQUESTS,
-            "too_many_failed_authentications",
+            RequestCode::TooManyFailedAuthentications,
             "Too many failed authentications",
             format!(
                 "Too many requests from this address presented a missing, unknown, revoked \
@@ -107,12 +117,12 @@ impl ApiError {
     }
 
     /// 404.
-    pub fn not_found(code: &'static str, detail: impl Into<String>) -> Self {
+    pub fn not_found(code: impl Into<ProblemCode>, detail: impl Into<String>) -> Self {
         Self::new(StatusCode::NOT_FOUND, code, "Not found", detail.into())
     }
 
     /// 409.
-    pub fn conflict(code: &'static str, detail: impl Into<String>) -> Self {
+    pub fn conflict(code: impl Into<ProblemCode>, detail: impl Into<String>) -> Self {
         Self::new(StatusCode::CONFLICT, code, "Conflict", detail.into())
     }
 
@@ -120,7 +130,7 @@ impl ApiError {
     pub fn too_large(detail: impl Into<String>) -> Self {
         Self::new(
             StatusCode::PAYLOAD_TOO_LARGE,
-            "body_too_large",
+            RequestCode::BodyTooLarge,
             "Request body too large",
             detail.into(),
         )
@@ -130,7 +140,7 @@ impl ApiError {
     pub fn method_not_allowed(detail: impl Into<String>) -> Self {
         Self::new(
             StatusCode::METHOD_NOT_ALLOWED,
-            "method_not_allowed",
+            RequestCode::MethodNotAllowed,
             "Method not allowed",
             detail.into(),
         )
@@ -140,7 +150,7 @@ impl ApiError {
     pub fn with_status(status: StatusCode, detail: impl Into<String>) -> Self {
         Self::new(
             status,
-            "request_refused",
+            RequestCode::RequestRefused,
             status.canonical_reason().unwrap_or("Request refused"),
             detail.into(),
         )
@@ -150,7 +160,7 @@ impl ApiError {
     pub fn unavailable(cause: anyhow::Error) -> Self {
         let mut error = Self::new(
             StatusCode::SERVICE_UNAVAILABLE,
-            "database_unavailable",
+            RequestCode::DatabaseUnavailable,
             "Service unavailable",
             "The service cannot reach its database right now (it may be failing over to a \
              standby); nothing was stored. Retry after the Retry-After seconds with the same \
@@ -166,7 +176,7 @@ impl ApiError {
     pub fn internal(cause: anyhow::Error) -> Self {
         let mut error = Self::new(
             StatusCode::INTERNAL_SERVER_ERROR,
-            "internal_error",
+            RequestCode::InternalError,
             "Internal error",
             "The service failed while handling this request and stored nothing from it. \
              Retry with the same event_ids; if it persists, report the time of the request \
@@ -192,13 +202,11 @@ impl ApiError {
     /// ([`crate::problem::title_for`] its code), else the general one of its status.
     pub fn problem(&self) -> Problem {
         Problem {
-            kind: format!("urn:arbiter:problem:{}", self.code),
-            title: crate::problem::title_for(self.code)
-                .unwrap_or(self.title)
-                .to_string(),
+            kind: format!("urn:arbiter:problem:{}", self.code.as_str()),
+            title: self.code.title().unwrap_or(self.title).to_string(),
             status: self.status.as_u16(),
             detail: self.detail.clone(),
-            code: self.code.to_string(),
+            code: self.code,
             field: self.field.clone(),
             current_seq: self.current_seq,
             request_id: None,
@@ -206,7 +214,7 @@ impl ApiError {
     }
 
     /// The stable machine-readable code.
-    pub fn code(&self) -> &'static str {
+    pub fn code(&self) -> ProblemCode {
         self.code
     }
 }
@@ -222,9 +230,9 @@ impl ResponseError for ApiError {
             .as_ref()
             .filter(|_| self.status.is_server_error())
         {
-            tracing::error!(status = self.status.as_u16(), code = self.code, error = ?cause, "request failed");
+            tracing::error!(status = self.status.as_u16(), code = self.code.as_str(), error = ?cause, "request failed");
         }
-        crate::ops::telemetry::refused(self.code, self.status.as_u16());
+        crate::ops::telemetry::refused(self.code.as_str(), self.status.as_u16());
         let mut response = HttpResponse::build(self.status);
         if self.status == StatusCode::UNAUTHORIZED {
             response.insert_header(("WWW-Authenticate", "Bearer"));
@@ -260,7 +268,7 @@ impl From<crate::app::arbitration::RecordError> for ApiError {
                 problem
             }
             RecordError::BeyondLog { asked, last_seq } => ApiError::not_found(
-                "seq_beyond_log",
+                RequestCode::SeqBeyondLog,
                 format!(
                     "The log of this game ends at seq {last_seq}; there is no seq {asked}. Ask \
                      for at_seq between 1 and {last_seq}."
@@ -276,7 +284,7 @@ impl From<StoreError> for ApiError {
     fn from(error: StoreError) -> Self {
         match error {
             StoreError::GameNotFound(id) => ApiError::not_found(
-                "game_not_found",
+                RequestCode::GameNotFound,
                 format!(
                     "No game with id {id} exists. Check the id (GET /v1/games lists games), or \
                      create the game first with POST /v1/games."
@@ -284,7 +292,7 @@ impl From<StoreError> for ApiError {
             ),
             StoreError::StaleSeq { expected, current } => {
                 let mut problem = ApiError::conflict(
-                    "stale_seq",
+                    RequestCode::StaleSeq,
                     format!(
                         "The request expected the game's last seq to be {expected}, but it is \
                          {current}: other events were recorded first, and nothing from this \
@@ -296,7 +304,7 @@ impl From<StoreError> for ApiError {
                 problem
             }
             StoreError::EventIdReused { event_id, seq } => ApiError::conflict(
-                "event_id_reused",
+                RequestCode::EventIdReused,
                 format!(
                     "event_id {event_id} is already stored as seq {seq} of this game, but not as \
                      this same append; nothing was stored. Use a new event_id for a new event, \
@@ -311,7 +319,7 @@ impl From<StoreError> for ApiError {
                 ),
             ),
             StoreError::TournamentNameTaken(name) => ApiError::conflict(
-                "tournament_name_taken",
+                RequestCode::TournamentNameTaken,
                 format!(
                     "A tournament named `{name}` exists already; nothing was created. Choose \
                      another name (e.g. with the year), or open the existing tournament."
@@ -319,7 +327,7 @@ impl From<StoreError> for ApiError {
             )
             .with_field("name"),
             StoreError::GameIdTaken(id) => ApiError::conflict(
-                "game_id_taken",
+                RequestCode::GameIdTaken,
                 format!(
                     "A game with id {id} already exists with different settings; nothing was \
                      stored. Omit game_id to get a fresh one, or fetch the existing game."
@@ -337,7 +345,7 @@ impl From<crate::app::commands::CommandError> for ApiError {
     /// A command that does not decode: 422 naming the field (or the refusal's own code).
     fn from(error: crate::app::commands::CommandError) -> Self {
         let refused = match error.code {
-            "invalid_field" => {
+            ProblemCode::Request(RequestCode::InvalidField) => {
                 ApiError::invalid_field(error.field.clone().unwrap_or_default(), error.message)
             }
             code => ApiError::unprocessable(code, error.message),

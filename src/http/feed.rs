@@ -3,6 +3,7 @@
 use super::auth::Caller;
 use super::error::{ApiError, Problem};
 use super::query::page_limit;
+use crate::problem::RequestCode;
 use crate::request::Reads;
 use crate::store::{FeedCursor, FeedPage};
 use actix_web::{get, web};
@@ -47,7 +48,7 @@ pub async fn read_feed(
         None => FeedCursor::START,
         Some(text) => FeedCursor::parse(text).ok_or_else(|| {
             ApiError::bad_request(
-                "invalid_cursor",
+                RequestCode::InvalidCursor,
                 "`after` is not a feed cursor: pass the `next` value of the previous page \
                  (two numbers joined by `-`), or omit it to read from the start.",
             )

@@ -9,6 +9,7 @@ use super::error::{ApiError, Problem};
 use super::query::{AtSeqQuery, check_query_text, page_limit};
 use crate::app::commands::{decode_at, decode_event, json_kind, take_optional, take_required};
 use crate::game::event::{ClockReading, GAME_SETTINGS_FIELDS, GameSettings, RecordedEvent};
+use crate::problem::RequestCode;
 use crate::request::{LSN_HEADER, Reads};
 use crate::state::{AppState, Limits};
 use crate::store::{
@@ -247,7 +248,7 @@ pub async fn list_games(
         None => None,
         Some(text) => Some(ListCursor::decode(text).ok_or_else(|| {
             ApiError::bad_request(
-                "invalid_cursor",
+                RequestCode::InvalidCursor,
                 "`after` is not a cursor this service gave out; pass the `next` value of the \
                  previous page unchanged, or omit it to start from the first game.",
             )
@@ -466,7 +467,7 @@ pub async fn read_events(
     let limit = page_limit(query.limit, 1000, 10_000)?;
     if query.after.is_some_and(|after| after > i64::MAX as u64) {
         return Err(ApiError::bad_request(
-            "invalid_query",
+            RequestCode::InvalidQuery,
             "`after` is a seq: at most 9223372036854775807.",
         )
         .with_field("after"));

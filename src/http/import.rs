@@ -6,6 +6,7 @@ use super::auth::Caller;
 use super::error::{ApiError, Problem};
 use crate::app::import::{ImportReport, Importer};
 use crate::interchange::pgn_import::read_games;
+use crate::problem::RequestCode;
 use crate::state::AppState;
 use actix_web::http::StatusCode;
 use actix_web::{HttpResponse, post, web};
@@ -78,7 +79,7 @@ pub async fn import_games(
     let games = read_games(body.as_slice()).map_err(|e| ApiError::internal(e.into()))?;
     if games.is_empty() {
         return Err(ApiError::unprocessable(
-            "no_games",
+            RequestCode::NoGames,
             "The body holds no PGN game. Send the games as PGN text (tag pairs such as \
              [White \"...\"], then the moves), with Content-Type: application/x-chess-pgn.",
         ));

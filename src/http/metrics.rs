@@ -8,6 +8,7 @@
 
 use super::auth::Caller;
 use super::error::{ApiError, Problem};
+use crate::problem::RequestCode;
 use crate::state::AppState;
 use actix_web::{App, HttpResponse, get, web};
 
@@ -72,7 +73,7 @@ pub fn metrics_app(
         .route("/metrics", web::get().to(open_metrics))
         .default_service(web::to(|| async {
             Err::<HttpResponse, _>(ApiError::not_found(
-                "no_such_route",
+                RequestCode::NoSuchRoute,
                 "This address serves only GET /metrics (the service's metrics address).",
             ))
         }))

@@ -27,6 +27,7 @@ pub mod streams;
 pub mod tokens;
 pub mod tournaments;
 
+use crate::problem::RequestCode;
 use crate::request as reads;
 use crate::state::AppState;
 use actix_web::body::{EitherBody, MessageBody};
@@ -387,7 +388,7 @@ pub fn app(
         )
         .app_data(web::QueryConfig::default().error_handler(|error, _| {
             ApiError::bad_request(
-                "invalid_query",
+                RequestCode::InvalidQuery,
                 format!("A query parameter is wrong: {error}. Nothing was changed."),
             )
             .into()
@@ -481,7 +482,7 @@ fn path_error(message: String, request: &HttpRequest) -> actix_web::Error {
         return actix_web::error::InternalError::from_response(problem, response).into();
     }
     ApiError::bad_request(
-        "invalid_path",
+        RequestCode::InvalidPath,
         format!(
             "The path {} is wrong: {message}. Game ids are UUIDs such as \
              123e4567-e89b-42d3-a456-426614174000.",
@@ -554,7 +555,7 @@ async fn unknown_route(request: HttpRequest) -> HttpResponse {
         return method_not_allowed(&request, methods).1;
     }
     ApiError::not_found(
-        "no_such_route",
+        RequestCode::NoSuchRoute,
         format!(
             "There is no {} {} route. The routes are listed at /docs and in \
              /api-docs/openapi.json.",

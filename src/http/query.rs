@@ -2,6 +2,7 @@
 //! time travel (`at_seq`).
 
 use super::error::ApiError;
+use crate::problem::RequestCode;
 use serde::Deserialize;
 use utoipa::IntoParams;
 
@@ -10,7 +11,7 @@ use utoipa::IntoParams;
 pub fn check_query_text(field: &'static str, text: Option<&str>) -> Result<(), ApiError> {
     if text.is_some_and(|t| t.contains('\0') || t.chars().count() > 200) {
         return Err(ApiError::bad_request(
-            "invalid_query",
+            RequestCode::InvalidQuery,
             format!("`{field}` must be at most 200 characters, without U+0000."),
         )
         .with_field(field));
@@ -24,7 +25,7 @@ pub fn page_limit(limit: Option<u64>, default: u64, max: u64) -> Result<u64, Api
         None => Ok(default),
         Some(n) if (1..=max).contains(&n) => Ok(n),
         Some(n) => Err(ApiError::bad_request(
-            "invalid_limit",
+            RequestCode::InvalidLimit,
             format!("limit {n} is out of range; ask for 1 to {max} items per page."),
         )
         .with_field("limit")),
@@ -47,7 +48,7 @@ impl AtSeqQuery {
     pub fn checked(&self) -> Result<Option<u64>, ApiError> {
         match self.at_seq {
             Some(0) => Err(ApiError::bad_request(
-                "invalid_query",
+                RequestCode::InvalidQuery,
                 "at_seq counts the game's events from 1, and event 1 is its creation: ask \
                  for at_seq=1 for the game as created (the start position, before any move), \
                  or leave at_seq out for the game as it stands now.",

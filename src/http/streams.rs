@@ -9,6 +9,7 @@ use super::error::{ApiError, Problem};
 use super::query::check_query_text;
 use crate::app::streams::{GameFollow, RoundPgn, StreamError, StreamMessage};
 use crate::interchange::broadcast::Audience;
+use crate::problem::RequestCode;
 use crate::state::AppState;
 use crate::store::FeedCursor;
 use actix_web::http::header::{self, HeaderValue};
@@ -31,7 +32,7 @@ impl From<StreamError> for ApiError {
         match error {
             StreamError::Store(store) => store.into(),
             StreamError::RoundNotFound { event, round } => ApiError::not_found(
-                "round_not_found",
+                RequestCode::RoundNotFound,
                 format!(
                     "No game of round `{round}` of event `{event}` exists. Event and round must \
                      match the game settings exactly (GET /v1/games?event=...&round=... lists \
@@ -67,7 +68,7 @@ fn last_event_id(request: &HttpRequest) -> Result<Option<&str>, ApiError> {
         None => Ok(None),
         Some(value) => value.to_str().map(|v| Some(v.trim())).map_err(|_| {
             ApiError::bad_request(
-                "invalid_last_event_id",
+                RequestCode::InvalidLastEventId,
                 "Last-Event-ID is not readable text; send the `id` of the last message \
                  received, or omit it to start with a snapshot.",
             )
@@ -82,7 +83,7 @@ fn game_resume_point(request: &HttpRequest) -> Result<Option<u64>, ApiError> {
         None | Some("") => Ok(None),
         Some(text) => text.parse().map(Some).map_err(|_| {
             ApiError::bad_request(
-                "invalid_last_event_id",
+                RequestCode::InvalidLastEventId,
                 format!(
                     "Last-Event-ID `{text}` is not a seq: a game stream's ids are the game's seq \
                      numbers. Send the id of the last message received, or omit the header to \
@@ -100,7 +101,7 @@ fn round_resume_point(request: &HttpRequest) -> Result<Option<FeedCursor>, ApiEr
         None | Some("") => Ok(None),
         Some(text) => FeedCursor::parse(text).map(Some).ok_or_else(|| {
             ApiError::bad_request(
-                "invalid_last_event_id",
+                RequestCode::InvalidLastEventId,
                 format!(
                     "Last-Event-ID `{text}` is not a feed cursor: a round stream's ids are \
                      `TXID-POSITION`. Send the id of the last message received, or omit the \

@@ -8,6 +8,7 @@ use crate::access::Role;
 use crate::app::commands::{
     MAX_GRACE, check_token_fields, decode_at, expiry_from, parse_duration, rotated_expiry,
 };
+use crate::problem::RequestCode;
 use crate::state::AppState;
 use crate::store::{RotateError, TokenInfo};
 use actix_web::{HttpResponse, delete, get, post, web};
@@ -221,7 +222,7 @@ pub async fn rotate_token(
         .map_err(|error| match error {
             RotateError::NotFound(id) => token_not_found(id),
             RotateError::Revoked(id) => ApiError::conflict(
-                "token_revoked",
+                RequestCode::TokenRevoked,
                 format!(
                     "Token {id} is revoked and is not renewed by a rotation; create a new \
                      token (POST /v1/tokens) if its holder still needs one."
@@ -238,7 +239,7 @@ pub async fn rotate_token(
 
 fn token_not_found(id: Uuid) -> ApiError {
     ApiError::not_found(
-        "token_not_found",
+        RequestCode::TokenNotFound,
         format!("No token with id {id} exists; GET /v1/tokens lists them."),
     )
 }

@@ -11,6 +11,7 @@ use crate::app::rounds::{self, LoadError, RoundGame};
 use crate::app::trf::{self, TrfError};
 use crate::interchange::pairings::{Pairing, Unpaired};
 use crate::interchange::trf_report::TrfVersion;
+use crate::problem::RequestCode;
 use crate::state::AppState;
 use crate::tournament::{self, GameOverrides, SettingsProblem, Tournament, TournamentSettings};
 use actix_web::{HttpResponse, get, post, put, web};
@@ -29,7 +30,7 @@ impl From<LoadError> for ApiError {
     fn from(error: LoadError) -> Self {
         match error {
             LoadError::Invalid(problem) => problem.into(),
-            LoadError::Conflict(message) => ApiError::conflict("round_conflict", message),
+            LoadError::Conflict(message) => ApiError::conflict(RequestCode::RoundConflict, message),
             LoadError::Store(store) => store.into(),
         }
     }
@@ -38,7 +39,7 @@ impl From<LoadError> for ApiError {
 /// The answer for an unknown tournament.
 pub fn tournament_not_found(id: Uuid) -> ApiError {
     ApiError::not_found(
-        "tournament_not_found",
+        RequestCode::TournamentNotFound,
         format!("No tournament with id {id} exists; GET /v1/tournaments lists them."),
     )
 }

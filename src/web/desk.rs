@@ -416,7 +416,7 @@ fn refusal_panel(flash: &Flash) -> Markup {
         section.panel.answer.refused #answer role="alert" {
             h2 { "Not recorded" }
             p.refusal {
-                @if let Some(title) = flash.code.as_deref().and_then(crate::problem::title_for) { span.code { (title) } ": " }
+                @if let Some(title) = flash.code.as_deref().and_then(crate::problem::ProblemCode::parse).and_then(crate::problem::ProblemCode::title) { span.code { (title) } ": " }
                 (flash.message)
             }
             p.hint { "Nothing was stored. The form below keeps what you typed." }
@@ -1108,7 +1108,7 @@ pub async fn record(
                 return refuse(
                     &state,
                     &viewer,
-                    refused(&fields, Some(problem.code), problem.message),
+                    refused(&fields, Some(problem.code.as_str()), problem.message),
                     &refusal_target,
                 )
                 .await;
@@ -1161,7 +1161,11 @@ pub async fn record(
             }
         }
         Err(RecordError::Refused { refusal, .. }) => {
-            let flash = refused(&fields, Some(refusal.code()), refusal.message().to_string());
+            let flash = refused(
+                &fields,
+                Some(refusal.code().as_str()),
+                refusal.message().to_string(),
+            );
             refuse(&state, &viewer, flash, &refusal_target).await
         }
         Err(RecordError::Store(StoreError::StaleSeq { current, .. })) => refuse(
