@@ -2,10 +2,11 @@
 //! decisions it causes, in one step; [`Game::apply`] folds stored events into state;
 //! [`Game::decide`] only judges.
 //!
-//! This module owns nothing of the Laws itself. Each part of the game state folds the events
-//! it cares about and judges the requests it decides (`super::parts` says how); here a stored
-//! event is folded by every part in turn, and a recorded event is sent to the part that
-//! decides it:
+//! This module owns nothing of the Laws itself, and sits on top of `src/game`. Each part of
+//! the game state folds the events it cares about and judges the requests it decides
+//! (`super::parts` says how); the state (`super::state`) folds a stored event into every part
+//! in turn and sends a recorded event to the part that decides it; here the game keeps its
+//! log and the state folded from it:
 //!
 //! | Laws | module |
 //! |---|---|
@@ -30,36 +31,19 @@ use std::collections::HashMap;
 
 use shakmaty::{CastlingMode, Chess, Position};
 
-use crate::rules::claims::ClaimKind;
-use crate::rules::move_parsing::{fen_of, parse_move};
+use crate::rules::move_parsing::fen_of;
 use crate::rules::position_identity::position_key;
 use crate::rules::side::Side;
 
-use super::arbiter;
-use super::decisions::Decisions;
 use super::event::{
-    ArbiterRuling, ClockReading, Event, GameResult, GameSettings, IllegalMoveKind, RecordedEvent,
-    ServiceEvent, Termination,
+    ClockReading, Event, GameResult, GameSettings, RecordedEvent, ServiceEvent, Termination,
 };
-use super::illegal_moves::{effect_of, position_it_stood_in};
-use super::parts::{
-    FoldContext, JudgeContext, Judged, Judgement, LoggedEvent, Prepared, State,
-    latest_standing_index,
-};
+use super::parts::{CorruptLog, Judged, Judgement, LoggedEvent, latest_standing_index};
+use super::prepared::Prepared;
 use super::refusal::{Refusal, RefusalCode};
 use super::settings::{SettingsError, validate};
-use super::touch_move::WrittenObligation;
+use super::state::{GameInputs, State};
 use super::view::{ClockTimes, GameStatus, GameView, PositionOccurrences};
-
-/// A stored event that cannot be folded: the log is corrupt.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("event {seq} cannot be applied: {problem}")]
-pub struct CorruptLog {
-    /// The `seq` of the event.
-    pub seq: u64,
-    /// What is wrong.
-    pub problem: String,
-}
 
 /// A game: its settings, its log and the state folded from it.
 #[derive(Clone, Debug)]
@@ -294,7 +278,9 @@ impl Game {
         clock: Option<&ClockReading>,
         prepared: Prepared,
     ) -> Result<(), CorruptLog> {
-        let ctx = FoldContext::new(&self.settings, &self.state, seq, &event, clock, prepared)?;
+        let ctx = self
+            .state
+            .fold_context(&self.settings, seq, &event, clock, prepared)?;
         self.state.fold(&ctx, &event)?;
         self.log.push(LoggedEvent {
             seq,
@@ -316,10 +302,11 @@ impl Game {
             ) {
                 continue;
             }
-            let prepared = prepare(&self.state, &self.settings, logged.seq, &logged.event)?;
-            let ctx = FoldContext::new(
+            let prepared = self
+                .state
+                .prepare(&self.settings, logged.seq, &logged.event)?;
+            let ctx = self.state.fold_context(
                 &self.settings,
-                &self.state,
                 logged.seq,
                 &logged.event,
                 logged.clock.as_ref(),
@@ -330,53 +317,24 @@ impl Game {
         Ok(())
     }
 
-    /// Judges `event` at `seq`: its decisions and what applying it needs. Each kind of event
-    /// is judged by the part of the Laws that decides it; the others have no say.
+    /// Judges `event` at `seq`: its decisions and what applying it needs (the state sends it
+    /// to the part of the Laws that decides it).
     fn judge(&self, seq: u64, event: &RecordedEvent, clock: Option<&ClockReading>) -> Judgement {
-        let state = &self.state;
-        let ctx = JudgeContext {
-            decisions: Decisions {
+        let ctx = self.state.judge_context(
+            GameInputs {
                 settings: &self.settings,
+                start_turn: Side::from(self.start.turn()),
+                log: &self.log,
             },
             seq,
             clock,
-            state,
-            start_turn: Side::from(self.start.turn()),
-            log: &self.log,
-        };
-        state.end.guard(&ctx, event)?;
-        state.quickplay.guard(&ctx, event)?;
-        match event {
-            RecordedEvent::Move { .. } => state.board.judge(&ctx, event),
-            RecordedEvent::IllegalMove { .. } => state.illegal_moves.judge(&ctx, event),
-            RecordedEvent::Touch { .. } => state.obligations.judge(&ctx, event),
-            RecordedEvent::DrawAccept { .. } | RecordedEvent::DrawDecline { .. } => {
-                state.offers.judge(&ctx, event)
-            }
-            RecordedEvent::Claim {
-                kind: ClaimKind::Repetition | ClaimKind::FiftyMoves,
-                ..
-            } => state.claims.judge(&ctx, event),
-            RecordedEvent::Claim { .. } => state.quickplay.judge(&ctx, event),
-            RecordedEvent::Flag { .. }
-            | RecordedEvent::BothFlags {}
-            | RecordedEvent::Resign { .. } => state.end.judge(&ctx, event),
-            RecordedEvent::ArbiterDecision { .. } => arbiter::judge(&ctx, event),
-            RecordedEvent::AppealLodged { .. }
-            | RecordedEvent::AppealDecided { .. }
-            | RecordedEvent::Correction { .. } => state.appeals.judge(&ctx, event),
-            // Facts about the clocks, and an offer, cause no decision by themselves.
-            RecordedEvent::ClockPress { .. }
-            | RecordedEvent::ClockPause { .. }
-            | RecordedEvent::ClockResume {}
-            | RecordedEvent::ClockAdjust { .. }
-            | RecordedEvent::DrawOffer { .. } => Ok(Judged::nothing()),
-        }
+        );
+        self.state.judge(&ctx, event)
     }
 
     /// What folding a stored `event` at `seq` needs, or why the log is corrupt.
     fn prepare(&self, seq: u64, event: &Event) -> Result<Prepared, CorruptLog> {
-        prepare(&self.state, &self.settings, seq, event)
+        self.state.prepare(&self.settings, seq, event)
     }
 
     /// The state as an arbiter sees it.
@@ -426,8 +384,8 @@ impl Game {
             repetition_count: board.history().count_at_ply(board.ply()),
             laws_edition: self.settings.laws_edition,
             increment_ms: state.clocks.increment_ms(),
-            open_claims: state.quickplay.open().to_vec(),
-            flag_fell_awaiting_arbiter: state.quickplay.fallen_flag(),
+            open_claims: state.quickplay.awaiting().open().to_vec(),
+            flag_fell_awaiting_arbiter: state.quickplay.awaiting().fallen_flag(),
             stood_illegal_moves: board.stood().to_vec(),
             time_control: state.clocks.periods_view(self.settings.laws_edition),
         }
@@ -460,73 +418,6 @@ impl Game {
         }
         found
     }
-}
-
-/// What folding a stored `event` at `seq` in `state` needs (the move parsed, the illegal
-/// move read, the position an illegal move stood in, the square touched, what the written
-/// move of an incorrect claim obliges to), or why the log is corrupt. Nothing changes.
-fn prepare(
-    state: &State,
-    settings: &GameSettings,
-    seq: u64,
-    event: &Event,
-) -> Result<Prepared, CorruptLog> {
-    let corrupt = |problem: String| CorruptLog { seq, problem };
-    let refused = |refusal: Refusal| corrupt(refusal.message().to_string());
-    let board = &state.board;
-    Ok(match event {
-        Event::Recorded(RecordedEvent::Move { by, san }) => {
-            if board.side_to_move() != *by {
-                return Err(corrupt(format!("{} moved out of turn", by.name())));
-            }
-            Prepared::Move(
-                parse_move(board.position(), san, board.castling_mode())
-                    .map_err(|e| corrupt(e.to_string()))?,
-                None,
-            )
-        }
-        Event::Recorded(RecordedEvent::IllegalMove {
-            by,
-            completed,
-            attempted_move,
-            kind,
-            ..
-        }) => Prepared::IllegalMove(
-            effect_of(
-                board,
-                *by,
-                *completed,
-                attempted_move.as_deref(),
-                kind.unwrap_or(IllegalMoveKind::IllegalMove),
-            )
-            .map_err(refused)?,
-        ),
-        Event::Recorded(RecordedEvent::ArbiterDecision {
-            decision: ArbiterRuling::IllegalMoveStands,
-            attempted_move,
-            fen,
-            ..
-        }) => Prepared::Stood(Box::new(
-            position_it_stood_in(
-                &Decisions { settings },
-                board,
-                attempted_move.as_deref(),
-                fen.as_deref(),
-            )
-            .map_err(refused)?,
-        )),
-        Event::Recorded(RecordedEvent::Touch { square, .. }) => Prepared::Touch(
-            square
-                .trim()
-                .parse()
-                .map_err(|_| corrupt(format!("the square touched, `{square}`, is not a square")))?,
-        ),
-        Event::Service(ServiceEvent::ClaimRuled(ruling)) => Prepared::Written(
-            WrittenObligation::read(ruling, board.position(), board.castling_mode())
-                .map_err(corrupt)?,
-        ),
-        _ => Prepared::Nothing,
-    })
 }
 
 /// The refusal of a recorded event that was judged acceptable but could not be folded: the

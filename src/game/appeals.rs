@@ -13,9 +13,8 @@
 
 use crate::rules::laws::Rule;
 
-use super::aggregate::CorruptLog;
 use super::event::{Event, RecordedEvent, ServiceEvent, Termination};
-use super::parts::{Fold, FoldContext, JudgeContext, Judged, Judgement};
+use super::parts::{CorruptLog, Fold, FoldContext, JudgeContext, Judged, Judgement};
 use super::refusal::{Refusal, RefusalCode};
 
 /// The appeals lodged, by the `seq` of the event appealed against, and those decided.

@@ -16,12 +16,12 @@
 use crate::rules::claims::ClaimKind;
 use crate::rules::laws::Rule;
 
-use super::endings::refusal_after_end;
 use super::event::{
     ArbiterRuling, GameResult, MoveCount, RecordedEvent, ServiceEvent, Termination, TimeBonus,
 };
 use super::illegal_moves::position_it_stood_in;
-use super::parts::{JudgeContext, Judged, Judgement, Prepared};
+use super::parts::{JudgeContext, Judged, Judgement};
+use super::prepared::Prepared;
 use super::quickplay::{GRANTED_INCREMENT_MS, TWO_EXTRA_MINUTES_MS};
 use super::refusal::{Refusal, RefusalCode};
 use super::view::OpenClaim;
@@ -72,8 +72,8 @@ impl Decision<'_> {
     }
 }
 
-/// Judges an `arbiter_decision`: once the game has ended only a warning is accepted. Other
-/// events are not this module's to judge.
+/// Judges an `arbiter_decision`. Once the game has ended only a warning is accepted (the end
+/// refuses the others first, `super::endings`). Other events are not this module's to judge.
 pub(super) fn judge(ctx: &JudgeContext<'_>, event: &RecordedEvent) -> Judgement {
     let RecordedEvent::ArbiterDecision {
         subject_seq,
@@ -89,11 +89,6 @@ pub(super) fn judge(ctx: &JudgeContext<'_>, event: &RecordedEvent) -> Judgement 
     else {
         return Ok(Judged::nothing());
     };
-    if let Some(end) = ctx.state.end.get()
-        && *decision != ArbiterRuling::Warning
-    {
-        return Err(refusal_after_end(&ctx.decisions, end, event));
-    }
     let input = Decision {
         decision: *decision,
         reason,
@@ -103,7 +98,7 @@ pub(super) fn judge(ctx: &JudgeContext<'_>, event: &RecordedEvent) -> Judgement 
         fen: fen.as_deref(),
         increment_ms: *increment_ms,
         subject: subject_seq
-            .and_then(|s| ctx.state.quickplay.open_claim(s))
+            .and_then(|s| ctx.awaiting.open_claim(s))
             .cloned(),
     };
     let decisions = match input.decision {
@@ -150,7 +145,7 @@ fn game_ended(ctx: &JudgeContext<'_>, input: &Decision<'_>) -> Result<ServiceEve
     };
     let quickplay_claim = input.quickplay_claim();
     let after_postponement =
-        quickplay_claim.is_some_and(|c| c.postponed) || ctx.state.quickplay.fallen_flag().is_some();
+        quickplay_claim.is_some_and(|c| c.postponed) || ctx.awaiting.fallen_flag().is_some();
     let rules = if after_postponement {
         Rule::QuickplayClaimPostponed
     } else if quickplay_claim.is_some() {
@@ -250,7 +245,7 @@ fn move_count_set(
         ));
     };
     let edition = ctx.decisions.edition();
-    let clocks = &ctx.state.clocks;
+    let clocks = ctx.clocks;
     let on_board = clocks.board_moves(count.side, ctx.board().ply());
     let mut tracker = clocks.periods().clone();
     let ruling = match count.moves {

@@ -20,12 +20,11 @@ use crate::rules::laws::{ExtraTimeCause, Rule, extra_time};
 use crate::rules::move_parsing::{WrittenMove, is_move_notation};
 use crate::rules::side::Side;
 
-use super::aggregate::CorruptLog;
 use super::decisions::minutes;
 use super::event::{
     ClaimRuling, Event, GameResult, RecordedEvent, ServiceEvent, Termination, TimeBonus,
 };
-use super::parts::{Fold, FoldContext, JudgeContext, Judged, Judgement};
+use super::parts::{CorruptLog, Fold, FoldContext, JudgeContext, Judged, Judgement};
 use super::refusal::{Refusal, RefusalCode};
 
 /// The claims of the game.
@@ -109,7 +108,7 @@ impl Claims {
             castling_mode: board.castling_mode(),
             edition: ctx.decisions.edition(),
             claimant: by,
-            claimant_touched_piece: ctx.state.obligations.touched_by(by),
+            claimant_touched_piece: ctx.obligations.touched_by(by),
             written_before: self.written_before(by, board.ply()),
         };
         let judgement = judge_claim(&context, kind, intended_move);
@@ -233,7 +232,7 @@ fn written_obligation(
 ) -> (Option<String>, Option<Vec<String>>) {
     let decisions = &ctx.decisions;
     let position = ctx.board().position();
-    let acceptable = ctx.state.obligations.acceptable(position);
+    let acceptable = ctx.obligations.acceptable(position);
     let touch = decisions.cite(&[Rule::TouchMove]);
     match written {
         Some((san, WrittenMove::Legal(m))) if acceptable.contains(m) => {

@@ -17,10 +17,10 @@ use crate::rules::time_control::tracker::{
     BothFlagsOutcome, ClockBehaviour, FlagOutcome, PeriodTracker,
 };
 
-use super::aggregate::CorruptLog;
 use super::event::{ArbiterRuling, ClockReading, Event, RecordedEvent, ServiceEvent};
-use super::parts::{Fold, FoldContext};
+use super::parts::{CorruptLog, Fold, FoldContext};
 use super::quickplay::GRANTED_INCREMENT_MS;
+use super::reads::{ClocksView, moves_on_board};
 use super::view::{ClockTimes, PeriodsView, PlayerPeriod};
 use crate::rules::laws::LawsEdition;
 
@@ -69,18 +69,21 @@ impl Clocks {
 
     /// The moves `side` completed on the board when it stands at `ply` (every ply is a
     /// completed move, 6.2.1).
-    pub(super) fn board_moves(&self, side: Side, ply: usize) -> u32 {
-        let ply = u32::try_from(ply).unwrap_or(u32::MAX);
-        if side == self.start_turn {
-            ply.div_ceil(2)
-        } else {
-            ply / 2
-        }
+    fn board_moves(&self, side: Side, ply: usize) -> u32 {
+        moves_on_board(self.start_turn, side, ply)
     }
 
-    /// Each player's place in the time control.
-    pub(super) fn periods(&self) -> &PeriodTracker {
-        &self.periods
+    /// The clocks as the other parts read them when judging an event recorded with
+    /// `reading`: the reading's times replace the times last read.
+    pub(super) fn view(&self, reading: Option<&ClockReading>) -> ClocksView<'_> {
+        let read = BySide::new(|side| {
+            let shown = reading.and_then(|r| match side {
+                Side::White => r.white_ms,
+                Side::Black => r.black_ms,
+            });
+            shown.or(self.read_time(side))
+        });
+        ClocksView::new(&self.periods, self.increment_ms, read, self.start_turn)
     }
 
     /// Both players' place in the control, for the game view.
@@ -107,12 +110,6 @@ impl Clocks {
             white: player(Side::White),
             black: player(Side::Black),
         }
-    }
-
-    /// Whether the control has more than one period (a one-period game is ruled exactly as
-    /// before periods existed).
-    pub(super) fn has_periods(&self) -> bool {
-        self.periods.control().periods.len() > 1
     }
 
     /// After an event is folded: the moves each player has completed now that the board
@@ -162,16 +159,6 @@ impl Clocks {
         }
     }
 
-    /// These clocks with `reading`, if any, observed (for judging an event recorded with a
-    /// reading, before it is folded).
-    pub(super) fn with_reading(&self, reading: Option<&ClockReading>) -> Clocks {
-        let mut clocks = self.clone();
-        if let Some(reading) = reading {
-            clocks.observe(reading);
-        }
-        clocks
-    }
-
     /// A reading off the clock: the times shown replace what the engine kept.
     fn observe(&mut self, reading: &ClockReading) {
         self.set(Side::White, reading.white_ms);
@@ -213,7 +200,7 @@ impl Clocks {
     }
 
     /// The time `side` has left, when a reading of that clock has been recorded.
-    pub(super) fn read_time(&self, side: Side) -> Option<u64> {
+    fn read_time(&self, side: Side) -> Option<u64> {
         if *self.read.get(side) {
             *self.times.get(side)
         } else {

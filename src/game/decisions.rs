@@ -7,8 +7,10 @@ use crate::rules::evidence::EndEvidence;
 use crate::rules::laws::{LawsEdition, Rule, citation};
 use crate::rules::side::Side;
 
-use super::ENGINE_VERSION;
 use super::event::{GameResult, GameSettings, RuledBy, ServiceEvent, Termination};
+
+/// The version of the rules engine, carried by every decision (docs/DESIGN.md, Principle 3).
+pub const ENGINE_VERSION: &str = concat!("arbiter-rules ", env!("CARGO_PKG_VERSION"));
 
 /// Writes decisions for one game: its edition of the Laws and its rate of play.
 #[derive(Clone, Copy, Debug)]

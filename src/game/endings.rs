@@ -21,10 +21,9 @@ use crate::rules::time_control::articles::{TimeRule, citation};
 use crate::rules::time_control::minutes_text;
 use crate::rules::time_control::tracker::{BothFlagsOutcome, FlagFinding, FlagOutcome};
 
-use super::aggregate::CorruptLog;
 use super::decisions::Decisions;
-use super::event::{Event, GameResult, RecordedEvent, ServiceEvent, Termination};
-use super::parts::{Fold, FoldContext, JudgeContext, Judged, Judgement};
+use super::event::{ArbiterRuling, Event, GameResult, RecordedEvent, ServiceEvent, Termination};
+use super::parts::{CorruptLog, Fold, FoldContext, JudgeContext, Judged, Judgement};
 use super::refusal::{Refusal, RefusalCode};
 
 /// How the game ended.
@@ -168,7 +167,7 @@ fn verdict(
 /// end the game and the next period's time is added (6.3.2; appended as `penalty_applied`,
 /// the event by which time is added to a clock); otherwise 6.9 applies, citing 6.4 too.
 fn flag(ctx: &JudgeContext<'_>, side: Side) -> Vec<ServiceEvent> {
-    let clocks = &ctx.state.clocks;
+    let clocks = ctx.clocks;
     if !clocks.has_periods() {
         return vec![flag_fell(ctx, side, None)];
     }
@@ -217,7 +216,7 @@ fn flag(ctx: &JudgeContext<'_>, side: Side) -> Vec<ServiceEvent> {
 fn both_flags(ctx: &JudgeContext<'_>) -> Judgement {
     let (decisions, seq) = (&ctx.decisions, ctx.seq);
     let edition = decisions.edition();
-    let periods = ctx.state.clocks.periods();
+    let periods = ctx.clocks.periods();
     let finding = periods.both_flags_order_unknown();
     if !finding.within_guidelines {
         return Err(Refusal::new(
@@ -395,9 +394,9 @@ impl Ending {
     /// (III.5.2). Other events are not this part's to judge.
     pub(super) fn judge(&self, ctx: &JudgeContext<'_>, event: &RecordedEvent) -> Judgement {
         Ok(Judged::decisions(match event {
-            RecordedEvent::Flag { .. } if ctx.state.quickplay.claim_awaits_arbiter() => Vec::new(),
+            RecordedEvent::Flag { .. } if ctx.awaiting.claim_awaits_arbiter() => Vec::new(),
             RecordedEvent::Flag { side } => flag(ctx, *side),
-            RecordedEvent::BothFlags {} if ctx.state.quickplay.claim_awaits_arbiter() => Vec::new(),
+            RecordedEvent::BothFlags {} if ctx.awaiting.claim_awaits_arbiter() => Vec::new(),
             RecordedEvent::BothFlags {} => return both_flags(ctx),
             RecordedEvent::Resign { by } => vec![resigned(ctx, *by)],
             _ => Vec::new(),
@@ -430,15 +429,18 @@ impl Fold for Ending {
 
 /// Which recorded events are refused once the game has ended. Clock presses, pauses and
 /// resumes are harmless facts (a clock pressed after the mating move) and are kept; appeals,
-/// corrections and arbiter warnings still apply; other arbiter decisions are refused by the
-/// arbiter's own rules.
+/// corrections and the arbiter's warnings still apply; the arbiter's other decisions are
+/// refused (the arbiter ends a game once, 12.2; a wrong end is appealed or corrected).
 fn refused_after_end(event: &RecordedEvent) -> bool {
     !matches!(
         event,
         RecordedEvent::ClockPress { .. }
             | RecordedEvent::ClockPause { .. }
             | RecordedEvent::ClockResume {}
-            | RecordedEvent::ArbiterDecision { .. }
+            | RecordedEvent::ArbiterDecision {
+                decision: ArbiterRuling::Warning,
+                ..
+            }
             | RecordedEvent::AppealLodged { .. }
             | RecordedEvent::AppealDecided { .. }
             | RecordedEvent::Correction { .. }
@@ -446,11 +448,7 @@ fn refused_after_end(event: &RecordedEvent) -> bool {
 }
 
 /// The refusal of `event` after `end`, saying how and when the game ended and what to do.
-pub(super) fn refusal_after_end(
-    decisions: &Decisions<'_>,
-    end: &GameEnd,
-    event: &RecordedEvent,
-) -> Refusal {
+fn refusal_after_end(decisions: &Decisions<'_>, end: &GameEnd, event: &RecordedEvent) -> Refusal {
     let what = match event {
         RecordedEvent::Flag { side } => format!(
             "A flag fall of {} noticed now changes nothing: {} applies only while the game is in progress.",

@@ -30,12 +30,12 @@ use crate::rules::move_parsing::{
 };
 use crate::rules::side::Side;
 
-use super::aggregate::CorruptLog;
 use super::decisions::{Decisions, minutes};
 use super::endings;
 use super::event::{Event, GameResult, IllegalMoveKind, RecordedEvent, ServiceEvent, Termination};
-use super::moves::Board;
-use super::parts::{Fold, FoldContext, JudgeContext, Judged, Judgement, Prepared};
+use super::parts::{CorruptLog, Fold, FoldContext, JudgeContext, Judged, Judgement};
+use super::prepared::{IllegalMoveEffect, Prepared};
+use super::reads::BoardView;
 use super::refusal::{Refusal, RefusalCode};
 use super::touch_move::captured_square;
 use super::view::IllegalMoveCounts;
@@ -123,23 +123,10 @@ struct Offence<'a> {
     effect: &'a IllegalMoveEffect,
 }
 
-/// What an `illegal_move` does to the board and the obligations, besides the penalty.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub(super) enum IllegalMoveEffect {
-    /// The position stays as it was, and nothing is known of the piece (7.5.3, or an
-    /// illegal move recorded without the move).
-    Nothing,
-    /// The position before it is reinstated; these pieces were touched, in this order (the
-    /// piece moved, then the piece it would have captured).
-    Touched(Vec<Square>),
-    /// The move stands as this legal move (7.5.2: the pawn becomes a queen).
-    Stands(Move),
-}
-
 /// What the recorded `illegal_move` did, read in `board`'s position; the refusal when it
 /// cannot have happened there.
 pub(super) fn effect_of(
-    board: &Board,
+    board: BoardView<'_>,
     by: Side,
     completed: bool,
     attempted_move: Option<&str>,
@@ -418,7 +405,7 @@ fn second_illegal_move(
 /// its FEN, or else the move as played. The refusal says what to give instead.
 pub(super) fn position_it_stood_in(
     decisions: &Decisions<'_>,
-    board: &Board,
+    board: BoardView<'_>,
     attempted_move: Option<&str>,
     fen: Option<&str>,
 ) -> Result<Chess, Refusal> {

@@ -7,17 +7,17 @@
 //! position no legal move leads to; it is kept as a ply like any other, with the move as it
 //! was written, and listed so that the PGN and the arbiter's screens can show it.
 
-use shakmaty::{CastlingMode, Chess, Move, Position};
+use shakmaty::{CastlingMode, Chess, Move};
 
 use crate::rules::move_parsing::{MoveParseError, parse_move, san_of};
 use crate::rules::position_identity::PositionHistory;
 use crate::rules::side::Side;
 
-use super::aggregate::CorruptLog;
 use super::endings;
 use super::event::{ArbiterRuling, Event, RecordedEvent};
-use super::illegal_moves::IllegalMoveEffect;
-use super::parts::{Fold, FoldContext, JudgeContext, Judged, Judgement, Prepared};
+use super::parts::{CorruptLog, Fold, FoldContext, JudgeContext, Judged, Judgement};
+use super::prepared::{IllegalMoveEffect, Prepared};
+use super::reads::BoardView;
 use super::refusal::{Refusal, RefusalCode};
 use super::view::StoodIllegalMove;
 
@@ -58,19 +58,14 @@ impl Board {
         self.history.current()
     }
 
-    /// The player having the move.
-    pub(super) fn side_to_move(&self) -> Side {
-        Side::from(self.position().turn())
+    /// The board as the other parts read it.
+    pub(super) fn view(&self) -> BoardView<'_> {
+        BoardView::new(&self.history, self.castling_mode)
     }
 
     /// Half-moves played.
     pub(super) fn ply(&self) -> usize {
         self.history.ply()
-    }
-
-    /// The castling notation of the game.
-    pub(super) fn castling_mode(&self) -> CastlingMode {
-        self.castling_mode
     }
 
     /// The moves in SAN (an illegal move that stood as written).
@@ -83,25 +78,9 @@ impl Board {
         &self.stood
     }
 
-    /// The moves both players have completed, as a scoresheet counts them (9.1.1): the move
-    /// number on the board minus one.
-    pub(super) fn completed_moves(&self) -> u32 {
-        self.position().fullmoves().get().saturating_sub(1)
-    }
-
-    /// Whether both players have made at least one move in this game (5.2.3).
-    pub(super) fn both_have_moved(&self, start_turn: Side) -> bool {
-        let ply = self.ply();
-        let (white, black) = match start_turn {
-            Side::White => (ply.div_ceil(2), ply / 2),
-            Side::Black => (ply / 2, ply.div_ceil(2)),
-        };
-        white > 0 && black > 0
-    }
-
     /// The legal move `text` denotes for `by`, or why it is not one (Article 3).
     pub(super) fn judge_move(&self, by: Side, text: &str) -> Result<Move, Refusal> {
-        let turn = self.side_to_move();
+        let turn = self.view().side_to_move();
         if by != turn {
             return Err(Refusal::new(
                 RefusalCode::NotYourTurn,
@@ -131,7 +110,7 @@ impl Board {
             return Ok(Judged::nothing());
         };
         let m = self.judge_move(*by, san)?;
-        ctx.state.obligations.check(self.position(), *by, &m)?;
+        ctx.obligations.check(self.position(), *by, &m)?;
         let after = endings::after_move(ctx, *by, m, self.mate_witness());
         Ok(Judged {
             decisions: after.end.into_iter().collect(),
@@ -155,7 +134,7 @@ impl Board {
     }
 
     /// A player proven able to checkmate in the current position, if known.
-    pub(super) fn mate_witness(&self) -> Option<Side> {
+    fn mate_witness(&self) -> Option<Side> {
         self.mate_witness
     }
 

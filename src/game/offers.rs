@@ -22,13 +22,12 @@ use crate::rules::claims::ClaimKind;
 use crate::rules::laws::Rule;
 use crate::rules::side::{BySide, Side};
 
-use super::aggregate::CorruptLog;
 use super::event::{
     ArbiterRuling, DrawOfferPolicy, Event, GameResult, RecordedEvent, Regulations, ServiceEvent,
     Termination,
 };
-use super::illegal_moves::IllegalMoveEffect;
-use super::parts::{Fold, FoldContext, JudgeContext, Judged, Judgement, Prepared};
+use super::parts::{CorruptLog, Fold, FoldContext, JudgeContext, Judged, Judgement};
+use super::prepared::{IllegalMoveEffect, Prepared};
 use super::refusal::{Refusal, RefusalCode};
 use super::view::DrawOfferMark;
 

@@ -1,12 +1,20 @@
-//! The parts of the game state, and what each part is given to fold an event or to judge a
-//! request.
+//! What every part of the game state shares, and what it is given to fold an event or to
+//! judge a request: the bottom of `src/game`, below every part.
 //!
 //! Each part of the Laws keeps its own state (the board, the touch-move obligations, the draw
 //! offers, ...), folds the events it cares about itself ([`Fold::apply`]) and judges the
-//! requests it decides (a `judge` method on the part). The aggregate only runs the parts in
-//! turn. A part reads the rest of the game through one context, never through positional
-//! arguments, so that what a rule depends on is named in one place: [`FoldContext`] for
-//! folding, [`JudgeContext`] for judging.
+//! requests it decides (a `judge` method on the part). The aggregate (`super::state`) only
+//! runs the parts in turn. A part reads the rest of the game through one context, never
+//! through positional arguments, so that what a rule depends on is named in one place:
+//! [`FoldContext`] for folding, [`JudgeContext`] for judging.
+//!
+//! Neither context holds the whole state. [`FoldContext`] carries plain values looked up
+//! before any part changes (the position, the claim an event refers to, ...);
+//! [`JudgeContext`] carries narrow read-only views of the parts others read
+//! (`super::reads`). So a part imports this module and the views, never the state or
+//! another part's state, and the import graph of `src/game` has no circle: the vocabulary
+//! (`event`, `refusal`, `view`, `decisions`, `prepared`, `reads`) at the bottom, this
+//! module on it, the parts above, the state and the aggregate on top.
 //!
 //! Folding a log the service wrote cannot fail. What could fail on a corrupt log (a decision
 //! on a claim that was never made, a written move that does not parse, a prepared value that
@@ -14,140 +22,33 @@
 //! changes, and returned as [`CorruptLog`]; the state is then unchanged. A part that still
 //! meets such a mismatch returns the error too: nothing is dropped silently.
 
-use shakmaty::{CastlingMode, Chess, Move, Position, Square};
+use shakmaty::{Chess, Position};
 
 use crate::rules::claims::ClaimKind;
+use crate::rules::laws::Rule;
 use crate::rules::side::Side;
 
-use super::aggregate::CorruptLog;
-use super::appeals::Appeals;
-use super::claims::Claims;
-use super::clocks::Clocks;
 use super::decisions::Decisions;
-use super::endings::Ending;
-use super::event::{ArbiterRuling, ClockReading, Event, GameSettings, RecordedEvent, ServiceEvent};
-use super::illegal_moves::{IllegalMoveEffect, IllegalMoves};
-use super::moves::Board;
-use super::offers::Offers;
-use super::quickplay::Quickplay;
+use super::event::{ClockReading, Event, GameSettings, RecordedEvent, ServiceEvent};
+use super::prepared::Prepared;
+use super::reads::{AwaitingArbiter, BoardView, ClocksView, MoveObligations};
 use super::refusal::Refusal;
-use super::touch_move::{Obligations, WrittenObligation};
 use super::view::OpenClaim;
 
-/// Everything derived from the standing events, one part per part of the Laws.
-#[derive(Clone, Debug)]
-pub(super) struct State {
-    pub(super) board: Board,
-    pub(super) obligations: Obligations,
-    pub(super) offers: Offers,
-    pub(super) claims: Claims,
-    pub(super) illegal_moves: IllegalMoves,
-    pub(super) clocks: Clocks,
-    pub(super) quickplay: Quickplay,
-    pub(super) appeals: Appeals,
-    pub(super) end: Ending,
-}
-
-impl State {
-    /// The state before any event.
-    pub(super) fn new(start: Chess, castling_mode: CastlingMode, settings: &GameSettings) -> State {
-        let start_turn = Side::from(start.turn());
-        State {
-            board: Board::new(start, castling_mode),
-            obligations: Obligations::default(),
-            offers: Offers::default(),
-            claims: Claims::default(),
-            illegal_moves: IllegalMoves::default(),
-            clocks: Clocks::new(&settings.time_control, settings.clock_behaviour, start_turn),
-            quickplay: Quickplay::default(),
-            appeals: Appeals::default(),
-            end: Ending::default(),
-        }
-    }
-
-    /// Folds `event` into every part, in turn. The context was built from this state before
-    /// the event, so the order of the parts does not matter; the clocks come first only
-    /// because a reading recorded with the event is the first thing known of it.
-    pub(super) fn fold(&mut self, ctx: &FoldContext<'_>, event: &Event) -> Result<(), CorruptLog> {
-        let parts: [&mut dyn Fold; 9] = [
-            &mut self.clocks,
-            &mut self.offers,
-            &mut self.obligations,
-            &mut self.claims,
-            &mut self.illegal_moves,
-            &mut self.quickplay,
-            &mut self.appeals,
-            &mut self.end,
-            &mut self.board,
-        ];
-        for part in parts {
-            part.apply(ctx, event)?;
-        }
-        // The moves completed are known once the board has folded the event.
-        self.clocks.after_event(self.board.ply(), event, ctx.clock);
-        Ok(())
-    }
+/// A stored event that cannot be folded: the log is corrupt.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("event {seq} cannot be applied: {problem}")]
+pub struct CorruptLog {
+    /// The `seq` of the event.
+    pub seq: u64,
+    /// What is wrong.
+    pub problem: String,
 }
 
 /// A part of the game state that folds the events it cares about (and ignores the others).
 pub(super) trait Fold {
     /// Folds `event`, stored at `ctx.seq`, into this part.
     fn apply(&mut self, ctx: &FoldContext<'_>, event: &Event) -> Result<(), CorruptLog>;
-}
-
-/// What judging a recorded event (or reading a stored one) worked out, so that folding it
-/// parses nothing again.
-#[derive(Clone, Debug)]
-pub(super) enum Prepared {
-    /// Nothing to prepare: the event carries all its part needs.
-    Nothing,
-    /// The move, and a player the dead-position check proved able to checkmate after it.
-    Move(Move, Option<Side>),
-    /// What an `illegal_move` did (7.5).
-    IllegalMove(IllegalMoveEffect),
-    /// The position an illegal move that stood led to (A.5.2).
-    Stood(Box<Chess>),
-    /// The square touched (4.3).
-    Touch(Square),
-    /// What the written move of an incorrect claim obliges the claimant to (9.5.3).
-    Written(WrittenObligation),
-}
-
-impl Prepared {
-    /// Whether this prepared value belongs to `event`.
-    fn fits(&self, event: &Event) -> bool {
-        use RecordedEvent as R;
-        match (event, self) {
-            (Event::Recorded(R::Move { .. }), prepared) => matches!(prepared, Prepared::Move(..)),
-            (Event::Recorded(R::IllegalMove { .. }), prepared) => {
-                matches!(prepared, Prepared::IllegalMove(_))
-            }
-            (Event::Recorded(R::Touch { .. }), prepared) => matches!(prepared, Prepared::Touch(_)),
-            (
-                Event::Recorded(R::ArbiterDecision {
-                    decision: ArbiterRuling::IllegalMoveStands,
-                    ..
-                }),
-                prepared,
-            ) => matches!(prepared, Prepared::Stood(_)),
-            (Event::Service(ServiceEvent::ClaimRuled(_)), prepared) => {
-                matches!(prepared, Prepared::Written(_))
-            }
-            (_, prepared) => matches!(prepared, Prepared::Nothing),
-        }
-    }
-
-    /// What was prepared, in a word (for a [`CorruptLog`]).
-    fn name(&self) -> &'static str {
-        match self {
-            Prepared::Nothing => "nothing",
-            Prepared::Move(..) => "a move",
-            Prepared::IllegalMove(_) => "an illegal move",
-            Prepared::Stood(_) => "a position",
-            Prepared::Touch(_) => "a square",
-            Prepared::Written(_) => "a written move",
-        }
-    }
 }
 
 /// What every part is given to fold one event: the settings, the event's `seq`, the board as
@@ -178,79 +79,14 @@ pub(super) struct FoldContext<'a> {
     pub(super) void_extra_time: Option<(Side, u64)>,
 }
 
-impl<'a> FoldContext<'a> {
-    /// The context of `event` at `seq` in `state`, or why the log is corrupt.
-    pub(super) fn new(
-        settings: &'a GameSettings,
-        state: &State,
-        seq: u64,
-        event: &Event,
-        clock: Option<&'a ClockReading>,
-        prepared: Prepared,
-    ) -> Result<FoldContext<'a>, CorruptLog> {
-        if !prepared.fits(event) {
-            return Err(CorruptLog {
-                seq,
-                problem: format!(
-                    "what was prepared for it ({}) does not belong to a {} event",
-                    prepared.name(),
-                    event.type_name()
-                ),
-            });
-        }
-        let claim = match event {
-            Event::Service(ServiceEvent::ClaimRuled(ruling)) => Some(
-                state
-                    .claims
-                    .kind_of(ruling.claim_seq)
-                    .ok_or_else(|| CorruptLog {
-                        seq,
-                        problem: format!(
-                            "it rules on event {}, which is no claim",
-                            ruling.claim_seq
-                        ),
-                    })?,
-            ),
-            Event::Service(ServiceEvent::PenaltyApplied { cause_seq, .. }) => {
-                state.claims.kind_of(*cause_seq)
-            }
-            _ => None,
-        };
-        let open_claim = match event {
-            Event::Recorded(RecordedEvent::ArbiterDecision {
-                subject_seq: Some(subject),
-                ..
-            }) => state.quickplay.open_claim(*subject).cloned(),
-            _ => None,
-        };
-        let void_extra_time = match event {
-            Event::Recorded(RecordedEvent::DrawAccept { by }) => {
-                state.offers.extra_time_void_on_acceptance(*by)
-            }
-            _ => None,
-        };
-        let board = &state.board;
-        Ok(FoldContext {
-            settings,
-            seq,
-            clock,
-            position: board.position().clone(),
-            ply: board.ply(),
-            completed_moves: board.completed_moves(),
-            prepared,
-            claim,
-            open_claim,
-            void_extra_time,
-        })
-    }
-
+impl FoldContext<'_> {
     /// The player who had the move before the event.
     pub(super) fn side_to_move(&self) -> Side {
         Side::from(self.position.turn())
     }
 
-    /// The error for a prepared value that does not belong to the event (found earlier by
-    /// [`FoldContext::new`], so only a bug in a part can reach it).
+    /// The error for a prepared value that does not belong to the event (found earlier, when
+    /// the aggregate built the context, so only a bug in a part can reach it).
     pub(super) fn mismatch(&self, what: &str) -> CorruptLog {
         CorruptLog {
             seq: self.seq,
@@ -300,27 +136,32 @@ impl Judged {
 }
 
 /// What every part is given to judge a recorded event: the settings (through the writer of
-/// decisions), the event's `seq` and clock reading, the whole state before it (a part judges
-/// with what the others know: a claim needs the board and the touched pieces), and the log.
+/// decisions), the event's `seq` and clock reading, the log, and what the parts read of each
+/// other before the event, as narrow views (`super::reads`): a part judges with what the
+/// others know (a claim needs the board and the touched pieces), never with the whole state.
 pub(super) struct JudgeContext<'a> {
     /// Writes the decisions, in the game's edition of the Laws.
     pub(super) decisions: Decisions<'a>,
     /// The `seq` the event will be stored at.
     pub(super) seq: u64,
-    /// The clock reading recorded with the event.
-    pub(super) clock: Option<&'a ClockReading>,
-    /// The state before the event.
-    pub(super) state: &'a State,
     /// The player who had the move in the start position (5.2.3 counts moves from there).
     pub(super) start_turn: Side,
     /// The stored events.
     pub(super) log: &'a [LoggedEvent],
+    /// The board before the event.
+    pub(super) board: BoardView<'a>,
+    /// The clocks before the event, with the reading recorded with it.
+    pub(super) clocks: ClocksView<'a>,
+    /// The claims and requests awaiting the arbiter (Guidelines III).
+    pub(super) awaiting: AwaitingArbiter<'a>,
+    /// The moves the player having the move is bound to (4.3, 9.5.3).
+    pub(super) obligations: &'a dyn MoveObligations,
 }
 
-impl JudgeContext<'_> {
+impl<'a> JudgeContext<'a> {
     /// The board before the event.
-    pub(super) fn board(&self) -> &Board {
-        &self.state.board
+    pub(super) fn board(&self) -> BoardView<'a> {
+        self.board
     }
 
     /// The game's settings.
@@ -339,7 +180,7 @@ impl JudgeContext<'_> {
     }
 
     /// The article numbers of `rules` in the game's edition.
-    pub(super) fn cite(&self, rules: &[crate::rules::laws::Rule]) -> String {
+    pub(super) fn cite(&self, rules: &[Rule]) -> String {
         self.decisions.cite(rules)
     }
 }

@@ -24,10 +24,9 @@ use crate::rules::laws::{Rule, TimeControlKind};
 use crate::rules::move_parsing::fen_of;
 use crate::rules::side::Side;
 
-use super::aggregate::CorruptLog;
-use super::clocks::Clocks;
 use super::event::{ArbiterRuling, ClaimRuling, Event, RecordedEvent, ServiceEvent};
-use super::parts::{Fold, FoldContext, JudgeContext, Judged, Judgement};
+use super::parts::{CorruptLog, Fold, FoldContext, JudgeContext, Judged, Judgement};
+use super::reads::AwaitingArbiter;
 use super::refusal::{Refusal, RefusalCode};
 use super::view::OpenClaim;
 
@@ -48,14 +47,10 @@ pub(super) struct Quickplay {
 }
 
 impl Quickplay {
-    /// The claims and requests awaiting the arbiter.
-    pub(super) fn open(&self) -> &[OpenClaim] {
-        &self.open
-    }
-
-    /// The open claim at `seq`.
-    pub(super) fn open_claim(&self, seq: u64) -> Option<&OpenClaim> {
-        self.open.iter().find(|c| c.seq == seq)
+    /// The claims and requests awaiting the arbiter, and a flag that fell meanwhile, as the
+    /// other parts read them.
+    pub(super) fn awaiting(&self) -> AwaitingArbiter<'_> {
+        AwaitingArbiter::new(&self.open, self.flag_fell)
     }
 
     /// A claim or request admitted: it awaits the arbiter.
@@ -86,22 +81,9 @@ impl Quickplay {
         self.flag_fell = None;
     }
 
-    /// Whether a quickplay-finish claim is awaiting the arbiter (so that a flag fall is for
-    /// the arbiter to decide, III.5.2).
-    pub(super) fn claim_awaits_arbiter(&self) -> bool {
-        self.open
-            .iter()
-            .any(|c| c.kind == ClaimKind::QuickplayFinish)
-    }
-
     /// A flag fell while a quickplay-finish claim awaited the arbiter.
     fn flag_fell(&mut self, side: Side) {
         self.flag_fell = Some(side);
-    }
-
-    /// The flag that fell while a claim awaited the arbiter, if any.
-    pub(super) fn fallen_flag(&self) -> Option<Side> {
-        self.flag_fell
     }
 
     /// Refuses the events at the board while a flag fall awaits the arbiter's decision: the
@@ -149,7 +131,9 @@ impl Fold for Quickplay {
                 kind: kind @ (ClaimKind::QuickplayFinish | ClaimKind::IncrementRequest),
                 ..
             }) => self.admitted(ctx.seq, *by, *kind),
-            Event::Recorded(RecordedEvent::Flag { side }) if self.claim_awaits_arbiter() => {
+            Event::Recorded(RecordedEvent::Flag { side })
+                if self.awaiting().claim_awaits_arbiter() =>
+            {
                 self.flag_fell(*side)
             }
             Event::Recorded(RecordedEvent::ArbiterDecision {
@@ -187,14 +171,10 @@ fn is_board_event(event: &RecordedEvent) -> bool {
     )
 }
 
-/// Why a III.4 request or a III.5 claim by `by` is not admissible, if it is not; `clocks`
-/// are the clocks with the reading recorded with the claim.
-fn inadmissible(
-    ctx: &JudgeContext<'_>,
-    clocks: &Clocks,
-    by: Side,
-    kind: ClaimKind,
-) -> Option<(String, String)> {
+/// Why a III.4 request or a III.5 claim by `by` is not admissible, if it is not; the clocks
+/// of `ctx` show the reading recorded with the claim.
+fn inadmissible(ctx: &JudgeContext<'_>, by: Side, kind: ClaimKind) -> Option<(String, String)> {
+    let clocks = ctx.clocks;
     let (settings, board) = (ctx.settings(), ctx.board());
     let own_rule = if kind == ClaimKind::IncrementRequest {
         Rule::QuickplayIncrement
@@ -221,8 +201,8 @@ fn inadmissible(
     }
     // III.1: the quickplay finish is the last period, "when all the remaining moves must be
     // completed in a limited time"; a game with periods reaches it only there.
-    if ctx.state.clocks.has_periods() {
-        let periods = ctx.state.clocks.periods();
+    if clocks.has_periods() {
+        let periods = clocks.periods();
         let scope = periods.quickplay_scope(by);
         if !scope.applies {
             let status = periods.status(by);
@@ -264,8 +244,8 @@ fn inadmissible(
 /// examined on its merits).
 fn rule_on(ctx: &JudgeContext<'_>, by: Side, kind: ClaimKind) -> Vec<ServiceEvent> {
     let (decisions, board, seq) = (&ctx.decisions, ctx.board(), ctx.seq);
-    let clocks = &ctx.state.clocks.with_reading(ctx.clock);
-    let Some((article, sentence)) = inadmissible(ctx, clocks, by, kind) else {
+    let clocks = ctx.clocks;
+    let Some((article, sentence)) = inadmissible(ctx, by, kind) else {
         return Vec::new();
     };
     let settings = decisions.settings;

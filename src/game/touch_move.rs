@@ -13,15 +13,15 @@
 //! binds only when it touches that move's piece, and a written move of another piece than
 //! the one touched is not compulsory: the touched piece must be moved (9.4, 4.3).
 
-use shakmaty::{CastlingMode, Chess, Move, Position, Role, Square};
+use shakmaty::{Chess, Move, Position, Role, Square};
 
-use crate::rules::move_parsing::{fen_of, parse_move};
+use crate::rules::move_parsing::fen_of;
 use crate::rules::side::Side;
 
-use super::aggregate::CorruptLog;
-use super::event::{ArbiterRuling, ClaimRuling, Event, RecordedEvent, ServiceEvent};
-use super::illegal_moves::IllegalMoveEffect;
-use super::parts::{Fold, FoldContext, JudgeContext, Judged, Judgement, Prepared};
+use super::event::{ArbiterRuling, Event, RecordedEvent, ServiceEvent};
+use super::parts::{CorruptLog, Fold, FoldContext, JudgeContext, Judged, Judgement};
+use super::prepared::{IllegalMoveEffect, Prepared, WrittenObligation};
+use super::reads::MoveObligations;
 use super::refusal::{Refusal, RefusalCode};
 use super::view::{MustMove, MustPlay, Obligations as ObligationsView, TouchedPiece};
 
@@ -49,53 +49,6 @@ pub(super) struct Obligations {
     by: Option<Side>,
     touched: Vec<Touched>,
     bindings: Vec<Binding>,
-}
-
-/// What the written move of an incorrect claim obliges the claimant to (9.5.3), read from
-/// the `claim_ruled` once, so that the state keeps the move and the squares typed.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub(super) struct WrittenObligation {
-    /// The written move, compulsory, with its SAN as the ruling gives it.
-    must_play: Option<(Move, String)>,
-    /// The pieces one of which must be moved: the written move was not legal.
-    must_move_one_of: Vec<Square>,
-}
-
-impl WrittenObligation {
-    /// What `ruling` obliges the claimant to, in `position` (where the claim was made), or
-    /// what in it cannot be read.
-    pub(super) fn read(
-        ruling: &ClaimRuling,
-        position: &Chess,
-        castling_mode: CastlingMode,
-    ) -> Result<WrittenObligation, String> {
-        let must_play = match &ruling.must_play {
-            Some(san) => {
-                let m = parse_move(position, san, castling_mode).map_err(|e| {
-                    format!(
-                        "its must_play {san} is not a legal move in {}: {e}",
-                        fen_of(position)
-                    )
-                })?;
-                Some((m, san.clone()))
-            }
-            None => None,
-        };
-        let must_move_one_of = ruling
-            .must_move_one_of
-            .iter()
-            .flatten()
-            .map(|square| {
-                square.parse::<Square>().map_err(|_| {
-                    format!("its must_move_one_of names `{square}`, which is no square")
-                })
-            })
-            .collect::<Result<Vec<Square>, String>>()?;
-        Ok(WrittenObligation {
-            must_play,
-            must_move_one_of,
-        })
-    }
 }
 
 /// The square of the piece a move captures (the pawn beside the destination for en passant).
@@ -155,12 +108,6 @@ impl Obligations {
             self.clear();
             self.by = Some(by);
         }
-    }
-
-    /// Whether `side` has touched a piece with the intention of moving or capturing it on
-    /// this move (and so lost the right to claim under 9.2 or 9.3 on it, 9.4).
-    pub(super) fn touched_by(&self, side: Side) -> bool {
-        self.by == Some(side) && !self.touched.is_empty()
     }
 
     /// `by` touched the piece on `square` with the intention of moving or capturing it.
@@ -331,67 +278,6 @@ impl Obligations {
         (set, binds)
     }
 
-    /// The moves the player having the move may make.
-    pub(super) fn acceptable(&self, position: &Chess) -> Vec<Move> {
-        self.acceptable_with(position).0
-    }
-
-    /// Whether the legal move `m` by `by` respects the obligations, and if not which one it
-    /// breaks and what to do.
-    pub(super) fn check(&self, position: &Chess, by: Side, m: &Move) -> Result<(), Refusal> {
-        let (set, binds) = self.acceptable_with(position);
-        if set.contains(m) {
-            return Ok(());
-        }
-        let legal: Vec<Move> = position.legal_moves().into_iter().collect();
-        let broken = self
-            .bindings
-            .iter()
-            .zip(&binds)
-            .filter(|(_, binds)| **binds)
-            .map(|(binding, _)| binding)
-            .find(|binding| !self.allowed_by(binding, &legal, position).contains(m));
-        Err(match broken {
-            Some(Binding::WrittenMove { san, .. }) => Refusal::new(
-                RefusalCode::MustPlayObligation,
-                format!(
-                    "{} must play {san}, the move written for the incorrect claim (9.5.3). If the arbiter ruled otherwise, record the arbiter_decision first.",
-                    by.name()
-                ),
-            ),
-            Some(Binding::WrittenPieces(squares)) => Refusal::new(
-                RefusalCode::MustMoveObligation,
-                format!(
-                    "{} must move the piece on {} named by the written move of the incorrect claim, which was not legal (9.5.3 with Article 4).",
-                    by.name(),
-                    squares
-                        .iter()
-                        .map(|s| s.to_string())
-                        .collect::<Vec<_>>()
-                        .join(" or ")
-                ),
-            ),
-            _ => {
-                let (square, verb) = self
-                    .binding_touch(position)
-                    .map(|t| {
-                        (
-                            t.square.to_string(),
-                            if t.opponents { "capture" } else { "move" },
-                        )
-                    })
-                    .unwrap_or_else(|| ("the touched square".to_string(), "move"));
-                Refusal::new(
-                    RefusalCode::TouchMoveObligation,
-                    format!(
-                        "{} touched the piece on {square} and must {verb} it (4.3). If the touch was not deliberate (4.2 adjusting), retract the touch with a correction first.",
-                        by.name()
-                    ),
-                )
-            }
-        })
-    }
-
     /// The touched piece that binds: the first one whose moves (or captures) the touch
     /// obligation allows.
     fn binding_touch(&self, position: &Chess) -> Option<Touched> {
@@ -450,6 +336,75 @@ impl Obligations {
             }
         }
         view
+    }
+}
+
+impl MoveObligations for Obligations {
+    /// Whether `side` has touched a piece with the intention of moving or capturing it on
+    /// this move (and so lost the right to claim under 9.2 or 9.3 on it, 9.4).
+    fn touched_by(&self, side: Side) -> bool {
+        self.by == Some(side) && !self.touched.is_empty()
+    }
+
+    /// The moves the player having the move may make.
+    fn acceptable(&self, position: &Chess) -> Vec<Move> {
+        self.acceptable_with(position).0
+    }
+
+    /// Whether the legal move `m` by `by` respects the obligations, and if not which one it
+    /// breaks and what to do.
+    fn check(&self, position: &Chess, by: Side, m: &Move) -> Result<(), Refusal> {
+        let (set, binds) = self.acceptable_with(position);
+        if set.contains(m) {
+            return Ok(());
+        }
+        let legal: Vec<Move> = position.legal_moves().into_iter().collect();
+        let broken = self
+            .bindings
+            .iter()
+            .zip(&binds)
+            .filter(|(_, binds)| **binds)
+            .map(|(binding, _)| binding)
+            .find(|binding| !self.allowed_by(binding, &legal, position).contains(m));
+        Err(match broken {
+            Some(Binding::WrittenMove { san, .. }) => Refusal::new(
+                RefusalCode::MustPlayObligation,
+                format!(
+                    "{} must play {san}, the move written for the incorrect claim (9.5.3). If the arbiter ruled otherwise, record the arbiter_decision first.",
+                    by.name()
+                ),
+            ),
+            Some(Binding::WrittenPieces(squares)) => Refusal::new(
+                RefusalCode::MustMoveObligation,
+                format!(
+                    "{} must move the piece on {} named by the written move of the incorrect claim, which was not legal (9.5.3 with Article 4).",
+                    by.name(),
+                    squares
+                        .iter()
+                        .map(|s| s.to_string())
+                        .collect::<Vec<_>>()
+                        .join(" or ")
+                ),
+            ),
+            _ => {
+                let (square, verb) = self
+                    .binding_touch(position)
+                    .map(|t| {
+                        (
+                            t.square.to_string(),
+                            if t.opponents { "capture" } else { "move" },
+                        )
+                    })
+                    .unwrap_or_else(|| ("the touched square".to_string(), "move"));
+                Refusal::new(
+                    RefusalCode::TouchMoveObligation,
+                    format!(
+                        "{} touched the piece on {square} and must {verb} it (4.3). If the touch was not deliberate (4.2 adjusting), retract the touch with a correction first.",
+                        by.name()
+                    ),
+                )
+            }
+        })
     }
 }
 
