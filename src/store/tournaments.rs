@@ -3,7 +3,7 @@
 
 use super::events::violates;
 use super::{Store, StoreError};
-use crate::game::event::{LawsEdition, Regulations, TimeControl};
+use crate::game::event::{ClockBehaviour, LawsEdition, Regulations, TimeControl};
 use crate::tournament::{Tournament, TournamentSettings};
 use sqlx::Row;
 use sqlx::postgres::PgRow;
@@ -27,6 +27,9 @@ fn tournament_from_row(row: &PgRow) -> Result<Tournament, StoreError> {
         .map_err(|e| undecodable(format!("time_control: {e}")))?;
     let regulations: Regulations = serde_json::from_value(row.try_get("regulations")?)
         .map_err(|e| undecodable(format!("regulations: {e}")))?;
+    let clock_behaviour: ClockBehaviour =
+        serde_json::from_value(row.try_get("clock_behaviour")?)
+            .map_err(|e| undecodable(format!("clock_behaviour: {e}")))?;
     let edition: String = row.try_get("laws_edition")?;
     let laws_edition: LawsEdition = serde_json::from_value(serde_json::Value::String(edition))
         .map_err(|e| undecodable(format!("laws_edition: {e}")))?;
@@ -38,6 +41,7 @@ fn tournament_from_row(row: &PgRow) -> Result<Tournament, StoreError> {
             starts_on: row.try_get("starts_on")?,
             ends_on: row.try_get("ends_on")?,
             time_control,
+            clock_behaviour,
             laws_edition,
             regulations,
             arbiters: row.try_get("arbiters")?,
@@ -57,8 +61,8 @@ impl Store {
     ) -> Result<Tournament, StoreError> {
         let result = sqlx::query(
             "INSERT INTO tournaments (tournament_id, name, site, starts_on, ends_on, \
-             time_control, laws_edition, regulations, arbiters, created_by) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING *",
+             time_control, laws_edition, regulations, arbiters, created_by, clock_behaviour) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING *",
         )
         .bind(Uuid::new_v4())
         .bind(&settings.name)
@@ -70,6 +74,7 @@ impl Store {
         .bind(serde_json::json!(settings.regulations))
         .bind(&settings.arbiters)
         .bind(created_by)
+        .bind(serde_json::json!(settings.clock_behaviour))
         .fetch_one(&self.pool)
         .await;
         match result {
@@ -89,7 +94,8 @@ impl Store {
     ) -> Result<Option<Tournament>, StoreError> {
         let row = sqlx::query(
             "UPDATE tournaments SET site = $2, starts_on = $3, ends_on = $4, time_control = $5, \
-             laws_edition = $6, regulations = $7, arbiters = $8, updated_at = now() \
+             laws_edition = $6, regulations = $7, arbiters = $8, clock_behaviour = $9, \
+             updated_at = now() \
              WHERE tournament_id = $1 RETURNING *",
         )
         .bind(tournament_id)
@@ -100,6 +106,7 @@ impl Store {
         .bind(edition_text(settings.laws_edition))
         .bind(serde_json::json!(settings.regulations))
         .bind(&settings.arbiters)
+        .bind(serde_json::json!(settings.clock_behaviour))
         .fetch_optional(&self.pool)
         .await?;
         row.as_ref().map(tournament_from_row).transpose()
