@@ -9,7 +9,7 @@
 //! without a tournament record keep working everywhere.
 
 use crate::game::event::{
-    GameSettings, LawsEdition, Player, Regulations, TimeControl, TimeControlSpec,
+    ClockBehaviour, GameSettings, LawsEdition, Player, Regulations, TimeControl, TimeControlSpec,
 };
 use crate::interchange::pairings::Pairing;
 use chrono::{DateTime, NaiveDate, Utc};
@@ -23,7 +23,8 @@ use uuid::Uuid;
 #[schema(example = json!({
     "name": "City Open 2026", "site": "Town Hall, Ghent",
     "starts_on": "2026-11-20", "ends_on": "2026-11-24",
-    "time_control": {"kind": "standard", "base_ms": 5_400_000, "increment_ms": 30_000},
+    "time_control": {"preset": "fide_standard"},
+    "clock_behaviour": {"period_time_added": "at_zero_both_clocks", "increment_credit": "before_move"},
     "laws_edition": "2023",
     "regulations": {"draw_offers": "allowed", "earliest_agreement_move": 30},
     "arbiters": ["IA Anna Sokolova (chief)", "FA Ben Okafor"]
@@ -43,6 +44,12 @@ pub struct TournamentSettings {
     /// The time control of the games: the one-period form, `periods`, or a `preset`.
     #[schema(value_type = TimeControlSpec)]
     pub time_control: TimeControl,
+    /// How the games' clocks add the next period's time and credit increments (6.3.2): the
+    /// default is a clock that counts presses and adds the time at the press that completes
+    /// the period's moves; a DGT 3000 in its multi-period modes adds it when a display
+    /// reaches 0:00. Left out when it is the default.
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub clock_behaviour: ClockBehaviour,
     /// The edition of the Laws that governs the games (default 2023).
     #[serde(default)]
     pub laws_edition: LawsEdition,
@@ -123,6 +130,9 @@ pub struct GameOverrides {
     #[serde(default)]
     #[schema(value_type = Option<TimeControlSpec>)]
     pub time_control: Option<TimeControl>,
+    /// Other clocks for this game (how they add the next period's time, 6.3.2).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub clock_behaviour: Option<ClockBehaviour>,
     /// Another edition of the Laws.
     #[serde(default)]
     pub laws_edition: Option<LawsEdition>,
@@ -132,6 +142,11 @@ pub struct GameOverrides {
     /// A start position (FEN), e.g. for a Chess960 event or an adjourned game.
     #[serde(default)]
     pub start_fen: Option<String>,
+}
+
+/// Whether `value` is its type's default (left out when serialised).
+fn is_default<T: Default + PartialEq>(value: &T) -> bool {
+    *value == T::default()
 }
 
 /// A field of the settings that is wrong, with what to do about it.
@@ -280,7 +295,9 @@ pub fn game_settings(
         time_control: overrides
             .time_control
             .unwrap_or_else(|| tournament.time_control.clone()),
-        clock_behaviour: Default::default(),
+        clock_behaviour: overrides
+            .clock_behaviour
+            .unwrap_or(tournament.clock_behaviour),
         laws_edition: overrides.laws_edition.unwrap_or(tournament.laws_edition),
         regulations: overrides
             .regulations
@@ -300,6 +317,7 @@ mod tests {
             starts_on: None,
             ends_on: None,
             time_control: TimeControl::from_legacy(TimeControlKind::Rapid, 900_000, 10_000),
+            clock_behaviour: ClockBehaviour::default(),
             laws_edition: LawsEdition::Y2018,
             regulations: Regulations::default(),
             arbiters: vec![],

@@ -10,6 +10,12 @@
 //! the Laws in which the next move is played, and the period whose time the clock counts.
 //! A flag (6.4, 6.9), both flags (III.3.1), the quickplay finish (III.1) and the scoresheet
 //! duty (8.4) are judged on it.
+//!
+//! A reading that does not fit the control is kept as read (the clock is the fact) and noted
+//! as a [`ReadingDiscrepancy`] for the arbiter: more than the display can show (the last
+//! reading, with the increments, period time and penalties added since), or, after a press,
+//! less than the time the press added, which means that the display would have reached 0:00
+//! during the move (or that the clock did not add the next period at the control).
 
 use crate::rules::side::{BySide, Side};
 use crate::rules::time_control::TimeControl;
@@ -21,7 +27,7 @@ use super::event::{ArbiterRuling, ClockReading, Event, RecordedEvent, ServiceEve
 use super::parts::{CorruptLog, Fold, FoldContext};
 use super::quickplay::GRANTED_INCREMENT_MS;
 use super::reads::{ClocksView, moves_on_board};
-use super::view::{ClockTimes, PeriodsView, PlayerPeriod};
+use super::view::{ClockTimes, DiscrepancyKind, PeriodsView, PlayerPeriod, ReadingDiscrepancy};
 use crate::rules::laws::LawsEdition;
 
 /// The clocks as the engine knows them.
@@ -39,7 +45,33 @@ pub(super) struct Clocks {
     /// Moves each player completed that the record does not hold, as the arbiter counted
     /// them (8.5, 8.6, 6.10.2).
     unrecorded_moves: BySide<u32>,
+    /// The most each display can show: the last reading (or the start), with every
+    /// increment, period time, penalty and adjustment added since.
+    ceiling: BySide<u64>,
+    /// What the latest press of each player added to the display (the increment and the
+    /// time of a next period), until the next reading of that display: after the press, a
+    /// display that did not reach 0:00 shows at least that much.
+    last_credit: BySide<Option<Credit>>,
+    /// The increment the arbiter granted under Guidelines III.4, if any.
+    granted_increment_ms: u64,
+    /// The `seq` of the event being folded.
+    seq: u64,
+    /// Readings that did not fit, oldest first.
+    discrepancies: Vec<ReadingDiscrepancy>,
 }
+
+/// What one press added to a display.
+#[derive(Clone, Copy, Debug, Default)]
+struct Credit {
+    /// Everything the press added.
+    total_ms: u64,
+    /// The next period's time among it.
+    period_ms: u64,
+}
+
+/// How far a reading may pass a bound before it is a discrepancy: displays and people read
+/// whole seconds, and a reading is taken a moment after the press.
+const READING_TOLERANCE_MS: u64 = 1_000;
 
 impl Clocks {
     /// Both clocks at the first period's time (with the first increment too on clocks that
@@ -53,6 +85,7 @@ impl Clocks {
     ) -> Clocks {
         let periods = PeriodTracker::new(control.clone(), behaviour);
         let start = BySide::new(|side| Some(periods.display_ms(side)));
+        let ceiling = BySide::new(|side| periods.display_ms(side));
         Clocks {
             times: start,
             read: BySide::default(),
@@ -64,6 +97,11 @@ impl Clocks {
             periods,
             start_turn,
             unrecorded_moves: BySide::default(),
+            ceiling,
+            last_credit: BySide::default(),
+            granted_increment_ms: 0,
+            seq: 0,
+            discrepancies: Vec::new(),
         }
     }
 
@@ -109,6 +147,7 @@ impl Clocks {
             periods: tracker.control().periods.len(),
             white: player(Side::White),
             black: player(Side::Black),
+            reading_discrepancies: self.discrepancies.clone(),
         }
     }
 
@@ -134,6 +173,16 @@ impl Clocks {
                     self.add(side, press.period_time_ms);
                     period_time_added = true;
                 }
+                let credit = press
+                    .increment_ms
+                    .saturating_add(press.period_time_ms)
+                    .saturating_add(self.granted_increment_ms);
+                *self.last_credit.get_mut(side) = Some(Credit {
+                    total_ms: credit,
+                    period_ms: press.period_time_ms,
+                });
+                let ceiling = self.ceiling.get_mut(side);
+                *ceiling = ceiling.saturating_add(credit);
             }
         }
         let mut readings = Vec::new();
@@ -141,15 +190,22 @@ impl Clocks {
             readings.push((Side::White, reading.white_ms));
             readings.push((Side::Black, reading.black_ms));
         }
+        // The display of the player who pressed is stopped: the only reading that shows what
+        // the latest press left on it.
+        let mut pressed_by = None;
         if let Event::Recorded(RecordedEvent::ClockPress {
-            white_ms, black_ms, ..
+            by,
+            white_ms,
+            black_ms,
         }) = event
         {
+            pressed_by = Some(*by);
             readings.push((Side::White, *white_ms));
             readings.push((Side::Black, *black_ms));
         }
         for (side, ms) in readings {
             if let Some(ms) = ms {
+                self.check_reading(side, ms, pressed_by == Some(side));
                 self.periods.record_reading(side, ms);
                 if period_time_added {
                     // The reading recorded with the event shows the clock after the press.
@@ -157,6 +213,45 @@ impl Clocks {
                 }
             }
         }
+    }
+
+    /// Notes a reading of `side`'s display that does not fit: above the most the display can
+    /// show, or, read at the player's own press (`at_own_press`: the display is stopped),
+    /// below what the latest press added (the player used more than the display held, or
+    /// the clock did not add the next period). The reading becomes the new ceiling.
+    fn check_reading(&mut self, side: Side, read_ms: u64, at_own_press: bool) {
+        let ceiling = *self.ceiling.get(side);
+        let credit = self.last_credit.get_mut(side).take().unwrap_or_default();
+        let found = if read_ms > ceiling.saturating_add(READING_TOLERANCE_MS) {
+            Some((DiscrepancyKind::MoreThanPossible, ceiling, 0))
+        } else if at_own_press && read_ms.saturating_add(READING_TOLERANCE_MS) < credit.total_ms {
+            Some((
+                DiscrepancyKind::DisplayWouldHaveReachedZero,
+                credit.total_ms,
+                credit.period_ms,
+            ))
+        } else {
+            None
+        };
+        if let Some((kind, bound_ms, period_ms)) = found {
+            self.discrepancies.push(ReadingDiscrepancy {
+                seq: self.seq,
+                side,
+                read_ms,
+                bound_ms,
+                kind,
+                moves_completed: self.periods.moves_completed(side),
+                period: self.periods.period(side) + 1,
+                period_time_added_ms: period_ms,
+            });
+        }
+        *self.ceiling.get_mut(side) = read_ms;
+    }
+
+    /// Changes the most `side`'s display can show by `delta_ms`.
+    fn shift_ceiling(&mut self, side: Side, delta_ms: i64) {
+        let ceiling = self.ceiling.get_mut(side);
+        *ceiling = ceiling.saturating_add_signed(delta_ms);
     }
 
     /// A reading off the clock: the times shown replace what the engine kept.
@@ -232,6 +327,7 @@ impl Fold for Clocks {
     /// extra time of a penalty is added (7.5.5, 9.5.3, III), or taken back when it becomes
     /// void (9.1.2.3); the arbiter adjusts the clocks, or grants an increment (III.4).
     fn apply(&mut self, ctx: &FoldContext<'_>, event: &Event) -> Result<(), CorruptLog> {
+        self.seq = ctx.seq;
         if let Some(reading) = ctx.clock {
             self.observe(reading);
         }
@@ -240,21 +336,28 @@ impl Fold for Clocks {
                 white_ms, black_ms, ..
             }) => self.pressed(*white_ms, *black_ms),
             Event::Recorded(RecordedEvent::ClockAdjust { side, delta_ms, .. }) => {
-                self.adjust(*side, *delta_ms)
+                self.adjust(*side, *delta_ms);
+                self.shift_ceiling(*side, *delta_ms);
             }
             Event::Recorded(RecordedEvent::DrawAccept { .. }) => {
                 // 9.1.2.3 (REP-17): the extra time for the incorrect claim is void.
                 if let Some((side, add_ms)) = ctx.void_extra_time {
                     self.take_back(side, add_ms);
+                    self.shift_ceiling(side, -i64::try_from(add_ms).unwrap_or(i64::MAX));
                 }
             }
             Event::Recorded(RecordedEvent::ArbiterDecision {
                 decision: ArbiterRuling::IncrementGranted,
                 increment_ms,
                 ..
-            }) => self.set_increment(increment_ms.unwrap_or(GRANTED_INCREMENT_MS)),
+            }) => {
+                let granted = increment_ms.unwrap_or(GRANTED_INCREMENT_MS);
+                self.set_increment(granted);
+                self.granted_increment_ms = granted;
+            }
             Event::Service(ServiceEvent::PenaltyApplied { side, add_ms, .. }) => {
-                self.add(*side, *add_ms)
+                self.add(*side, *add_ms);
+                self.shift_ceiling(*side, i64::try_from(*add_ms).unwrap_or(i64::MAX));
             }
             // 6.4: the flag is checked against the moves of the period; when they were
             // completed, the clock goes on with the next period (its time comes with the

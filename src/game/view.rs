@@ -227,6 +227,50 @@ pub struct PeriodsView {
     pub white: PlayerPeriod,
     /// Black's place.
     pub black: PlayerPeriod,
+    /// Clock readings that do not fit the control, oldest first (left out when there is
+    /// none). Each reading was kept as read: the clock is the fact.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub reading_discrepancies: Vec<ReadingDiscrepancy>,
+}
+
+/// How a clock reading fails to fit the control.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum DiscrepancyKind {
+    /// The display shows more than the control, the increments and the time added since
+    /// the last reading can give: the clock was set wrongly, added a period it should not
+    /// have, or added one when a display reached 0:00 without a flag being recorded.
+    MoreThanPossible,
+    /// After the press the display shows less than the time the press added (increment,
+    /// next period): the player used more than the display held, so it would have reached
+    /// 0:00 during the move, or the clock did not add the next period at the control.
+    DisplayWouldHaveReachedZero,
+}
+
+/// A clock reading that does not fit the control's model (issue 18). The reading is kept
+/// as read; the arbiter checks the clock and, if it is wrong, corrects the times or the move
+/// counter (6.10.2), or records the count of completed moves (`move_count_set`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, ToSchema)]
+pub struct ReadingDiscrepancy {
+    /// The `seq` of the event the reading was recorded with.
+    pub seq: u64,
+    /// Whose clock.
+    pub side: Side,
+    /// What the display showed, in milliseconds.
+    pub read_ms: u64,
+    /// The bound the reading passes, in milliseconds: the most the display could show
+    /// (`more_than_possible`), or the least it could show after the press had it not
+    /// reached 0:00 (`display_would_have_reached_zero`).
+    pub bound_ms: u64,
+    /// Which bound.
+    pub kind: DiscrepancyKind,
+    /// The moves the player had completed (6.2.1).
+    pub moves_completed: u32,
+    /// The period of the Laws the player was in (1 for the first).
+    pub period: usize,
+    /// The next period's time that the press added to the display (0 when none): a reading
+    /// below it suggests a clock whose move counter missed the control.
+    pub period_time_added_ms: u64,
 }
 
 /// A distinct position of the game and the plies at which it occurred.

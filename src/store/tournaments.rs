@@ -3,7 +3,7 @@
 
 use super::events::violates;
 use super::{Store, StoreError};
-use crate::game::event::{LawsEdition, Regulations, TimeControl};
+use crate::game::event::{ClockBehaviour, LawsEdition, Regulations, TimeControl};
 use crate::tournament::{TimeZone, Tournament, TournamentSettings};
 use sqlx::Row;
 use sqlx::postgres::PgRow;
@@ -27,6 +27,9 @@ fn tournament_from_row(row: &PgRow) -> Result<Tournament, StoreError> {
         .map_err(|e| undecodable(format!("time_control: {e}")))?;
     let regulations: Regulations = serde_json::from_value(row.try_get("regulations")?)
         .map_err(|e| undecodable(format!("regulations: {e}")))?;
+    let clock_behaviour: ClockBehaviour =
+        serde_json::from_value(row.try_get("clock_behaviour")?)
+            .map_err(|e| undecodable(format!("clock_behaviour: {e}")))?;
     let time_zone: Option<String> = row.try_get("time_zone")?;
     let time_zone = time_zone
         .map(|name| name.parse::<TimeZone>())
@@ -43,6 +46,7 @@ fn tournament_from_row(row: &PgRow) -> Result<Tournament, StoreError> {
             starts_on: row.try_get("starts_on")?,
             ends_on: row.try_get("ends_on")?,
             time_control,
+            clock_behaviour,
             laws_edition,
             regulations,
             arbiters: row.try_get("arbiters")?,
@@ -63,8 +67,9 @@ impl Store {
     ) -> Result<Tournament, StoreError> {
         let result = sqlx::query(
             "INSERT INTO tournaments (tournament_id, name, site, starts_on, ends_on, \
-             time_control, laws_edition, regulations, arbiters, created_by, time_zone) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING *",
+             time_control, laws_edition, regulations, arbiters, created_by, clock_behaviour, \
+             time_zone) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) RETURNING *",
         )
         .bind(Uuid::new_v4())
         .bind(&settings.name)
@@ -76,6 +81,7 @@ impl Store {
         .bind(serde_json::json!(settings.regulations))
         .bind(&settings.arbiters)
         .bind(created_by)
+        .bind(serde_json::json!(settings.clock_behaviour))
         .bind(settings.time_zone.map(TimeZone::name))
         .fetch_one(&self.pool)
         .await;
@@ -96,7 +102,8 @@ impl Store {
     ) -> Result<Option<Tournament>, StoreError> {
         let row = sqlx::query(
             "UPDATE tournaments SET site = $2, starts_on = $3, ends_on = $4, time_control = $5, \
-             laws_edition = $6, regulations = $7, arbiters = $8, time_zone = $9, \
+             laws_edition = $6, regulations = $7, arbiters = $8, clock_behaviour = $9, \
+             time_zone = $10, \
              updated_at = now() \
              WHERE tournament_id = $1 RETURNING *",
         )
@@ -108,6 +115,7 @@ impl Store {
         .bind(edition_text(settings.laws_edition))
         .bind(serde_json::json!(settings.regulations))
         .bind(&settings.arbiters)
+        .bind(serde_json::json!(settings.clock_behaviour))
         .bind(settings.time_zone.map(TimeZone::name))
         .fetch_optional(&self.pool)
         .await?;

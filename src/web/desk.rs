@@ -797,6 +797,11 @@ fn record_forms(frame: &FormFrame, view: &GameView, event_name: &str) -> Markup 
                         input #decision-increment name="increment" size="4" inputmode="numeric" placeholder="5" value=(frame.value("arbiter_decision", "increment"));
                     }
                     div.row {
+                        label for="count_moves" { "Move count of" } (by_select("arbiter_decision", "count_side", to_move))
+                        input #count_moves name="count_moves" size="4" inputmode="numeric" placeholder="40" value=(frame.value("arbiter_decision", "count_moves"));
+                        span.hint { "completed moves, for “move count set”; empty when the count cannot be established (8.6)" }
+                    }
+                    div.row {
                         label for="decision-reason" { "Reasons (with the article)" }
                         input #decision-reason name="reason" required maxlength="2000" value=(frame.value("arbiter_decision", "reason"));
                         button type="submit" { "Record decision" }
@@ -1006,12 +1011,14 @@ pub async fn page(
             div.desk-board {
                 (diagram(game_id, seq, 360, &caption))
                 (position_facts(&view, &status))
+                (super::periods::desk_table(&view, &summary.settings.time_control, summary.settings.laws_edition))
                 h2 { "Scoresheet" }
                 (scoresheet(&view, &game, &log))
             }
             div.desk-side {
                 @if let Some(flash) = flash.as_ref().filter(|f| f.refused) { (refusal_panel(flash)) }
                 @if !recorded.is_empty() { (answer_panel(game_id, &recorded, offer_follows(&game, &recorded))) }
+                (super::periods::discrepancy_panel(&view, summary.settings.laws_edition))
                 @if !time_travel {
                     (record_forms(&frame, &view, &summary.event))
                     @if viewer.principal.may_record("correction", &summary.event).is_ok() {

@@ -9,8 +9,14 @@ use super::session::{self, Fields, Flash, Posted, Viewer, leave_flash};
 use crate::app::commands::pairings_from;
 use crate::app::rounds::{self, LoadError};
 use crate::app::trf;
-use crate::game::event::{DrawOfferPolicy, LawsEdition, Regulations, TimeControl, TimeControlKind};
+use crate::game::event::{
+    ClockBehaviour, DrawOfferPolicy, LawsEdition, Regulations, TimeControl, TimeControlKind,
+    TimeControlSpec,
+};
+use crate::interchange::time_control_tag::{TagReading, describe, read_tag_value, write_tag};
 use crate::request::Reads;
+use crate::rules::time_control::tracker::{IncrementCredit, PeriodTimeAdded};
+use crate::rules::time_control::{Preset, TimeControlError};
 use crate::state::AppState;
 use crate::store::{EventRound, Store};
 use crate::tournament::{self, TimeZone, Tournament, TournamentSettings};
@@ -57,6 +63,170 @@ fn first_period(control: &TimeControl) -> (u64, u64) {
         .periods
         .first()
         .map_or((0, 0), |p| (p.time_ms, p.bonus.map_or(0, |b| b.ms)))
+}
+
+/// How the clocks add time, in words (nothing for the default, a clock that counts moves).
+pub fn clock_behaviour_text(behaviour: ClockBehaviour) -> Option<String> {
+    if behaviour == ClockBehaviour::default() {
+        return None;
+    }
+    let added = match behaviour.period_time_added {
+        PeriodTimeAdded::AtControlPress => {
+            "next period added at the press that completes its moves"
+        }
+        PeriodTimeAdded::AtZeroBothClocks => {
+            "next period added to both clocks when a display reaches 0:00"
+        }
+        PeriodTimeAdded::AtZeroOwnClock => {
+            "next period added to a clock when its display reaches 0:00"
+        }
+    };
+    let credit = match behaviour.increment_credit {
+        IncrementCredit::AfterPress => "increment after the press",
+        IncrementCredit::BeforeMove => "increment credited before the move",
+    };
+    Some(format!("Clocks: {added}; {credit}"))
+}
+
+/// The choices of the form's time control: the one-period form, the presets, or periods as
+/// written (value, label).
+fn control_forms() -> Vec<(String, String)> {
+    let mut forms = vec![(
+        "single".to_string(),
+        "One period: base time and increment below".to_string(),
+    )];
+    for preset in Preset::ALL {
+        let control = preset.control();
+        let kind = crate::rules::time_control::kind_name(control.kind);
+        forms.push((
+            layout::wire_name(&preset),
+            format!("{kind}: {} ({})", describe(&control), preset.pgn()),
+        ));
+    }
+    forms.push((
+        "written".to_string(),
+        "Periods, as written below".to_string(),
+    ));
+    forms
+}
+
+/// The form's name of a stored control: a preset's, `single` for the one-period form,
+/// `written` otherwise.
+fn control_form_of(control: &TimeControl) -> String {
+    if let Some(preset) = Preset::ALL.into_iter().find(|p| {
+        let preset = p.control();
+        preset.periods == control.periods && preset.kind == control.kind
+    }) {
+        return layout::wire_name(&preset);
+    }
+    if control.as_legacy().is_some() {
+        "single".into()
+    } else {
+        "written".into()
+    }
+}
+
+/// A refused control in the form's words.
+fn control_problem(error: TimeControlError) -> String {
+    match error {
+        TimeControlError::KindContradicts {
+            stated,
+            derived,
+            article,
+            minutes,
+        } => format!(
+            "The time control is {derived} by {article} ({minutes} for 60 moves: the time plus \
+             60 times the increment), not {stated}: choose the rate of play “{derived}” or \
+             “from the time control”."
+        ),
+        other => format!("The time control cannot be used: {other}."),
+    }
+}
+
+/// Reads the form's time control: the one-period form, a preset, or periods as written (a PGN
+/// `TimeControl` value such as `40/5400+30:1800+30`, or words such as "90 min for 40 moves,
+/// then 30 min, 30 s per move from move 1"), with the stated rate of play if one was chosen.
+fn control_from(fields: &Fields) -> Result<TimeControl, String> {
+    let stated = match fields.get("tc_kind") {
+        Some("standard") => Some(TimeControlKind::Standard),
+        Some("rapid") => Some(TimeControlKind::Rapid),
+        Some("blitz") => Some(TimeControlKind::Blitz),
+        _ => None,
+    };
+    let whole = |name: &str, label: &str| -> Result<Option<u64>, String> {
+        fields
+            .get(name)
+            .map(|text| {
+                text.parse::<u64>()
+                    .map_err(|_| format!("{label} must be a whole number, not `{text}`."))
+            })
+            .transpose()
+    };
+    let mut control = match fields.get("tc_form").unwrap_or("single") {
+        "single" => {
+            let base_minutes = whole("base_minutes", "The base time")?.ok_or(
+                "Give the base time in minutes (e.g. 90), or choose a preset or periods as \
+                 written.",
+            )?;
+            let spec = TimeControlSpec {
+                kind: stated,
+                base_ms: Some(base_minutes.saturating_mul(60_000)),
+                increment_ms: Some(
+                    whole("increment_seconds", "The increment")?
+                        .unwrap_or(0)
+                        .saturating_mul(1000),
+                ),
+                ..TimeControlSpec::default()
+            };
+            spec.resolve().map_err(control_problem)?
+        }
+        "written" => {
+            let text = fields.get("tc_written").ok_or(
+                "Write the periods, e.g. `40/5400+30:1800+30` or “90 min for 40 moves, then 30 \
+                 min for the rest of the game, 30 s per move from move 1”.",
+            )?;
+            match read_tag_value(text) {
+                Ok(TagReading::Standard(control) | TagReading::FreeText(control)) => control,
+                Ok(TagReading::Unknown | TagReading::NoControl) => {
+                    return Err(format!(
+                        "`{text}` gives no time control; write the periods, e.g. \
+                         `40/5400+30:1800+30`."
+                    ));
+                }
+                Err(error) => return Err(format!("The periods as written: {error}.")),
+            }
+        }
+        preset => {
+            let preset: Preset =
+                serde_json::from_value(serde_json::Value::String(preset.into()))
+                    .map_err(|_| format!("`{preset}` is not a time control of the form."))?;
+            preset.control()
+        }
+    };
+    if let Some(kind) = stated {
+        control.kind = kind;
+    }
+    control.validate().map_err(control_problem)?;
+    Ok(control)
+}
+
+/// Reads the form's clock behaviour (the default when not chosen).
+fn clock_behaviour_from(fields: &Fields) -> Result<ClockBehaviour, String> {
+    let pick = |name: &str| -> Result<serde_json::Value, String> {
+        Ok(serde_json::Value::String(
+            fields.get(name).unwrap_or_default().to_string(),
+        ))
+    };
+    let mut behaviour = ClockBehaviour::default();
+    if fields.get("period_time_added").is_some() {
+        behaviour.period_time_added = serde_json::from_value(pick("period_time_added")?)
+            .map_err(|_| "Choose when the clocks add the next period's time.".to_string())?;
+    }
+    if fields.get("increment_credit").is_some() {
+        behaviour.increment_credit = serde_json::from_value(pick("increment_credit")?)
+            .map_err(|_| "Choose when the clocks credit the increment.".to_string())?;
+    }
+    Ok(behaviour)
 }
 
 /// The regulations in words.
@@ -193,16 +363,37 @@ fn tournament_form(
             input #starts_on name="starts_on" type="date" value=(value("starts_on"));
             label for="ends_on" { "Last day" }
             input #ends_on name="ends_on" type="date" value=(value("ends_on"));
+            label for="tc_form" { "Time control" }
+            select #tc_form name="tc_form" {
+                @for (form, label) in control_forms() {
+                    option value=(form) selected[selected("tc_form", &form, form == "single")] { (label) }
+                }
+            }
+            label for="base_minutes" { "Base time (minutes)" }
+            input #base_minutes name="base_minutes" type="number" min="1" max="1440" value=(value("base_minutes"));
+            label for="increment_seconds" { "Increment (seconds per move)" }
+            input #increment_seconds name="increment_seconds" type="number" min="0" max="3600" value=(value("increment_seconds"));
+            label for="tc_written" { "Periods, as written" }
+            input #tc_written name="tc_written" maxlength="300" value=(value("tc_written"))
+                placeholder="40/5400+30:1800+30, or 90 min for 40 moves, then 30 min, 30 s per move from move 1";
             label for="tc_kind" { "Rate of play" }
             select #tc_kind name="tc_kind" {
-                option value="standard" selected[selected("tc_kind", "standard", true)] { "Standard" }
+                option value="" selected[selected("tc_kind", "", true)] { "From the time control (A.1, B.1)" }
+                option value="standard" selected[selected("tc_kind", "standard", false)] { "Standard" }
                 option value="rapid" selected[selected("tc_kind", "rapid", false)] { "Rapid (Appendix A)" }
                 option value="blitz" selected[selected("tc_kind", "blitz", false)] { "Blitz (Appendix B)" }
             }
-            label for="base_minutes" { "Base time (minutes)" }
-            input #base_minutes name="base_minutes" type="number" min="1" max="1440" value=(value("base_minutes")) required;
-            label for="increment_seconds" { "Increment (seconds per move)" }
-            input #increment_seconds name="increment_seconds" type="number" min="0" max="3600" value=(value("increment_seconds"));
+            label for="period_time_added" { "The clocks add the next period" }
+            select #period_time_added name="period_time_added" {
+                option value="at_control_press" selected[selected("period_time_added", "at_control_press", true)] { "At the press that completes its moves (the clock counts moves)" }
+                option value="at_zero_both_clocks" selected[selected("period_time_added", "at_zero_both_clocks", false)] { "When a display reaches 0:00, to both clocks (DGT 3000 multi-period modes)" }
+                option value="at_zero_own_clock" selected[selected("period_time_added", "at_zero_own_clock", false)] { "When a display reaches 0:00, to that clock only" }
+            }
+            label for="increment_credit" { "The clocks credit the increment" }
+            select #increment_credit name="increment_credit" {
+                option value="after_press" selected[selected("increment_credit", "after_press", true)] { "After the press" }
+                option value="before_move" selected[selected("increment_credit", "before_move", false)] { "Before the move (DGT: the first increment is on the clock before move 1)" }
+            }
             label for="laws_edition" { "Laws of Chess" }
             select #laws_edition name="laws_edition" {
                 option value="2023" selected[selected("laws_edition", "2023", true)] { "FIDE Laws effective 1 January 2023" }
@@ -255,9 +446,26 @@ fn values_of(settings: &TournamentSettings) -> HashMap<String, String> {
         settings.ends_on.map(|d| d.to_string()).unwrap_or_default(),
     );
     put("tc_kind", layout::wire_name(&settings.time_control.kind));
-    let (base_ms, increment_ms) = first_period(&settings.time_control);
-    put("base_minutes", (base_ms / 60_000).to_string());
-    put("increment_seconds", (increment_ms / 1000).to_string());
+    let form = control_form_of(&settings.time_control);
+    if form == "single" {
+        let (base_ms, increment_ms) = first_period(&settings.time_control);
+        put("base_minutes", (base_ms / 60_000).to_string());
+        put("increment_seconds", (increment_ms / 1000).to_string());
+    } else if form == "written" {
+        put(
+            "tc_written",
+            write_tag(&settings.time_control).unwrap_or_else(|_| describe(&settings.time_control)),
+        );
+    }
+    put("tc_form", form);
+    put(
+        "period_time_added",
+        layout::wire_name(&settings.clock_behaviour.period_time_added),
+    );
+    put(
+        "increment_credit",
+        layout::wire_name(&settings.clock_behaviour.increment_credit),
+    );
     put("laws_edition", layout::wire_name(&settings.laws_edition));
     put(
         "draw_offers",
@@ -309,13 +517,8 @@ fn settings_from(fields: &Fields) -> Result<TournamentSettings, String> {
             })
             .transpose()
     };
-    let kind = match fields.get("tc_kind") {
-        Some("rapid") => TimeControlKind::Rapid,
-        Some("blitz") => TimeControlKind::Blitz,
-        _ => TimeControlKind::Standard,
-    };
-    let base_minutes = whole("base_minutes", "The base time")?
-        .ok_or("Give the base time in minutes (e.g. 90).")?;
+    let time_control = control_from(fields)?;
+    let clock_behaviour = clock_behaviour_from(fields)?;
     let laws_edition = match fields.get("laws_edition") {
         Some("2018") => LawsEdition::Y2018,
         _ => LawsEdition::Y2023,
@@ -331,13 +534,8 @@ fn settings_from(fields: &Fields) -> Result<TournamentSettings, String> {
         site: fields.get("site").map(str::to_owned),
         starts_on: date("starts_on", "The first day")?,
         ends_on: date("ends_on", "The last day")?,
-        time_control: TimeControl::from_legacy(
-            kind,
-            base_minutes.saturating_mul(60_000),
-            whole("increment_seconds", "The increment")?
-                .unwrap_or(0)
-                .saturating_mul(1000),
-        ),
+        time_control,
+        clock_behaviour,
         laws_edition,
         regulations: Regulations {
             draw_offers,
@@ -485,7 +683,10 @@ pub async fn show(
                         " – "
                         (settings.ends_on.map(|d| d.to_string()).unwrap_or_else(|| "–".into()))
                     }
-                    dt { "Time control" } dd { (time_control_text(&settings.time_control)) }
+                    dt { "Time control" } dd {
+                        (time_control_text(&settings.time_control))
+                        @if let Some(clocks) = clock_behaviour_text(settings.clock_behaviour) { br; span.hint { (clocks) } }
+                    }
                     dt { "Laws" } dd { (edition_text(settings.laws_edition)) }
                     dt { "Regulations" } dd { ul.plain { @for line in regulations_text(&settings.regulations) { li { (line) } } } }
                     dt { "Arbiters" } dd {
@@ -768,6 +969,91 @@ pub async fn load_round(
         Err(LoadError::Conflict(message)) => {
             leave_flash(&state, &viewer, &refused(message)).await?;
             Ok(layout::see_other(&format!("{back}#load")))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fields(pairs: &[(&str, &str)]) -> Fields {
+        Fields(
+            pairs
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect(),
+        )
+    }
+
+    fn tournament(pairs: &[(&str, &str)]) -> Result<TournamentSettings, String> {
+        let mut all = vec![("name", "Donostia Masters 2026")];
+        all.extend_from_slice(pairs);
+        settings_from(&fields(&all))
+    }
+
+    #[test]
+    fn the_old_one_period_form_reads_as_it_did_with_the_rate_of_play_derived_when_not_chosen() {
+        let settings =
+            tournament(&[("base_minutes", "90"), ("increment_seconds", "30")]).expect("reads");
+        assert_eq!(
+            settings.time_control,
+            TimeControl::from_legacy(TimeControlKind::Standard, 5_400_000, 30_000)
+        );
+        assert_eq!(settings.clock_behaviour, ClockBehaviour::default());
+        let blitz =
+            tournament(&[("base_minutes", "3"), ("increment_seconds", "2")]).expect("reads");
+        assert_eq!(blitz.time_control.kind, TimeControlKind::Blitz);
+    }
+
+    #[test]
+    fn a_preset_or_periods_as_written_give_the_same_control_with_the_clocks_chosen() {
+        let preset = tournament(&[
+            ("tc_form", "fide_standard"),
+            ("period_time_added", "at_zero_both_clocks"),
+            ("increment_credit", "before_move"),
+        ])
+        .expect("reads");
+        assert_eq!(preset.time_control, Preset::FideStandard.control());
+        assert_eq!(
+            preset.clock_behaviour,
+            ClockBehaviour::DGT_3000_MULTI_PERIOD
+        );
+        for written in [
+            "40/5400+30:1800+30",
+            "90 min for 40 moves, then 30 min for the rest of the game, 30 s per move from move 1",
+        ] {
+            let settings = tournament(&[("tc_form", "written"), ("tc_written", written)])
+                .unwrap_or_else(|e| panic!("{written}: {e}"));
+            assert_eq!(settings.time_control, preset.time_control, "{written}");
+        }
+        // The form shows a stored control as it was chosen.
+        let values = values_of(&preset);
+        assert_eq!(values["tc_form"], "fide_standard");
+        assert_eq!(values["period_time_added"], "at_zero_both_clocks");
+    }
+
+    #[test]
+    fn a_control_the_form_cannot_use_is_refused_with_what_is_wrong() {
+        let cases: [(&[(&str, &str)], &str); 5] = [
+            (
+                &[("tc_form", "blitz_3_plus_2"), ("tc_kind", "standard")],
+                "blitz by B.1",
+            ),
+            (
+                &[("tc_form", "written"), ("tc_written", "90+30")],
+                "ambiguous",
+            ),
+            (
+                &[("tc_form", "written"), ("tc_written", "?")],
+                "gives no time control",
+            ),
+            (&[("tc_form", "written")], "Write the periods"),
+            (&[("tc_form", "single")], "Give the base time"),
+        ];
+        for (pairs, words) in cases {
+            let error = tournament(pairs).expect_err("refused");
+            assert!(error.contains(words), "{pairs:?}: {error}");
         }
     }
 }

@@ -7,10 +7,10 @@
 use super::error::WebError;
 use super::layout::{self, Nav};
 use super::session::Viewer;
-use super::{PREFIX, events};
+use super::{PREFIX, events, periods};
 use crate::game::GameView;
 use crate::game::board_status::{BoardStatus, board_status};
-use crate::game::event::{ClaimKind, Side};
+use crate::game::event::{ClaimKind, GameSettings, Side, TimeControl};
 use crate::game::view::GameStatus;
 use crate::request::Reads;
 use crate::state::AppState;
@@ -98,22 +98,25 @@ pub fn move_number(view: &GameView) -> usize {
     view.ply / 2 + 1
 }
 
-fn clock_cell(view: &GameView, status: &BoardStatus, side: Side) -> Markup {
+fn clock_cell(view: &GameView, status: &BoardStatus, control: &TimeControl, side: Side) -> Markup {
     let ms = match side {
         Side::White => view.clocks.white_ms,
         Side::Black => view.clocks.black_ms,
     };
     let running = status.running_clock == Some(side);
     html! {
-        span class={ "clock" @if running { " running" } } title=[running.then_some("this clock runs")] {
-            @if running { span.run aria-hidden="true" { "▶ " } }
-            (layout::clock(ms))
+        span.clockbox {
+            span class={ "clock" @if running { " running" } } title=[running.then_some("this clock runs")] {
+                @if running { span.run aria-hidden="true" { "▶ " } }
+                (layout::clock(ms))
+            }
+            (periods::floor_caption(view, control, side))
         }
     }
 }
 
 /// The badges of a board.
-pub fn badges(view: &GameView, status: &BoardStatus) -> Markup {
+pub fn badges(view: &GameView, status: &BoardStatus, settings: &GameSettings) -> Markup {
     html! {
         @for claim in &view.open_claims {
             (layout::badge("claim", &format!("{} {} to decide{}", layout::side_name(claim.by),
@@ -138,6 +141,7 @@ pub fn badges(view: &GameView, status: &BoardStatus) -> Markup {
         @if status.paused && view.status == GameStatus::InProgress {
             (layout::badge("paused", "clock paused"))
         }
+        (periods::floor_badges(view, &settings.time_control, settings.laws_edition))
         @if let Some(result) = view.result {
             (layout::badge("ended", &format!("ended {}", layout::result_text(result))))
         }
@@ -176,10 +180,10 @@ pub fn rows(boards: &[Board]) -> Markup {
                             None => @if board.status.paused { "paused" } @else { "in progress" },
                         }
                     }
-                    td.clocks { (clock_cell(view, &board.status, Side::White)) " " (clock_cell(view, &board.status, Side::Black)) }
+                    td.clocks { (clock_cell(view, &board.status, &settings.time_control, Side::White)) " " (clock_cell(view, &board.status, &settings.time_control, Side::Black)) }
                     td.num { (move_number(view)) @if view.status == GameStatus::InProgress { span.turn { (if view.side_to_move == Side::White { " w" } else { " b" }) } } }
                     td.since data-since=(board.summary.updated_at.timestamp_millis()) { (layout::elapsed(board.summary.updated_at, now)) }
-                    td { div.badges { (badges(view, &board.status)) } }
+                    td { div.badges { (badges(view, &board.status, settings)) } }
                 }
             }
         }

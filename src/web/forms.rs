@@ -179,6 +179,24 @@ pub fn events_from_form(fields: &Fields) -> Result<Vec<Value>, String> {
                 })?;
                 object.insert("increment_ms".into(), json!(seconds * 1000));
             }
+            if fields.get("decision") == Some("move_count_set") {
+                // 6.10.2 / 8.5: the completed moves counted; none when the count cannot be
+                // established (8.6).
+                let mut count = Map::new();
+                count.insert(
+                    "side".into(),
+                    json!(side(fields, "count_side", "whose moves are counted")?),
+                );
+                if let Some(moves) = fields.get("count_moves") {
+                    let moves: u32 = moves.trim().parse().map_err(|_| {
+                        format!(
+                            "The move count is a number of completed moves (e.g. 40), not                              `{moves}`; leave it empty when the count cannot be established."
+                        )
+                    })?;
+                    count.insert("moves".into(), json!(moves));
+                }
+                object.insert("move_count".into(), Value::Object(count));
+            }
             if let Some(time) = fields.get("penalty_time") {
                 object.insert(
                     "penalty".into(),

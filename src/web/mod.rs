@@ -18,6 +18,7 @@ pub mod events;
 pub mod floor;
 pub mod forms;
 pub mod layout;
+pub mod periods;
 pub mod reports;
 pub mod session;
 pub mod sign_in;

@@ -157,6 +157,84 @@ async fn a_round_loaded_twice_creates_its_games_once_with_the_tournament_setting
 }
 
 #[actix_web::test]
+async fn a_tournament_with_the_fide_standard_preset_and_dgt_clocks_gives_its_games_both() {
+    let db = TestDb::new().await;
+    let app = app!(db);
+    let mut settings = city_open();
+    settings["time_control"] = json!({"preset": "fide_standard"});
+    settings["clock_behaviour"] =
+        json!({"period_time_added": "at_zero_both_clocks", "increment_credit": "before_move"});
+    let id = create(&app, &db, settings).await;
+    let (_, stored, _) = send(&app, db.get().uri(&format!("/v1/tournaments/{id}"))).await;
+    let periods = json!([
+        {"time_ms": 5_400_000, "moves": 40, "bonus": {"mode": "increment", "ms": 30_000}},
+        {"time_ms": 1_800_000, "bonus": {"mode": "increment", "ms": 30_000}}
+    ]);
+    assert_eq!(
+        stored["time_control"],
+        json!({"kind": "standard", "periods": periods})
+    );
+    assert_eq!(
+        stored["clock_behaviour"]["period_time_added"],
+        "at_zero_both_clocks"
+    );
+    let uri = format!("/v1/tournaments/{id}/rounds/1/pairings");
+    let csv = "board,white,black\n1,\"Sokolova, Anna\",\"Meier, Jan\"\n";
+    let (status, loaded, _) = send(&app, db.post().uri(&uri).set_json(json!({"csv": csv}))).await;
+    assert_eq!(status, 201, "{loaded}");
+    let game = loaded["games"][0]["game_id"].as_str().expect("id");
+    let (_, detail, _) = send(&app, db.get().uri(&format!("/v1/games/{game}"))).await;
+    let game_settings = &detail["game"]["settings"];
+    assert_eq!(game_settings["time_control"]["periods"], periods);
+    assert_eq!(
+        game_settings["clock_behaviour"],
+        json!({"period_time_added": "at_zero_both_clocks", "increment_credit": "before_move"})
+    );
+    // The DGT habit: the first increment is on both clocks before move 1.
+    assert_eq!(detail["state"]["clocks"]["white_ms"], 5_430_000);
+    assert_eq!(
+        detail["state"]["time_control"]["white"]["moves_to_control"],
+        40
+    );
+
+    // A tournament of the old one-period form has no clock behaviour written.
+    let old = create(&app, &db, {
+        let mut s = city_open();
+        s["name"] = json!("Old Open");
+        s
+    })
+    .await;
+    let (_, stored, _) = send(&app, db.get().uri(&format!("/v1/tournaments/{old}"))).await;
+    assert!(stored.get("clock_behaviour").is_none(), "{stored}");
+    assert_eq!(stored["time_control"]["base_ms"], 7_200_000);
+    db.finish().await;
+}
+
+#[actix_web::test]
+async fn a_tournament_control_that_contradicts_its_rate_of_play_is_refused_with_the_field_named() {
+    let db = TestDb::new().await;
+    let app = app!(db);
+    let mut wrong = city_open();
+    wrong["time_control"] = json!({"kind": "standard", "preset": "blitz_3_plus_2"});
+    let reply = send(&app, db.post().uri("/v1/tournaments").set_json(&wrong)).await;
+    assert_problem(&reply, 422, "invalid_field");
+    assert_eq!(reply.1["field"], "time_control.kind");
+    assert!(
+        reply.1["detail"]
+            .as_str()
+            .is_some_and(|d| d.contains("blitz by B.1")),
+        "{}",
+        reply.1
+    );
+    let mut wrong = city_open();
+    wrong["clock_behaviour"] = json!({"period_time_added": "when_it_likes"});
+    let (status, body, _) = send(&app, db.post().uri("/v1/tournaments").set_json(&wrong)).await;
+    assert!(matches!(status, 400 | 422), "{status}: {body}");
+    assert_eq!(db.event_count().await, 0);
+    db.finish().await;
+}
+
+#[actix_web::test]
 async fn other_players_on_a_loaded_board_refuse_the_whole_round_and_create_nothing() {
     let db = TestDb::new().await;
     let app = app!(db);

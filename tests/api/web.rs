@@ -1486,3 +1486,225 @@ async fn at_the_desk_of_a_new_round() -> (TestDb, Office, String, Browser) {
     browser.wait_for("#san").await;
     (db, office, game, browser)
 }
+
+/// `plies` quiet legal moves from the start: no capture while one can be avoided, never a
+/// position seen before, never the end of the game.
+fn quiet_game(plies: usize) -> Vec<String> {
+    use shakmaty::{Chess, Position, san::San};
+    let mut position = Chess::default();
+    let mut seen = std::collections::HashSet::new();
+    let key = |p: &Chess| format!("{}{:?}", p.board(), p.turn());
+    seen.insert(key(&position));
+    let mut sans = Vec::new();
+    for _ in 0..plies {
+        let legal = position.legal_moves();
+        let (chosen, next) = legal
+            .iter()
+            .filter(|m| !m.is_capture())
+            .chain(legal.iter().filter(|m| m.is_capture()))
+            .find_map(|m| {
+                let mut next = position.clone();
+                next.play_unchecked(*m);
+                (!seen.contains(&key(&next))
+                    && !next.is_game_over()
+                    && !next.is_insufficient_material())
+                .then_some((*m, next))
+            })
+            .expect("a quiet move");
+        sans.push(San::from_move(&position, chosen).to_string());
+        seen.insert(key(&next));
+        position = next;
+    }
+    sans
+}
+
+/// Moves from the start, each followed by the mover's press with the mover's clock: every
+/// move takes 90 seconds, and the clock (a DGT, which credits the next move's 30 seconds at the
+/// press) shows `start_ms` less 60 seconds a move.
+fn moves_with_dgt_readings(sans: &[String], start_ms: u64) -> Value {
+    let mut events = Vec::new();
+    for (ply, san) in sans.iter().enumerate() {
+        let by = if ply % 2 == 0 { "white" } else { "black" };
+        let moves = (ply / 2 + 1) as u64;
+        events.push(json!({"type": "move", "by": by, "san": san}));
+        events.push(
+            json!({"type": "clock_press", "by": by, format!("{by}_ms"): start_ms - 60_000 * moves}),
+        );
+    }
+    Value::Array(events)
+}
+
+#[actix_web::test]
+async fn under_90_40_plus_30_the_floor_and_the_desk_show_the_period_the_moves_to_the_control_the_control_reached_and_a_reading_that_does_not_fit()
+ {
+    if !crate::browser::available() {
+        return;
+    }
+    let db = TestDb::new().await;
+    let office = Office::start(&db).await;
+    // A FIDE standard event on DGT 3000 clocks, which add the 30 minutes only at 0:00.
+    let mut settings = city_open();
+    settings["name"] = json!("Donostia Masters 2026");
+    settings["time_control"] = json!({"preset": "fide_standard"});
+    settings["clock_behaviour"] =
+        json!({"period_time_added": "at_zero_both_clocks", "increment_credit": "before_move"});
+    let csv =
+        "board,white,black\n1,\"Sokolova, Anna\",\"Okafor, Ben\"\n2,\"Lee, Ann\",\"Meier, Jan\"\n";
+    let games = round_with(&office, &db, settings, "1", csv).await;
+    let sans = quiet_game(82);
+    // Board 1: both players have completed 40 moves: the control is reached, the clock still
+    // counts the first period.
+    record(
+        &office,
+        &db,
+        &games[0],
+        1,
+        moves_with_dgt_readings(&sans[..80], 5_430_000),
+    )
+    .await;
+    // Board 2: twelve moves each, 28 to the control.
+    record(
+        &office,
+        &db,
+        &games[1],
+        1,
+        moves_with_dgt_readings(&sans[..24], 5_430_000),
+    )
+    .await;
+    // Board 3, the title-match control (no increment before move 61): White under five
+    // minutes in the first period need not keep score (8.4).
+    let (status, created) = api(
+        &office,
+        &db.arbiter,
+        "POST",
+        "/v1/games",
+        Some(
+            json!({"white": {"name": "Etxeberria, Ane"}, "black": {"name": "Agirre, Jon"},
+            "event": "Donostia Masters 2026", "round": "1", "board": 3,
+            "time_control": {"preset": "title_match"}}),
+        ),
+    )
+    .await;
+    assert_eq!(status, 201, "{created}");
+    let title_match = created["game"]["game_id"].as_str().expect("id").to_string();
+    let mut events = moves_with_presses(
+        "white",
+        &sans[..20].iter().map(String::as_str).collect::<Vec<_>>(),
+    );
+    events.as_array_mut().expect("events").push(
+        json!({"type": "clock_press", "by": "black", "white_ms": 240_000, "black_ms": 3_000_000}),
+    );
+    record(&office, &db, &title_match, 1, events).await;
+
+    let browser = Browser::open(1024, 768).await;
+    browser.sign_in(&office, &db.arbiter).await;
+    let floor = office.url("/office/floor?event=Donostia%20Masters%202026&round=1");
+    browser.client.goto(&floor).await.expect("floor");
+    browser.wait_for("#floor-rows").await;
+    let row = |game: &str| format!("#floor-rows tr[data-game='{game}']");
+    let first = browser.text(Locator::Css(&row(&games[0]))).await;
+    assert_eq!(first.matches("✓ control 40").count(), 2, "{first}");
+    let second = browser.text(Locator::Css(&row(&games[1]))).await;
+    assert_eq!(second.matches("P1 · 28 to go").count(), 2, "{second}");
+    let third = browser.text(Locator::Css(&row(&title_match))).await;
+    assert!(third.contains("White need not keep score (8.4)"), "{third}");
+    assert!(!third.contains("Black need not"), "{third}");
+    browser
+        .screenshot("floor-periods-tablet", 1024, 768, false)
+        .await;
+
+    // Board 1's desk: the table of periods, then White's 41st move with a reading 30 minutes
+    // above what the clock can show (the DGT added the period when Black's display reached
+    // 0:00, and no flag was recorded).
+    browser
+        .client
+        .goto(&office.url(&format!("/office/games/{}", games[0])))
+        .await
+        .expect("desk");
+    browser.wait_for("#periods").await;
+    // The next move is in the second period; the clock still counts the first.
+    let period = browser
+        .text(Locator::Css("#periods tr.period td.white"))
+        .await;
+    assert!(period.contains("2 of 2 (last)"), "{period}");
+    assert!(period.contains("the clock: period 1"), "{period}");
+    let control = browser
+        .text(Locator::Css("#periods tr.control td.white"))
+        .await;
+    assert!(control.contains("✓ reached at move 40"), "{control}");
+    let note = browser.text(Locator::Css("p.periods-note")).await;
+    assert!(note.contains("a flag now does not lose (6.4)"), "{note}");
+    assert!(browser.text_now("#discrepancies").await.is_none());
+    browser.fill(Locator::Id("san"), &sans[80]).await;
+    browser.fill(Locator::Id("move-clock"), "1:19:30").await;
+    browser
+        .click(Locator::Css("#form-move button[type=submit]"))
+        .await;
+    answer_containing(&browser, &sans[80]).await;
+    let panel = browser.text(Locator::Css("#discrepancies")).await;
+    assert!(
+        panel.contains("White's clock read 1:19:30, more than the 51:00 it could show"),
+        "{panel}"
+    );
+    assert!(panel.contains("record the flag"), "{panel}");
+    browser
+        .screenshot("desk-periods-discrepancy-tablet", 1024, 768, false)
+        .await;
+    browser
+        .client
+        .execute(
+            "document.getElementById('periods').scrollIntoView(); window.scrollBy(0, -60); return true;",
+            vec![],
+        )
+        .await
+        .expect("scroll to the periods");
+    browser
+        .screenshot("desk-periods-tablet", 1024, 768, false)
+        .await;
+
+    // Board 2's desk: the arbiter cannot establish Black's count (8.6): the next move is the
+    // first of the second period, whose 30 minutes are credited.
+    browser
+        .client
+        .goto(&office.url(&format!("/office/games/{}", games[1])))
+        .await
+        .expect("desk");
+    browser.wait_for("#periods").await;
+    let unknown = browser
+        .text(Locator::Css("#periods tr.unknown td.black"))
+        .await;
+    assert!(unknown.contains("next move opens period 2"), "{unknown}");
+    browser
+        .click(Locator::XPath(
+            "//summary[contains(., \"Arbiter's decision\")]",
+        ))
+        .await;
+    browser
+        .choose(Locator::Id("decision"), "move_count_set")
+        .await;
+    browser
+        .choose(
+            Locator::Css("#form-decision select[name=count_side]"),
+            "black",
+        )
+        .await;
+    browser
+        .fill(
+            Locator::Id("decision-reason"),
+            "Scoresheets incomplete; the count cannot be established (8.6).",
+        )
+        .await;
+    browser
+        .click(Locator::Css("#form-decision button[type=submit]"))
+        .await;
+    let answer = answer_containing(&browser, "Article 8.6").await;
+    assert!(answer.contains("Black receives 1800 s"), "{answer}");
+    let period = browser
+        .text(Locator::Css("#periods tr.period td.black"))
+        .await;
+    assert!(period.contains("2 of 2 (last)"), "{period}");
+
+    browser.close().await;
+    office.stop().await;
+    db.finish().await;
+}

@@ -527,3 +527,127 @@ fn given_a_count_that_cannot_be_established_when_the_arbiter_applies_8_6_then_th
         .expect_err("last period");
     assert!(refused.to_string().contains("8.6"), "{refused}");
 }
+
+use arbiter::game::view::DiscrepancyKind;
+
+const SEC: u64 = 1_000;
+
+/// `by` completes a move (`san`) and presses the clock, which reads `ms` for the mover.
+fn move_and_press(t: &mut Table, san: &str, ms: u64) {
+    let by = t.game.view().side_to_move;
+    t.play(san);
+    let (white_ms, black_ms) = match by {
+        Side::White => (Some(ms), None),
+        Side::Black => (None, Some(ms)),
+    };
+    t.record(RecordedEvent::ClockPress {
+        by,
+        white_ms,
+        black_ms,
+    })
+    .expect("recorded");
+}
+
+#[test]
+fn given_a_counting_clock_under_90_40_plus_30_when_the_reading_after_move_40_lacks_the_30_minutes_then_the_discrepancy_says_the_period_was_not_added()
+ {
+    let mut t = table(
+        Preset::FideStandard.control(),
+        ClockBehaviour::default(),
+        LawsEdition::Y2023,
+    );
+    let sans = quiet_game(80);
+    t.play_all(&sans[..78]);
+    assert!(t.game.view().time_control.reading_discrepancies.is_empty());
+    // White completes move 40; the clock shows 4:10, not the 34:10 a counting clock shows.
+    move_and_press(&mut t, &sans[78], 4 * MIN + 10 * SEC);
+    let view = t.game.view();
+    let found = &view.time_control.reading_discrepancies;
+    assert_eq!(found.len(), 1, "{found:?}");
+    let d = &found[0];
+    assert_eq!(d.kind, DiscrepancyKind::DisplayWouldHaveReachedZero);
+    assert_eq!((d.side, d.moves_completed), (Side::White, 40));
+    assert_eq!(d.period_time_added_ms, 30 * MIN);
+    assert_eq!(d.bound_ms, 30 * MIN + 30 * SEC);
+    assert_eq!(d.seq, t.seq);
+    // The clock is the fact: the reading is kept.
+    assert_eq!(view.clocks.white_ms, Some(4 * MIN + 10 * SEC));
+}
+
+#[test]
+fn given_a_one_period_game_when_a_reading_shows_more_than_the_clock_can_or_less_than_the_increment_then_each_is_reported_with_its_bound()
+ {
+    let mut t = table(
+        control("5400+30"),
+        ClockBehaviour::default(),
+        LawsEdition::Y2023,
+    );
+    // 1.e4 with the clock at 1:35:00: more than the 1:30:30 it can show after one move.
+    move_and_press(&mut t, "e4", 95 * MIN);
+    // 1...e5 with 0:00:20 left after the press: below the 30 s increment it added, so Black's
+    // display would have reached 0:00 during the move.
+    move_and_press(&mut t, "e5", 20 * SEC);
+    let found = t.game.view().time_control.reading_discrepancies;
+    let summary: Vec<(Side, DiscrepancyKind, u64, u64)> = found
+        .iter()
+        .map(|d| (d.side, d.kind, d.read_ms, d.bound_ms))
+        .collect();
+    assert_eq!(
+        summary,
+        vec![
+            (
+                Side::White,
+                DiscrepancyKind::MoreThanPossible,
+                95 * MIN,
+                90 * MIN + 30 * SEC
+            ),
+            (
+                Side::Black,
+                DiscrepancyKind::DisplayWouldHaveReachedZero,
+                20 * SEC,
+                30 * SEC
+            ),
+        ]
+    );
+}
+
+#[test]
+fn given_readings_that_fit_the_dgt_clock_and_an_adjustment_when_they_are_recorded_then_no_discrepancy_is_reported()
+ {
+    let mut t = table(
+        Preset::FideStandard.control(),
+        ClockBehaviour::DGT_3000_MULTI_PERIOD,
+        LawsEdition::Y2023,
+    );
+    // The World Cup game's first reading: 1:30:30 before move 1, five seconds used, 30 s for
+    // move 2 credited at the press.
+    move_and_press(&mut t, "e4", 90 * MIN + 55 * SEC);
+    // Black is given two minutes (e.g. 7.5.5 on the floor, entered as an adjustment).
+    t.record(RecordedEvent::ClockAdjust {
+        side: Side::Black,
+        delta_ms: 120_000,
+        reason: "two minutes for an illegal move by White".into(),
+    })
+    .expect("recorded");
+    move_and_press(&mut t, "c5", 92 * MIN + 50 * SEC);
+    move_and_press(&mut t, "Nf3", 90 * MIN + 25 * SEC);
+    let view = t.game.view();
+    assert!(
+        view.time_control.reading_discrepancies.is_empty(),
+        "{:?}",
+        view.time_control.reading_discrepancies
+    );
+    // A third reading a minute above the most White's display can show (1:31:25) does not.
+    let mut wrong = table(
+        Preset::FideStandard.control(),
+        ClockBehaviour::DGT_3000_MULTI_PERIOD,
+        LawsEdition::Y2023,
+    );
+    move_and_press(&mut wrong, "e4", 90 * MIN + 55 * SEC);
+    move_and_press(&mut wrong, "c5", 90 * MIN + 50 * SEC);
+    move_and_press(&mut wrong, "Nf3", 92 * MIN + 25 * SEC);
+    assert_eq!(
+        wrong.game.view().time_control.reading_discrepancies.len(),
+        1
+    );
+}
