@@ -8,6 +8,13 @@ use std::num::NonZeroUsize;
 use std::path::PathBuf;
 use std::time::Duration;
 
+/// How many games are kept warm unless configured (`--warm-games`): folded games in memory,
+/// the least recently used forgotten first.
+pub const DEFAULT_WARM_GAMES: NonZeroUsize = match NonZeroUsize::new(4096) {
+    Some(bound) => bound,
+    None => unreachable!(),
+};
+
 /// Where the database is.
 #[derive(Clone, Debug, Default, clap::Args)]
 pub struct DatabaseConfig {
@@ -77,7 +84,7 @@ pub struct ServeConfig {
     pub trust_forwarded_for: bool,
     /// Games kept folded in memory (least recently used forgotten first); a game not
     /// warm is folded from its log on its next append.
-    #[arg(long, env = "ARBITER_WARM_GAMES", default_value_t = crate::app::arbitration::DEFAULT_WARM_GAMES)]
+    #[arg(long, env = "ARBITER_WARM_GAMES", default_value_t = DEFAULT_WARM_GAMES)]
     pub warm_games: NonZeroUsize,
     /// HTTP worker threads (default: one per CPU core).
     #[arg(long, env = "ARBITER_WORKERS")]

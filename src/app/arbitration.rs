@@ -72,11 +72,9 @@ struct Warm {
 /// A game's warm state behind the lock that serialises its writers in this instance.
 type WarmSlot = Arc<tokio::sync::Mutex<Option<Warm>>>;
 
-/// How many games are kept warm unless configured (`--warm-games`).
-pub const DEFAULT_WARM_GAMES: NonZeroUsize = match NonZeroUsize::new(4096) {
-    Some(bound) => bound,
-    None => unreachable!(),
-};
+/// How many games are kept warm unless configured (`--warm-games`); a setting of the
+/// configuration, which stands below the application.
+pub use crate::config::DEFAULT_WARM_GAMES;
 
 /// Records events and rebuilds states. Cheap to clone.
 ///

@@ -199,7 +199,7 @@ impl ApiError {
     }
 
     /// The problem body. Its title names the problem in words
-    /// ([`crate::problem::title_for`] its code), else the general one of its status.
+    /// ([`ProblemCode::title`] of its code), else the general one of its status.
     pub fn problem(&self) -> Problem {
         Problem {
             kind: format!("urn:arbiter:problem:{}", self.code.as_str()),
