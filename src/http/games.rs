@@ -108,8 +108,11 @@ pub struct ListGamesQuery {
     pub round: Option<String>,
     /// Only games with this status.
     pub status: Option<GameStatus>,
-    /// The `next` value of the previous page, unchanged (an opaque URL-safe cursor).
-    #[param(pattern = r"^[A-Za-z0-9_-]{1,200}$")]
+    /// The `next` value of the previous page, unchanged: `MICROSECONDS-GAME_ID`, the creation
+    /// time and id of the last game of that page.
+    #[param(
+        pattern = r"^[0-9]{1,16}-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$"
+    )]
     pub after: Option<String>,
     /// Page size, 1 to 500 (default 50).
     #[param(minimum = 1, maximum = 500)]

@@ -197,6 +197,7 @@ fn complete_document(document: &mut OpenApiDocument) {
     use utoipa::Modify;
     document_server_errors(document);
     document_read_your_writes(document);
+    headers_are_never_null(document);
     contract::EventContract.modify(document);
     contract::ClosedAllOf.modify(document);
     contract::TextAlternatives.modify(document);
@@ -255,6 +256,41 @@ fn document_server_errors(document: &mut OpenApiDocument) {
                 responses.entry("503".into()).or_insert_with(|| {
                     problem("The database cannot be reached; nothing was stored.").into()
                 });
+            }
+        }
+    }
+}
+
+/// An optional header is absent or a string; it is never JSON `null` (which a client would
+/// send as the text `null`). utoipa describes an `Option<String>` header as `string | null`;
+/// this leaves `string`, with its pattern.
+fn headers_are_never_null(document: &mut OpenApiDocument) {
+    use utoipa::openapi::path::ParameterIn;
+    use utoipa::openapi::schema::{Schema, SchemaType, Type};
+    for item in document.paths.paths.values_mut() {
+        for operation in [
+            &mut item.get,
+            &mut item.post,
+            &mut item.put,
+            &mut item.delete,
+        ]
+        .into_iter()
+        .flatten()
+        {
+            for parameter in operation.parameters.iter_mut().flatten() {
+                let utoipa::openapi::RefOr::T(parameter) = parameter else {
+                    continue;
+                };
+                if parameter.parameter_in != ParameterIn::Header {
+                    continue;
+                }
+                if let Some(utoipa::openapi::RefOr::T(Schema::Object(object))) =
+                    parameter.schema.as_mut()
+                    && let SchemaType::Array(types) = &object.schema_type
+                    && types.contains(&Type::String)
+                {
+                    object.schema_type = SchemaType::Type(Type::String);
+                }
             }
         }
     }

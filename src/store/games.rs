@@ -101,24 +101,49 @@ pub struct ListCursor {
 }
 
 impl ListCursor {
-    /// Encodes the cursor as an opaque URL-safe string.
+    /// Encodes the cursor as `MICROSECONDS-GAME_ID` (the creation time in microseconds since
+    /// 1970 and the game's id): URL-safe, and every string of that form is a position in
+    /// the list, so a cursor cannot be invalid in any way the contract does not say.
     pub fn encode(&self) -> String {
-        URL_SAFE_NO_PAD.encode(format!(
-            "{}/{}",
-            self.created_at.timestamp_micros(),
-            self.game_id
-        ))
+        format!("{}-{}", self.created_at.timestamp_micros(), self.game_id)
     }
 
-    /// Decodes a cursor made by [`ListCursor::encode`].
+    /// Decodes a cursor made by [`ListCursor::encode`], or the base64 form that releases up
+    /// to 0.3.0 gave out (a client paging across an upgrade keeps its place).
     pub fn decode(text: &str) -> Option<ListCursor> {
-        let bytes = URL_SAFE_NO_PAD.decode(text).ok()?;
-        let text = String::from_utf8(bytes).ok()?;
-        let (micros, id) = text.split_once('/')?;
-        Some(ListCursor {
-            created_at: DateTime::from_timestamp_micros(micros.parse().ok()?)?,
-            game_id: Uuid::parse_str(id).ok()?,
+        let parse = |text: &str, separator: char| -> Option<ListCursor> {
+            let (micros, id) = text.split_once(separator)?;
+            Some(ListCursor {
+                created_at: DateTime::from_timestamp_micros(micros.parse().ok()?)?,
+                game_id: Uuid::parse_str(id).ok()?,
+            })
+        };
+        parse(text, '-').or_else(|| {
+            let bytes = URL_SAFE_NO_PAD.decode(text).ok()?;
+            parse(&String::from_utf8(bytes).ok()?, '/')
         })
+    }
+}
+
+#[cfg(test)]
+mod cursor_tests {
+    use super::*;
+
+    #[test]
+    fn a_cursor_reads_back_as_itself_and_the_old_base64_form_still_reads() {
+        let cursor = ListCursor {
+            created_at: DateTime::from_timestamp_micros(1_764_000_000_123_456).expect("a time"),
+            game_id: Uuid::parse_str("e3e70682-c209-1cac-a29f-6fbed82c07cd").expect("uuid"),
+        };
+        let text = cursor.encode();
+        assert_eq!(
+            text,
+            "1764000000123456-e3e70682-c209-1cac-a29f-6fbed82c07cd"
+        );
+        assert_eq!(ListCursor::decode(&text), Some(cursor.clone()));
+        let old = URL_SAFE_NO_PAD.encode("1764000000123456/e3e70682-c209-1cac-a29f-6fbed82c07cd");
+        assert_eq!(ListCursor::decode(&old), Some(cursor));
+        assert_eq!(ListCursor::decode("0"), None);
     }
 }
 
