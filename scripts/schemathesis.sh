@@ -44,7 +44,12 @@ cleanup() {
 }
 trap cleanup EXIT
 
+# The failed-authentication throttle (429 after 10 failures a minute from one address, its own
+# test in tests/api/operations.rs) is raised out of reach here: schemathesis sends hundreds of
+# requests with a wrong token on purpose, and its `ignored_auth` check expects each to be
+# answered 401, which it is until the throttle steps in.
 ARBITER_LOG=warn ./target/debug/arbiter serve "${database_args[@]}" --port "$port" \
+    --auth-failures-per-minute 1000000 \
     >"target/schemathesis-server.log" 2>&1 &
 server=$!
 for _ in $(seq 1 300); do
@@ -63,11 +68,13 @@ game=$(curl -fsS -X POST "http://127.0.0.1:$port/v1/games" -H "Authorization: Be
     | python3 -c 'import json,sys; print(json.load(sys.stdin)["game"]["game_id"])')
 echo "schemathesis: server on port $port, game $game"
 
+# positive_data_acceptance stays off: the service refuses with a 422 what JSON Schema cannot say
+# (README, "Measured").
 SCHEMATHESIS_HOOKS=scripts/schemathesis_hooks.py \
     schemathesis run "http://127.0.0.1:$port/api-docs/openapi.json" \
     --header "Authorization: Bearer $token" \
     --checks all \
-    --exclude-checks positive_data_acceptance,ignored_auth \
+    --exclude-checks positive_data_acceptance \
     --max-time "$max_time" \
     --workers 1 \
     --suppress-health-check all \

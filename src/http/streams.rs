@@ -209,7 +209,7 @@ async fn round_pgn_for(
     security(("bearer" = [])),
     params(
         ("id" = Uuid, Path, description = "The game's id."),
-        ("Last-Event-ID" = Option<String>, Header, pattern = r"^[0-9]{1,19}$", description = "The `id` of the last message received (a `seq`): resume after it."),
+        ("Last-Event-ID" = Option<String>, Header, pattern = r"^([0-9]{1,19})?$", description = "The `id` of the last message received (a `seq`): resume after it. Empty or absent: start with a snapshot."),
     ),
     responses(
         (status = 200, description = "The event stream: Server-Sent Events, each with `id`, `event` and JSON `data` lines.", content_type = "text/event-stream"),
@@ -240,7 +240,7 @@ pub async fn game_stream(
     security(("bearer" = [])),
     params(
         RoundQuery,
-        ("Last-Event-ID" = Option<String>, Header, pattern = r"^[0-9]{1,19}-[0-9]{1,19}$", description = "The `id` of the last message received (`TXID-POSITION`): resume after it."),
+        ("Last-Event-ID" = Option<String>, Header, pattern = r"^([0-9]{1,19}-[0-9]{1,19})?$", description = "The `id` of the last message received (`TXID-POSITION`): resume after it. Empty or absent: start with a snapshot of every game."),
     ),
     responses(
         (status = 200, description = "The event stream: Server-Sent Events, each with `id`, `event` and JSON `data` lines.", content_type = "text/event-stream"),
@@ -303,7 +303,7 @@ pub async fn round_pgn(
     security(("bearer" = []), ()),
     params(
         ("id" = Uuid, Path, description = "The game's id."),
-        ("Last-Event-ID" = Option<String>, Header, pattern = r"^[0-9]{1,19}$", description = "The `id` of the last message received (a `seq`): resume after it."),
+        ("Last-Event-ID" = Option<String>, Header, pattern = r"^([0-9]{1,19})?$", description = "The `id` of the last message received (a `seq`): resume after it. Empty or absent: start with a snapshot."),
     ),
     responses(
         (status = 200, description = "The event stream: Server-Sent Events, each with `id`, `event` and JSON `data` lines.", content_type = "text/event-stream"),
@@ -332,7 +332,7 @@ pub async fn public_game_stream(
     security(("bearer" = []), ()),
     params(
         RoundQuery,
-        ("Last-Event-ID" = Option<String>, Header, pattern = r"^[0-9]{1,19}-[0-9]{1,19}$", description = "The `id` of the last message received (`TXID-POSITION`): resume after it."),
+        ("Last-Event-ID" = Option<String>, Header, pattern = r"^([0-9]{1,19}-[0-9]{1,19})?$", description = "The `id` of the last message received (`TXID-POSITION`): resume after it. Empty or absent: start with a snapshot of every game."),
     ),
     responses(
         (status = 200, description = "The event stream: Server-Sent Events, each with `id`, `event` and JSON `data` lines.", content_type = "text/event-stream"),
