@@ -220,8 +220,43 @@ fn document_server_errors(document: &mut OpenApiDocument) {
             )
             .build()
     };
-    for (path, item) in document.paths.paths.iter_mut() {
-        for operation in [
+    for (path, operation) in operations_mut(document) {
+        let needs_token = operation.security.as_ref().is_some_and(|s| !s.is_empty());
+        let responses = &mut operation.responses.responses;
+        if needs_token {
+            responses
+                .entry("401".into())
+                .or_insert_with(|| problem("No valid bearer token.").into());
+            responses
+                .entry("403".into())
+                .or_insert_with(|| problem("The token's role or events do not allow this.").into());
+            responses.entry("429".into()).or_insert_with(|| {
+                problem(
+                    "Too many failed authentications from this address: its requests \
+                         without a valid token are refused until Retry-After has passed. A \
+                         valid token is never refused this way.",
+                )
+                .into()
+            });
+        }
+        responses.entry("500".into()).or_insert_with(|| {
+            problem("The service failed; nothing was stored. Retry with the same event_ids.").into()
+        });
+        if path != "/healthz" {
+            responses.entry("503".into()).or_insert_with(|| {
+                problem("The database cannot be reached; nothing was stored.").into()
+            });
+        }
+    }
+}
+
+/// Every operation of the document (GET, POST, PUT and DELETE are the methods the API has),
+/// with its path.
+fn operations_mut(
+    document: &mut OpenApiDocument,
+) -> impl Iterator<Item = (&String, &mut utoipa::openapi::path::Operation)> {
+    document.paths.paths.iter_mut().flat_map(|(path, item)| {
+        [
             &mut item.get,
             &mut item.post,
             &mut item.put,
@@ -229,36 +264,8 @@ fn document_server_errors(document: &mut OpenApiDocument) {
         ]
         .into_iter()
         .flatten()
-        {
-            let needs_token = operation.security.as_ref().is_some_and(|s| !s.is_empty());
-            let responses = &mut operation.responses.responses;
-            if needs_token {
-                responses
-                    .entry("401".into())
-                    .or_insert_with(|| problem("No valid bearer token.").into());
-                responses.entry("403".into()).or_insert_with(|| {
-                    problem("The token's role or events do not allow this.").into()
-                });
-                responses.entry("429".into()).or_insert_with(|| {
-                    problem(
-                        "Too many failed authentications from this address: its requests \
-                         without a valid token are refused until Retry-After has passed. A \
-                         valid token is never refused this way.",
-                    )
-                    .into()
-                });
-            }
-            responses.entry("500".into()).or_insert_with(|| {
-                problem("The service failed; nothing was stored. Retry with the same event_ids.")
-                    .into()
-            });
-            if path != "/healthz" {
-                responses.entry("503".into()).or_insert_with(|| {
-                    problem("The database cannot be reached; nothing was stored.").into()
-                });
-            }
-        }
-    }
+        .map(move |operation| (&*path, operation))
+    })
 }
 
 /// An optional header is absent or a string; it is never JSON `null` (which a client would
@@ -267,30 +274,20 @@ fn document_server_errors(document: &mut OpenApiDocument) {
 fn headers_are_never_null(document: &mut OpenApiDocument) {
     use utoipa::openapi::path::ParameterIn;
     use utoipa::openapi::schema::{Schema, SchemaType, Type};
-    for item in document.paths.paths.values_mut() {
-        for operation in [
-            &mut item.get,
-            &mut item.post,
-            &mut item.put,
-            &mut item.delete,
-        ]
-        .into_iter()
-        .flatten()
-        {
-            for parameter in operation.parameters.iter_mut().flatten() {
-                let utoipa::openapi::RefOr::T(parameter) = parameter else {
-                    continue;
-                };
-                if parameter.parameter_in != ParameterIn::Header {
-                    continue;
-                }
-                if let Some(utoipa::openapi::RefOr::T(Schema::Object(object))) =
-                    parameter.schema.as_mut()
-                    && let SchemaType::Array(types) = &object.schema_type
-                    && types.contains(&Type::String)
-                {
-                    object.schema_type = SchemaType::Type(Type::String);
-                }
+    for (_, operation) in operations_mut(document) {
+        for parameter in operation.parameters.iter_mut().flatten() {
+            let utoipa::openapi::RefOr::T(parameter) = parameter else {
+                continue;
+            };
+            if parameter.parameter_in != ParameterIn::Header {
+                continue;
+            }
+            if let Some(utoipa::openapi::RefOr::T(Schema::Object(object))) =
+                parameter.schema.as_mut()
+                && let SchemaType::Array(types) = &object.schema_type
+                && types.contains(&Type::String)
+            {
+                object.schema_type = SchemaType::Type(Type::String);
             }
         }
     }

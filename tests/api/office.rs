@@ -370,21 +370,7 @@ async fn a_draw_offer_before_the_agreement_move_says_it_stands_and_that_agreemen
     .await;
     assert_eq!(status, 201, "{appended}");
     let cookie = signed_in(&app, &db.arbiter).await;
-    let page = String::from_utf8(
-        test::read_body(
-            test::call_service(
-                &app,
-                test::TestRequest::get()
-                    .uri(&format!("/office/games/{game}?recorded=2-3"))
-                    .insert_header(("Cookie", cookie))
-                    .to_request(),
-            )
-            .await,
-        )
-        .await
-        .to_vec(),
-    )
-    .expect("utf-8");
+    let page = page_text(&app, &format!("/office/games/{game}?recorded=2-3"), &cookie).await;
     assert!(
         page.contains("an acceptance now would be refused")
             && page.contains("only once both players have completed 30 moves")
@@ -396,6 +382,27 @@ async fn a_draw_offer_before_the_agreement_move_says_it_stands_and_that_agreemen
         "not “no consequence”"
     );
     db.finish().await;
+}
+
+/// The page at `uri` as the session of `cookie` sees it.
+async fn page_text<S, B>(app: &S, uri: &str, cookie: &str) -> String
+where
+    S: actix_web::dev::Service<
+            actix_http::Request,
+            Response = actix_web::dev::ServiceResponse<B>,
+            Error = actix_web::Error,
+        >,
+    B: actix_web::body::MessageBody,
+{
+    let response = test::call_service(
+        app,
+        test::TestRequest::get()
+            .uri(uri)
+            .insert_header(("Cookie", cookie.to_string()))
+            .to_request(),
+    )
+    .await;
+    String::from_utf8(test::read_body(response).await.to_vec()).expect("utf-8")
 }
 
 /// Signs in with `token` from this origin and returns the session's `Cookie` header value.
@@ -543,21 +550,12 @@ async fn the_incident_sheet_prints_the_times_of_the_log_in_the_venues_time_zone(
         .as_str()
         .expect("name")
         .replace(' ', "%20");
-    let page = String::from_utf8(
-        test::read_body(
-            test::call_service(
-                &app,
-                test::TestRequest::get()
-                    .uri(&format!("/office/incidents?event={event}&round=1"))
-                    .insert_header(("Cookie", cookie))
-                    .to_request(),
-            )
-            .await,
-        )
-        .await
-        .to_vec(),
+    let page = page_text(
+        &app,
+        &format!("/office/incidents?event={event}&round=1"),
+        &cookie,
     )
-    .expect("utf-8");
+    .await;
     assert!(
         page.contains("Time (America/Sao_Paulo)"),
         "the column names the zone"
