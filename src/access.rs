@@ -6,6 +6,12 @@
 //!   lodged appeals, optionally only for the events (tournaments) named in the token.
 //! * `appeals` records `appeal_lodged` and `appeal_decided`, and reads everything.
 //! * `reader` reads everything (federation integrations).
+//!
+//! Apart from the role, a token may hold the `fair_play` capability, as the chief arbiter,
+//! the fair-play arbiter or a Fair Play Officer ([`FairPlayRole`]): only such a token reads
+//! and records fair-play events; any other gets 404 on their routes, as if they did not exist.
+
+pub use crate::game::fair_play::FairPlayRole;
 
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -61,6 +67,8 @@ pub struct Principal {
     pub role: Role,
     /// The events (tournaments) the token is limited to; `None` for all.
     pub events: Option<Vec<String>>,
+    /// The `fair_play` capability, and as whom; `None` for a token without it.
+    pub fair_play: Option<FairPlayRole>,
 }
 
 /// Why the caller may not do something: a 403 with this sentence.
@@ -124,6 +132,14 @@ impl Principal {
             self.covers(event)?;
         }
         Ok(())
+    }
+
+    /// The fair-play role this caller holds for games of `event`, or `None`: without the
+    /// capability, or outside the token's events, the fair-play routes answer 404.
+    pub fn fair_play_for(&self, event: &str) -> Option<FairPlayRole> {
+        let role = self.fair_play?;
+        self.covers(event).ok()?;
+        Some(role)
     }
 
     /// May read the service's metrics (`GET /metrics`; a separate metrics address needs

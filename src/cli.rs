@@ -105,6 +105,10 @@ pub enum TokenAction {
         /// The token stops working at this time (RFC 3339).
         #[arg(long)]
         expires_at: Option<chrono::DateTime<chrono::Utc>>,
+        /// Give the token the `fair_play` capability: `chief_arbiter`, `fair_play_arbiter`
+        /// or `fpo` (a Fair Play Officer, whose entries are proposals).
+        #[arg(long, value_parser = parse_fair_play_role)]
+        fair_play: Option<crate::access::FairPlayRole>,
     },
     /// List tokens (one JSON object a line, with expiry and last use).
     List,
@@ -263,6 +267,13 @@ async fn import_file(
     })
 }
 
+/// Parses `--fair-play`.
+fn parse_fair_play_role(text: &str) -> Result<crate::access::FairPlayRole, String> {
+    crate::access::FairPlayRole::parse(text).ok_or_else(|| {
+        format!("`{text}` is no fair-play role: chief_arbiter, fair_play_arbiter or fpo")
+    })
+}
+
 async fn manage_tokens(url: &str, action: TokenAction) -> Result<ExitCode> {
     let store = crate::startup::migrate(url).await?;
     match action {
@@ -272,6 +283,7 @@ async fn manage_tokens(url: &str, action: TokenAction) -> Result<ExitCode> {
             events,
             expires_in,
             expires_at,
+            fair_play,
         } => {
             let events = (!events.is_empty()).then_some(events);
             crate::app::commands::check_token_fields(&name, events.as_deref())
@@ -287,6 +299,13 @@ async fn manage_tokens(url: &str, action: TokenAction) -> Result<ExitCode> {
                     "arbiter token create",
                 )
                 .await?;
+            let info = match fair_play {
+                None => info,
+                Some(role) => store
+                    .set_fair_play_role(info.token_id, Some(role))
+                    .await?
+                    .unwrap_or(info),
+            };
             eprintln!(
                 "token {} for {} ({}) created{}; it is printed once, store it now:",
                 info.token_id,

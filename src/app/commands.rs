@@ -189,6 +189,14 @@ pub fn decode_event(item: Value, path: &str) -> Result<NewEvent, CommandError> {
         )
         .with_field(type_path));
     }
+    if kind == "fair_play" {
+        return Err(CommandError::invalid_field(
+            type_path,
+            "`fair_play` events are recorded through POST /v1/games/{id}/fair-play, by a token \
+             with the fair_play capability: their payload is sealed and kept out of the public \
+             log.",
+        ));
+    }
     if !RECORDED_EVENT_TYPES.contains(&kind.as_str()) {
         return Err(CommandError::invalid_field(
             type_path.clone(),

@@ -1,6 +1,7 @@
 //! The application services: what both faces (the JSON API in [`crate::http`] and the back
 //! office in [`crate::web`]) call, and the only place where the pure core and the store meet.
 //!
+//! [`fair_play`] records and reads the restricted fair-play events (issue 23);
 //! [`arbitration`] judges events with the engine and appends them with their decisions;
 //! [`import`] records PGN files through it; [`rounds`] turns a round's pairings into games;
 //! [`streams`] follows games and rounds live; [`commands`] decodes what a person or a client
@@ -12,6 +13,7 @@
 
 pub mod arbitration;
 pub mod commands;
+pub mod fair_play;
 pub mod import;
 pub mod rounds;
 pub mod sessions;

@@ -429,7 +429,8 @@ impl Fold for Ending {
 
 /// Which recorded events are refused once the game has ended. Clock presses, pauses and
 /// resumes are harmless facts (a clock pressed after the mating move) and are kept; appeals,
-/// corrections and the arbiter's warnings still apply; the arbiter's other decisions are
+/// corrections, the arbiter's warnings and fair-play events that end nothing (11.4) still
+/// apply; the arbiter's other decisions are
 /// refused (the arbiter ends a game once, 12.2; a wrong end is appealed or corrected).
 fn refused_after_end(event: &RecordedEvent) -> bool {
     !matches!(
@@ -444,6 +445,7 @@ fn refused_after_end(event: &RecordedEvent) -> bool {
             | RecordedEvent::AppealLodged { .. }
             | RecordedEvent::AppealDecided { .. }
             | RecordedEvent::Correction { .. }
+            | RecordedEvent::FairPlay { forfeit: None, .. }
     )
 }
 

@@ -14,6 +14,7 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 pub use crate::rules::claims::{ClaimKind, ClaimOutcome};
+pub use crate::rules::electronic_devices::DeviceRegulations;
 pub use crate::rules::evidence::{ClaimEvidence, EndEvidence};
 pub use crate::rules::laws::{LawsEdition, TimeControlKind};
 pub use crate::rules::side::Side;
@@ -240,6 +241,19 @@ pub enum RecordedEvent {
         /// The committee's reasons.
         reason: String,
     },
+    /// A fair-play event (devices, inspections, complaints, evidence: 11.3 and the Fair-Play
+    /// Rules, 12.2.7), recorded through `POST /v1/games/{id}/fair-play` only. Its payload is
+    /// confidential: the log keeps its SHA-256 (`sealed`), the payload sits in a restricted
+    /// table that only the `fair_play` capability reads, and a public audit still verifies
+    /// the chain. When the ruling ends the game, `forfeit` says who lost and the article:
+    /// all the public sees.
+    FairPlay {
+        /// SHA-256 (hex) of the sealed payload, over PostgreSQL's canonical jsonb text.
+        sealed: String,
+        /// The player who loses and the article, when the ruling ends the game.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        forfeit: Option<Forfeit>,
+    },
     /// Retracts the latest still-standing recorded event (and the decisions it caused) after
     /// a data-entry error. Nothing is deleted: the retraction is itself recorded.
     Correction {
@@ -248,6 +262,17 @@ pub enum RecordedEvent {
         /// Why (e.g. `wrong square typed`).
         reason: String,
     },
+}
+
+/// The public part of a fair-play ruling that ends the game: the loser and the article
+/// (`11.3.2.2`, or `12.9.6` where the arbiter chose it), nothing more.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Forfeit {
+    /// The player who loses; the opponent wins.
+    pub loser: Side,
+    /// The article the game ends under.
+    pub article: String,
 }
 
 /// The arbiter's judgement in an `arbiter_decision` event.
@@ -541,6 +566,12 @@ pub struct Regulations {
     #[serde(default)]
     #[schema(minimum = 0, maximum = 3_600_000)]
     pub incorrect_claim_penalty_ms: Option<u64>,
+    /// Electronic devices: whether the regulations allow them in a player's bag, completely
+    /// switched off (11.3.2.1), and the less severe penalty they specify instead of the loss
+    /// for a device on the person (11.3.2.2), one of the options of 12.9. Absent when the
+    /// Laws alone apply.
+    #[serde(default, skip_serializing_if = "DeviceRegulations::is_default")]
+    pub electronic_devices: DeviceRegulations,
 }
 
 /// A player of the game.
@@ -640,6 +671,7 @@ impl RecordedEvent {
             RecordedEvent::ArbiterDecision { .. } => "arbiter_decision",
             RecordedEvent::AppealLodged { .. } => "appeal_lodged",
             RecordedEvent::AppealDecided { .. } => "appeal_decided",
+            RecordedEvent::FairPlay { .. } => "fair_play",
             RecordedEvent::Correction { .. } => "correction",
         }
     }
@@ -704,6 +736,7 @@ pub const RECORDED_EVENT_TYPES: &[&str] = &[
     "arbiter_decision",
     "appeal_lodged",
     "appeal_decided",
+    "fair_play",
     "correction",
 ];
 

@@ -24,6 +24,7 @@ mod clocks;
 mod decisions;
 mod endings;
 pub mod event;
+pub mod fair_play;
 mod illegal_moves;
 mod moves;
 mod offers;

@@ -208,6 +208,7 @@ impl State {
             | RecordedEvent::BothFlags {}
             | RecordedEvent::Resign { .. } => self.end.judge(ctx, event),
             RecordedEvent::ArbiterDecision { .. } => arbiter::judge(ctx, event),
+            RecordedEvent::FairPlay { .. } => super::fair_play::judge(ctx, event),
             RecordedEvent::AppealLodged { .. }
             | RecordedEvent::AppealDecided { .. }
             | RecordedEvent::Correction { .. } => self.appeals.judge(ctx, event),

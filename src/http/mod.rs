@@ -16,6 +16,7 @@ pub mod body;
 pub mod contract;
 pub mod diagrams;
 pub mod error;
+pub mod fair_play;
 pub mod feed;
 pub mod games;
 pub mod health;
@@ -61,6 +62,7 @@ use utoipa_swagger_ui::SwaggerUi;
         (name = "streams", description = "Live streams (Server-Sent Events) of games and rounds, and the round PGN that broadcast relays poll; under /v1/broadcast the public view, delayed and filtered."),
         (name = "integrity", description = "Chain heads and exports that anyone can verify offline."),
         (name = "tournaments", description = "Tournaments: the settings an event's games are created with, and a round's pairings loaded as games."),
+        (name = "fair play", description = "Fair-play events (devices, inspections, complaints, evidence: 11.3, 12.9): recorded and read only with the `fair_play` capability; any other caller gets 404."),
         (name = "tokens", description = "Bearer tokens and their roles (admin only)."),
         (name = "health", description = "Liveness and readiness."),
         (name = "operations", description = "Metrics for the operator (admin, or the separate metrics address)."),
@@ -115,6 +117,11 @@ fn routes_with_cors(config: &mut ServiceConfig, origins: &[String]) {
                 .service(games::get_game)
                 .service(games::append_events)
                 .service(games::read_events)
+                .service(fair_play::record_fair_play)
+                .service(fair_play::list_fair_play)
+                .service(fair_play::fair_play_access)
+                .service(fair_play::audit_fair_play)
+                .service(fair_play::read_fair_play)
                 .service(appeals::positions)
                 .service(appeals::audit)
                 .service(appeals::pgn)

@@ -37,6 +37,10 @@ pub struct CreateTokenRequest {
     #[serde(default)]
     #[schema(example = "90d")]
     pub expires_in: Option<String>,
+    /// Give the token the `fair_play` capability, as the chief arbiter, the fair-play arbiter
+    /// or a Fair Play Officer: it then reads and records fair-play events.
+    #[serde(default)]
+    pub fair_play_role: Option<crate::access::FairPlayRole>,
 }
 
 /// The body of `POST /v1/tokens/{id}/rotate` (every field optional).
@@ -112,6 +116,14 @@ pub async fn create_token(
             &caller.0.recorder(),
         )
         .await?;
+    let info = match request.fair_play_role {
+        None => info,
+        Some(role) => state
+            .store
+            .set_fair_play_role(info.token_id, Some(role))
+            .await?
+            .unwrap_or(info),
+    };
     Ok(HttpResponse::Created().json(CreatedToken { token, info }))
 }
 

@@ -64,7 +64,9 @@ pub fn publicity(event: &Event) -> Publicity {
             | RecordedEvent::Flag { .. }
             | RecordedEvent::BothFlags {}
             | RecordedEvent::Resign { .. } => Publicity::Always,
-            RecordedEvent::Touch { .. } => Publicity::Never,
+            // A fair-play event's payload is sealed, and not even its row is broadcast; a
+            // game it ends is (the `game_ended`, with the result and the article only).
+            RecordedEvent::Touch { .. } | RecordedEvent::FairPlay { .. } => Publicity::Never,
             RecordedEvent::ArbiterDecision {
                 decision: ArbiterRuling::Warning,
                 ..

@@ -129,10 +129,13 @@ fn comment_for(event: &Event) -> Option<String> {
                 retracts_seq,
                 reason,
             } => format!("correction: event {retracts_seq} retracted ({reason})"),
+            // A fair-play event leaves nothing in the movetext: its payload is sealed; the
+            // game it ends says so through its `game_ended`.
             RecordedEvent::Move { .. }
             | RecordedEvent::ClockPress { .. }
             | RecordedEvent::ClockPause { .. }
-            | RecordedEvent::ClockResume {} => return None,
+            | RecordedEvent::ClockResume {}
+            | RecordedEvent::FairPlay { .. } => return None,
         },
         Event::Service(service) => match service {
             ServiceEvent::GameCreated(_) => return None,

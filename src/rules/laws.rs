@@ -127,6 +127,26 @@ pub enum Rule {
     QuickplayClaimPostponed,
     /// A rejected quickplay-finish claim: two extra minutes for the opponent.
     QuickplayClaimRejected,
+    /// Only with the arbiter's permission may a player leave the playing venue, or the
+    /// player having the move the playing area.
+    LeavingTheVenue,
+    /// During a game a player is forbidden to have an electronic device not approved by the
+    /// arbiter in the playing venue (2023: 11.3.2; 2018: the first sentence of 11.3.2.1).
+    DevicesForbidden,
+    /// The regulations may allow devices in a player's bag, completely switched off, placed
+    /// as agreed with the arbiter; neither player may use the bag without permission.
+    DevicesInBag,
+    /// A device evidently on the player's person in the venue: the player loses, the
+    /// opponent wins; the regulations may specify a less severe penalty.
+    DeviceOnPerson,
+    /// The arbiter may have the player inspected in private by someone of the same gender;
+    /// a refusal is dealt with under 12.9.
+    Inspection,
+    /// Players who have finished their games are spectators.
+    Spectators,
+    /// The arbiter follows the Fair-Play Rules or Guidelines (2023; 2018: the
+    /// "Anti-Cheating Rules or Guidelines").
+    FairPlayRules,
 }
 
 /// One row of the table: the article in each edition (empty where the edition has none).
@@ -186,6 +206,13 @@ const TABLE: &[Row] = &[
     row(Rule::QuickplayClaimDecided, "III.5.1", "III.5.1"),
     row(Rule::QuickplayClaimPostponed, "III.5.2", "III.5.2"),
     row(Rule::QuickplayClaimRejected, "III.5.3", "III.5.3"),
+    row(Rule::LeavingTheVenue, "11.2.3", "11.2.3"),
+    row(Rule::DevicesForbidden, "11.3.2", "11.3.2.1"),
+    row(Rule::DevicesInBag, "11.3.2.1", "11.3.2.1"),
+    row(Rule::DeviceOnPerson, "11.3.2.2", "11.3.2.2"),
+    row(Rule::Inspection, "11.3.3", "11.3.3"),
+    row(Rule::Spectators, "11.4", "11.4"),
+    row(Rule::FairPlayRules, "12.2.7", "12.2.7"),
 ];
 
 /// The number of `rule` in `edition`; empty when the edition has no such rule (the engine

@@ -20,11 +20,14 @@
 //!   one order for the live engine and the analyser.
 //! * [`claims`]: judgement of 9.2 and 9.3 claims for the claimant.
 //! * [`evidence`]: the typed evidence a ruling rests on (claims, automatic ends).
+//! * [`electronic_devices`]: devices found and inspections refused (11.3.2, 11.3.3, 11.4,
+//!   12.9), the rulings of each edition.
 //! * [`time_control`]: time controls with periods (6.3), their rate of play (A.1, B.1) and
 //!   the per-game period tracker behind the rulings that depend on the period.
 
 pub mod automatic_end;
 pub mod claims;
+pub mod electronic_devices;
 pub mod evidence;
 pub mod laws;
 pub mod mating_potential;

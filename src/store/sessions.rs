@@ -113,6 +113,7 @@ impl Store {
                 name: info.name,
                 role: info.role,
                 events: info.events,
+                fair_play: info.fair_play_role,
             },
             csrf_token: row.try_get("csrf_token")?,
             flash: if take_flash {

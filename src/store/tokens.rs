@@ -5,7 +5,7 @@
 //! authenticating stays one round trip (migration 0004, docs/operations.md).
 
 use super::{Store, StoreError};
-use crate::access::{Principal, Role};
+use crate::access::{FairPlayRole, Principal, Role};
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use chrono::{DateTime, Utc};
@@ -44,6 +44,9 @@ pub struct TokenInfo {
     /// The token this one replaced, if it was made by a rotation.
     #[serde(default)]
     pub rotated_from: Option<Uuid>,
+    /// The `fair_play` capability and as whom; absent for a token without it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fair_play_role: Option<FairPlayRole>,
 }
 
 /// What a presented token turned out to be.
@@ -95,6 +98,17 @@ pub fn token_hash(token: &str) -> Vec<u8> {
 pub(super) fn info_from_row(row: &PgRow) -> Result<TokenInfo, StoreError> {
     let token_id: Uuid = row.try_get("token_id")?;
     let role: String = row.try_get("role")?;
+    let fair_play: Option<String> = row.try_get("fair_play_role")?;
+    let fair_play_role = match fair_play {
+        None => None,
+        Some(name) => Some(FairPlayRole::parse(&name).ok_or_else(|| {
+            StoreError::Undecodable {
+                game_id: token_id,
+                seq: 0,
+                message: format!("unknown fair-play role {name}"),
+            }
+        })?),
+    };
     Ok(TokenInfo {
         token_id,
         name: row.try_get("name")?,
@@ -110,6 +124,7 @@ pub(super) fn info_from_row(row: &PgRow) -> Result<TokenInfo, StoreError> {
         expires_at: row.try_get("expires_at")?,
         last_used_at: row.try_get("last_used_at")?,
         rotated_from: row.try_get("rotated_from")?,
+        fair_play_role,
     })
 }
 
@@ -199,6 +214,7 @@ impl Store {
                 name: info.name,
                 role: info.role,
                 events: info.events,
+                fair_play: info.fair_play_role,
             }),
         })
     }
@@ -229,7 +245,8 @@ impl Store {
         let token = fresh_token();
         let new = sqlx::query(
             "INSERT INTO api_tokens (token_id, name, role, events, token_hash, created_by, \
-             expires_at, rotated_from) VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING *",
+             expires_at, rotated_from, fair_play_role) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING *",
         )
         .bind(Uuid::new_v4())
         .bind(&old.name)
@@ -239,6 +256,7 @@ impl Store {
         .bind(rotated_by)
         .bind(expires_at)
         .bind(token_id)
+        .bind(old.fair_play_role.map(FairPlayRole::as_str))
         .fetch_one(&mut *tx)
         .await
         .map_err(StoreError::from)?;
@@ -287,6 +305,23 @@ impl Store {
             .fetch_all(&self.pool)
             .await?;
         rows.iter().map(info_from_row).collect()
+    }
+
+    /// Gives a token the `fair_play` capability as `role` (or takes it away with `None`);
+    /// `None` if there is no such token.
+    pub async fn set_fair_play_role(
+        &self,
+        token_id: Uuid,
+        role: Option<FairPlayRole>,
+    ) -> Result<Option<TokenInfo>, StoreError> {
+        let row = sqlx::query(
+            "UPDATE api_tokens SET fair_play_role = $2 WHERE token_id = $1 RETURNING *",
+        )
+        .bind(token_id)
+        .bind(role.map(FairPlayRole::as_str))
+        .fetch_optional(&self.pool)
+        .await?;
+        row.as_ref().map(info_from_row).transpose()
     }
 
     /// Revokes a token at once; `None` if there is no such token.

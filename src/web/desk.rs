@@ -225,6 +225,14 @@ pub fn describe(event: &Event) -> String {
                 retracts_seq,
                 reason,
             } => format!("Correction: #{retracts_seq} retracted ({reason})"),
+            RecordedEvent::FairPlay { forfeit, .. } => match forfeit {
+                Some(f) => format!(
+                    "Fair-play event (sealed): {} loses under {}",
+                    side(&f.loser),
+                    f.article
+                ),
+                None => "Fair-play event (sealed; only the fair-play roles read it)".into(),
+            },
         },
         Event::Service(service) => match service {
             ServiceEvent::GameCreated(settings) => format!(

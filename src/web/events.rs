@@ -546,6 +546,8 @@ fn settings_from(fields: &Fields) -> Result<TournamentSettings, String> {
                 "The incorrect-claim time",
             )?
             .map(|s| s.saturating_mul(1000)),
+            // The device settings are set through the API (tournament regulations).
+            electronic_devices: Default::default(),
         },
         arbiters: fields
             .get("arbiters")

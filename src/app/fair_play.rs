@@ -1,0 +1,368 @@
+//! Fair play: recording fair-play events with their rulings, and reading them, for the
+//! holders of the `fair_play` capability only (issue 23).
+//!
+//! Recording: the record is checked against the fair-play events stored before
+//! ([`crate::game::fair_play::validate`]), ruled on by the Laws of the game's edition
+//! ([`crate::game::fair_play::ruling`], from `crate::rules::electronic_devices`), sealed with
+//! a random salt and stored in the restricted table, and its public row (the payload's
+//! SHA-256, and the forfeit when the ruling ends the game) is appended to the game's log by
+//! [`Arbitration::record`], with the `game_ended` the engine writes for a forfeit. A Fair Play
+//! Officer's record is a proposal: no ruling follows until the chief arbiter confirms it.
+//!
+//! Reading: every read appends to the access log who read which events, when, and how. A
+//! caller without the capability (or outside the token's events) is told the route does not
+//! exist.
+
+use base64::Engine;
+use base64::engine::general_purpose::STANDARD;
+use chrono::{DateTime, Utc};
+use rand::RngCore;
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+use uuid::Uuid;
+
+use crate::access::{Denied, FairPlayRole, Principal};
+use crate::app::arbitration::{Arbitration, RecordError};
+use crate::game::Game;
+use crate::game::event::{Event, RecordedEvent};
+use crate::game::fair_play::{
+    FairPlayContext, FairPlayFact, FairPlayRecord, FieldError, Prior, SealedPayload, article_of,
+    forfeit_of, ruling, validate,
+};
+use crate::store::{EventEnvelope, NewEvent, StoreError, StoredFairPlay};
+
+/// Why a fair-play request fails.
+#[derive(Debug, thiserror::Error)]
+pub enum FairPlayError {
+    /// No such game or event, or the caller lacks the capability: a 404 either way.
+    #[error("not found")]
+    NotFound,
+    /// A field of the record is wrong: a 422 naming it.
+    #[error(transparent)]
+    Field(#[from] FieldError),
+    /// The caller may not do this (an FPO confirming a proposal).
+    #[error(transparent)]
+    Denied(#[from] Denied),
+    /// Recording failed.
+    #[error(transparent)]
+    Record(#[from] RecordError),
+    /// The store failed.
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
+
+/// What recording stored: the public row, the decisions it caused, and the sealed payload.
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
+pub struct FairPlayRecorded {
+    /// The public rows: the `fair_play` event and, when the ruling ends the game, its
+    /// `game_ended`.
+    pub events: Vec<EventEnvelope>,
+    /// The `seq` of the `fair_play` event.
+    pub seq: u64,
+    /// The payload as sealed (restricted).
+    pub payload: SealedPayload,
+}
+
+/// A fair-play event as a holder of the capability reads it.
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
+pub struct FairPlayItem {
+    /// Its place in the game's log.
+    pub seq: u64,
+    /// The event's id.
+    pub event_id: Uuid,
+    /// When it was stored.
+    pub recorded_at: DateTime<Utc>,
+    /// Who recorded it.
+    pub recorded_by: String,
+    /// The hash in the public row.
+    pub sealed: String,
+    /// Whether the payload still gives that hash.
+    pub intact: bool,
+    /// The payload.
+    pub payload: SealedPayload,
+}
+
+impl From<StoredFairPlay> for FairPlayItem {
+    fn from(stored: StoredFairPlay) -> Self {
+        FairPlayItem {
+            seq: stored.seq,
+            event_id: stored.event_id,
+            recorded_at: stored.recorded_at,
+            recorded_by: stored.recorded_by,
+            intact: stored.payload_sha256 == stored.sealed,
+            sealed: stored.sealed,
+            payload: stored.payload,
+        }
+    }
+}
+
+/// A fault the fair-play audit found, naming the event.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+pub struct FairPlayFault {
+    /// The `seq` of the event.
+    pub seq: u64,
+    /// What is wrong.
+    pub reason: String,
+}
+
+/// The fair-play audit of a game: every sealed payload against its hash in the chain, every
+/// evidence file against the SHA-256 its `evidence_added` recorded.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+pub struct FairPlayAudit {
+    /// The game.
+    pub game_id: Uuid,
+    /// How many fair-play events were checked.
+    pub events: u64,
+    /// True when nothing is wrong.
+    pub intact: bool,
+    /// What is wrong, event by event.
+    pub faults: Vec<FairPlayFault>,
+}
+
+/// The game, folded to the end of its log, and the caller's fair-play role in it (404
+/// without one).
+async fn game_for(
+    arbitration: &Arbitration,
+    game_id: Uuid,
+    principal: &Principal,
+) -> Result<(Game, u64, FairPlayRole), FairPlayError> {
+    let (game, seq) = match arbitration.state_at(game_id, None).await {
+        Ok(found) => found,
+        Err(RecordError::Store(StoreError::GameNotFound(_))) => {
+            return Err(FairPlayError::NotFound);
+        }
+        Err(other) => return Err(other.into()),
+    };
+    let role = principal
+        .fair_play_for(&game.settings().event)
+        .ok_or(FairPlayError::NotFound)?;
+    Ok((game, seq, role))
+}
+
+/// The priors of a game's stored fair-play events.
+fn priors(stored: &[StoredFairPlay]) -> Vec<Prior> {
+    stored
+        .iter()
+        .map(|s| Prior {
+            seq: s.seq,
+            payload: s.payload.clone(),
+        })
+        .collect()
+}
+
+/// Fresh random hex for a payload's salt.
+fn salt() -> String {
+    let mut bytes = [0u8; 16];
+    rand::rng().fill_bytes(&mut bytes);
+    hex::encode(bytes)
+}
+
+/// Records `record` in `game_id` for `principal`.
+pub async fn record(
+    arbitration: &Arbitration,
+    game_id: Uuid,
+    principal: &Principal,
+    mut record: FairPlayRecord,
+) -> Result<FairPlayRecorded, FairPlayError> {
+    let (game, seq, role) = game_for(arbitration, game_id, principal).await?;
+    let store = arbitration.store();
+    let (stored, _) = store.fair_play_events(game_id).await?;
+    let prior = priors(&stored);
+    let settings = game.settings();
+    let ctx = FairPlayContext {
+        edition: settings.laws_edition,
+        regulations: &settings.regulations.electronic_devices,
+        game_over: game.result().is_some(),
+        prior: &prior,
+    };
+    validate(&ctx, &record)?;
+    if matches!(record.fact, FairPlayFact::ProposalConfirmed { .. })
+        && role != FairPlayRole::ChiefArbiter
+    {
+        return Err(Denied(
+            "Only the chief arbiter confirms a Fair Play Officer's proposal; this token holds \
+             the fair-play capability as another role."
+                .into(),
+        )
+        .into());
+    }
+    let proposal = role == FairPlayRole::Fpo;
+    let ruled = if proposal {
+        None
+    } else {
+        ruling(&ctx, &record)?
+    };
+    if let FairPlayFact::EvidenceAdded {
+        media_type,
+        content_base64,
+        sha256,
+        size,
+        ..
+    } = &mut record.fact
+    {
+        let content = content_base64
+            .take()
+            .and_then(|text| STANDARD.decode(text.trim()).ok())
+            .ok_or_else(|| FieldError {
+                field: "record.fact.content_base64".into(),
+                message: "An evidence file is sent as `content_base64`: the file's bytes, \
+                          base64 (standard alphabet, with padding)."
+                    .into(),
+            })?;
+        *sha256 = Some(
+            store
+                .store_fair_play_evidence(game_id, media_type, &content)
+                .await?,
+        );
+        *size = Some(content.len() as u64);
+    }
+    let payload = SealedPayload {
+        salt: salt(),
+        article: article_of(settings.laws_edition, &record),
+        board: settings.board,
+        record,
+        recorded_as: role,
+        proposal,
+        ruling: ruled,
+    };
+    let forfeit = payload
+        .ruling
+        .as_ref()
+        .and_then(|r| forfeit_of(settings.laws_edition, r));
+    let event_id = Uuid::new_v4();
+    let sealed = store
+        .store_fair_play_payload(game_id, event_id, &payload)
+        .await?;
+    let appended = arbitration
+        .record(
+            game_id,
+            seq,
+            vec![NewEvent {
+                event_id,
+                event: Event::Recorded(RecordedEvent::FairPlay { sealed, forfeit }),
+                occurred_at: Some(payload.record.at),
+                clock: None,
+            }],
+            &principal.recorder(),
+        )
+        .await?;
+    Ok(FairPlayRecorded {
+        seq: seq + 1,
+        events: appended.envelopes,
+        payload,
+    })
+}
+
+/// The game's fair-play events, for `principal`; the read is logged, event by event.
+pub async fn list(
+    arbitration: &Arbitration,
+    game_id: Uuid,
+    principal: &Principal,
+) -> Result<Vec<FairPlayItem>, FairPlayError> {
+    game_for(arbitration, game_id, principal).await?;
+    let store = arbitration.store();
+    let (stored, _) = store.fair_play_events(game_id).await?;
+    let seqs: Vec<Option<u64>> = stored.iter().map(|s| Some(s.seq)).collect();
+    store
+        .log_fair_play_access(game_id, &seqs, &principal.recorder(), "list")
+        .await?;
+    Ok(stored.into_iter().map(FairPlayItem::from).collect())
+}
+
+/// One fair-play event, for `principal`; the read is logged.
+pub async fn read(
+    arbitration: &Arbitration,
+    game_id: Uuid,
+    seq: u64,
+    principal: &Principal,
+) -> Result<FairPlayItem, FairPlayError> {
+    game_for(arbitration, game_id, principal).await?;
+    let store = arbitration.store();
+    let (stored, _) = store.fair_play_events(game_id).await?;
+    let item = stored
+        .into_iter()
+        .find(|s| s.seq == seq)
+        .ok_or(FairPlayError::NotFound)?;
+    store
+        .log_fair_play_access(game_id, &[Some(seq)], &principal.recorder(), "record")
+        .await?;
+    Ok(item.into())
+}
+
+/// The access log of the game's fair-play events, for `principal`.
+pub async fn access_log(
+    arbitration: &Arbitration,
+    game_id: Uuid,
+    principal: &Principal,
+) -> Result<Vec<crate::store::FairPlayAccess>, FairPlayError> {
+    game_for(arbitration, game_id, principal).await?;
+    Ok(arbitration.store().fair_play_access(game_id).await?)
+}
+
+/// Audits the game's fair-play events for `principal`: each sealed payload against the hash
+/// in the chain, each evidence file against its recorded SHA-256. The audit is logged.
+pub async fn audit(
+    arbitration: &Arbitration,
+    game_id: Uuid,
+    principal: &Principal,
+) -> Result<FairPlayAudit, FairPlayError> {
+    game_for(arbitration, game_id, principal).await?;
+    let store = arbitration.store();
+    let (stored, unsealed) = store.fair_play_events(game_id).await?;
+    let mut faults: Vec<FairPlayFault> = unsealed
+        .iter()
+        .map(|row| FairPlayFault {
+            seq: row.seq,
+            reason: "the sealed payload of this fair_play event is missing from the \
+                     restricted table"
+                .into(),
+        })
+        .collect();
+    for item in &stored {
+        let kind = item.payload.record.fact.type_name();
+        if item.payload_sha256 != item.sealed {
+            faults.push(FairPlayFault {
+                seq: item.seq,
+                reason: format!(
+                    "the payload of this {kind} no longer gives the hash sealed in the log \
+                     ({}; it gives {}): it was altered after it was recorded",
+                    item.sealed, item.payload_sha256
+                ),
+            });
+        }
+        if let FairPlayFact::EvidenceAdded {
+            file_name,
+            sha256: Some(sha256),
+            ..
+        } = &item.payload.record.fact
+        {
+            let now = store.fair_play_evidence_hashes(game_id, sha256).await?;
+            if now.is_empty() {
+                faults.push(FairPlayFault {
+                    seq: item.seq,
+                    reason: format!("the evidence file `{file_name}` ({sha256}) is missing"),
+                });
+            }
+            for hash in now.iter().filter(|h| *h != sha256) {
+                faults.push(FairPlayFault {
+                    seq: item.seq,
+                    reason: format!(
+                        "the evidence file `{file_name}` no longer gives the SHA-256 its \
+                         evidence_added recorded ({sha256}; it gives {hash}): the file was \
+                         altered"
+                    ),
+                });
+            }
+        }
+    }
+    faults.sort_by_key(|f| f.seq);
+    store
+        .log_fair_play_access(game_id, &[None], &principal.recorder(), "audit")
+        .await?;
+    Ok(FairPlayAudit {
+        game_id,
+        events: (stored.len() + unsealed.len()) as u64,
+        intact: faults.is_empty(),
+        faults,
+    })
+}
