@@ -6,9 +6,7 @@ use super::auth::Caller;
 use super::body::{json_object, read_limited};
 use super::error::{ApiError, Problem};
 use crate::app::commands::take_required;
-use crate::app::fair_play::{
-    self, FairPlayAudit, FairPlayError, FairPlayItem, FairPlayRecorded,
-};
+use crate::app::fair_play::{self, FairPlayAudit, FairPlayError, FairPlayItem, FairPlayRecorded};
 use crate::game::fair_play::FairPlayRecord;
 use crate::problem::RequestCode;
 use crate::state::AppState;

@@ -101,13 +101,13 @@ pub(super) fn info_from_row(row: &PgRow) -> Result<TokenInfo, StoreError> {
     let fair_play: Option<String> = row.try_get("fair_play_role")?;
     let fair_play_role = match fair_play {
         None => None,
-        Some(name) => Some(FairPlayRole::parse(&name).ok_or_else(|| {
-            StoreError::Undecodable {
+        Some(name) => Some(
+            FairPlayRole::parse(&name).ok_or_else(|| StoreError::Undecodable {
                 game_id: token_id,
                 seq: 0,
                 message: format!("unknown fair-play role {name}"),
-            }
-        })?),
+            })?,
+        ),
     };
     Ok(TokenInfo {
         token_id,

@@ -7,6 +7,7 @@ mod cases;
 mod corrupt_log;
 mod dgt_feed;
 mod evidence;
+mod fair_play;
 mod live_engine_oracle;
 mod oracle;
 mod periods;
