@@ -736,15 +736,22 @@ pub const RECORDED_EVENT_TYPES: &[&str] = &[
     "arbiter_decision",
     "appeal_lodged",
     "appeal_decided",
-    "fair_play",
     "correction",
 ];
 
-/// The schema of a string naming an event type: one of [`RECORDED_EVENT_TYPES`] and
-/// [`SERVICE_EVENT_TYPES`] (for the OpenAPI document: a generated client gets an enum).
+/// The `type` tags of recorded events a client cannot send to a game's log: a `fair_play`
+/// event is recorded through `POST /v1/games/{id}/fair-play`, which seals its payload.
+pub const SEALED_EVENT_TYPES: &[&str] = &["fair_play"];
+
+/// The schema of a string naming an event type: one of [`RECORDED_EVENT_TYPES`],
+/// [`SEALED_EVENT_TYPES`] and [`SERVICE_EVENT_TYPES`] (for the OpenAPI document: a generated
+/// client gets an enum).
 pub fn event_type_schema() -> utoipa::openapi::Object {
     string_enum(
-        RECORDED_EVENT_TYPES.iter().chain(SERVICE_EVENT_TYPES),
+        RECORDED_EVENT_TYPES
+            .iter()
+            .chain(SEALED_EVENT_TYPES)
+            .chain(SERVICE_EVENT_TYPES),
         "The event's type.",
     )
 }

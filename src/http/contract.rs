@@ -174,6 +174,7 @@ impl utoipa::Modify for EventContract {
             return;
         };
         let schemas = &mut components.schemas;
+        name_variants(schemas, "FairPlayFact");
         let recorded = name_variants(schemas, "RecordedEvent");
         let service = name_variants(schemas, "ServiceEvent");
         if recorded.is_empty() || service.is_empty() {
@@ -330,6 +331,10 @@ fn requests_per_event(schemas: &mut BTreeMap<String, RefOr<Schema>>, recorded: &
     let example = request.example.clone();
     let mut requests = Vec::new();
     for variant in recorded {
+        if crate::game::event::SEALED_EVENT_TYPES.contains(&variant.tag.as_str()) {
+            // Recorded through its own route, never in a game's `events`.
+            continue;
+        }
         let Some(RefOr::T(Schema::Object(event))) = schemas.get(&variant.name) else {
             return;
         };

@@ -128,7 +128,13 @@ fn every_union_names_its_variants_and_is_discriminated_by_type() {
     }
     assert_eq!(
         unions,
-        ["Event", "NewEventRequest", "RecordedEvent", "ServiceEvent"]
+        [
+            "Event",
+            "FairPlayFact",
+            "NewEventRequest",
+            "RecordedEvent",
+            "ServiceEvent"
+        ]
     );
 
     // No `allOf` takes a union; no union holds an anonymous object.
@@ -162,7 +168,7 @@ fn every_union_names_its_variants_and_is_discriminated_by_type() {
 
 #[test]
 fn the_event_unions_cover_every_event_type_and_requests_carry_the_envelope_fields() {
-    use arbiter::game::event::{RECORDED_EVENT_TYPES, SERVICE_EVENT_TYPES};
+    use arbiter::game::event::{RECORDED_EVENT_TYPES, SEALED_EVENT_TYPES, SERVICE_EVENT_TYPES};
     let document = serde_json::to_value(arbiter::http::openapi()).expect("serialize document");
     let schemas = &document["components"]["schemas"];
     let tags = |union: &str| -> Vec<String> {
@@ -180,12 +186,17 @@ fn the_event_unions_cover_every_event_type_and_requests_carry_the_envelope_field
         types.sort();
         types
     };
-    let every: Vec<&str> = RECORDED_EVENT_TYPES
+    let recorded: Vec<&str> = RECORDED_EVENT_TYPES
+        .iter()
+        .chain(SEALED_EVENT_TYPES)
+        .copied()
+        .collect();
+    let every: Vec<&str> = recorded
         .iter()
         .chain(SERVICE_EVENT_TYPES)
         .copied()
         .collect();
-    assert_eq!(tags("RecordedEvent"), sorted(RECORDED_EVENT_TYPES));
+    assert_eq!(tags("RecordedEvent"), sorted(&recorded));
     assert_eq!(tags("ServiceEvent"), sorted(SERVICE_EVENT_TYPES));
     assert_eq!(tags("Event"), sorted(&every));
     assert_eq!(tags("NewEventRequest"), sorted(RECORDED_EVENT_TYPES));

@@ -224,6 +224,7 @@ async fn the_role_check_on_the_warm_state_refuses_an_arbiter_of_another_event() 
         name: "arbiter of another event".into(),
         role: Role::Arbiter,
         events: Some(vec!["Another Open".into()]),
+        fair_play: None,
     };
     let error = arbitration
         .record_checked(game, 1, vec![a_move("white", "e4")], &elsewhere)

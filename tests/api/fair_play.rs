@@ -1,0 +1,593 @@
+//! Fair play through the API (issue 23): restricted recording and reading, the rulings the
+//! public sees (the result and the article only), the access log, and the audit of sealed
+//! payloads and evidence files.
+
+use crate::support::{TestDb, append, assert_problem, bearer, create_game, send, send_raw};
+use actix_web::{HttpServer, test};
+use arbiter::access::{FairPlayRole, Role};
+use serde_json::{Value, json};
+use std::time::Duration;
+use uuid::Uuid;
+
+/// The text of a confidential note: no public output may ever carry it.
+const NOTE: &str = "Suspected earpiece behind the left ear, Zebra-7731";
+
+/// A token with the `fair_play` capability as `role`, limited to `events` when given.
+async fn fair_play_token(db: &TestDb, role: FairPlayRole, events: Option<&[String]>) -> String {
+    let (info, token) = db
+        .store
+        .create_token(
+            &format!("fair play {}", role.as_str()),
+            Role::Arbiter,
+            events,
+            "test",
+        )
+        .await
+        .expect("create token");
+    db.store
+        .set_fair_play_role(info.token_id, Some(role))
+        .await
+        .expect("grant the capability")
+        .expect("the token exists");
+    token
+}
+
+fn record(player: Option<&str>, fact: Value) -> Value {
+    let mut record = json!({
+        "arbiter": "Chief arbiter",
+        "at": "2026-05-03T15:20:00Z",
+        "witnesses": ["Deputy arbiter"],
+        "fact": fact,
+    });
+    if let Some(player) = player {
+        record["player"] = json!(player);
+    }
+    json!({ "record": record })
+}
+
+fn phone_on_person() -> Value {
+    json!({"type": "device_found", "device": "phone", "location": "on_person",
+           "switched_on": true, "found_by": "sound", "seized": true})
+}
+
+async fn post_fair_play<S, B>(app: &S, token: &str, game: Uuid, body: Value) -> (u16, Value)
+where
+    S: actix_web::dev::Service<
+            actix_http::Request,
+            Response = actix_web::dev::ServiceResponse<B>,
+            Error = actix_web::Error,
+        >,
+    B: actix_web::body::MessageBody,
+{
+    let (status, body, _) = send(
+        app,
+        test::TestRequest::post()
+            .uri(&format!("/v1/games/{game}/fair-play"))
+            .insert_header(bearer(token))
+            .set_json(body),
+    )
+    .await;
+    (status, body)
+}
+
+#[actix_web::test]
+async fn a_phone_on_the_person_ends_the_game_and_the_public_sees_only_the_result_and_the_article() {
+    let db = TestDb::new().await;
+    let app = test::init_service(arbiter::startup::app(db.state())).await;
+    let chief = fair_play_token(&db, FairPlayRole::ChiefArbiter, None).await;
+    let game = create_game(&app, &db).await;
+    append(
+        &app,
+        &db,
+        game,
+        1,
+        json!([{"type": "move", "by": "white", "san": "e4"}]),
+    )
+    .await;
+    let (status, note) = post_fair_play(
+        &app,
+        &chief,
+        game,
+        record(None, json!({"type": "fair_play_note", "text": NOTE})),
+    )
+    .await;
+    assert_eq!(status, 201, "{note}");
+    let (status, found) =
+        post_fair_play(&app, &chief, game, record(Some("black"), phone_on_person())).await;
+    assert_eq!(status, 201, "{found}");
+    assert_eq!(found["payload"]["ruling"]["outcome"], "loss");
+    assert_eq!(found["payload"]["ruling"]["article"], "11.3.2, 11.3.2.2");
+    let public_row = &found["events"][0]["event"];
+    assert_eq!(public_row["type"], "fair_play");
+    assert_eq!(
+        public_row["forfeit"],
+        json!({"loser": "black", "article": "11.3.2.2"})
+    );
+    assert_eq!(
+        public_row.as_object().map(|o| o.len()),
+        Some(3),
+        "type, sealed, forfeit: {public_row}"
+    );
+    let ended = &found["events"][1]["event"];
+    assert_eq!(ended["type"], "game_ended");
+    assert_eq!(ended["result"], "1-0");
+    assert_eq!(ended["article"], "11.3.2.2");
+    assert_eq!(ended["reason"], "Article 11.3.2.2.");
+
+    // Every public output: none carries the note, the device or the kind of fact.
+    let mut outputs: Vec<(String, String)> = Vec::new();
+    for path in [
+        format!("/v1/games/{game}"),
+        format!("/v1/games/{game}/events"),
+        format!("/v1/games/{game}/export"),
+        format!("/v1/games/{game}/pgn"),
+        format!("/v1/games/{game}/board.svg"),
+        format!("/v1/games/{game}/audit"),
+        format!("/v1/games/{game}/digest"),
+        "/v1/feed".to_string(),
+        "/v1/rulings".to_string(),
+        "/v1/rounds/pgn?event=Test%20Open%202026&round=1".to_string(),
+        "/v1/broadcast/rounds/pgn?event=Test%20Open%202026&round=1".to_string(),
+    ] {
+        let (status, _, body) = send_raw(
+            &app,
+            test::TestRequest::get()
+                .uri(&path)
+                .insert_header(bearer(&db.reader)),
+        )
+        .await;
+        assert_eq!(status, 200, "{path}: {body}");
+        outputs.push((path, body));
+    }
+    // The live streams, read after the game ended (they replay, then close).
+    let state = db.state();
+    let mut broadcast_state = db.state();
+    broadcast_state.streams = broadcast_state.streams.with_broadcast_delay(Duration::ZERO);
+    for (state, path) in [
+        (state, format!("/v1/games/{game}/stream")),
+        (
+            broadcast_state,
+            format!("/v1/broadcast/games/{game}/stream"),
+        ),
+    ] {
+        let server = HttpServer::new(move || arbiter::startup::app(state.clone()))
+            .workers(1)
+            .disable_signals()
+            .bind(("127.0.0.1", 0))
+            .expect("bind a free port");
+        let address = server.addrs()[0];
+        let server = server.run();
+        let handle = server.handle();
+        actix_web::rt::spawn(server);
+        let response = reqwest::Client::new()
+            .get(format!("http://{address}{path}"))
+            .header("Authorization", format!("Bearer {}", db.reader))
+            .header("Last-Event-ID", "1")
+            .send()
+            .await
+            .expect("the stream answers");
+        let text = tokio::time::timeout(Duration::from_secs(10), response.text())
+            .await
+            .expect("the stream of an ended game closes")
+            .expect("the stream reads");
+        assert!(text.contains("game_ended"), "{path}: {text}");
+        outputs.push((path, text));
+        handle.stop(false).await;
+    }
+    for (path, body) in &outputs {
+        for secret in [
+            NOTE,
+            "Zebra-7731",
+            "device_found",
+            "fair_play_note",
+            "earpiece",
+        ] {
+            assert!(!body.contains(secret), "{path} shows `{secret}`: {body}");
+        }
+    }
+    let audit = &outputs
+        .iter()
+        .find(|(p, _)| p.ends_with("/audit"))
+        .expect("the audit")
+        .1;
+    let audit: Value = serde_json::from_str(audit).expect("the audit is JSON");
+    assert_eq!(audit["verdict"], "reproduced", "{audit}");
+    let broadcast = &outputs
+        .iter()
+        .find(|(p, _)| p.starts_with("/v1/broadcast/rounds"))
+        .expect("the broadcast PGN")
+        .1;
+    assert!(broadcast.contains("1-0"), "{broadcast}");
+    db.finish().await;
+}
+
+#[actix_web::test]
+async fn a_reader_without_fair_play_gets_404_on_every_restricted_route() {
+    let db = TestDb::new().await;
+    let app = test::init_service(arbiter::startup::app(db.state())).await;
+    let chief = fair_play_token(&db, FairPlayRole::ChiefArbiter, None).await;
+    let elsewhere = fair_play_token(
+        &db,
+        FairPlayRole::FairPlayArbiter,
+        Some(&["Another Open".to_string()]),
+    )
+    .await;
+    let game = create_game(&app, &db).await;
+    let (status, stored) = post_fair_play(
+        &app,
+        &chief,
+        game,
+        record(None, json!({"type": "fair_play_note", "text": NOTE})),
+    )
+    .await;
+    assert_eq!(status, 201, "{stored}");
+    let seq = stored["seq"].as_u64().expect("a seq");
+    let routes = [
+        format!("/v1/games/{game}/fair-play"),
+        format!("/v1/games/{game}/fair-play/{seq}"),
+        format!("/v1/games/{game}/fair-play/access"),
+        format!("/v1/games/{game}/fair-play/audit"),
+    ];
+    for token in [&db.admin, &db.arbiter, &db.appeals, &db.reader, &elsewhere] {
+        for route in &routes {
+            let reply = send(
+                &app,
+                test::TestRequest::get()
+                    .uri(route)
+                    .insert_header(bearer(token)),
+            )
+            .await;
+            assert_problem(&reply, 404, "no_such_route");
+            assert!(!reply.1.to_string().contains("Zebra"), "{}", reply.1);
+        }
+        let reply = send(
+            &app,
+            test::TestRequest::post()
+                .uri(&format!("/v1/games/{game}/fair-play"))
+                .insert_header(bearer(token))
+                .set_json(record(None, json!({"type": "fair_play_note", "text": "x"}))),
+        )
+        .await;
+        assert_problem(&reply, 404, "no_such_route");
+    }
+    // The holder reads it.
+    let (status, read, _) = send(
+        &app,
+        test::TestRequest::get()
+            .uri(&routes[1])
+            .insert_header(bearer(&chief)),
+    )
+    .await;
+    assert_eq!(status, 200, "{read}");
+    assert_eq!(read["payload"]["record"]["fact"]["text"], NOTE);
+    assert_eq!(read["intact"], true);
+    db.finish().await;
+}
+
+#[actix_web::test]
+async fn each_read_of_a_restricted_event_adds_an_access_event() {
+    let db = TestDb::new().await;
+    let app = test::init_service(arbiter::startup::app(db.state())).await;
+    let chief = fair_play_token(&db, FairPlayRole::ChiefArbiter, None).await;
+    let game = create_game(&app, &db).await;
+    let (_, stored) = post_fair_play(
+        &app,
+        &chief,
+        game,
+        record(None, json!({"type": "fair_play_note", "text": NOTE})),
+    )
+    .await;
+    let seq = stored["seq"].as_u64().expect("a seq");
+    let get = |path: String| {
+        test::TestRequest::get()
+            .uri(&path)
+            .insert_header(bearer(&chief))
+    };
+    let access = format!("/v1/games/{game}/fair-play/access");
+    let (_, before, _) = send(&app, get(access.clone())).await;
+    assert_eq!(before["items"], json!([]), "nothing read yet");
+    send(&app, get(format!("/v1/games/{game}/fair-play"))).await;
+    send(&app, get(format!("/v1/games/{game}/fair-play/{seq}"))).await;
+    let (_, after, _) = send(&app, get(access)).await;
+    let items = after["items"].as_array().expect("a list");
+    assert_eq!(items.len(), 2, "{after}");
+    assert_eq!(items[0]["what"], "list");
+    assert_eq!(items[1]["what"], "record");
+    for item in items {
+        assert_eq!(item["seq"], seq);
+        assert!(
+            item["reader"]
+                .as_str()
+                .is_some_and(|r| r.contains("fair play chief_arbiter")),
+            "{item}"
+        );
+        assert!(item["read_at"].is_string());
+    }
+    db.finish().await;
+}
+
+#[actix_web::test]
+async fn bad_fair_play_records_get_422_naming_the_field() {
+    let db = TestDb::new().await;
+    let app = test::init_service(arbiter::startup::app(db.state())).await;
+    let chief = fair_play_token(&db, FairPlayRole::ChiefArbiter, None).await;
+    let game = create_game(&app, &db).await;
+    let (_, requested) = post_fair_play(
+        &app,
+        &chief,
+        game,
+        record(Some("white"), json!({"type": "inspection_requested"})),
+    )
+    .await;
+    let request_seq = requested["seq"].as_u64().expect("a seq");
+    let before = db.event_count().await;
+    for (body, field) in [
+        (
+            record(
+                Some("white"),
+                json!({"type": "inspection_done", "request_seq": request_seq,
+                       "same_gender_confirmed": true, "private_room": true,
+                       "outcome": "nothing found"}),
+            ),
+            "record.fact.inspector",
+        ),
+        (
+            record(
+                None,
+                json!({"type": "complaint_lodged", "stage": "in_tournament",
+                       "complainant": {"name": "White, Wanda", "fide_id": 1},
+                       "facts": "left the hall every move", "signed_at": "2026-05-03T16:00:00Z"}),
+            ),
+            "record.fact.respondent",
+        ),
+        (
+            record(
+                None,
+                json!({"type": "complaint_lodged", "stage": "post_tournament",
+                       "complainant": {"name": "White, Wanda"},
+                       "respondent": {"name": "Black, Bob"},
+                       "signed_at": "2026-05-03T16:00:00Z"}),
+            ),
+            "record.fact.facts",
+        ),
+        (
+            record(
+                None,
+                json!({"type": "custody_changed", "item_seq": request_seq, "action": "stored",
+                       "from": "Chief arbiter", "to": "Safe"}),
+            ),
+            "record.fact.item_seq",
+        ),
+        (
+            record(None, json!({"type": "device_found", "device": "phone"})),
+            "record.fact.location",
+        ),
+    ] {
+        let reply = send(
+            &app,
+            test::TestRequest::post()
+                .uri(&format!("/v1/games/{game}/fair-play"))
+                .insert_header(bearer(&chief))
+                .set_json(body),
+        )
+        .await;
+        assert_problem(&reply, 422, "invalid_field");
+        assert_eq!(reply.1["field"], field, "{}", reply.1);
+    }
+    // A refusal after a completed inspection.
+    let (status, done) = post_fair_play(
+        &app,
+        &chief,
+        game,
+        record(
+            Some("white"),
+            json!({"type": "inspection_done", "request_seq": request_seq,
+                   "inspector": "Deputy arbiter", "same_gender_confirmed": true,
+                   "private_room": true, "outcome": "nothing found"}),
+        ),
+    )
+    .await;
+    assert_eq!(status, 201, "{done}");
+    let reply = send(
+        &app,
+        test::TestRequest::post()
+            .uri(&format!("/v1/games/{game}/fair-play"))
+            .insert_header(bearer(&chief))
+            .set_json(record(
+                Some("white"),
+                json!({"type": "inspection_refused", "request_seq": request_seq}),
+            )),
+    )
+    .await;
+    assert_problem(&reply, 422, "invalid_field");
+    assert_eq!(reply.1["field"], "record.fact.request_seq");
+    assert_eq!(
+        db.event_count().await,
+        before + 1,
+        "only the inspection done"
+    );
+    // The sealed type cannot be sent through the log's own route.
+    let (status, refused) = append(
+        &app,
+        &db,
+        game,
+        4,
+        json!([{"type": "fair_play", "sealed": "a".repeat(64)}]),
+    )
+    .await;
+    assert_eq!(status, 422, "{refused}");
+    assert_eq!(refused["field"], "events[0].type");
+    db.finish().await;
+}
+
+#[actix_web::test]
+async fn a_device_after_the_game_is_recorded_with_no_ruling() {
+    let db = TestDb::new().await;
+    let app = test::init_service(arbiter::startup::app(db.state())).await;
+    let chief = fair_play_token(&db, FairPlayRole::ChiefArbiter, None).await;
+    let game = create_game(&app, &db).await;
+    append(
+        &app,
+        &db,
+        game,
+        1,
+        json!([{"type": "resign", "by": "white"}]),
+    )
+    .await;
+    let (status, found) =
+        post_fair_play(&app, &chief, game, record(Some("black"), phone_on_person())).await;
+    assert_eq!(status, 201, "{found}");
+    assert_eq!(found["payload"]["ruling"]["outcome"], "spectator");
+    assert_eq!(found["payload"]["ruling"]["article"], "11.4");
+    assert_eq!(found["events"].as_array().map(Vec::len), Some(1), "{found}");
+    assert!(found["events"][0]["event"].get("forfeit").is_none());
+    let (_, summary, _) = send(&app, db.get().uri(&format!("/v1/games/{game}"))).await;
+    assert_eq!(
+        summary["game"]["result"], "0-1",
+        "the resignation stands: {summary}"
+    );
+    db.finish().await;
+}
+
+#[actix_web::test]
+async fn a_fair_play_officers_entry_is_a_proposal_the_chief_arbiter_confirms() {
+    let db = TestDb::new().await;
+    let app = test::init_service(arbiter::startup::app(db.state())).await;
+    let chief = fair_play_token(&db, FairPlayRole::ChiefArbiter, None).await;
+    let fpo = fair_play_token(&db, FairPlayRole::Fpo, None).await;
+    let game = create_game(&app, &db).await;
+    let (status, proposed) =
+        post_fair_play(&app, &fpo, game, record(Some("white"), phone_on_person())).await;
+    assert_eq!(status, 201, "{proposed}");
+    assert_eq!(proposed["payload"]["proposal"], true);
+    assert!(proposed["payload"].get("ruling").is_none(), "{proposed}");
+    assert_eq!(proposed["events"].as_array().map(Vec::len), Some(1));
+    let proposal_seq = proposed["seq"].as_u64().expect("a seq");
+    let confirm = record(
+        None,
+        json!({"type": "proposal_confirmed", "proposal_seq": proposal_seq}),
+    );
+    let reply = send(
+        &app,
+        test::TestRequest::post()
+            .uri(&format!("/v1/games/{game}/fair-play"))
+            .insert_header(bearer(&fpo))
+            .set_json(confirm.clone()),
+    )
+    .await;
+    assert_problem(&reply, 403, "forbidden");
+    let (status, confirmed) = post_fair_play(&app, &chief, game, confirm).await;
+    assert_eq!(status, 201, "{confirmed}");
+    assert_eq!(confirmed["payload"]["ruling"]["outcome"], "loss");
+    assert_eq!(confirmed["events"][1]["event"]["result"], "0-1");
+    db.finish().await;
+}
+
+#[actix_web::test]
+async fn a_tampered_evidence_file_fails_the_audit_naming_the_event() {
+    use base64::Engine;
+    let db = TestDb::new().await;
+    let app = test::init_service(arbiter::startup::app(db.state())).await;
+    let chief = fair_play_token(&db, FairPlayRole::ChiefArbiter, None).await;
+    let game = create_game(&app, &db).await;
+    let photo = b"\x89PNG a photo of the phone in the toilet".to_vec();
+    let (status, added) = post_fair_play(
+        &app,
+        &chief,
+        game,
+        record(
+            Some("black"),
+            json!({"type": "evidence_added", "kind": "photo", "file_name": "phone.png",
+                   "media_type": "image/png",
+                   "content_base64": base64::engine::general_purpose::STANDARD.encode(&photo)}),
+        ),
+    )
+    .await;
+    assert_eq!(status, 201, "{added}");
+    let seq = added["seq"].as_u64().expect("a seq");
+    let fact = &added["payload"]["record"]["fact"];
+    assert_eq!(fact["size"], photo.len());
+    assert_eq!(
+        fact["sha256"],
+        hex::encode(<sha2::Sha256 as sha2::Digest>::digest(&photo))
+    );
+    assert!(
+        fact.get("content_base64").is_none(),
+        "the file is kept apart"
+    );
+    let audit_path = format!("/v1/games/{game}/fair-play/audit");
+    let get = |path: &str| {
+        test::TestRequest::get()
+            .uri(path)
+            .insert_header(bearer(&chief))
+    };
+    let (_, audit, _) = send(&app, get(&audit_path)).await;
+    assert_eq!(audit["intact"], true, "{audit}");
+    // Someone with the database's owner rights alters the file.
+    for statement in [
+        "ALTER TABLE fair_play_evidence DISABLE TRIGGER fair_play_evidence_refuse_change",
+        "UPDATE fair_play_evidence SET content = 'a different photo'::bytea",
+        "ALTER TABLE fair_play_evidence ENABLE TRIGGER fair_play_evidence_refuse_change",
+    ] {
+        sqlx::query(sqlx::AssertSqlSafe(statement))
+            .execute(db.store.pool())
+            .await
+            .expect(statement);
+    }
+    let (_, audit, _) = send(&app, get(&audit_path)).await;
+    assert_eq!(audit["intact"], false, "{audit}");
+    assert_eq!(audit["faults"][0]["seq"], seq, "{audit}");
+    assert!(
+        audit["faults"][0]["reason"]
+            .as_str()
+            .is_some_and(|r| r.contains("phone.png") && r.contains("altered")),
+        "{audit}"
+    );
+    // The sealed payload itself still verifies, and so does the public chain.
+    let (_, public, _) = send(&app, db.get().uri(&format!("/v1/games/{game}/audit"))).await;
+    assert_eq!(public["verdict"], "reproduced", "{public}");
+    db.finish().await;
+}
+
+#[actix_web::test]
+async fn an_altered_sealed_payload_fails_the_fair_play_audit_but_the_public_chain_still_verifies() {
+    let db = TestDb::new().await;
+    let app = test::init_service(arbiter::startup::app(db.state())).await;
+    let chief = fair_play_token(&db, FairPlayRole::ChiefArbiter, None).await;
+    let game = create_game(&app, &db).await;
+    let (_, stored) = post_fair_play(
+        &app,
+        &chief,
+        game,
+        record(None, json!({"type": "fair_play_note", "text": NOTE})),
+    )
+    .await;
+    for statement in [
+        "ALTER TABLE fair_play_payloads DISABLE TRIGGER fair_play_payloads_refuse_change",
+        "UPDATE fair_play_payloads SET payload = jsonb_set(payload, '{record,fact,text}', '\"nothing to see\"')",
+        "ALTER TABLE fair_play_payloads ENABLE TRIGGER fair_play_payloads_refuse_change",
+    ] {
+        sqlx::query(sqlx::AssertSqlSafe(statement))
+            .execute(db.store.pool())
+            .await
+            .expect(statement);
+    }
+    let (_, audit, _) = send(
+        &app,
+        test::TestRequest::get()
+            .uri(&format!("/v1/games/{game}/fair-play/audit"))
+            .insert_header(bearer(&chief)),
+    )
+    .await;
+    assert_eq!(audit["intact"], false, "{audit}");
+    assert_eq!(audit["faults"][0]["seq"], stored["seq"]);
+    assert!(
+        audit["faults"][0]["reason"]
+            .as_str()
+            .is_some_and(|r| r.contains("fair_play_note") && r.contains("altered")),
+        "{audit}"
+    );
+    let (_, public, _) = send(&app, db.get().uri(&format!("/v1/games/{game}/audit"))).await;
+    assert_eq!(public["chain"]["intact"], true, "{public}");
+    db.finish().await;
+}
