@@ -366,3 +366,193 @@ pub async fn audit(
         faults,
     })
 }
+
+/// One fair-play event in the chief arbiter's report.
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
+pub struct ReportEntry {
+    /// The game.
+    pub game_id: Uuid,
+    /// Its round.
+    pub round: String,
+    /// Its board.
+    pub board: Option<u32>,
+    /// The event's place in the game's log.
+    pub seq: u64,
+    /// When it was stored.
+    pub recorded_at: DateTime<Utc>,
+    /// Who recorded it.
+    pub recorded_by: String,
+    /// The payload.
+    pub payload: SealedPayload,
+}
+
+/// Whether the report is due.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ReportStatus {
+    /// The event sets no deadline (or no last day).
+    NoDeadline,
+    /// Due on `deadline`, not passed.
+    Due,
+    /// The deadline has passed.
+    Overdue,
+}
+
+/// The measures in force at the event.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+pub struct MeasuresInForce {
+    /// Devices allowed in a player's bag, completely switched off (11.3.2.1).
+    pub bags_allowed: bool,
+    /// The less severe penalty the regulations specify for a device on the person
+    /// (11.3.2.2), and its article.
+    pub lesser_penalty: Option<PenaltyArticle>,
+    /// The broadcast delay last set, in minutes.
+    pub broadcast_delay_minutes: Option<u32>,
+    /// Whether entry scans were recorded.
+    pub entry_scans: bool,
+    /// Whether random checks were recorded.
+    pub random_checks: bool,
+}
+
+/// A 12.9 option with its article.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+pub struct PenaltyArticle {
+    /// The option.
+    pub penalty: crate::game::fair_play::PenaltyOption,
+    /// Its article (`12.9.1`).
+    pub article: String,
+}
+
+/// The chief arbiter's fair-play report of an event, built from its games' fair-play events.
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
+pub struct FairPlayReport {
+    /// The event (tournament).
+    pub event: String,
+    /// The edition of the Laws.
+    pub laws_edition: crate::game::event::LawsEdition,
+    /// What 12.2.7 calls the rules the arbiter follows in that edition.
+    pub fair_play_rules: String,
+    /// When the report is due: the event's last day plus its `fair_play_report_days`.
+    pub deadline: Option<chrono::NaiveDate>,
+    /// Due or overdue, as of `as_of`.
+    pub status: ReportStatus,
+    /// The day the status was judged on.
+    pub as_of: chrono::NaiveDate,
+    /// The measures in force.
+    pub measures: MeasuresInForce,
+    /// The checks and inspections.
+    pub checks: crate::game::fair_play::CheckCounts,
+    /// The incidents with their rulings (devices found, refused inspections, confirmed
+    /// proposals).
+    pub incidents: Vec<ReportEntry>,
+    /// The complaints, as on FIDE's complaint form.
+    pub complaints: Vec<ReportEntry>,
+    /// The referrals to the Fair Play panel.
+    pub referrals: Vec<ReportEntry>,
+    /// Every fair-play event of the event, by game and `seq`.
+    pub events: Vec<ReportEntry>,
+}
+
+/// The status of a report due on `deadline`, as of `today`.
+pub fn report_status(
+    deadline: Option<chrono::NaiveDate>,
+    today: chrono::NaiveDate,
+) -> ReportStatus {
+    match deadline {
+        None => ReportStatus::NoDeadline,
+        Some(deadline) if today > deadline => ReportStatus::Overdue,
+        Some(_) => ReportStatus::Due,
+    }
+}
+
+/// The chief arbiter's fair-play report of `event`, for `principal` (404 without the
+/// capability for the event), as of `today`. The read of every event it holds is logged.
+pub async fn report(
+    arbitration: &Arbitration,
+    event: &str,
+    principal: &Principal,
+    today: chrono::NaiveDate,
+) -> Result<FairPlayReport, FairPlayError> {
+    principal
+        .fair_play_for(event)
+        .ok_or(FairPlayError::NotFound)?;
+    let store = arbitration.store();
+    let tournament = store.tournament_named(event).await?;
+    let games = store.event_games(event).await?;
+    if tournament.is_none() && games.is_empty() {
+        return Err(FairPlayError::NotFound);
+    }
+    let mut entries = Vec::new();
+    let mut settings = tournament
+        .as_ref()
+        .map(|t| (t.settings.laws_edition, t.settings.regulations.clone()));
+    for game in &games {
+        let (stored, _) = store.fair_play_events(game.game_id).await?;
+        if stored.is_empty() {
+            continue;
+        }
+        if settings.is_none() {
+            let (state, _) = arbitration.state_at(game.game_id, None).await?;
+            settings = Some((
+                state.settings().laws_edition,
+                state.settings().regulations.clone(),
+            ));
+        }
+        let seqs: Vec<Option<u64>> = stored.iter().map(|s| Some(s.seq)).collect();
+        store
+            .log_fair_play_access(game.game_id, &seqs, &principal.recorder(), "report")
+            .await?;
+        entries.extend(stored.into_iter().map(|s| ReportEntry {
+            game_id: game.game_id,
+            round: game.round.clone(),
+            board: game.board,
+            seq: s.seq,
+            recorded_at: s.recorded_at,
+            recorded_by: s.recorded_by,
+            payload: s.payload,
+        }));
+    }
+    let (edition, regulations) = settings.unwrap_or_default();
+    let records = || entries.iter().map(|e| &e.payload.record);
+    let checks = crate::game::fair_play::count_checks(records());
+    let deadline = tournament
+        .as_ref()
+        .and_then(|t| t.settings.ends_on)
+        .zip(regulations.fair_play_report_days)
+        .map(|(end, days)| end + chrono::Days::new(u64::from(days)));
+    let devices = regulations.electronic_devices;
+    let of_kind = |kinds: &[&str]| -> Vec<ReportEntry> {
+        entries
+            .iter()
+            .filter(|e| kinds.contains(&e.payload.record.fact.type_name()))
+            .cloned()
+            .collect()
+    };
+    Ok(FairPlayReport {
+        event: event.to_string(),
+        laws_edition: edition,
+        fair_play_rules: crate::rules::electronic_devices::fair_play_rules_name(edition).into(),
+        deadline,
+        status: report_status(deadline, today),
+        as_of: today,
+        measures: MeasuresInForce {
+            bags_allowed: devices.bags_allowed,
+            lesser_penalty: devices.lesser_penalty.map(|penalty| PenaltyArticle {
+                penalty,
+                article: penalty.article(edition),
+            }),
+            broadcast_delay_minutes: crate::game::fair_play::broadcast_delay(records()),
+            entry_scans: checks.entry_scans > 0,
+            random_checks: checks.random_checks > 0,
+        },
+        checks,
+        incidents: entries
+            .iter()
+            .filter(|e| e.payload.ruling.is_some())
+            .cloned()
+            .collect(),
+        complaints: of_kind(&["complaint_lodged"]),
+        referrals: of_kind(&["referred_to_fpl"]),
+        events: entries,
+    })
+}

@@ -572,6 +572,12 @@ pub struct Regulations {
     /// Laws alone apply.
     #[serde(default, skip_serializing_if = "DeviceRegulations::is_default")]
     pub electronic_devices: DeviceRegulations,
+    /// The days after the event's last day by which the chief arbiter's fair-play report is
+    /// due (a setting of the event: the README says where the figure comes from). Absent:
+    /// no deadline is shown.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(minimum = 0, maximum = 365)]
+    pub fair_play_report_days: Option<u32>,
 }
 
 /// A player of the game.

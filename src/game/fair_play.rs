@@ -730,3 +730,60 @@ pub fn forfeit_of(edition: LawsEdition, ruling: &FairPlayRuling) -> Option<super
     };
     Some(super::event::Forfeit { loser, article })
 }
+
+/// How many checks and inspections the records show (the chief arbiter's report).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+pub struct CheckCounts {
+    /// Scans at the entry to the playing venue.
+    pub entry_scans: u32,
+    /// Random checks during the rounds.
+    pub random_checks: u32,
+    /// Inspections required (11.3.3).
+    pub inspections_requested: u32,
+    /// Inspections done.
+    pub inspections_done: u32,
+    /// Inspections refused.
+    pub inspections_refused: u32,
+    /// Devices found.
+    pub devices_found: u32,
+    /// Scans or checks that found a device.
+    pub checks_finding_a_device: u32,
+    /// Departures from the playing area recorded (11.2.3).
+    pub departures: u32,
+}
+
+/// Counts the checks, inspections and devices among `records`.
+pub fn count_checks<'a>(records: impl IntoIterator<Item = &'a FairPlayRecord>) -> CheckCounts {
+    let mut counts = CheckCounts::default();
+    for record in records {
+        match &record.fact {
+            FairPlayFact::EntryScan { result } => {
+                counts.entry_scans += 1;
+                counts.checks_finding_a_device += u32::from(*result == CheckResult::DeviceFound);
+            }
+            FairPlayFact::RandomCheck { result, .. } => {
+                counts.random_checks += 1;
+                counts.checks_finding_a_device += u32::from(*result == CheckResult::DeviceFound);
+            }
+            FairPlayFact::InspectionRequested { .. } => counts.inspections_requested += 1,
+            FairPlayFact::InspectionDone { .. } => counts.inspections_done += 1,
+            FairPlayFact::InspectionRefused { .. } => counts.inspections_refused += 1,
+            FairPlayFact::DeviceFound { .. } => counts.devices_found += 1,
+            FairPlayFact::LeftArea { .. } => counts.departures += 1,
+            _ => {}
+        }
+    }
+    counts
+}
+
+/// The latest broadcast delay among `records`, in minutes.
+pub fn broadcast_delay<'a>(records: impl IntoIterator<Item = &'a FairPlayRecord>) -> Option<u32> {
+    records
+        .into_iter()
+        .filter_map(|r| match r.fact {
+            FairPlayFact::BroadcastDelaySet { minutes } => Some((r.at, minutes)),
+            _ => None,
+        })
+        .max_by_key(|(at, _)| *at)
+        .map(|(_, minutes)| minutes)
+}

@@ -214,3 +214,42 @@ pub async fn read_fair_play(
         .map_err(|e| problem(&request, e))?;
     Ok(web::Json(item))
 }
+
+/// The chief arbiter's fair-play report of a tournament (restricted), as JSON: the measures
+/// in force, the count of checks, the incidents with their rulings, the complaints and
+/// referrals, every fair-play event, and the deadline (the last day plus the regulations'
+/// `fair_play_report_days`) with its status as of today. The read is logged.
+#[utoipa::path(
+    tag = "fair play",
+    security(("bearer" = [])),
+    params(("id" = Uuid, Path, description = "The tournament's id.")),
+    responses(
+        (status = 200, description = "The report.", body = fair_play::FairPlayReport),
+        (status = 404, description = "No such route for this caller, or no such tournament.", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[get("/tournaments/{id}/fair-play-report")]
+pub async fn fair_play_report(
+    state: web::Data<AppState>,
+    caller: Caller,
+    request: HttpRequest,
+    id: web::Path<Uuid>,
+) -> Result<web::Json<fair_play::FairPlayReport>, ApiError> {
+    if caller.0.fair_play.is_none() {
+        return Err(hidden(&request));
+    }
+    let tournament = state
+        .store
+        .tournament(id.into_inner())
+        .await?
+        .ok_or_else(|| hidden(&request))?;
+    let report = fair_play::report(
+        &state.arbitration,
+        &tournament.settings.name,
+        &caller.0,
+        chrono::Utc::now().date_naive(),
+    )
+    .await
+    .map_err(|e| problem(&request, e))?;
+    Ok(web::Json(report))
+}

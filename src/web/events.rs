@@ -548,6 +548,7 @@ fn settings_from(fields: &Fields) -> Result<TournamentSettings, String> {
             .map(|s| s.saturating_mul(1000)),
             // The device settings are set through the API (tournament regulations).
             electronic_devices: Default::default(),
+            fair_play_report_days: None,
         },
         arbiters: fields
             .get("arbiters")

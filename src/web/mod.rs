@@ -15,6 +15,7 @@ pub mod assets;
 pub mod desk;
 pub mod error;
 pub mod events;
+pub mod fair_play;
 pub mod floor;
 pub mod forms;
 pub mod layout;
@@ -69,6 +70,7 @@ pub fn routes(config: &mut web::ServiceConfig) {
                     web::get().to(reports::decision),
                 )
                 .route("/incidents", web::get().to(reports::incidents))
+                .route("/fair-play", web::get().to(fair_play::report))
                 .route("/appeals", web::get().to(reports::appeals))
                 .route("/results", web::get().to(reports::results))
                 .route("/tokens", web::get().to(tokens::page))

@@ -591,3 +591,147 @@ async fn an_altered_sealed_payload_fails_the_fair_play_audit_but_the_public_chai
     assert_eq!(public["chain"]["intact"], true, "{public}");
     db.finish().await;
 }
+
+#[actix_web::test]
+async fn the_report_lists_all_events_with_its_deadline_and_prints_for_the_fair_play_roles_only() {
+    let db = TestDb::new().await;
+    let app = test::init_service(arbiter::startup::app(db.state())).await;
+    let chief = fair_play_token(&db, FairPlayRole::ChiefArbiter, None).await;
+    // Given a tournament that ended on 5 January 2020, whose report is due 7 days later.
+    let (status, tournament, _) = send(
+        &app,
+        db.post().uri("/v1/tournaments").set_json(json!({
+            "name": "Test Open 2026", "starts_on": "2020-01-01", "ends_on": "2020-01-05",
+            "time_control": {"kind": "standard", "base_ms": 5_400_000, "increment_ms": 30_000},
+            "regulations": {"fair_play_report_days": 7,
+                            "electronic_devices": {"bags_allowed": true, "lesser_penalty": "warning"}}
+        })),
+    )
+    .await;
+    assert_eq!(status, 201, "{tournament}");
+    let tournament_id = tournament["tournament_id"]
+        .as_str()
+        .expect("an id")
+        .to_string();
+    // A game of it, governed by the same regulations (fixed in its game_created).
+    let mut settings = crate::support::standard_game();
+    settings["regulations"] = tournament["regulations"].clone();
+    let (status, created, _) = send(&app, db.post().uri("/v1/games").set_json(settings)).await;
+    assert_eq!(status, 201, "{created}");
+    let game: Uuid = created["game"]["game_id"]
+        .as_str()
+        .and_then(|id| id.parse().ok())
+        .expect("a game id");
+    for (player, fact) in [
+        (
+            Some("white"),
+            json!({"type": "entry_scan", "result": "clear"}),
+        ),
+        (
+            Some("black"),
+            json!({"type": "random_check", "device": "wand", "result": "clear"}),
+        ),
+        (None, json!({"type": "broadcast_delay_set", "minutes": 15})),
+        (Some("black"), phone_on_person()),
+        (
+            None,
+            json!({"type": "complaint_lodged", "stage": "in_tournament",
+                   "complainant": {"name": "Carlsen, Magnus", "fide_id": 1503014},
+                   "respondent": {"name": "Nepomniachtchi, Ian"},
+                   "facts": NOTE, "signed_at": "2020-01-03T18:00:00Z"}),
+        ),
+        (
+            None,
+            json!({"type": "referred_to_fpl", "reason": "the complaint's facts"}),
+        ),
+    ] {
+        let (status, body) = post_fair_play(&app, &chief, game, record(player, fact)).await;
+        assert_eq!(status, 201, "{body}");
+    }
+    let path = format!("/v1/tournaments/{tournament_id}/fair-play-report");
+    let (status, report, _) = send(
+        &app,
+        test::TestRequest::get()
+            .uri(&path)
+            .insert_header(bearer(&chief)),
+    )
+    .await;
+    assert_eq!(status, 200, "{report}");
+    assert_eq!(report["deadline"], "2020-01-12");
+    assert_eq!(report["status"], "overdue");
+    assert_eq!(report["fair_play_rules"], "Fair-Play Rules or Guidelines");
+    assert_eq!(
+        report["events"].as_array().map(Vec::len),
+        Some(6),
+        "{report}"
+    );
+    assert_eq!(report["checks"]["entry_scans"], 1);
+    assert_eq!(report["checks"]["random_checks"], 1);
+    assert_eq!(report["checks"]["devices_found"], 1);
+    assert_eq!(report["measures"]["bags_allowed"], true);
+    assert_eq!(report["measures"]["broadcast_delay_minutes"], 15);
+    assert_eq!(
+        report["measures"]["lesser_penalty"],
+        json!({"penalty": "warning", "article": "12.9.1"})
+    );
+    let incidents = report["incidents"].as_array().expect("incidents");
+    assert_eq!(incidents.len(), 1, "{report}");
+    assert_eq!(
+        incidents[0]["payload"]["ruling"]["outcome"],
+        "lesser_penalty"
+    );
+    assert_eq!(
+        report["complaints"][0]["payload"]["record"]["fact"]["facts"],
+        NOTE
+    );
+    assert_eq!(report["referrals"].as_array().map(Vec::len), Some(1));
+    // Others do not see it, nor its page.
+    for token in [&db.reader, &db.arbiter, &db.admin] {
+        let reply = send(
+            &app,
+            test::TestRequest::get()
+                .uri(&path)
+                .insert_header(bearer(token)),
+        )
+        .await;
+        assert_problem(&reply, 404, "no_such_route");
+    }
+    let page = format!("/office/fair-play?event={}", "Test%20Open%202026");
+    let arbiter_session = crate::office::signed_in(&app, &db.arbiter).await;
+    let hidden = crate::office::page_text(&app, &page, &arbiter_session).await;
+    assert!(!hidden.contains("Zebra-7731"), "{hidden}");
+    assert!(!hidden.contains("Fair-play report"), "{hidden}");
+    // The chief arbiter's printable page: the deadline, the complaint as FIDE's form.
+    let chief_session = crate::office::signed_in(&app, &chief).await;
+    let printed = crate::office::page_text(&app, &page, &chief_session).await;
+    for expected in [
+        "Fair-play report",
+        "OVERDUE since 2020-01-12",
+        "Complainant",
+        "Carlsen, Magnus (FIDE ID 1503014)",
+        "Respondent",
+        NOTE,
+        "12.9.1",
+        "data-print",
+    ] {
+        assert!(
+            printed.contains(expected),
+            "the page shows {expected}: {printed}"
+        );
+    }
+    // Each event the report holds was logged as read.
+    let (_, access, _) = send(
+        &app,
+        test::TestRequest::get()
+            .uri(&format!("/v1/games/{game}/fair-play/access"))
+            .insert_header(bearer(&chief)),
+    )
+    .await;
+    let reads = access["items"].as_array().expect("a list");
+    assert_eq!(
+        reads.iter().filter(|r| r["what"] == "report").count(),
+        12,
+        "six events, read by the JSON report and by the page: {access}"
+    );
+    db.finish().await;
+}

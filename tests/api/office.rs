@@ -385,7 +385,7 @@ async fn a_draw_offer_before_the_agreement_move_says_it_stands_and_that_agreemen
 }
 
 /// The page at `uri` as the session of `cookie` sees it.
-async fn page_text<S, B>(app: &S, uri: &str, cookie: &str) -> String
+pub(crate) async fn page_text<S, B>(app: &S, uri: &str, cookie: &str) -> String
 where
     S: actix_web::dev::Service<
             actix_http::Request,
@@ -406,7 +406,7 @@ where
 }
 
 /// Signs in with `token` from this origin and returns the session's `Cookie` header value.
-async fn signed_in<S, B>(app: &S, token: &str) -> String
+pub(crate) async fn signed_in<S, B>(app: &S, token: &str) -> String
 where
     S: actix_web::dev::Service<
             actix_http::Request,
