@@ -794,7 +794,11 @@ pub async fn update(
     let result =
         settings_from(&fields).and_then(|s| s.validate().map(|()| s).map_err(|p| p.message));
     let flash = match result {
-        Ok(settings) => {
+        Ok(mut settings) => {
+            // The fair-play settings are set through the API; the form keeps them.
+            let kept = &tournament.settings.regulations;
+            settings.regulations.electronic_devices = kept.electronic_devices;
+            settings.regulations.fair_play_report_days = kept.fair_play_report_days;
             state
                 .store
                 .update_tournament(tournament.tournament_id, &settings)

@@ -208,3 +208,242 @@ pub async fn report(
         body,
     )))
 }
+
+/// The fair-play desk of a game (restricted): its fair-play events (open inspections,
+/// complaints, custody, notes, rulings) and the forms to record them. Reading it is logged
+/// as a read of every event it shows.
+pub async fn desk(
+    state: web::Data<AppState>,
+    viewer: Viewer,
+    id: web::Path<uuid::Uuid>,
+) -> Result<HttpResponse, WebError> {
+    let game_id = id.into_inner();
+    if viewer.principal.fair_play.is_none() {
+        return Err(not_found());
+    }
+    let items = fair_play::list(&state.arbitration, game_id, &viewer.principal)
+        .await
+        .map_err(web_error)?;
+    let flash = viewer.flash_for("fair-play");
+    let answered: Vec<u64> = items
+        .iter()
+        .filter_map(|i| match i.payload.record.fact {
+            FairPlayFact::InspectionDone { request_seq, .. }
+            | FairPlayFact::InspectionRefused { request_seq, .. } => Some(request_seq),
+            _ => None,
+        })
+        .collect();
+    let open_requests: Vec<_> = items
+        .iter()
+        .filter(|i| {
+            matches!(
+                i.payload.record.fact,
+                FairPlayFact::InspectionRequested { .. }
+            ) && !answered.contains(&i.seq)
+        })
+        .collect();
+    let seized: Vec<_> = items
+        .iter()
+        .filter(|i| {
+            matches!(
+                i.payload.record.fact,
+                FairPlayFact::DeviceFound { seized: true, .. }
+            )
+        })
+        .collect();
+    let action = format!("{}/fair-play/games/{game_id}", super::PREFIX);
+    let csrf = layout::csrf_field(&viewer);
+    let body = html! {
+        h1 { "Fair-play desk" }
+        p.facts { "Game " (game_id) " · only the fair-play roles see this page; every visit is logged." }
+        @if let Some(flash) = &flash {
+            p.flash.(if flash.refused { "refused" } else { "stored" }) { (flash.message) }
+        }
+        section.panel {
+            h2 { "Open inspections" }
+            @if open_requests.is_empty() { p { "None." } }
+            ul { @for r in &open_requests { li { "Event " (r.seq) ": " (r.payload.record.player.map(layout::side_name).unwrap_or("")) } } }
+        }
+        section.panel {
+            h2 { "Custody of seized items" }
+            @if seized.is_empty() { p { "None." } }
+            ul { @for s in &seized { li { "Event " (s.seq) ": " @if let FairPlayFact::DeviceFound { device, .. } = &s.payload.record.fact { (device) } } } }
+        }
+        section.panel {
+            h2 { "Events" }
+            table.list {
+                thead { tr { th { "Event" } th { "When" } th { "Arbiter" } th { "Player" } th { "Fact" } th { "Article" } th { "Ruling" } th { "Sealed" } } }
+                tbody {
+                    @for i in &items {
+                        tr {
+                            td { (i.seq) }
+                            td { (layout::timestamp(i.payload.record.at)) }
+                            td { (i.payload.record.arbiter) }
+                            td { (i.payload.record.player.map(layout::side_name).unwrap_or("")) }
+                            td { (i.payload.record.fact.type_name())
+                                 @if let FairPlayFact::FairPlayNote { text } = &i.payload.record.fact { ": " (text) }
+                                 @if let FairPlayFact::ComplaintLodged { facts: Some(facts), .. } = &i.payload.record.fact { ": " (facts) } }
+                            td { (i.payload.article) }
+                            td { @if let Some(r) = &i.payload.ruling { (layout::wire_name(&r.outcome)) " (" (r.article) "): " (r.reason) }
+                                 @if i.payload.proposal { "FPO proposal" } }
+                            td { (if i.intact { "intact" } else { "ALTERED" }) }
+                        }
+                    }
+                }
+            }
+        }
+        section.panel.screen-only {
+            h2 { "Device found" }
+            form method="post" action=(action) {
+                (csrf) input type="hidden" name="type" value="device_found";
+                (player_select())
+                label { "Device " input name="device" value="phone"; }
+                label { "Where " select name="location" { option value="on_person" { "on the person" } option value="in_bag" { "in the bag" } option value="elsewhere" { "elsewhere" } } }
+                label { "Found by " select name="found_by" { option value="sound" { "sound" } option value="sight" { "sight" } option value="scan" { "scan" } option value="search" { "search" } } }
+                label { input type="checkbox" name="switched_on" value="true"; " switched on" }
+                label { input type="checkbox" name="seized" value="true"; " seized" }
+                button type="submit" { "Record" }
+            }
+            h2 { "Inspection" }
+            form method="post" action=(action) {
+                (csrf) input type="hidden" name="type" value="inspection_requested";
+                (player_select())
+                label { "Reason " input name="reason"; }
+                button type="submit" { "Request an inspection (11.3.3)" }
+            }
+            form method="post" action=(action) {
+                (csrf) input type="hidden" name="type" value="inspection_done";
+                (player_select())
+                label { "Request (event) " input name="request_seq" inputmode="numeric"; }
+                label { "Inspector " input name="inspector"; }
+                label { input type="checkbox" name="same_gender_confirmed" value="true"; " same gender as the player" }
+                label { input type="checkbox" name="private_room" value="true"; " in private" }
+                label { "Witness " input name="witness"; }
+                label { "Outcome " input name="outcome"; }
+                button type="submit" { "Inspection done" }
+            }
+            h2 { "Complaint" }
+            form method="post" action=(action) {
+                (csrf) input type="hidden" name="type" value="complaint_lodged";
+                label { "Stage " select name="stage" { option value="in_tournament" { "in the tournament" } option value="post_tournament" { "after the tournament" } } }
+                label { "Complainant " input name="complainant_name"; } label { "FIDE ID " input name="complainant_fide_id" inputmode="numeric"; }
+                label { "Respondent " input name="respondent_name"; } label { "FIDE ID " input name="respondent_fide_id" inputmode="numeric"; }
+                label { "Facts " textarea name="facts" {} }
+                button type="submit" { "Lodge (signed now)" }
+            }
+            h2 { "Note" }
+            form method="post" action=(action) {
+                (csrf) input type="hidden" name="type" value="fair_play_note";
+                label { "Note " textarea name="text" {} }
+                button type="submit" { "Record" }
+            }
+        }
+    };
+    Ok(layout::ok(layout::page(
+        "Fair-play desk",
+        Some(&viewer),
+        Nav::Incidents,
+        body,
+    )))
+}
+
+fn player_select() -> Markup {
+    html! {
+        label { "Player " select name="player" { option value="white" { "White" } option value="black" { "Black" } } }
+    }
+}
+
+fn web_error(error: FairPlayError) -> WebError {
+    match error {
+        FairPlayError::NotFound => not_found(),
+        FairPlayError::Store(e) => e.into(),
+        FairPlayError::Record(e) => e.into(),
+        FairPlayError::Denied(e) => e.into(),
+        FairPlayError::Field(e) => WebError::BadRequest(e.message),
+    }
+}
+
+/// The record a desk form describes, as the API's body would carry it.
+fn record_from(fields: &super::session::Fields, arbiter: &str) -> serde_json::Value {
+    use serde_json::{Value, json};
+    let text = |name: &str| fields.get(name).map(|v| Value::String(v.to_string()));
+    let number = |name: &str| {
+        fields
+            .get(name)
+            .and_then(|v| v.parse::<u64>().ok())
+            .map(Value::from)
+    };
+    let checked = |name: &str| Value::Bool(fields.get(name) == Some("true"));
+    let party = |prefix: &str| {
+        text(&format!("{prefix}_name"))
+            .map(|name| json!({"name": name, "fide_id": number(&format!("{prefix}_fide_id"))}))
+    };
+    let kind = fields.get("type").unwrap_or("");
+    let fact = match kind {
+        "device_found" => {
+            json!({"type": kind, "device": text("device"), "location": text("location"),
+            "found_by": text("found_by"), "switched_on": checked("switched_on"), "seized": checked("seized")})
+        }
+        "inspection_requested" => json!({"type": kind, "reason": text("reason")}),
+        "inspection_done" => json!({"type": kind, "request_seq": number("request_seq"),
+            "inspector": text("inspector"), "same_gender_confirmed": checked("same_gender_confirmed"),
+            "private_room": checked("private_room"), "witness": text("witness"), "outcome": text("outcome")}),
+        "complaint_lodged" => json!({"type": kind, "stage": text("stage"),
+            "complainant": party("complainant"), "respondent": party("respondent"),
+            "facts": text("facts"), "signed_at": chrono::Utc::now()}),
+        _ => json!({"type": kind, "text": text("text")}),
+    };
+    let mut record = json!({"arbiter": arbiter, "at": chrono::Utc::now(), "fact": fact});
+    if let Some(player) =
+        text("player").filter(|_| kind != "complaint_lodged" && kind != "fair_play_note")
+    {
+        record["player"] = player;
+    }
+    record
+}
+
+/// `POST /office/fair-play/games/{id}`: records what a desk form describes, through the same
+/// service as the API; a refusal names the field in the flash.
+pub async fn record(
+    state: web::Data<AppState>,
+    posted: super::session::Posted,
+    id: web::Path<uuid::Uuid>,
+) -> Result<HttpResponse, WebError> {
+    let super::session::Posted { viewer, fields } = posted;
+    let game_id = id.into_inner();
+    if viewer.principal.fair_play.is_none() {
+        return Err(not_found());
+    }
+    let value = record_from(&fields, &viewer.principal.name);
+    let decoded: Result<crate::game::fair_play::FairPlayRecord, String> =
+        crate::app::commands::decode_at(value, "record").map_err(|e| e.message);
+    let outcome = match decoded {
+        Ok(record) => fair_play::record(&state.arbitration, game_id, &viewer.principal, record)
+            .await
+            .map(|stored| format!("Stored as event {}.", stored.seq))
+            .map_err(|e| match e {
+                FairPlayError::Field(field) => Ok(format!("{}: {}", field.field, field.message)),
+                other => Err(web_error(other)),
+            }),
+        Err(message) => Err(Ok(message)),
+    };
+    let flash = match outcome {
+        Ok(message) => super::session::Flash {
+            form: "fair-play".into(),
+            refused: false,
+            message,
+            ..Default::default()
+        },
+        Err(Ok(message)) => super::session::Flash {
+            form: "fair-play".into(),
+            refused: true,
+            message: format!("Nothing was stored: {message}"),
+            values: fields.0.clone(),
+            code: None,
+        },
+        Err(Err(error)) => return Err(error),
+    };
+    super::session::leave_flash(&state, &viewer, &flash).await?;
+    let back = format!("{}/fair-play/games/{game_id}", super::PREFIX);
+    Ok(layout::see_other(&layout::after_write(&state, &back).await))
+}

@@ -71,6 +71,8 @@ pub fn routes(config: &mut web::ServiceConfig) {
                 )
                 .route("/incidents", web::get().to(reports::incidents))
                 .route("/fair-play", web::get().to(fair_play::report))
+                .route("/fair-play/games/{id}", web::get().to(fair_play::desk))
+                .route("/fair-play/games/{id}", web::post().to(fair_play::record))
                 .route("/appeals", web::get().to(reports::appeals))
                 .route("/results", web::get().to(reports::results))
                 .route("/tokens", web::get().to(tokens::page))

@@ -735,3 +735,89 @@ async fn the_report_lists_all_events_with_its_deadline_and_prints_for_the_fair_p
     );
     db.finish().await;
 }
+
+#[actix_web::test]
+async fn an_arbiter_records_a_device_an_inspection_and_a_complaint_at_the_fair_play_desk() {
+    let db = TestDb::new().await;
+    let app = test::init_service(arbiter::startup::app(db.state())).await;
+    let chief = fair_play_token(&db, FairPlayRole::ChiefArbiter, None).await;
+    let game = create_game(&app, &db).await;
+    append(
+        &app,
+        &db,
+        game,
+        1,
+        json!([{"type": "move", "by": "white", "san": "e4"}]),
+    )
+    .await;
+    let desk = format!("/office/fair-play/games/{game}");
+    // An arbiter without the capability finds no such page.
+    let arbiter_session = crate::office::signed_in(&app, &db.arbiter).await;
+    let hidden = crate::office::page_text(&app, &desk, &arbiter_session).await;
+    assert!(!hidden.contains("Fair-play desk"), "{hidden}");
+    let cookie = crate::office::signed_in(&app, &chief).await;
+    let page = crate::office::page_text(&app, &desk, &cookie).await;
+    assert!(page.contains("Fair-play desk"), "{page}");
+    let at = page.find("name=\"csrf\" value=\"").expect("a form's token") + 19;
+    let csrf = page[at..at + page[at..].find('"').expect("end")].to_string();
+    let post = |fields: Vec<(&str, &str)>| {
+        let mut form: Vec<(String, String)> = vec![("csrf".into(), csrf.clone())];
+        form.extend(fields.iter().map(|(k, v)| (k.to_string(), v.to_string())));
+        test::TestRequest::post()
+            .uri(&desk)
+            .insert_header(("Cookie", cookie.clone()))
+            .insert_header(("Origin", "http://localhost:8080"))
+            .set_form(form)
+            .to_request()
+    };
+    for fields in [
+        vec![
+            ("type", "inspection_requested"),
+            ("player", "black"),
+            ("reason", "left often"),
+        ],
+        vec![
+            ("type", "complaint_lodged"),
+            ("stage", "in_tournament"),
+            ("complainant_name", "Carlsen, Magnus"),
+            ("complainant_fide_id", "1503014"),
+            ("respondent_name", "Nepomniachtchi, Ian"),
+            ("facts", NOTE),
+        ],
+        vec![
+            ("type", "device_found"),
+            ("player", "black"),
+            ("device", "phone"),
+            ("location", "on_person"),
+            ("found_by", "search"),
+            ("seized", "true"),
+        ],
+    ] {
+        let response = test::call_service(&app, post(fields)).await;
+        assert_eq!(response.status().as_u16(), 303);
+    }
+    // An inspection done with no inspector is refused, naming the field.
+    let response = test::call_service(
+        &app,
+        post(vec![
+            ("type", "inspection_done"),
+            ("player", "black"),
+            ("request_seq", "3"),
+            ("same_gender_confirmed", "true"),
+            ("private_room", "true"),
+            ("outcome", "a phone"),
+        ]),
+    )
+    .await;
+    assert_eq!(response.status().as_u16(), 303);
+    let page = crate::office::page_text(&app, &desk, &cookie).await;
+    assert!(
+        page.contains("Nothing was stored: record.fact.inspector"),
+        "{page}"
+    );
+    assert!(page.contains(NOTE), "{page}");
+    assert!(page.contains("11.3.2, 11.3.2.2"), "the ruling: {page}");
+    let (_, summary, _) = send(&app, db.get().uri(&format!("/v1/games/{game}"))).await;
+    assert_eq!(summary["game"]["result"], "1-0", "{summary}");
+    db.finish().await;
+}
