@@ -453,6 +453,16 @@ pub struct FairPlayReport {
     pub events: Vec<ReportEntry>,
 }
 
+/// When the fair-play report is due: the event's last day plus the regulations' days.
+pub fn report_deadline(
+    ends_on: Option<chrono::NaiveDate>,
+    days: Option<u32>,
+) -> Option<chrono::NaiveDate> {
+    ends_on
+        .zip(days)
+        .map(|(end, days)| end + chrono::Days::new(u64::from(days)))
+}
+
 /// The status of a report due on `deadline`, as of `today`.
 pub fn report_status(
     deadline: Option<chrono::NaiveDate>,
@@ -515,11 +525,10 @@ pub async fn report(
     let (edition, regulations) = settings.unwrap_or_default();
     let records = || entries.iter().map(|e| &e.payload.record);
     let checks = crate::game::fair_play::count_checks(records());
-    let deadline = tournament
-        .as_ref()
-        .and_then(|t| t.settings.ends_on)
-        .zip(regulations.fair_play_report_days)
-        .map(|(end, days)| end + chrono::Days::new(u64::from(days)));
+    let deadline = report_deadline(
+        tournament.as_ref().and_then(|t| t.settings.ends_on),
+        regulations.fair_play_report_days,
+    );
     let devices = regulations.electronic_devices;
     let of_kind = |kinds: &[&str]| -> Vec<ReportEntry> {
         entries

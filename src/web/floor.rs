@@ -242,6 +242,7 @@ pub async fn page(
         @if let Some(flash) = viewer.flash().filter(|f| !f.refused) {
             p.notice role="status" { (flash.message) }
         }
+        (fair_play_report_due(&viewer, event, tournament.as_ref()))
         p.summary {
             (boards.len()) " boards · " (ended) " ended"
             @if let Some(t) = &tournament { " · " (events::time_control_text(&t.settings.time_control)) }
@@ -259,6 +260,36 @@ pub async fn page(
         Nav::Events,
         body,
     )))
+}
+
+/// The chief arbiter's notice that the fair-play report is due or overdue (issue 23): shown
+/// to the chief arbiter only, when the tournament sets a deadline.
+fn fair_play_report_due(
+    viewer: &Viewer,
+    event: &str,
+    tournament: Option<&crate::tournament::Tournament>,
+) -> maud::Markup {
+    use crate::access::FairPlayRole;
+    use crate::app::fair_play::{ReportStatus, report_deadline, report_status};
+    let chief = viewer.principal.fair_play_for(event) == Some(FairPlayRole::ChiefArbiter);
+    let deadline = tournament.and_then(|t| {
+        report_deadline(
+            t.settings.ends_on,
+            t.settings.regulations.fair_play_report_days,
+        )
+    });
+    let (true, Some(deadline)) = (chief, deadline) else {
+        return html! {};
+    };
+    let link = format!("{PREFIX}/fair-play?event={}", layout::query_escape(event));
+    match report_status(Some(deadline), chrono::Utc::now().date_naive()) {
+        ReportStatus::Overdue => html! {
+            p.notice.attention role="status" { "Fair-play report overdue since " (deadline) ". " a href=(link) { "Report" } }
+        },
+        _ => html! {
+            p.notice role="status" { "Fair-play report due by " (deadline) ". " a href=(link) { "Report" } }
+        },
+    }
 }
 
 /// `GET /office/floor/rows?event=&round=`: the rows alone, for the live update.

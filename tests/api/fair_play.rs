@@ -719,6 +719,19 @@ async fn the_report_lists_all_events_with_its_deadline_and_prints_for_the_fair_p
             "the page shows {expected}: {printed}"
         );
     }
+    // Only the chief arbiter's round floor shows it overdue.
+    let floor = "/office/floor?event=Test%20Open%202026&round=1";
+    let chief_floor = crate::office::page_text(&app, floor, &chief_session).await;
+    assert!(
+        chief_floor.contains("Fair-play report overdue since 2020-01-12"),
+        "{chief_floor}"
+    );
+    let arbiter_floor = crate::office::page_text(&app, floor, &arbiter_session).await;
+    assert!(arbiter_floor.contains("round 1"), "{arbiter_floor}");
+    assert!(
+        !arbiter_floor.contains("Fair-play report"),
+        "{arbiter_floor}"
+    );
     // Each event the report holds was logged as read.
     let (_, access, _) = send(
         &app,
