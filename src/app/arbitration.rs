@@ -347,7 +347,22 @@ impl Arbitration {
     pub async fn audit_on(&self, reads: &Store, game_id: Uuid) -> Result<AuditReport, RecordError> {
         let events = reads.game_log(game_id).await?;
         let chain = reads.verify_chain(game_id).await?;
-        Ok(audit_log(game_id, &events, chain))
+        let mut report = audit_log(game_id, &events, chain);
+        report.sealed = crate::app::fair_play::seal_check(reads, game_id).await?;
+        if let Some(fault) = report.sealed.faults.first() {
+            report.verdict = AuditVerdict::Tampered;
+            report.summary = format!(
+                "{} The sealed fair-play data of #{} no longer gives the hash in the chain: it \
+                 was altered after it was recorded.",
+                if report.chain.intact {
+                    "The hash chain verifies."
+                } else {
+                    report.summary.as_str()
+                },
+                fault.seq
+            );
+        }
+        Ok(report)
     }
 }
 
@@ -518,6 +533,11 @@ pub struct AuditReport {
     pub first_divergence: Option<u64>,
     /// The hash chain verification.
     pub chain: crate::store::ChainReport,
+    /// The sealed fair-play payloads and evidence files checked against the hashes the chain
+    /// holds, naming the event of a fault and nothing of its content (issue 23). A fault
+    /// makes the verdict `tampered`.
+    #[serde(default)]
+    pub sealed: crate::app::fair_play::SealCheck,
 }
 
 /// Re-decides every recorded event of a log on its prefix, compares with what is stored
@@ -583,6 +603,7 @@ fn audit_log(
         first_divergence: audited.first_divergence,
         decisions: audited.decisions,
         chain,
+        sealed: Default::default(),
     }
 }
 

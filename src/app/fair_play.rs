@@ -299,6 +299,42 @@ pub async fn access_log(
     Ok(arbitration.store().fair_play_access(game_id).await?)
 }
 
+/// The sealed fair-play data of a game as the public audit checks it: how many `fair_play`
+/// events, and the events whose payload or evidence no longer gives the hash recorded for it,
+/// by `seq` only (the reason says nothing of the content).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+pub struct SealCheck {
+    /// How many `fair_play` events were checked.
+    pub checked: u64,
+    /// True when every payload and file gives its hash.
+    pub intact: bool,
+    /// The faults, by event.
+    pub faults: Vec<FairPlayFault>,
+}
+
+/// Checks the sealed payloads and evidence files of `game_id` for the public audit.
+pub async fn seal_check(
+    store: &crate::store::Store,
+    game_id: Uuid,
+) -> Result<SealCheck, StoreError> {
+    let (checked, faults) = seal_faults(store, game_id).await?;
+    let mut seqs: Vec<u64> = faults.iter().map(|f| f.seq).collect();
+    seqs.dedup();
+    Ok(SealCheck {
+        checked,
+        intact: faults.is_empty(),
+        faults: seqs
+            .into_iter()
+            .map(|seq| FairPlayFault {
+                seq,
+                reason: "the sealed fair-play data of this event (its payload or an evidence \
+                         file) no longer gives the hash recorded for it"
+                    .into(),
+            })
+            .collect(),
+    })
+}
+
 /// Audits the game's fair-play events for `principal`: each sealed payload against the hash
 /// in the chain, each evidence file against its recorded SHA-256. The audit is logged.
 pub async fn audit(
@@ -308,6 +344,24 @@ pub async fn audit(
 ) -> Result<FairPlayAudit, FairPlayError> {
     game_for(arbitration, game_id, principal).await?;
     let store = arbitration.store();
+    let (events, faults) = seal_faults(store, game_id).await?;
+    store
+        .log_fair_play_access(game_id, &[None], &principal.recorder(), "audit")
+        .await?;
+    Ok(FairPlayAudit {
+        game_id,
+        events,
+        intact: faults.is_empty(),
+        faults,
+    })
+}
+
+/// The faults of the sealed payloads and evidence files of `game_id`, with their reasons,
+/// and how many `fair_play` events were checked.
+async fn seal_faults(
+    store: &crate::store::Store,
+    game_id: Uuid,
+) -> Result<(u64, Vec<FairPlayFault>), StoreError> {
     let (stored, unsealed) = store.fair_play_events(game_id).await?;
     let mut faults: Vec<FairPlayFault> = unsealed
         .iter()
@@ -356,15 +410,7 @@ pub async fn audit(
         }
     }
     faults.sort_by_key(|f| f.seq);
-    store
-        .log_fair_play_access(game_id, &[None], &principal.recorder(), "audit")
-        .await?;
-    Ok(FairPlayAudit {
-        game_id,
-        events: (stored.len() + unsealed.len()) as u64,
-        intact: faults.is_empty(),
-        faults,
-    })
+    Ok(((stored.len() + unsealed.len()) as u64, faults))
 }
 
 /// One fair-play event in the chief arbiter's report.

@@ -192,6 +192,10 @@ async fn a_phone_on_the_person_ends_the_game_and_the_public_sees_only_the_result
         .1;
     let audit: Value = serde_json::from_str(audit).expect("the audit is JSON");
     assert_eq!(audit["verdict"], "reproduced", "{audit}");
+    assert_eq!(
+        audit["sealed"],
+        json!({"checked": 2, "intact": true, "faults": []})
+    );
     let broadcast = &outputs
         .iter()
         .find(|(p, _)| p.starts_with("/v1/broadcast/rounds"))
@@ -543,9 +547,13 @@ async fn a_tampered_evidence_file_fails_the_audit_naming_the_event() {
             .is_some_and(|r| r.contains("phone.png") && r.contains("altered")),
         "{audit}"
     );
-    // The sealed payload itself still verifies, and so does the public chain.
+    // The public audit: the chain verifies, the sealed data of that event does not, and
+    // nothing of its content is named.
     let (_, public, _) = send(&app, db.get().uri(&format!("/v1/games/{game}/audit"))).await;
-    assert_eq!(public["verdict"], "reproduced", "{public}");
+    assert_eq!(public["chain"]["intact"], true, "{public}");
+    assert_eq!(public["verdict"], "tampered", "{public}");
+    assert_eq!(public["sealed"]["faults"][0]["seq"], seq, "{public}");
+    assert!(!public.to_string().contains("phone.png"), "{public}");
     db.finish().await;
 }
 
@@ -589,6 +597,12 @@ async fn an_altered_sealed_payload_fails_the_fair_play_audit_but_the_public_chai
     );
     let (_, public, _) = send(&app, db.get().uri(&format!("/v1/games/{game}/audit"))).await;
     assert_eq!(public["chain"]["intact"], true, "{public}");
+    assert_eq!(public["verdict"], "tampered", "{public}");
+    assert_eq!(
+        public["sealed"]["faults"][0]["seq"], stored["seq"],
+        "{public}"
+    );
+    assert!(!public.to_string().contains("fair_play_note"), "{public}");
     db.finish().await;
 }
 
