@@ -848,3 +848,55 @@ async fn an_arbiter_records_a_device_an_inspection_and_a_complaint_at_the_fair_p
     assert_eq!(summary["game"]["result"], "1-0", "{summary}");
     db.finish().await;
 }
+
+#[actix_web::test]
+async fn an_admin_gives_a_token_the_fair_play_capability_and_a_rotation_keeps_it() {
+    let db = TestDb::new().await;
+    let app = test::init_service(arbiter::startup::app(db.state())).await;
+    let game = create_game(&app, &db).await;
+    let (status, created, _) = send(
+        &app,
+        test::TestRequest::post()
+            .uri("/v1/tokens")
+            .insert_header(bearer(&db.admin))
+            .set_json(json!({"name": "Fair-play arbiter", "role": "arbiter",
+                             "fair_play_role": "fair_play_arbiter"})),
+    )
+    .await;
+    assert_eq!(status, 201, "{created}");
+    assert_eq!(created["info"]["fair_play_role"], "fair_play_arbiter");
+    let token = created["token"].as_str().expect("a token").to_string();
+    let (status, _) = post_fair_play(
+        &app,
+        &token,
+        game,
+        record(None, json!({"type": "fair_play_note", "text": NOTE})),
+    )
+    .await;
+    assert_eq!(status, 201);
+    let id = created["info"]["token_id"].as_str().expect("an id");
+    let (status, rotated, _) = send(
+        &app,
+        test::TestRequest::post()
+            .uri(&format!("/v1/tokens/{id}/rotate"))
+            .insert_header(bearer(&db.admin))
+            .set_json(json!({})),
+    )
+    .await;
+    assert_eq!(status, 201, "{rotated}");
+    assert_eq!(rotated["info"]["fair_play_role"], "fair_play_arbiter");
+    let new_token = rotated["token"].as_str().expect("a token");
+    let (status, list, _) = send(
+        &app,
+        test::TestRequest::get()
+            .uri(&format!("/v1/games/{game}/fair-play"))
+            .insert_header(bearer(new_token)),
+    )
+    .await;
+    assert_eq!(status, 200, "{list}");
+    assert_eq!(
+        list["items"][0]["payload"]["recorded_as"],
+        "fair_play_arbiter"
+    );
+    db.finish().await;
+}
