@@ -8,10 +8,28 @@
 //! the end too (a device found on a player who has finished is a spectator's, 11.4; a
 //! complaint may come after the tournament). One with a forfeit is refused once the game has
 //! ended (`super::endings`), as every other end.
+//!
+//! The module also holds the vocabulary of the sealed payloads ([`FairPlayRecord`],
+//! [`FairPlayFact`], [`SealedPayload`]), the checks a record must pass against the fair-play
+//! events stored before it ([`validate`], each refusal naming its field), the rulings
+//! ([`ruling`], from `crate::rules::electronic_devices`) and what the report counts
+//! ([`count_checks`]): all pure, for the application service `crate::app::fair_play`.
 
 use super::event::{GameResult, RecordedEvent, Termination};
 use super::parts::{JudgeContext, Judged, Judgement};
 use super::refusal::{Refusal, RefusalCode};
+
+pub use crate::rules::electronic_devices::{
+    ArbiterChoice, DeviceLocation, FairPlayRuling, OpponentScore, PenaltyOption, RulingOutcome,
+};
+
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+use crate::rules::electronic_devices::{self, DeviceFinding, DeviceRegulations};
+use crate::rules::laws::{LawsEdition, Rule, citation};
+use crate::rules::side::Side;
 
 /// Whether `sealed` is a SHA-256 in lower-case hex.
 pub fn is_sealed_hash(sealed: &str) -> bool {
@@ -46,18 +64,6 @@ pub(super) fn judge(ctx: &JudgeContext<'_>, event: &RecordedEvent) -> Judgement 
         format!("Article {}.", forfeit.article),
     )]))
 }
-
-pub use crate::rules::electronic_devices::{
-    ArbiterChoice, DeviceLocation, FairPlayRuling, OpponentScore, PenaltyOption, RulingOutcome,
-};
-
-use chrono::{DateTime, Utc};
-use serde::{Deserialize, Serialize};
-use utoipa::ToSchema;
-
-use crate::rules::electronic_devices::{self, DeviceFinding, DeviceRegulations};
-use crate::rules::laws::{LawsEdition, Rule, citation};
-use crate::rules::side::Side;
 
 /// Who may read and record fair-play events (the `fair_play` capability of a token).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, ToSchema)]
