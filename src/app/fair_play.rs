@@ -270,13 +270,30 @@ pub async fn list(
 }
 
 /// One fair-play event, for `principal`; the read is logged.
+///
+/// An appeals token without the capability reads an event that an appeal lodged in the game
+/// cites (the event, or the `game_ended` it caused), and nothing else: the designated appeals
+/// member of ECU Q.2.2.
 pub async fn read(
     arbitration: &Arbitration,
     game_id: Uuid,
     seq: u64,
     principal: &Principal,
 ) -> Result<FairPlayItem, FairPlayError> {
-    game_for(arbitration, game_id, principal).await?;
+    match game_for(arbitration, game_id, principal).await {
+        Ok(_) => {}
+        Err(FairPlayError::NotFound) if principal.role == crate::access::Role::Appeals => {
+            let (game, _) = arbitration
+                .state_at(game_id, None)
+                .await
+                .map_err(|_| FairPlayError::NotFound)?;
+            let events: Vec<_> = game.standing_events().collect();
+            if !crate::game::fair_play::appeal_cites(&events, seq) {
+                return Err(FairPlayError::NotFound);
+            }
+        }
+        Err(other) => return Err(other),
+    }
     let store = arbitration.store();
     let (stored, _) = store.fair_play_events(game_id).await?;
     let item = stored

@@ -793,3 +793,23 @@ pub fn broadcast_delay<'a>(records: impl IntoIterator<Item = &'a FairPlayRecord>
         .max_by_key(|(at, _)| *at)
         .map(|(_, minutes)| minutes)
 }
+
+/// Whether an appeal lodged in the game cites the fair-play event at `seq`: an `appeal_lodged`
+/// against it, or against the `game_ended` it caused. The designated appeals member reads
+/// such an event, and only such an event (ECU Tournament Rules Q.2.2).
+pub fn appeal_cites(events: &[(u64, &super::event::Event)], seq: u64) -> bool {
+    use super::event::{Event, ServiceEvent};
+    let caused: Vec<u64> = events
+        .iter()
+        .filter_map(|(s, event)| match event {
+            Event::Service(ServiceEvent::GameEnded { cause_seq, .. }) if *cause_seq == seq => {
+                Some(*s)
+            }
+            _ => None,
+        })
+        .collect();
+    events.iter().any(|(_, event)| {
+        matches!(event, Event::Recorded(RecordedEvent::AppealLodged { against_seq, .. })
+            if *against_seq == seq || caused.contains(against_seq))
+    })
+}

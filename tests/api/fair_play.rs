@@ -900,3 +900,71 @@ async fn an_admin_gives_a_token_the_fair_play_capability_and_a_rotation_keeps_it
     );
     db.finish().await;
 }
+
+#[actix_web::test]
+async fn the_appeals_member_reads_only_the_fair_play_event_an_appeal_cites() {
+    let db = TestDb::new().await;
+    let app = test::init_service(arbiter::startup::app(db.state())).await;
+    let chief = fair_play_token(&db, FairPlayRole::ChiefArbiter, None).await;
+    let game = create_game(&app, &db).await;
+    let (_, note) = post_fair_play(
+        &app,
+        &chief,
+        game,
+        record(None, json!({"type": "fair_play_note", "text": NOTE})),
+    )
+    .await;
+    let (_, found) =
+        post_fair_play(&app, &chief, game, record(Some("white"), phone_on_person())).await;
+    let found_seq = found["seq"].as_u64().expect("a seq");
+    let ended_seq = found["events"][1]["seq"].as_u64().expect("the game_ended");
+    let read = |seq: u64| {
+        test::TestRequest::get()
+            .uri(&format!("/v1/games/{game}/fair-play/{seq}"))
+            .insert_header(bearer(&db.appeals))
+    };
+    assert_problem(&send(&app, read(found_seq)).await, 404, "no_such_route");
+    // White appeals against the loss.
+    let (status, body) = append(
+        &app,
+        &db,
+        game,
+        ended_seq,
+        json!([{"type": "appeal_lodged", "by": "white", "against_seq": ended_seq,
+                "grounds": "the phone was the organiser's"}]),
+    )
+    .await;
+    assert_eq!(status, 201, "{body}");
+    let (status, cited, _) = send(&app, read(found_seq)).await;
+    assert_eq!(status, 200, "{cited}");
+    assert_eq!(cited["payload"]["ruling"]["article"], "11.3.2, 11.3.2.2");
+    // Nothing else.
+    let note_seq = note["seq"].as_u64().expect("a seq");
+    assert_problem(&send(&app, read(note_seq)).await, 404, "no_such_route");
+    let list = send(
+        &app,
+        test::TestRequest::get()
+            .uri(&format!("/v1/games/{game}/fair-play"))
+            .insert_header(bearer(&db.appeals)),
+    )
+    .await;
+    assert_problem(&list, 404, "no_such_route");
+    // The read is logged.
+    let (_, access, _) = send(
+        &app,
+        test::TestRequest::get()
+            .uri(&format!("/v1/games/{game}/fair-play/access"))
+            .insert_header(bearer(&chief)),
+    )
+    .await;
+    assert!(
+        access["items"]
+            .as_array()
+            .is_some_and(|items| items.iter().any(|i| i["reader"]
+                .as_str()
+                .is_some_and(|r| r.contains("appeals"))
+                && i["seq"] == found_seq)),
+        "{access}"
+    );
+    db.finish().await;
+}
