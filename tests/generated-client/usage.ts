@@ -72,6 +72,9 @@ export function describe(envelope: Schemas["EventEnvelope"]): string {
             return `${envelope.seq}: appeal ${event.upheld ? "upheld" : "dismissed"}`;
         case "correction":
             return `${envelope.seq}: retracts ${event.retracts_seq}`;
+        case "fair_play":
+            // Sealed: only the hash, and the loser and the article when it ends the game.
+            return `${envelope.seq}: fair-play event ${event.sealed.slice(0, 12)}${event.forfeit ? ` (${event.forfeit.loser} loses, ${event.forfeit.article})` : ""}`;
         case "game_created":
             return `${envelope.seq}: ${event.white.name} - ${event.black.name}, ${event.event}`;
         case "claim_ruled":
