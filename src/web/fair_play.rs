@@ -302,6 +302,8 @@ pub async fn desk(
                 label { "Found by " select name="found_by" { option value="sound" { "sound" } option value="sight" { "sight" } option value="scan" { "scan" } option value="search" { "search" } } }
                 label { input type="checkbox" name="switched_on" value="true"; " switched on" }
                 label { input type="checkbox" name="seized" value="true"; " seized" }
+                label { input type="checkbox" name="bag_used_without_permission" value="true"; " bag used without permission" }
+                (decision_fields())
                 button type="submit" { "Record" }
             }
             h2 { "Inspection" }
@@ -321,6 +323,29 @@ pub async fn desk(
                 label { "Witness " input name="witness"; }
                 label { "Outcome " input name="outcome"; }
                 button type="submit" { "Inspection done" }
+            }
+            form method="post" action=(action) {
+                (csrf) input type="hidden" name="type" value="inspection_refused";
+                (player_select())
+                label { "Request (event) " input name="request_seq" inputmode="numeric"; }
+                (decision_fields())
+                button type="submit" { "Inspection refused (11.3.3, 12.9)" }
+            }
+            h2 { "Custody of a seized item" }
+            form method="post" action=(action) {
+                (csrf) input type="hidden" name="type" value="custody_changed";
+                label { "Seized at (event) " input name="item_seq" inputmode="numeric"; }
+                label { "Action " select name="action" { option value="taken" { "taken" } option value="stored" { "stored" } option value="returned" { "returned" } } }
+                label { "From " input name="from"; }
+                label { "To " input name="to"; }
+                label { "Witness " input name="witness"; }
+                button type="submit" { "Record" }
+            }
+            h2 { "Referral to the Fair Play panel" }
+            form method="post" action=(action) {
+                (csrf) input type="hidden" name="type" value="referred_to_fpl";
+                label { "Reason " input name="reason"; }
+                button type="submit" { "Refer" }
             }
             h2 { "Complaint" }
             form method="post" action=(action) {
@@ -345,6 +370,27 @@ pub async fn desk(
         Nav::Incidents,
         body,
     )))
+}
+
+/// The arbiter's choice from 12.9, where the Laws leave one (12.9.6 also takes the
+/// opponent's score).
+fn decision_fields() -> Markup {
+    use crate::game::fair_play::PenaltyOption;
+    html! {
+        fieldset {
+            legend { "Where the Laws leave it to the arbiter (12.9)" }
+            label { "Penalty " select name="decision_penalty" {
+                option value="" { "—" }
+                @for option in PenaltyOption::ALL {
+                    option value=(layout::wire_name(&option)) { "12.9." (option.number()) " " (option.in_words()) }
+                }
+            } }
+            label { "Reason " input name="decision_reason"; }
+            label { "Opponent's score (12.9.6) " select name="decision_opponent_score" {
+                option value="" { "—" } option value="win" { "win" } option value="draw" { "draw" } option value="loss" { "loss" }
+            } }
+        }
+    }
 }
 
 fn player_select() -> Markup {
@@ -379,24 +425,39 @@ fn record_from(fields: &super::session::Fields, arbiter: &str) -> serde_json::Va
             .map(|name| json!({"name": name, "fide_id": number(&format!("{prefix}_fide_id"))}))
     };
     let kind = fields.get("type").unwrap_or("");
+    let decision = text("decision_penalty").map(|penalty| {
+        json!({"penalty": penalty, "reason": text("decision_reason"),
+               "opponent_score": text("decision_opponent_score")})
+    });
     let fact = match kind {
         "device_found" => {
             json!({"type": kind, "device": text("device"), "location": text("location"),
-            "found_by": text("found_by"), "switched_on": checked("switched_on"), "seized": checked("seized")})
+            "found_by": text("found_by"), "switched_on": checked("switched_on"), "seized": checked("seized"),
+            "bag_used_without_permission": checked("bag_used_without_permission"), "decision": decision})
         }
         "inspection_requested" => json!({"type": kind, "reason": text("reason")}),
         "inspection_done" => json!({"type": kind, "request_seq": number("request_seq"),
             "inspector": text("inspector"), "same_gender_confirmed": checked("same_gender_confirmed"),
             "private_room": checked("private_room"), "witness": text("witness"), "outcome": text("outcome")}),
+        "inspection_refused" => {
+            json!({"type": kind, "request_seq": number("request_seq"), "decision": decision})
+        }
         "complaint_lodged" => json!({"type": kind, "stage": text("stage"),
             "complainant": party("complainant"), "respondent": party("respondent"),
             "facts": text("facts"), "signed_at": chrono::Utc::now()}),
+        "custody_changed" => {
+            json!({"type": kind, "item_seq": number("item_seq"), "action": text("action"),
+            "from": text("from"), "to": text("to"), "witness": text("witness")})
+        }
+        "referred_to_fpl" => json!({"type": kind, "reason": text("reason")}),
         _ => json!({"type": kind, "text": text("text")}),
     };
     let mut record = json!({"arbiter": arbiter, "at": chrono::Utc::now(), "fact": fact});
-    if let Some(player) =
-        text("player").filter(|_| kind != "complaint_lodged" && kind != "fair_play_note")
-    {
+    let about_a_player = !matches!(
+        kind,
+        "complaint_lodged" | "fair_play_note" | "custody_changed" | "referred_to_fpl"
+    );
+    if let Some(player) = text("player").filter(|_| about_a_player) {
         record["player"] = player;
     }
     record

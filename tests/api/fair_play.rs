@@ -803,6 +803,14 @@ async fn an_arbiter_records_a_device_an_inspection_and_a_complaint_at_the_fair_p
             ("player", "black"),
             ("reason", "left often"),
         ],
+        // Refused, with the arbiter's choice from 12.9 and its reason.
+        vec![
+            ("type", "inspection_refused"),
+            ("player", "black"),
+            ("request_seq", "3"),
+            ("decision_penalty", "expulsion"),
+            ("decision_reason", "refused twice before witnesses"),
+        ],
         vec![
             ("type", "complaint_lodged"),
             ("stage", "in_tournament"),
@@ -842,8 +850,13 @@ async fn an_arbiter_records_a_device_an_inspection_and_a_complaint_at_the_fair_p
         page.contains("Nothing was stored: record.fact.inspector"),
         "{page}"
     );
+    let page = crate::office::page_text(&app, &desk, &cookie).await;
     assert!(page.contains(NOTE), "{page}");
     assert!(page.contains("11.3.2, 11.3.2.2"), "the ruling: {page}");
+    assert!(
+        page.contains("The arbiter chose expulsion from the competition (12.9.9): refused twice"),
+        "{page}"
+    );
     let (_, summary, _) = send(&app, db.get().uri(&format!("/v1/games/{game}"))).await;
     assert_eq!(summary["game"]["result"], "1-0", "{summary}");
     db.finish().await;
