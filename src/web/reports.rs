@@ -670,17 +670,20 @@ pub async fn decision(
     )))
 }
 
-/// How a result is written on the pairing list: `1-0`, `½-½`, `0-1`, forfeits `+/−`, `−/+`.
+/// How a result is written on the pairing list: `1-0`, `½-½`, `0-1`, forfeits `+/−`, `−/+`
+/// and the double forfeit `−/−`.
 fn result_cell(view: &crate::game::GameView) -> (String, bool) {
     let forfeit = view.termination == Some(Termination::Arbiter)
         && view.ply == 0
-        && view
-            .reason
-            .as_deref()
-            .is_some_and(|r| r.contains("Forfeit"));
+        && (view.result == Some(GameResult::BothLose)
+            || view
+                .reason
+                .as_deref()
+                .is_some_and(|r| r.to_lowercase().contains("forfeit")));
     match (view.result, forfeit) {
         (Some(GameResult::WhiteWins), true) => ("+/−".into(), true),
         (Some(GameResult::BlackWins), true) => ("−/+".into(), true),
+        (Some(GameResult::BothLose), true) => ("−/−".into(), true),
         (Some(result), _) => (layout::result_text(result).into(), false),
         (None, _) => ("*".into(), false),
     }
@@ -764,6 +767,7 @@ pub async fn results(
                                             @if board.view.ply == 0 {
                                                 option value="forfeit:white" { "+/− (Black forfeits)" }
                                                 option value="forfeit:black" { "−/+ (White forfeits)" }
+                                                option value="forfeit:both" { "−/− (double forfeit, 0-0)" }
                                             }
                                         }
                                         button type="submit" { "Record" }
@@ -779,7 +783,7 @@ pub async fn results(
         }
         p.hint.screen-only {
             "A result recorded here is an arbiter's decision (game ended) stating that both players reported it (8.7). "
-            "A forfeit is offered only before the first move and is recorded the same way, with a reason naming the forfeit (6.7.1)."
+            "A forfeit (one player, or both: a double forfeit, 0-0) is offered only before the first move and is recorded the same way, with a reason naming the forfeit (6.7.1)."
         }
     };
     Ok(layout::ok(layout::page(
