@@ -11,6 +11,7 @@
 //! log.
 
 pub mod arbitration;
+pub mod chief_report;
 pub mod commands;
 pub mod import;
 pub mod rounds;

@@ -255,7 +255,7 @@ pub fn regulations_text(regulations: &Regulations) -> Vec<String> {
     lines
 }
 
-fn edition_text(edition: LawsEdition) -> &'static str {
+pub(super) fn edition_text(edition: LawsEdition) -> &'static str {
     match edition {
         LawsEdition::Y2018 => "FIDE Laws 2018",
         LawsEdition::Y2023 => "FIDE Laws 2023",
@@ -717,6 +717,8 @@ pub async fn show(
                         "Tournament report (FIDE TRF), for the pairing program and the rating officer: "
                         a.button href={ "/v1/tournaments/" (tournament.tournament_id) "/trf" } download { "TRF-16" } " "
                         a.button href={ "/v1/tournaments/" (tournament.tournament_id) "/trf?version=26" } download { "TRF26" }
+                        " · "
+                        a.button href={ (PREFIX) "/events/" (tournament.tournament_id) "/report" } { "Chief arbiter's report" }
                     }
                     div #report-readiness {
                         @match due_on {

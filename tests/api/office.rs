@@ -703,5 +703,42 @@ async fn a_double_forfeit_entered_on_the_results_page_is_each_players_forfeit_in
         !page.contains("Games without a result yet"),
         "both games ended"
     );
+    assert!(page.contains(&format!("/office/events/{tournament}/report")));
+
+    // The chief arbiter's report: the round's tally and boards, who recorded, the appeal open.
+    let report_uri = format!("/office/events/{tournament}/report");
+    let report = page_text(&app, &report_uri, &cookie).await;
+    assert!(report.contains("Chief arbiter"), "{report}");
+    assert!(
+        report.contains("2 games: 0 won by White, 0 drawn, 1 won by Black, 1 double forfeit(s)."),
+        "{report}"
+    );
+    assert!(report.contains("−/−") && report.contains("forfeit (6.7.1)"));
+    assert!(
+        report.contains("IA Anna Sokolova (chief)"),
+        "the arbiters named"
+    );
+    assert!(report.contains("Who recorded in the games"));
+    assert!(report.contains("not decided yet"), "{report}");
+    assert!(report.contains("I did not resign"), "{report}");
+    // Decided: the report carries the committee's decision and the page no longer lists it.
+    let (status, body, _) = send(
+        &app,
+        test::TestRequest::post()
+            .uri(&format!("/v1/games/{board_two}/events"))
+            .insert_header(crate::support::bearer(&db.appeals))
+            .set_json(json!({"expected_seq": end_seq + 1, "events": [
+                {"type": "appeal_decided", "against_seq": end_seq, "upheld": false,
+                 "reason": "the resignation was clear"}
+            ]})),
+    )
+    .await;
+    assert_eq!(status, 201, "{body}");
+    let report = page_text(&app, &report_uri, &cookie).await;
+    assert!(!report.contains("not decided yet"));
+    assert!(report.contains("the resignation was clear"), "{report}");
+    let page = page_text(&app, &format!("/office/events/{tournament}"), &cookie).await;
+    assert!(!page.contains("Appeals not decided yet"));
+    assert!(page.contains("Nothing is missing"));
     db.finish().await;
 }
