@@ -122,7 +122,7 @@ fn settings_part(report: &ChiefArbiterReport) -> Markup {
                 }
                 dt { "Time control" } dd { (crate::interchange::time_control_tag::describe(&settings.time_control)) }
                 dt { "Laws" } dd { (super::events::edition_text(settings.laws_edition)) }
-                dt { "Rounds" } dd { (report.rounds.len()) }
+                dt { "Rounds in the log" } dd { (report.rounds.len()) }
                 dt { "Games" } dd { (report.rounds.iter().map(|r| r.boards.len()).sum::<usize>()) }
             }
         }

@@ -717,7 +717,7 @@ pub async fn show(
                         "Tournament report (FIDE TRF), for the pairing program and the rating officer: "
                         a.button href={ "/v1/tournaments/" (tournament.tournament_id) "/trf" } download { "TRF-16" } " "
                         a.button href={ "/v1/tournaments/" (tournament.tournament_id) "/trf?version=26" } download { "TRF26" }
-                        " · "
+                        " "
                         a.button href={ (PREFIX) "/events/" (tournament.tournament_id) "/report" } { "Chief arbiter's report" }
                     }
                     div #report-readiness {
@@ -743,7 +743,7 @@ pub async fn show(
                                     a href={ (PREFIX) "/games/" (appeal.game_id) "/decisions/" (appeal.against_seq) } {
                                         "round " (appeal.round) @if let Some(board) = appeal.board { " board " (board) }
                                     }
-                                    " (" (appeal.by) ")"
+                                    ", appealed by " (appeal.by)
                                 }
                                 "."
                             }
