@@ -12,6 +12,7 @@
 //! log.
 
 pub mod arbitration;
+pub mod chief_report;
 pub mod commands;
 pub mod fair_play;
 pub mod import;
