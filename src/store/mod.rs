@@ -6,6 +6,7 @@
 mod chain;
 mod events;
 mod failover;
+mod follows;
 mod games;
 mod notifications;
 mod read_model;
@@ -20,6 +21,9 @@ mod tournaments;
 pub use chain::{ChainBreak, ChainReport, GENESIS_HASH};
 pub use events::{Appended, EventEnvelope, FeedCursor, FeedItem, FeedPage, GameOutcome, NewEvent};
 pub use failover::{MultiHost, TargetSession};
+pub use follows::{
+    AttentionResolution, FeedKind, FollowAttention, PollOutcome, RoundFollow,
+};
 pub use games::{CreatedGame, GameFilter, GameListPage, GameStatus, GameSummary, ListCursor};
 pub use notifications::{EVENTS_CHANNEL, Wakeup, Wakeups};
 pub use read_model::{LoggedEvent, ReadModelRebuild, ReadModelWritten, RebuiltSummary};
