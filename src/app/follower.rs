@@ -282,7 +282,11 @@ impl Followers {
     }
 
     /// A board's `game-N.json`; `None` when the feed has not published it (404).
-    async fn fetch_game(&self, base: &str, board: u32) -> Result<Option<dgt::DgtGame>, FollowError> {
+    async fn fetch_game(
+        &self,
+        base: &str,
+        board: u32,
+    ) -> Result<Option<dgt::DgtGame>, FollowError> {
         let url = format!("{base}/game-{board}.json");
         let response = self
             .client
@@ -329,16 +333,29 @@ impl Followers {
         if !reading.to_record.is_empty() {
             let first_ply = stored.len() + 1;
             let (done, refused) = self
-                .record_moves(&start, follow_id, board, game_id, seq, first_ply, &reading.to_record)
+                .record_moves(
+                    &start,
+                    follow_id,
+                    board,
+                    game_id,
+                    seq,
+                    first_ply,
+                    &reading.to_record,
+                )
                 .await?;
             recorded = done;
             if let Some(refused) = refused {
                 attention = Some(refused);
             }
         }
+        // A result the log already holds (or holds now, after the moves just recorded: a
+        // mate ends the game by itself) needs nobody.
+        let mut stored_result = game.result();
+        if recorded > 0 && matches!(attention, Some(Attention::ProposedResult { .. })) {
+            stored_result = self.arbitration.state_at(game_id, None).await?.0.result();
+        }
         let attention = attention.filter(|attention| match attention {
-            // A result the log already holds needs nobody.
-            Attention::ProposedResult { result, .. } => game.result() != Some(*result),
+            Attention::ProposedResult { result, .. } => stored_result != Some(*result),
             _ => true,
         });
         let needs_arbiter = match &attention {
@@ -375,7 +392,14 @@ impl Followers {
             .iter()
             .enumerate()
             .map(|(index, feed_move)| {
-                move_event(start, follow_id, board, seq + index as u64, first_ply + index, feed_move)
+                move_event(
+                    start,
+                    follow_id,
+                    board,
+                    seq + index as u64,
+                    first_ply + index,
+                    feed_move,
+                )
             })
             .collect();
         match self
@@ -398,7 +422,14 @@ impl Followers {
                     .iter()
                     .enumerate()
                     .map(|(i, feed_move)| {
-                        move_event(start, follow_id, board, seq + i as u64, first_ply + i, feed_move)
+                        move_event(
+                            start,
+                            follow_id,
+                            board,
+                            seq + i as u64,
+                            first_ply + i,
+                            feed_move,
+                        )
                     })
                     .collect();
                 match self
@@ -558,7 +589,11 @@ fn side_of_ply(start: &shakmaty::Chess, ply: usize) -> Side {
         shakmaty::Color::White => Side::White,
         shakmaty::Color::Black => Side::Black,
     };
-    if ply % 2 == 1 { first } else { first.opponent() }
+    if ply % 2 == 1 {
+        first
+    } else {
+        first.opponent()
+    }
 }
 
 /// The event id of the board's move at `ply`, appended after `after_seq`: derived from the
@@ -719,9 +754,7 @@ pub fn attention_kind(attention: &Attention) -> &'static str {
 /// The choices that fit an attention.
 pub fn fitting_choices(attention: &Attention) -> &'static [ArbiterChoice] {
     match attention {
-        Attention::IllegalMove { .. } => {
-            &[ArbiterChoice::RecordIllegalMove, ArbiterChoice::Ignore]
-        }
+        Attention::IllegalMove { .. } => &[ArbiterChoice::RecordIllegalMove, ArbiterChoice::Ignore],
         Attention::TakenBack { .. } | Attention::Diverges { .. } => {
             &[ArbiterChoice::AcceptCorrection, ArbiterChoice::Ignore]
         }

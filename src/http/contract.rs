@@ -174,8 +174,10 @@ impl utoipa::Modify for EventContract {
             return;
         };
         let schemas = &mut components.schemas;
-        let recorded = name_variants(schemas, "RecordedEvent");
-        let service = name_variants(schemas, "ServiceEvent");
+        let recorded = name_variants(schemas, "RecordedEvent", "Event");
+        let service = name_variants(schemas, "ServiceEvent", "Event");
+        // What a board feed says against the log: a union like the events.
+        name_variants(schemas, "Attention", "Attention");
         if recorded.is_empty() || service.is_empty() {
             // Not the shapes this rewrite knows; the contract test names what is wrong.
             return;
@@ -204,9 +206,13 @@ struct Variant {
 }
 
 /// Moves every variant of the tagged union `union` into a component of its own named after
-/// its tag, and makes the union a discriminated `oneOf` of references to them. Returns the
-/// variants, or nothing when `union` is not a union of tagged objects.
-fn name_variants(schemas: &mut BTreeMap<String, RefOr<Schema>>, union: &str) -> Vec<Variant> {
+/// its tag (and `suffix`), and makes the union a discriminated `oneOf` of references to them.
+/// Returns the variants, or nothing when `union` is not a union of tagged objects.
+fn name_variants(
+    schemas: &mut BTreeMap<String, RefOr<Schema>>,
+    union: &str,
+    suffix: &str,
+) -> Vec<Variant> {
     let Some(RefOr::T(Schema::OneOf(one_of))) = schemas.get(union) else {
         return Vec::new();
     };
@@ -221,7 +227,7 @@ fn name_variants(schemas: &mut BTreeMap<String, RefOr<Schema>>, union: &str) -> 
         let Some(tag) = tag_of(&object) else {
             return Vec::new();
         };
-        let name = format!("{}Event", pascal_case(&tag));
+        let name = format!("{}{suffix}", pascal_case(&tag));
         named.push((tag, name, object));
     }
     let description = one_of.description.clone();

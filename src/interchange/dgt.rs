@@ -222,7 +222,7 @@ pub struct FeedReading {
 /// Where the board and the log disagree: never stored as if it were true, shown to the
 /// arbiter ("needs the arbiter") with the feed's moves and the reason.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
-#[serde(tag = "kind", rename_all = "snake_case")]
+#[serde(tag = "type", rename_all = "snake_case")]
 pub enum Attention {
     /// The board gives a move that is not legal in the position (a misread, or an illegal
     /// move on the board: the arbiter records it as an illegal move, or ignores it).

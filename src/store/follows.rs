@@ -277,7 +277,11 @@ impl Store {
     }
 
     /// Notes how a poll went.
-    pub async fn note_poll(&self, follow_id: Uuid, outcome: &PollOutcome) -> Result<(), StoreError> {
+    pub async fn note_poll(
+        &self,
+        follow_id: Uuid,
+        outcome: &PollOutcome,
+    ) -> Result<(), StoreError> {
         match outcome {
             PollOutcome::Answered => {
                 sqlx::query(
@@ -400,7 +404,10 @@ impl Store {
     }
 
     /// An attention by its id.
-    pub async fn attention(&self, attention_id: Uuid) -> Result<Option<FollowAttention>, StoreError> {
+    pub async fn attention(
+        &self,
+        attention_id: Uuid,
+    ) -> Result<Option<FollowAttention>, StoreError> {
         let row = sqlx::query("SELECT * FROM follow_attentions WHERE attention_id = $1")
             .bind(attention_id)
             .fetch_optional(&self.pool)
@@ -409,7 +416,10 @@ impl Store {
     }
 
     /// The open attentions of a follow's games, by board.
-    pub async fn open_attentions(&self, follow_id: Uuid) -> Result<Vec<FollowAttention>, StoreError> {
+    pub async fn open_attentions(
+        &self,
+        follow_id: Uuid,
+    ) -> Result<Vec<FollowAttention>, StoreError> {
         let rows = sqlx::query(
             "SELECT * FROM follow_attentions WHERE follow_id = $1 AND resolution IS NULL \
              ORDER BY board",
@@ -421,7 +431,10 @@ impl Store {
     }
 
     /// A game's open attention, if any.
-    pub async fn game_attention(&self, game_id: Uuid) -> Result<Option<FollowAttention>, StoreError> {
+    pub async fn game_attention(
+        &self,
+        game_id: Uuid,
+    ) -> Result<Option<FollowAttention>, StoreError> {
         let row = sqlx::query(
             "SELECT * FROM follow_attentions WHERE game_id = $1 AND resolution IS NULL",
         )
@@ -434,12 +447,11 @@ impl Store {
     /// Every attention of a game, settled or not, the first first (the history the arbiter
     /// and an appeal read).
     pub async fn game_attentions(&self, game_id: Uuid) -> Result<Vec<FollowAttention>, StoreError> {
-        let rows = sqlx::query(
-            "SELECT * FROM follow_attentions WHERE game_id = $1 ORDER BY opened_at",
-        )
-        .bind(game_id)
-        .fetch_all(&self.pool)
-        .await?;
+        let rows =
+            sqlx::query("SELECT * FROM follow_attentions WHERE game_id = $1 ORDER BY opened_at")
+                .bind(game_id)
+                .fetch_all(&self.pool)
+                .await?;
         rows.iter().map(attention_from_row).collect()
     }
 }

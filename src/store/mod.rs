@@ -21,9 +21,7 @@ mod tournaments;
 pub use chain::{ChainBreak, ChainReport, GENESIS_HASH};
 pub use events::{Appended, EventEnvelope, FeedCursor, FeedItem, FeedPage, GameOutcome, NewEvent};
 pub use failover::{MultiHost, TargetSession};
-pub use follows::{
-    AttentionResolution, FeedKind, FollowAttention, PollOutcome, RoundFollow,
-};
+pub use follows::{AttentionResolution, FeedKind, FollowAttention, PollOutcome, RoundFollow};
 pub use games::{CreatedGame, GameFilter, GameListPage, GameStatus, GameSummary, ListCursor};
 pub use notifications::{EVENTS_CHANNEL, Wakeup, Wakeups};
 pub use read_model::{LoggedEvent, ReadModelRebuild, ReadModelWritten, RebuiltSummary};

@@ -9,6 +9,7 @@ mod cors;
 mod desk_evidence;
 mod diagrams;
 mod failover;
+mod follower;
 mod generated_client;
 mod import;
 mod log_guarantees;

@@ -128,7 +128,13 @@ fn every_union_names_its_variants_and_is_discriminated_by_type() {
     }
     assert_eq!(
         unions,
-        ["Event", "NewEventRequest", "RecordedEvent", "ServiceEvent"]
+        [
+            "Attention",
+            "Event",
+            "NewEventRequest",
+            "RecordedEvent",
+            "ServiceEvent"
+        ]
     );
 
     // No `allOf` takes a union; no union holds an anonymous object.
