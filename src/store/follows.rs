@@ -430,6 +430,20 @@ impl Store {
         rows.iter().map(attention_from_row).collect()
     }
 
+    /// The open attentions of `games` (the floor's boards).
+    pub async fn open_attentions_of(
+        &self,
+        games: &[Uuid],
+    ) -> Result<Vec<FollowAttention>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT * FROM follow_attentions WHERE game_id = ANY($1) AND resolution IS NULL",
+        )
+        .bind(games)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter().map(attention_from_row).collect()
+    }
+
     /// A game's open attention, if any.
     pub async fn game_attention(
         &self,

@@ -16,6 +16,7 @@ pub mod desk;
 pub mod error;
 pub mod events;
 pub mod floor;
+pub mod follow;
 pub mod forms;
 pub mod layout;
 pub mod periods;
@@ -60,6 +61,11 @@ pub fn routes(config: &mut web::ServiceConfig) {
                 .route("/events/{id}", web::get().to(events::show))
                 .route("/events/{id}", web::post().to(events::update))
                 .route("/events/{id}/rounds", web::post().to(events::load_round))
+                .route(
+                    "/events/{id}/rounds/{round}/follow",
+                    web::post().to(follow::set),
+                )
+                .route("/attentions/{id}/decision", web::post().to(follow::decide))
                 .route("/floor", web::get().to(floor::page))
                 .route("/floor/rows", web::get().to(floor::rows_fragment))
                 .route("/games/{id}", web::get().to(desk::page))

@@ -686,3 +686,117 @@ async fn a_restarted_service_resumes_following_the_round_without_storing_anythin
     app.stop().await;
     db.finish().await;
 }
+
+/// A back-office session of the arbiter on the spawned service: its cookie.
+async fn office_session(app: &TestApp, db: &TestDb, client: &reqwest::Client) -> String {
+    let response = client
+        .post(app.url("/office/sign-in"))
+        .header("Origin", &app.base)
+        .form(&[("token", db.arbiter.as_str()), ("next", "/office/")])
+        .send()
+        .await
+        .expect("sign in");
+    assert_eq!(response.status().as_u16(), 303);
+    response
+        .headers()
+        .get_all("set-cookie")
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .find(|v| v.starts_with("arbiter_session="))
+        .and_then(|v| v.split(';').next())
+        .expect("a session cookie")
+        .to_string()
+}
+
+async fn page(client: &reqwest::Client, app: &TestApp, cookie: &str, path: &str) -> String {
+    let response = client
+        .get(app.url(path))
+        .header("Cookie", cookie)
+        .send()
+        .await
+        .expect("page");
+    assert_eq!(response.status().as_u16(), 200, "{path}");
+    response.text().await.expect("page text")
+}
+
+/// The value of the page's CSRF field.
+fn csrf_of(page: &str) -> String {
+    let at = page
+        .find("name=\"csrf\" value=\"")
+        .expect("a form with its token");
+    let rest = &page[at + "name=\"csrf\" value=\"".len()..];
+    rest[..rest.find('"').expect("end of the token")].to_string()
+}
+
+#[actix_web::test]
+async fn the_floor_and_the_desk_show_what_the_board_feed_says_and_the_arbiter_decides_it_on_the_desk()
+ {
+    let db = TestDb::new().await;
+    let app = spawn(&db).await;
+    let (tournament, game) = round_with_one_board(&app, &db).await;
+    let feed = Feed::start().await;
+    let line = real_game();
+    let client = reqwest::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+        .expect("client");
+    let cookie = office_session(&app, &db, &client).await;
+    let floor = "/office/floor?event=Feed%20Open%202026&round=1";
+
+    // The round is followed from the floor's form.
+    let floor_page = page(&client, &app, &cookie, floor).await;
+    assert!(floor_page.contains("follows no board feed"), "{floor_page}");
+    let response = client
+        .post(app.url(&format!("/office/events/{tournament}/rounds/1/follow")))
+        .header("Cookie", &cookie)
+        .header("Origin", &app.base)
+        .form(&[
+            ("csrf", csrf_of(&floor_page).as_str()),
+            ("action", "start"),
+            ("url", feed.url.as_str()),
+        ])
+        .send()
+        .await
+        .expect("follow from the floor");
+    assert_eq!(response.status().as_u16(), 303);
+    feed.publish(1, dgt_json(&line[..12], "*"));
+    wait_for_plies(&app, game, 12).await;
+    feed.publish(1, dgt_json(&line[..11], "*"));
+    wait_for_attention(&app, &db, &tournament, "taken_back").await;
+
+    let floor_page = page(&client, &app, &cookie, floor).await;
+    assert!(
+        floor_page.contains("needs the arbiter (board feed)"),
+        "{floor_page}"
+    );
+    assert!(floor_page.contains("moves were taken back"));
+    assert!(floor_page.contains("Stop following"));
+
+    let desk = page(&client, &app, &cookie, &format!("/office/games/{game}")).await;
+    assert!(desk.contains("Needs the arbiter: board feed"), "{desk}");
+    assert!(
+        desk.contains("Bxc6") || desk.contains("d3"),
+        "the feed's moves are shown"
+    );
+    assert!(desk.contains("accept_correction"));
+    let at = desk.find("/decision").expect("a decision form");
+    let start = desk[..at].rfind("/office/attentions/").expect("its action");
+    let action = desk[start..at + "/decision".len()].to_string();
+    let response = client
+        .post(app.url(&action))
+        .header("Cookie", &cookie)
+        .header("Origin", &app.base)
+        .form(&[
+            ("csrf", csrf_of(&desk).as_str()),
+            ("choice", "accept_correction"),
+        ])
+        .send()
+        .await
+        .expect("decide on the desk");
+    assert_eq!(response.status().as_u16(), 303);
+    assert_eq!(stored_moves(&app, game).await.len(), 11, "6...f4 retracted");
+    let desk = page(&client, &app, &cookie, &format!("/office/games/{game}")).await;
+    assert!(!desk.contains("Needs the arbiter: board feed"));
+    app.stop().await;
+    db.finish().await;
+}
