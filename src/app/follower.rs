@@ -201,6 +201,7 @@ impl Followers {
     /// follow is disabled or the task is stopped.
     async fn run(self, follow_id: Uuid, mut stopped: watch::Receiver<bool>) {
         let mut failures = 0u32;
+        let mut seen = Seen::default();
         loop {
             if *stopped.borrow() {
                 return;
@@ -217,7 +218,7 @@ impl Followers {
                     continue;
                 }
             };
-            let outcome = match self.poll_round(&follow).await {
+            let outcome = match self.poll_round_seen(&follow, &mut seen).await {
                 Ok(recorded) => {
                     if failures > 0 {
                         tracing::info!(%follow_id, failures, "the board feed answers again");
@@ -250,6 +251,16 @@ impl Followers {
     /// One poll of a followed round: every board of the round's pairings with a published
     /// `game-N.json` is read against its stored line. Returns the moves recorded.
     pub async fn poll_round(&self, follow: &RoundFollow) -> Result<usize, FollowError> {
+        self.poll_round_seen(follow, &mut Seen::default()).await
+    }
+
+    /// [`Followers::poll_round`], skipping the boards whose feed and log are both as they
+    /// were at the last poll (`seen`, kept by the task between polls).
+    pub async fn poll_round_seen(
+        &self,
+        follow: &RoundFollow,
+        seen: &mut Seen,
+    ) -> Result<usize, FollowError> {
         let tournament = self
             .store()
             .tournament(follow.tournament_id)
@@ -263,9 +274,15 @@ impl Followers {
         let mut recorded = 0;
         for head in heads {
             let Some(board) = head.board else { continue };
-            let Some(game) = self.fetch_game(&base, board).await? else {
+            let Some(text) = self.fetch_game(&base, board).await? else {
                 continue;
             };
+            let key = (fingerprint(&text), head.seq);
+            if seen.boards.get(&board) == Some(&key) {
+                continue;
+            }
+            let game = dgt::read_game(&text)
+                .map_err(|e| FollowError::Source(format!("{base}/game-{board}.json: {e}")))?;
             let feed = game.feed_moves();
             let sync = self
                 .sync_board(
@@ -277,16 +294,18 @@ impl Followers {
                 )
                 .await?;
             recorded += sync.recorded;
+            if sync.recorded == 0 {
+                // Unchanged since: nothing to read again until the feed or the log moves.
+                seen.boards.insert(board, key);
+            } else {
+                seen.boards.remove(&board);
+            }
         }
         Ok(recorded)
     }
 
-    /// A board's `game-N.json`; `None` when the feed has not published it (404).
-    async fn fetch_game(
-        &self,
-        base: &str,
-        board: u32,
-    ) -> Result<Option<dgt::DgtGame>, FollowError> {
+    /// A board's `game-N.json` as text; `None` when the feed has not published it (404).
+    async fn fetch_game(&self, base: &str, board: u32) -> Result<Option<String>, FollowError> {
         let url = format!("{base}/game-{board}.json");
         let response = self
             .client
@@ -303,11 +322,9 @@ impl Followers {
                 response.status()
             )));
         }
-        let text = response
+        response
             .text()
             .await
-            .map_err(|e| FollowError::Source(format!("{url}: {e}")))?;
-        dgt::read_game(&text)
             .map(Some)
             .map_err(|e| FollowError::Source(format!("{url}: {e}")))
     }
@@ -332,7 +349,7 @@ impl Followers {
         let mut attention = reading.attention;
         if !reading.to_record.is_empty() {
             let first_ply = stored.len() + 1;
-            let (done, refused) = self
+            let recording = self
                 .record_moves(
                     &start,
                     follow_id,
@@ -342,7 +359,15 @@ impl Followers {
                     first_ply,
                     &reading.to_record,
                 )
-                .await?;
+                .await;
+            let (done, refused) = match recording {
+                // Someone recorded in the game meanwhile (an arbiter's decision): the board is
+                // read again against the new log at the next poll.
+                Err(FollowError::Record(RecordError::Store(StoreError::StaleSeq { .. }))) => {
+                    return Ok(BoardSync::default());
+                }
+                other => other?,
+            };
             recorded = done;
             if let Some(refused) = refused {
                 attention = Some(refused);
@@ -531,12 +556,8 @@ impl Followers {
                 )));
             }
         };
-        let appended = events.len();
-        if !events.is_empty() {
-            self.arbitration
-                .record_checked(open.game_id, seq, events, principal)
-                .await?;
-        }
+        // Settled first, so that the follower polling meanwhile neither raises it again nor
+        // clears it; reopened when the log refuses what the decision records.
         let settled = self
             .store()
             .settle_attention(attention_id, resolution, &principal.recorder())
@@ -546,16 +567,35 @@ impl Followers {
                     "The attention {attention_id} was settled by someone else meanwhile."
                 ))
             })?;
+        let appended = events.len();
+        if !events.is_empty()
+            && let Err(error) = self
+                .arbitration
+                .record_checked(open.game_id, seq, events, principal)
+                .await
+        {
+            self.store().reopen_attention(attention_id).await?;
+            return Err(error.into());
+        }
         let recorded_moves = if resolution == AttentionResolution::Accepted {
-            self.sync_board(
-                open.follow_id,
-                open.board,
-                open.game_id,
-                &open.feed_moves,
-                open.feed_result.as_deref(),
-            )
-            .await?
-            .recorded
+            // The board's moves now extend the log; the follower records them at its next
+            // poll if this fails (another writer came first, say).
+            match self
+                .sync_board(
+                    open.follow_id,
+                    open.board,
+                    open.game_id,
+                    &open.feed_moves,
+                    open.feed_result.as_deref(),
+                )
+                .await
+            {
+                Ok(sync) => sync.recorded,
+                Err(error) => {
+                    tracing::info!(%attention_id, %error, "the board's moves wait for the next poll");
+                    0
+                }
+            }
         } else {
             0
         };
@@ -565,6 +605,20 @@ impl Followers {
             recorded_moves,
         })
     }
+}
+
+/// What a follower task saw at its last poll, per board: the feed's text (a fingerprint) and
+/// the game's last `seq`. A board whose both are unchanged is not read again.
+#[derive(Clone, Debug, Default)]
+pub struct Seen {
+    boards: HashMap<u32, (u64, Option<u64>)>,
+}
+
+fn fingerprint(text: &str) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    text.hash(&mut hasher);
+    hasher.finish()
 }
 
 /// Waits `duration`; true when the task was stopped meanwhile.

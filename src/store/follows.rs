@@ -403,6 +403,20 @@ impl Store {
         row.as_ref().map(attention_from_row).transpose()
     }
 
+    /// Opens again an attention whose decision could not be recorded.
+    pub async fn reopen_attention(&self, attention_id: Uuid) -> Result<(), StoreError> {
+        sqlx::query(
+            "UPDATE follow_attentions SET resolution = NULL, resolved_by = NULL, \
+             resolved_at = NULL WHERE attention_id = $1 AND NOT EXISTS (SELECT 1 FROM \
+             follow_attentions o WHERE o.game_id = follow_attentions.game_id AND \
+             o.resolution IS NULL)",
+        )
+        .bind(attention_id)
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+
     /// An attention by its id.
     pub async fn attention(
         &self,
