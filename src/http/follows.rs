@@ -44,7 +44,7 @@ pub struct FollowRequest {
     pub kind: FeedKind,
     /// The round's URL: for `dgt_json`, the folder of `index.json` (board N is
     /// `game-N.json` beside it). `http://` or `https://`.
-    #[schema(max_length = 2000)]
+    #[schema(max_length = 2000, pattern = r"^https?://\S+$")]
     pub url: String,
     /// Whether to follow it now (default true).
     #[serde(default)]
