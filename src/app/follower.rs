@@ -130,6 +130,7 @@ pub struct Followers {
 impl Followers {
     /// Followers recording through `arbitration`, polling as `timing` says.
     pub fn new(arbitration: Arbitration, timing: FollowTiming) -> Followers {
+        install_tls_provider();
         let client = reqwest::Client::builder()
             .timeout(Duration::from_secs(10))
             .connect_timeout(Duration::from_secs(5))
@@ -619,6 +620,17 @@ fn fingerprint(text: &str) -> u64 {
     let mut hasher = std::collections::hash_map::DefaultHasher::new();
     text.hash(&mut hasher);
     hasher.finish()
+}
+
+/// Makes ring (the provider of the follower's HTTPS client) the process's TLS crypto
+/// provider, once: where another library of the process brings another provider (the
+/// browser driver of the tests brings aws-lc-rs), rustls would otherwise refuse to choose.
+fn install_tls_provider() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        // Err: a provider was installed already, which is as good.
+        let _ = rustls::crypto::ring::default_provider().install_default();
+    });
 }
 
 /// Waits `duration`; true when the task was stopped meanwhile.

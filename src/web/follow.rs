@@ -76,7 +76,7 @@ pub fn floor_panel(
                             input type="hidden" name="action" value="start";
                             label for="feed-url" { "DGT LiveChess round URL" }
                             input #feed-url name="url" type="url" required maxlength="2000"
-                                placeholder="https://live.example.org/round-5/"
+                                placeholder="the round's folder: index.json, game-1.json, … are in it"
                                 value=[follow.map(|f| f.url.as_str())];
                             div.actions { button.primary type="submit" { "Follow the boards" } }
                         }
