@@ -45,14 +45,14 @@ struct Cli {
     /// Boards of the followed round.
     #[arg(long, default_value_t = 20)]
     boards: u32,
-    /// Polls measured in each of the idle and moving phases (the moving phase stops at the
-    /// game's 42 moves).
+    /// Polls measured in each of the idle and moving phases (the moving phase stops before
+    /// the game's last `--changes` moves, kept for the latency phase).
     #[arg(long, default_value_t = 40)]
     polls: usize,
     /// The follower's poll interval in the latency phase (the service's default: 3000).
     #[arg(long, default_value_t = 3000)]
     poll_ms: u64,
-    /// Feed changes timed in the latency phase.
+    /// Feed changes timed in the latency phase (at most 20).
     #[arg(long, default_value_t = 10)]
     changes: usize,
 }
@@ -268,7 +268,9 @@ async fn measure(cli: &Cli, url: &str) -> Result<()> {
     }
 
     // Moving polls: one new move on every board per poll.
-    let moving_polls = cli.polls.min(line.len() - 2);
+    // The game's last moves are kept for the latency phase.
+    let changes = cli.changes.min(20);
+    let moving_polls = cli.polls.min(line.len() - 2 - changes);
     let cpu = thread_cpu()?;
     let wall = Instant::now();
     for poll in 0..moving_polls {
@@ -306,7 +308,7 @@ async fn measure(cli: &Cli, url: &str) -> Result<()> {
     let mut latencies = Vec::new();
     followers.start(follow.follow_id);
     tokio::time::sleep(Duration::from_millis(200)).await;
-    for change in 0..cli.changes.min(line.len() - plies) {
+    for change in 0..changes.min(line.len() - plies) {
         // Unrelated to the poll's phase: a prime number of milliseconds on.
         tokio::time::sleep(Duration::from_millis(
             (cli.poll_ms * 7 / 13 + 211 * change as u64) % cli.poll_ms.max(1) + 50,
