@@ -182,6 +182,7 @@ pub async fn set_follow(
         (status = 200, description = "The round's follow.", body = FollowView),
         (status = 400, description = "The id is not a UUID.", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such tournament, or the round follows no feed.", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "The round's name is not one a round can have; `field` names it.", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[get("/tournaments/{id}/rounds/{round}/follow")]
@@ -219,6 +220,7 @@ pub async fn get_follow(
         (status = 400, description = "The id is not a UUID.", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "Not an arbiter token for this event.", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such tournament, or the round follows no feed.", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "The round's name is not one a round can have; `field` names it.", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[delete("/tournaments/{id}/rounds/{round}/follow")]
