@@ -11,6 +11,7 @@
 //! log; [`follower`] follows a round's electronic boards live (DGT LiveChess feeds).
 
 pub mod arbitration;
+pub mod chief_report;
 pub mod commands;
 pub mod follower;
 pub mod import;

@@ -83,19 +83,32 @@ pub async fn keep_trf_players(
     Ok(())
 }
 
-/// What a game's current state reports for White (Black's is the opposite).
-fn white_result(
+/// What a game's current state reports for White and for Black.
+fn results_of(
     result: Option<GameResult>,
     termination: Option<Termination>,
     plies: usize,
-) -> TrfResult {
+) -> (TrfResult, TrfResult) {
     let Some(result) = result else {
-        return TrfResult::Blank;
+        return (TrfResult::Blank, TrfResult::Blank);
     };
     let by_arbiter = matches!(
         termination,
         Some(Termination::Arbiter | Termination::Appeal)
     );
+    // A double forfeit (0-0) is each player's `-`; a game lost by both after moves were
+    // played (the arbiter's ruling) is each player's `0`. Neither is one result and its
+    // opposite.
+    if result == GameResult::BothLose {
+        let both = if plies == 0 && by_arbiter {
+            TrfResult::ForfeitLoss
+        } else if plies >= 2 {
+            TrfResult::Loss
+        } else {
+            TrfResult::UnratedLoss
+        };
+        return (both, both);
+    }
     let (played, forfeit, unrated) = match result {
         GameResult::WhiteWins => (TrfResult::Win, TrfResult::ForfeitWin, TrfResult::UnratedWin),
         GameResult::BlackWins => (
@@ -103,19 +116,20 @@ fn white_result(
             TrfResult::ForfeitLoss,
             TrfResult::UnratedLoss,
         ),
-        GameResult::Draw => (
+        GameResult::Draw | GameResult::BothLose => (
             TrfResult::Draw,
             TrfResult::UnratedDraw,
             TrfResult::UnratedDraw,
         ),
     };
-    if plies >= 2 {
+    let white = if plies >= 2 {
         played
     } else if plies == 0 && by_arbiter {
         forfeit
     } else {
         unrated
-    }
+    };
+    (white, white.opposite())
 }
 
 /// The key a player is found by: the FIDE id when there is one, else the name.
@@ -195,14 +209,15 @@ pub async fn report(
         let settings = state.settings();
         let white = find_or_add(&mut players, &settings.white.name, settings.white.fide_id);
         let black = find_or_add(&mut players, &settings.black.name, settings.black.fide_id);
-        let result = white_result(state.result(), state.termination(), state.moves().len());
+        let (white_result, black_result) =
+            results_of(state.result(), state.termination(), state.moves().len());
         entries.push((
             white,
             round,
             TrfRound {
                 opponent: Some(players[black].start_number),
                 colour: TrfColour::White,
-                result,
+                result: white_result,
             },
         ));
         entries.push((
@@ -211,7 +226,7 @@ pub async fn report(
             TrfRound {
                 opponent: Some(players[white].start_number),
                 colour: TrfColour::Black,
-                result: result.opposite(),
+                result: black_result,
             },
         ));
     }
@@ -276,6 +291,80 @@ pub async fn export(
     ))
 }
 
+/// The days the chief arbiter has to send the tournament report (the TRF file) to the rating
+/// officer of the federation after the end of the tournament: FIDE Rating Regulations 9.1
+/// ("within 7 days after the end of the tournament"; the rating officer then has until 30
+/// days after the end to upload it).
+pub const REPORT_DAYS: u64 = 7;
+
+/// The date the report is due, from the tournament's last day; `None` when the end date is not
+/// set.
+pub fn report_due_on(tournament: &Tournament) -> Option<chrono::NaiveDate> {
+    tournament
+        .settings
+        .ends_on
+        .and_then(|end| end.checked_add_days(chrono::Days::new(REPORT_DAYS)))
+}
+
+/// An appeal lodged and not decided yet: the report would carry the result as it stands now.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UndecidedAppeal {
+    /// The game.
+    pub game_id: uuid::Uuid,
+    /// Its round.
+    pub round: String,
+    /// Its board.
+    pub board: Option<u32>,
+    /// The `seq` of the decision appealed against.
+    pub against_seq: u64,
+    /// Who appealed.
+    pub by: String,
+}
+
+/// The tournament's appeals lodged and not decided yet (a lodging retracted as a data-entry
+/// error is no appeal).
+pub async fn undecided_appeals(
+    store: &Store,
+    tournament: &Tournament,
+) -> Result<Vec<UndecidedAppeal>, StoreError> {
+    use crate::game::event::{Event, RecordedEvent};
+    let items = store
+        .event_log_of_types(
+            &tournament.settings.name,
+            None,
+            &["appeal_lodged", "appeal_decided"],
+        )
+        .await?;
+    let decided: std::collections::HashSet<(uuid::Uuid, u64)> = items
+        .iter()
+        .filter(|item| item.retracted_by.is_none())
+        .filter_map(|item| match &item.decision.event {
+            Event::Recorded(RecordedEvent::AppealDecided { against_seq, .. }) => {
+                Some((item.decision.game_id, *against_seq))
+            }
+            _ => None,
+        })
+        .collect();
+    Ok(items
+        .iter()
+        .filter(|item| item.retracted_by.is_none())
+        .filter_map(|item| match &item.decision.event {
+            Event::Recorded(RecordedEvent::AppealLodged {
+                by, against_seq, ..
+            }) if !decided.contains(&(item.decision.game_id, *against_seq)) => {
+                Some(UndecidedAppeal {
+                    game_id: item.decision.game_id,
+                    round: item.round.clone(),
+                    board: item.board,
+                    against_seq: *against_seq,
+                    by: by.clone(),
+                })
+            }
+            _ => None,
+        })
+        .collect())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -285,18 +374,37 @@ mod tests {
         let arbiter = Some(Termination::Arbiter);
         let resigned = Some(Termination::Resignation);
         let white = Some(GameResult::WhiteWins);
-        assert_eq!(white_result(white, resigned, 2), TrfResult::Win);
-        assert_eq!(white_result(white, arbiter, 0), TrfResult::ForfeitWin);
-        assert_eq!(white_result(white, arbiter, 1), TrfResult::UnratedWin);
-        assert_eq!(white_result(white, resigned, 0), TrfResult::UnratedWin);
+        let for_white = |result, termination, plies| results_of(result, termination, plies).0;
+        assert_eq!(for_white(white, resigned, 2), TrfResult::Win);
+        assert_eq!(for_white(white, arbiter, 0), TrfResult::ForfeitWin);
+        assert_eq!(for_white(white, arbiter, 1), TrfResult::UnratedWin);
+        assert_eq!(for_white(white, resigned, 0), TrfResult::UnratedWin);
         assert_eq!(
-            white_result(Some(GameResult::Draw), Some(Termination::Agreement), 1),
+            for_white(Some(GameResult::Draw), Some(Termination::Agreement), 1),
             TrfResult::UnratedDraw
         );
         assert_eq!(
-            white_result(Some(GameResult::BlackWins), Some(Termination::Appeal), 0),
-            TrfResult::ForfeitLoss
+            results_of(Some(GameResult::BlackWins), Some(Termination::Appeal), 0),
+            (TrfResult::ForfeitLoss, TrfResult::ForfeitWin)
         );
-        assert_eq!(white_result(None, None, 30), TrfResult::Blank);
+        assert_eq!(
+            results_of(None, None, 30),
+            (TrfResult::Blank, TrfResult::Blank)
+        );
+    }
+
+    #[test]
+    fn a_double_forfeit_is_each_players_forfeit_loss_and_a_game_lost_by_both_each_ones_loss() {
+        let both = Some(GameResult::BothLose);
+        let arbiter = Some(Termination::Arbiter);
+        assert_eq!(
+            results_of(both, arbiter, 0),
+            (TrfResult::ForfeitLoss, TrfResult::ForfeitLoss)
+        );
+        assert_eq!(
+            results_of(both, arbiter, 31),
+            (TrfResult::Loss, TrfResult::Loss)
+        );
+        assert_eq!(results_of(both, arbiter, 0).0.half_points(), 0);
     }
 }

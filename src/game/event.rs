@@ -30,6 +30,11 @@ pub enum GameResult {
     /// The game was drawn.
     #[serde(rename = "1/2-1/2")]
     Draw,
+    /// Both players lost: a double forfeit (neither player was present at the default time,
+    /// 6.7.1, or the arbiter declared the game lost for both). No point for either. PGN has no
+    /// notation for it; this is the one FIDE's Olympiad broadcasts and lichess use.
+    #[serde(rename = "0-0")]
+    BothLose,
 }
 
 impl GameResult {
@@ -39,6 +44,7 @@ impl GameResult {
             GameResult::WhiteWins => "1-0",
             GameResult::BlackWins => "0-1",
             GameResult::Draw => "1/2-1/2",
+            GameResult::BothLose => "0-0",
         }
     }
 
@@ -56,6 +62,7 @@ impl GameResult {
             "1-0" => Some(GameResult::WhiteWins),
             "0-1" => Some(GameResult::BlackWins),
             "1/2-1/2" => Some(GameResult::Draw),
+            "0-0" => Some(GameResult::BothLose),
             _ => None,
         }
     }

@@ -127,16 +127,20 @@ pub async fn pgn(
 #[into_params(parameter_in = Query)]
 pub struct RulingsQuery {
     /// Only games of this event (exact name).
+    #[param(max_length = 200, pattern = r"^[^\x00]*$")]
     pub event: Option<String>,
     /// Only games of this round.
+    #[param(max_length = 200, pattern = r"^[^\x00]*$")]
     pub round: Option<String>,
     /// Only this kind of decision: `claim_ruled`, `penalty_applied`, `game_ended`,
     /// `arbiter_decision` or `appeal_decided`.
     #[param(schema_with = crate::game::event::decision_type_schema)]
     pub kind: Option<String>,
     /// Only decisions citing this article (e.g. `9.2.2`).
+    #[param(max_length = 200, pattern = r"^[^\x00]*$")]
     pub article: Option<String>,
     /// Only this outcome: `upheld`/`rejected` (claims) or a result such as `1/2-1/2`.
+    #[param(max_length = 200, pattern = r"^[^\x00]*$")]
     pub outcome: Option<String>,
     /// The `next` of the previous page.
     #[param(pattern = "^[0-9]{1,19}$")]

@@ -103,8 +103,10 @@ pub struct EventPage {
 #[into_params(parameter_in = Query)]
 pub struct ListGamesQuery {
     /// Only games of this event (exact name).
+    #[param(max_length = 200, pattern = r"^[^\x00]*$")]
     pub event: Option<String>,
     /// Only games of this round.
+    #[param(max_length = 200, pattern = r"^[^\x00]*$")]
     pub round: Option<String>,
     /// Only games with this status.
     pub status: Option<GameStatus>,

@@ -49,8 +49,10 @@ impl From<StreamError> for ApiError {
 #[into_params(parameter_in = Query)]
 pub struct RoundQuery {
     /// The event's name, exactly as in the games' settings (URL-encoded: spaces as `%20`).
+    #[param(max_length = 200, pattern = r"^[^\x00]*$")]
     pub event: String,
     /// The round, exactly as in the games' settings.
+    #[param(max_length = 200, pattern = r"^[^\x00]*$")]
     pub round: String,
 }
 

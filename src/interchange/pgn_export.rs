@@ -443,7 +443,15 @@ pub fn export_pgn_styled(
                 tokens.push(text);
             }
         }
-        tokens.push(result.to_string());
+        if result == GameResult::BothLose.pgn() {
+            // PGN's movetext has no token for 0-0, and parsers read `0-0` there as castling:
+            // the `Result` tag says 0-0 (as FIDE's Olympiad broadcasts and lichess write it),
+            // the movetext says it in a comment and ends with `*`, which every reader takes.
+            tokens.push("{Double forfeit: both players lost, 0-0}".to_string());
+            tokens.push("*".to_string());
+        } else {
+            tokens.push(result.to_string());
+        }
         write_movetext(&mut pgn, &tokens);
     }
     Ok(pgn)

@@ -472,6 +472,7 @@ fn result_of(text: &str) -> Option<GameResult> {
         "1-0" => Some(GameResult::WhiteWins),
         "0-1" => Some(GameResult::BlackWins),
         "1/2-1/2" | "½-½" => Some(GameResult::Draw),
+        "0-0" => Some(GameResult::BothLose),
         _ => None,
     }
 }
@@ -482,7 +483,7 @@ fn tag_ending(termination: Option<&str>, result: Option<GameResult>) -> Option<R
     let loser = match result? {
         GameResult::WhiteWins => Side::Black,
         GameResult::BlackWins => Side::White,
-        GameResult::Draw => return None,
+        GameResult::Draw | GameResult::BothLose => return None,
     };
     let termination = termination?.to_lowercase();
     if termination.contains("time forfeit") || termination.contains("on time") {

@@ -392,6 +392,28 @@ fn collided(error: &sqlx::Error) -> bool {
         || violates(error, "events_game_event_id_key")
 }
 
+/// Makes the commit of `tx` wait for the synchronous standby like the commit of an append, so
+/// that a write this transaction only *found* (a retry answered from the log) is acknowledged
+/// no sooner than a new one would be.
+///
+/// PostgreSQL waits for the standby at commit only when the transaction wrote WAL (xact.c,
+/// `RecordTransactionCommit`): a transaction id alone is not enough (a transaction that took
+/// one with `pg_current_xact_id()` and wrote nothing commits at once even when no standby
+/// answers, which lost an acknowledged append in the failover test). A transactional logical
+/// message is a WAL record that touches no table: the commit after it waits until the standby
+/// has flushed the WAL up to it, and so everything stored before it. With no synchronous
+/// standby configured it costs one small WAL record.
+pub(crate) async fn wait_for_standby_in(
+    tx: &mut Transaction<'_, Postgres>,
+    game_id: Uuid,
+) -> Result<(), StoreError> {
+    sqlx::query("SELECT pg_logical_emit_message(true, 'arbiter.retry', $1::text)")
+        .bind(game_id.to_string())
+        .execute(&mut **tx)
+        .await?;
+    Ok(())
+}
+
 /// Why an append stored nothing, read in `tx`: a retry, a stale request, a reused id, no
 /// such game, or (loudly) a summary row out of step with the log.
 async fn settle_conflict_in(
@@ -406,13 +428,9 @@ async fn settle_conflict_in(
     if let Some(envelopes) = find_retry(tx, game_id, expected_seq, events).await? {
         // The stored append may have been committed here but never confirmed by the
         // synchronous standby (the primary crashed while waiting, and came back with it from
-        // its own WAL): a failover would lose it. Taking a transaction id makes this
-        // transaction's commit wait for the standby like any append, and its commit record
-        // lies after the stored one, so the retry is acknowledged only once the append is on
-        // the standby too (docs/operations.md, high availability).
-        sqlx::query("SELECT pg_current_xact_id()")
-            .execute(&mut **tx)
-            .await?;
+        // its own WAL): a failover would lose it. The retry is acknowledged only once the
+        // append is on the standby too (docs/operations.md, high availability).
+        wait_for_standby_in(tx, game_id).await?;
         return Ok(Appended {
             envelopes,
             newly_stored: false,

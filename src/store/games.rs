@@ -303,6 +303,11 @@ impl Store {
         if &envelope.event != created {
             return Err(StoreError::GameIdTaken(game_id));
         }
+        // A retried creation is acknowledged only once the creation is on the synchronous
+        // standby, as a new one would be (see `wait_for_standby_in`).
+        let mut tx = self.pool.begin().await?;
+        super::events::wait_for_standby_in(&mut tx, game_id).await?;
+        tx.commit().await?;
         let summary = self
             .game(game_id)
             .await?

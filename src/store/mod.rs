@@ -31,7 +31,7 @@ pub use rounds::{RoundFeedPage, RoundGameHead};
 pub use rulings::{RulingFilter, RulingItem, RulingPage};
 pub use sessions::{OpenedSession, Session};
 pub use tokens::{RotateError, Rotated, TokenCheck, TokenInfo, token_hash};
-pub use tournaments::EventRound;
+pub use tournaments::{EventRound, Recorder};
 
 use sqlx::PgPool;
 use sqlx::postgres::PgPoolOptions;

@@ -151,6 +151,36 @@ impl Store {
         rows.iter().map(tournament_from_row).collect()
     }
 
+    /// Who recorded events in the games of `event`, most events first: the recorded events
+    /// only (the decisions and ends the service appended are not anyone's recording).
+    pub async fn event_recorders(&self, event: &str) -> Result<Vec<Recorder>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT e.recorded_by, count(*) AS events, \
+               array_agg(DISTINCT g.round) AS rounds, \
+               min(e.recorded_at) AS first_at, max(e.recorded_at) AS last_at \
+             FROM events e JOIN games g ON g.game_id = e.game_id \
+             WHERE g.event_name = $1 \
+               AND e.event_type NOT IN ('claim_ruled', 'penalty_applied', 'game_ended') \
+             GROUP BY e.recorded_by ORDER BY count(*) DESC, e.recorded_by",
+        )
+        .bind(event)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter()
+            .map(|row| {
+                let mut rounds: Vec<String> = row.try_get("rounds")?;
+                rounds.sort_by(|a, b| (a.len(), a).cmp(&(b.len(), b)));
+                Ok(Recorder {
+                    recorded_by: row.try_get("recorded_by")?,
+                    events: super::to_u64(row.try_get("events")?),
+                    rounds,
+                    first_at: row.try_get("first_at")?,
+                    last_at: row.try_get("last_at")?,
+                })
+            })
+            .collect()
+    }
+
     /// The events games were created for and their rounds, with how many games each round has
     /// and how many have ended: what the back office lists, tournaments or not.
     pub async fn event_rounds(&self) -> Result<Vec<EventRound>, StoreError> {
@@ -174,6 +204,22 @@ impl Store {
             })
             .collect()
     }
+}
+
+/// Someone who recorded events in an event's games: the envelope's `recorded_by` (a token's
+/// name and role, or a session's), with what and when.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Recorder {
+    /// As stored in the envelope (`Name (role, ...)`).
+    pub recorded_by: String,
+    /// The events recorded (decisions the service appended in consequence not counted).
+    pub events: u64,
+    /// The rounds recorded in, in order.
+    pub rounds: Vec<String>,
+    /// The first event recorded.
+    pub first_at: chrono::DateTime<chrono::Utc>,
+    /// The last event recorded.
+    pub last_at: chrono::DateTime<chrono::Utc>,
 }
 
 /// A round of an event, as the games table knows it.

@@ -781,7 +781,7 @@ fn record_forms(frame: &FormFrame, view: &GameView, event_name: &str) -> Markup 
                         label for="decision-result" { "Result" }
                         select #decision-result name="result" {
                             option value="" { "none" }
-                            @for (value, label) in [("1-0", "1-0"), ("1/2-1/2", "½-½"), ("0-1", "0-1")] {
+                            @for (value, label) in [("1-0", "1-0"), ("1/2-1/2", "½-½"), ("0-1", "0-1"), ("0-0", "0-0 (both lose)")] {
                                 option value=(value) selected[frame.value("arbiter_decision", "result") == value] { (label) }
                             }
                         }

@@ -255,7 +255,7 @@ pub fn regulations_text(regulations: &Regulations) -> Vec<String> {
     lines
 }
 
-fn edition_text(edition: LawsEdition) -> &'static str {
+pub(super) fn edition_text(edition: LawsEdition) -> &'static str {
     match edition {
         LawsEdition::Y2018 => "FIDE Laws 2018",
         LawsEdition::Y2023 => "FIDE Laws 2023",
@@ -666,6 +666,9 @@ pub async fn show(
         .filter(|r| r.ended < r.games)
         .map(|r| format!("round {}: {} of {}", r.round, r.games - r.ended, r.games))
         .collect();
+    let undecided = trf::undecided_appeals(&reads, &tournament).await?;
+    let due_on = trf::report_due_on(&tournament);
+    let today = chrono::Utc::now().date_naive();
     let body = html! {
         div.page-head {
             h1 { (settings.name) }
@@ -714,9 +717,37 @@ pub async fn show(
                         "Tournament report (FIDE TRF), for the pairing program and the rating officer: "
                         a.button href={ "/v1/tournaments/" (tournament.tournament_id) "/trf" } download { "TRF-16" } " "
                         a.button href={ "/v1/tournaments/" (tournament.tournament_id) "/trf?version=26" } download { "TRF26" }
+                        " "
+                        a.button href={ (PREFIX) "/events/" (tournament.tournament_id) "/report" } { "Chief arbiter's report" }
                     }
-                    @if !unfinished.is_empty() {
-                        p.hint #report-missing { "Games without a result yet (blank in the report): " (unfinished.join(", ")) "." }
+                    div #report-readiness {
+                        @match due_on {
+                            Some(due) => p class={ "hint" @if today > due && (!unfinished.is_empty() || !undecided.is_empty()) { " overdue" } } {
+                                "Due to the rating officer by " strong { (due) } ": within " (trf::REPORT_DAYS)
+                                " days after the end of the tournament (FIDE Rating Regulations 9.1)."
+                                @if today > due { " That date has passed." }
+                            },
+                            None => p.hint { "Set the tournament's last day to see when the report is due (7 days after it, FIDE Rating Regulations 9.1)." },
+                        }
+                        @if unfinished.is_empty() && undecided.is_empty() {
+                            p.hint { "Nothing is missing: every game has a result and every appeal is decided." }
+                        }
+                        @if !unfinished.is_empty() {
+                            p.hint #report-missing { "Games without a result yet (blank in the report): " (unfinished.join(", ")) "." }
+                        }
+                        @if !undecided.is_empty() {
+                            p.hint #report-appeals {
+                                "Appeals not decided yet (the report carries the result as it stands): "
+                                @for (i, appeal) in undecided.iter().enumerate() {
+                                    @if i > 0 { ", " }
+                                    a href={ (PREFIX) "/games/" (appeal.game_id) "/decisions/" (appeal.against_seq) } {
+                                        "round " (appeal.round) @if let Some(board) = appeal.board { " board " (board) }
+                                    }
+                                    ", appealed by " (appeal.by)
+                                }
+                                "."
+                            }
+                        }
                     }
                     table.list {
                         thead { tr { th { "Round" } th.num { "Games" } th.num { "Ended" } th { "Screens" } } }

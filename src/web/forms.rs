@@ -221,13 +221,17 @@ pub fn events_from_form(fields: &Fields) -> Result<Vec<Value>, String> {
                     "0-1",
                     "Forfeit: White did not play the game (6.7.1); Black wins by forfeit.",
                 ),
+                "forfeit:both" => (
+                    "0-0",
+                    "Double forfeit: neither player played the game (6.7.1); both lose.",
+                ),
                 result @ ("1-0" | "1/2-1/2" | "0-1") => (
                     result,
                     "Result reported by both players at the end of the game (8.7).",
                 ),
                 other => {
                     return Err(format!(
-                        "`{other}` is not a result; choose 1-0, ½-½ or 0-1."
+                        "`{other}` is not a result; choose 1-0, ½-½, 0-1 or a forfeit."
                     ));
                 }
             };

@@ -229,12 +229,13 @@ impl HallTime {
     }
 }
 
-/// A result as printed on a pairing list: `1-0`, `½-½`, `0-1`.
+/// A result as printed on a pairing list: `1-0`, `½-½`, `0-1`, `0-0` (a double forfeit).
 pub fn result_text(result: GameResult) -> &'static str {
     match result {
         GameResult::WhiteWins => "1-0",
         GameResult::BlackWins => "0-1",
         GameResult::Draw => "½-½",
+        GameResult::BothLose => "0-0",
     }
 }
 

@@ -12,6 +12,7 @@
 //! style). Sessions, CSRF protection and the session cookie are in [`session`].
 
 pub mod assets;
+pub mod chief_report;
 pub mod desk;
 pub mod error;
 pub mod events;
@@ -66,6 +67,7 @@ pub fn routes(config: &mut web::ServiceConfig) {
                     web::post().to(follow::set),
                 )
                 .route("/attentions/{id}/decision", web::post().to(follow::decide))
+                .route("/events/{id}/report", web::get().to(chief_report::page))
                 .route("/floor", web::get().to(floor::page))
                 .route("/floor/rows", web::get().to(floor::rows_fragment))
                 .route("/games/{id}", web::get().to(desk::page))

@@ -70,14 +70,14 @@ fn chooser(page: &str, rounds: &[EventRound]) -> Markup {
     }
 }
 
-fn board_label(item: &RulingItem) -> String {
+pub(super) fn board_label(item: &RulingItem) -> String {
     match item.board {
         Some(board) => format!("{}.{board}", item.round),
         None => item.round.clone(),
     }
 }
 
-fn position_link(item: &RulingItem) -> Markup {
+pub(super) fn position_link(item: &RulingItem) -> Markup {
     html! {
         a href={ (PREFIX) "/games/" (item.decision.game_id) "?at_seq=" (item.decision.seq) } { "position #" (item.decision.seq) }
     }
@@ -85,7 +85,7 @@ fn position_link(item: &RulingItem) -> Markup {
 
 /// The mark of an event a correction retracted (a data-entry error undone): it no longer
 /// stands, and the report says so rather than hiding it.
-fn retracted_mark(item: &RulingItem) -> Markup {
+pub(super) fn retracted_mark(item: &RulingItem) -> Markup {
     html! {
         @if let Some(correction) = item.retracted_by {
             " " (layout::badge("retracted", &format!("retracted by #{correction}")))
@@ -93,7 +93,7 @@ fn retracted_mark(item: &RulingItem) -> Markup {
     }
 }
 
-fn row_class(item: &RulingItem) -> &'static str {
+pub(super) fn row_class(item: &RulingItem) -> &'static str {
     if item.retracted_by.is_some() {
         "retracted"
     } else {
@@ -101,21 +101,21 @@ fn row_class(item: &RulingItem) -> &'static str {
     }
 }
 
-fn players(item: &RulingItem) -> Markup {
+pub(super) fn players(item: &RulingItem) -> Markup {
     html! { (item.white) " – " (item.black) }
 }
 
 /// The printed head of a report and how the report prints times.
-struct ReportHead {
+pub(super) struct ReportHead {
     /// The event, the round, the venue, the arbiters, when printed.
-    markup: Markup,
+    pub(super) markup: Markup,
     /// The venue's time zone, or UTC.
-    hall: HallTime,
+    pub(super) hall: HallTime,
 }
 
 /// The printed head of a report: the event, the round, the arbiters, when printed (in the
 /// venue's time, as every time of the report).
-async fn report_head(
+pub(super) async fn report_head(
     reads: &Store,
     title: &str,
     event: &str,
@@ -670,17 +670,20 @@ pub async fn decision(
     )))
 }
 
-/// How a result is written on the pairing list: `1-0`, `½-½`, `0-1`, forfeits `+/−`, `−/+`.
-fn result_cell(view: &crate::game::GameView) -> (String, bool) {
+/// How a result is written on the pairing list: `1-0`, `½-½`, `0-1`, forfeits `+/−`, `−/+`
+/// and the double forfeit `−/−`.
+pub(super) fn result_cell(view: &crate::game::GameView) -> (String, bool) {
     let forfeit = view.termination == Some(Termination::Arbiter)
         && view.ply == 0
-        && view
-            .reason
-            .as_deref()
-            .is_some_and(|r| r.contains("Forfeit"));
+        && (view.result == Some(GameResult::BothLose)
+            || view
+                .reason
+                .as_deref()
+                .is_some_and(|r| r.to_lowercase().contains("forfeit")));
     match (view.result, forfeit) {
         (Some(GameResult::WhiteWins), true) => ("+/−".into(), true),
         (Some(GameResult::BlackWins), true) => ("−/+".into(), true),
+        (Some(GameResult::BothLose), true) => ("−/−".into(), true),
         (Some(result), _) => (layout::result_text(result).into(), false),
         (None, _) => ("*".into(), false),
     }
@@ -764,6 +767,7 @@ pub async fn results(
                                             @if board.view.ply == 0 {
                                                 option value="forfeit:white" { "+/− (Black forfeits)" }
                                                 option value="forfeit:black" { "−/+ (White forfeits)" }
+                                                option value="forfeit:both" { "−/− (double forfeit, 0-0)" }
                                             }
                                         }
                                         button type="submit" { "Record" }
@@ -779,7 +783,7 @@ pub async fn results(
         }
         p.hint.screen-only {
             "A result recorded here is an arbiter's decision (game ended) stating that both players reported it (8.7). "
-            "A forfeit is offered only before the first move and is recorded the same way, with a reason naming the forfeit (6.7.1)."
+            "A forfeit (one player, or both: a double forfeit, 0-0) is offered only before the first move and is recorded the same way, with a reason naming the forfeit (6.7.1)."
         }
     };
     Ok(layout::ok(layout::page(

@@ -170,3 +170,121 @@ async fn the_service_follows_a_promoted_standby_answering_503_meanwhile() {
     assert!(report.intact, "{report:?}");
     drop(pair);
 }
+
+/// The test clusters' settings but `synchronous_commit` (off there, for speed): on, as in
+/// production, so that a commit waits for the synchronous standby.
+const SYNCHRONOUS_COMMIT: &[&str] = &["max_connections=100", "fsync=off", "full_page_writes=off"];
+
+/// The bug the failover test found: a primary killed while it waited for the synchronous
+/// standby comes back with the append from its own WAL, and a retry must not be acknowledged
+/// from there before the standby has it. Here no synchronous standby answers (the primary
+/// names one that does not exist): a new append waits, and so must a retry answered from the
+/// log, of an append or of a game's creation; once the standby requirement is lifted they are
+/// answered. A transaction id alone did not make the retry wait (it wrote no WAL).
+#[actix_web::test]
+async fn a_retry_answered_from_the_log_waits_for_the_synchronous_standby_like_a_new_append() {
+    let dir = std::env::temp_dir().join(format!("arbiter-sync-retry-test-{}", Uuid::new_v4()));
+    let primary = Cluster::start_with_settings(&dir.join("primary"), SYNCHRONOUS_COMMIT)
+        .expect("a private primary");
+    primary
+        .stop_when_process_exits(std::process::id(), Some(&dir))
+        .unwrap();
+    Store::ensure_arbiter_database(&primary.admin_url())
+        .await
+        .unwrap();
+    let owner = Store::connect(&primary.database_url(), 2).await.unwrap();
+    owner.migrate().await.unwrap();
+    let (_, token) = owner
+        .create_token("Arbiter", Role::Arbiter, None, "test")
+        .await
+        .unwrap();
+    let store = Store::connect_as_service(&primary.database_url(), 4, "arbiter_service")
+        .await
+        .unwrap();
+    let app = test::init_service(arbiter::startup::app(AppState::new(store))).await;
+    let post = |uri: &str| TestRequest::post().uri(uri).insert_header(bearer(&token));
+
+    let mut creation = standard_game();
+    creation["game_id"] = json!(Uuid::new_v4());
+    let (status, _, body) = send_raw(&app, post("/v1/games").set_json(&creation)).await;
+    assert_eq!(status, 201, "{body}");
+    let game = creation["game_id"].as_str().unwrap().to_string();
+    let events = format!("/v1/games/{game}/events");
+    let append = json!({"expected_seq": 1, "events": [{"type": "clock_adjust", "event_id": Uuid::new_v4(),
+        "side": "white", "delta_ms": 1000, "reason": "clock set wrongly (6.10.2)"}]});
+    let (status, _, body) = send_raw(&app, post(&events).set_json(&append)).await;
+    assert_eq!(status, 201, "{body}");
+
+    // From now on every commit that wrote WAL waits for a standby that never answers.
+    let owner_url = primary.database_url();
+    let set_standby = |names: &'static str| {
+        let owner = owner.clone();
+        let url = owner_url.clone();
+        async move {
+            let statement = if names.is_empty() {
+                "ALTER SYSTEM RESET synchronous_standby_names"
+            } else {
+                "ALTER SYSTEM SET synchronous_standby_names = 'nobody'"
+            };
+            sqlx::query(statement).execute(owner.pool()).await.unwrap();
+            sqlx::query("SELECT pg_reload_conf()")
+                .execute(owner.pool())
+                .await
+                .unwrap();
+            // The reload reaches the server's processes shortly after: wait until a new
+            // connection sees it.
+            let deadline = Instant::now() + Duration::from_secs(10);
+            loop {
+                let fresh = Store::connect(&url, 1).await.unwrap();
+                let shown: String = sqlx::query_scalar("SHOW synchronous_standby_names")
+                    .fetch_one(fresh.pool())
+                    .await
+                    .unwrap();
+                fresh.pool().close().await;
+                if shown == names {
+                    break;
+                }
+                assert!(Instant::now() < deadline, "the setting never took effect");
+                tokio::time::sleep(Duration::from_millis(50)).await;
+            }
+        }
+    };
+    set_standby("nobody").await;
+    let waited = tokio::time::timeout(
+        Duration::from_millis(1500),
+        send_raw(&app, post(&events).set_json(&append)),
+    )
+    .await;
+    assert!(
+        waited.is_err(),
+        "a retried append was acknowledged with no synchronous standby: {:?}",
+        waited.map(|(status, _, body)| (status, body))
+    );
+    let waited = tokio::time::timeout(
+        Duration::from_millis(1500),
+        send_raw(&app, post("/v1/games").set_json(&creation)),
+    )
+    .await;
+    assert!(
+        waited.is_err(),
+        "a retried creation was acknowledged with no synchronous standby: {:?}",
+        waited.map(|(status, _, body)| (status, body))
+    );
+
+    // The requirement lifted, the same retries are answered from the log.
+    set_standby("").await;
+    let (status, _, body) = send_raw(&app, post(&events).set_json(&append)).await;
+    assert_eq!(status, 200, "{body}");
+    let (status, _, body) = send_raw(&app, post("/v1/games").set_json(&creation)).await;
+    assert_eq!(status, 200, "{body}");
+    let seqs: Vec<i64> =
+        sqlx::query_scalar("SELECT seq FROM events WHERE game_id = $1::uuid ORDER BY seq")
+            .bind(&game)
+            .fetch_all(owner.pool())
+            .await
+            .unwrap();
+    assert_eq!(seqs, vec![1, 2], "nothing stored twice");
+    owner.pool().close().await;
+    primary.stop().expect("the primary stops");
+    let _ = std::fs::remove_dir_all(&dir);
+}

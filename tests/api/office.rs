@@ -567,3 +567,178 @@ async fn the_incident_sheet_prints_the_times_of_the_log_in_the_venues_time_zone(
     assert!(!page.contains("Time (UTC)"), "not UTC");
     db.finish().await;
 }
+
+#[actix_web::test]
+async fn a_double_forfeit_entered_on_the_results_page_is_each_players_forfeit_in_the_report_and_the_tournament_page_says_what_is_missing()
+ {
+    use crate::support::{append, send, send_raw};
+    use serde_json::json;
+    let db = TestDb::new().await;
+    let app = test::init_service(arbiter::startup::app(db.state())).await;
+    let mut open = crate::tournaments::city_open();
+    open["starts_on"] = json!("2026-01-05");
+    open["ends_on"] = json!("2026-01-10");
+    let (status, body, _) = send(&app, db.post().uri("/v1/tournaments").set_json(&open)).await;
+    assert_eq!(status, 201, "{body}");
+    let tournament = body["tournament_id"].as_str().expect("id").to_string();
+    let (status, round, _) = send(
+        &app,
+        db.post()
+            .uri(&format!("/v1/tournaments/{tournament}/rounds/1/pairings"))
+            .set_json(json!({"pairings": [
+                {"board": 1, "white": {"name": "Absent, Ann"}, "black": {"name": "Away, Bob"}},
+                {"board": 2, "white": {"name": "Sokolova, Anna"}, "black": {"name": "Meier, Jan"}}
+            ]})),
+    )
+    .await;
+    assert_eq!(status, 201, "{round}");
+    let board_one = round["games"][0]["game_id"]
+        .as_str()
+        .expect("id")
+        .to_string();
+    let board_two: uuid::Uuid = round["games"][1]["game_id"]
+        .as_str()
+        .expect("id")
+        .parse()
+        .expect("uuid");
+
+    // Board 1: neither player came; the arbiter enters it on the results page.
+    let cookie = signed_in(&app, &db.arbiter).await;
+    let results = "/office/results?event=City+Open+2026&round=1";
+    let page = page_text(&app, results, &cookie).await;
+    assert!(page.contains("double forfeit, 0-0"), "the form offers it");
+    let csrf_at = page.find("name=\"csrf\" value=\"").expect("a form") + 19;
+    let csrf = &page[csrf_at..csrf_at + page[csrf_at..].find('"').expect("end")];
+    let response = test::call_service(
+        &app,
+        test::TestRequest::post()
+            .uri(&format!("/office/games/{board_one}/record"))
+            .insert_header(("Cookie", cookie.clone()))
+            .insert_header(("Origin", ORIGIN))
+            .set_form(vec![
+                ("csrf", csrf.to_string()),
+                ("expected_seq", "1".to_string()),
+                ("event_id", uuid::Uuid::new_v4().to_string()),
+                ("type", "result".to_string()),
+                ("result", "forfeit:both".to_string()),
+                ("return_to", results.to_string()),
+            ])
+            .to_request(),
+    )
+    .await;
+    assert_eq!(response.status().as_u16(), 303);
+    let page = page_text(&app, results, &cookie).await;
+    assert!(page.contains("−/−"), "the pairing list writes it −/−");
+
+    // Board 2: White resigns, and White appeals; the appeal is not decided yet.
+    let (status, ended) = append(
+        &app,
+        &db,
+        board_two,
+        1,
+        json!([{"type": "move", "by": "white", "san": "e4"},
+               {"type": "move", "by": "black", "san": "e5"},
+               {"type": "resign", "by": "white"}]),
+    )
+    .await;
+    assert_eq!(status, 201, "{ended}");
+    let end_seq = ended["last_seq"].as_u64().expect("seq");
+    let (status, body, _) = send(
+        &app,
+        test::TestRequest::post()
+            .uri(&format!("/v1/games/{board_two}/events"))
+            .insert_header(crate::support::bearer(&db.appeals))
+            .set_json(json!({"expected_seq": end_seq, "events": [
+                {"type": "appeal_lodged", "by": "white", "against_seq": end_seq, "grounds": "I did not resign"}
+            ]})),
+    )
+    .await;
+    assert_eq!(status, 201, "{body}");
+
+    // The report: each player of board 1 lost by forfeit, no point.
+    let (status, _, trf) = send_raw(
+        &app,
+        db.get().uri(&format!("/v1/tournaments/{tournament}/trf")),
+    )
+    .await;
+    assert_eq!(status, 200, "{trf}");
+    let report = arbiter::interchange::trf_report::read_report(&trf).expect("reads");
+    for name in ["Absent, Ann", "Away, Bob"] {
+        let player = report
+            .players
+            .iter()
+            .find(|p| p.name == name)
+            .expect("the player");
+        assert_eq!(
+            player.rounds[0].result,
+            arbiter::interchange::trf_report::TrfResult::ForfeitLoss,
+            "{name}"
+        );
+        assert_eq!(player.half_points, 0, "{name}");
+    }
+    // The PGN says 0-0 in its Result tag, and ends its movetext with a token every reader takes.
+    let (status, _, pgn) =
+        send_raw(&app, db.get().uri(&format!("/v1/games/{board_one}/pgn"))).await;
+    assert_eq!(status, 200, "{pgn}");
+    assert!(pgn.contains("[Result \"0-0\"]"), "{pgn}");
+    assert!(
+        pgn.contains("{Double forfeit: both players lost, 0-0} *"),
+        "{pgn}"
+    );
+    let (_, game, _) = send(&app, db.get().uri(&format!("/v1/games/{board_one}"))).await;
+    assert_eq!(game["game"]["result"], "0-0", "{game}");
+
+    // The tournament page: the report was due seven days after the last day, and an appeal
+    // is still open.
+    let page = page_text(&app, &format!("/office/events/{tournament}"), &cookie).await;
+    assert!(
+        page.contains("Due to the rating officer by <strong>2026-01-17</strong>"),
+        "{page}"
+    );
+    assert!(page.contains("FIDE Rating Regulations 9.1"));
+    assert!(page.contains("That date has passed."));
+    assert!(page.contains("Appeals not decided yet"), "{page}");
+    assert!(page.contains(&format!("/office/games/{board_two}/decisions/{end_seq}")));
+    assert!(
+        !page.contains("Games without a result yet"),
+        "both games ended"
+    );
+    assert!(page.contains(&format!("/office/events/{tournament}/report")));
+
+    // The chief arbiter's report: the round's tally and boards, who recorded, the appeal open.
+    let report_uri = format!("/office/events/{tournament}/report");
+    let report = page_text(&app, &report_uri, &cookie).await;
+    assert!(report.contains("Chief arbiter"), "{report}");
+    assert!(
+        report.contains("2 games: 0 won by White, 0 drawn, 1 won by Black, 1 double forfeit(s)."),
+        "{report}"
+    );
+    assert!(report.contains("−/−") && report.contains("forfeit (6.7.1)"));
+    assert!(
+        report.contains("IA Anna Sokolova (chief)"),
+        "the arbiters named"
+    );
+    assert!(report.contains("Who recorded in the games"));
+    assert!(report.contains("not decided yet"), "{report}");
+    assert!(report.contains("I did not resign"), "{report}");
+    // Decided: the report carries the committee's decision and the page no longer lists it.
+    let (status, body, _) = send(
+        &app,
+        test::TestRequest::post()
+            .uri(&format!("/v1/games/{board_two}/events"))
+            .insert_header(crate::support::bearer(&db.appeals))
+            .set_json(json!({"expected_seq": end_seq + 1, "events": [
+                {"type": "appeal_decided", "against_seq": end_seq, "upheld": false,
+                 "reason": "the resignation was clear"}
+            ]})),
+    )
+    .await;
+    assert_eq!(status, 201, "{body}");
+    let report = page_text(&app, &report_uri, &cookie).await;
+    assert!(!report.contains("not decided yet"));
+    assert!(report.contains("the resignation was clear"), "{report}");
+    let page = page_text(&app, &format!("/office/events/{tournament}"), &cookie).await;
+    assert!(!page.contains("Appeals not decided yet"));
+    assert!(page.contains("Nothing is missing"));
+    db.finish().await;
+}

@@ -1037,6 +1037,12 @@ async fn every_screen_stays_on_this_origin_and_is_captured_for_the_documentation
             true,
         ),
         (
+            "arbiter",
+            "chief-report",
+            format!("/office/events/{tournament}/report"),
+            true,
+        ),
+        (
             "appeals",
             "appeals",
             format!("/office/appeals?event={event}"),
@@ -1127,7 +1133,7 @@ async fn every_screen_stays_on_this_origin_and_is_captured_for_the_documentation
         browser
             .screenshot(&format!("{name}-desk"), 1440, 900, *full)
             .await;
-        if matches!(*name, "incidents" | "results") {
+        if matches!(*name, "incidents" | "results" | "chief-report") {
             browser.print_screenshot(&format!("{name}-print")).await;
         }
     }
