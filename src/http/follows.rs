@@ -44,7 +44,7 @@ pub struct FollowRequest {
     pub kind: FeedKind,
     /// The round's URL: for `dgt_json`, the folder of `index.json` (board N is
     /// `game-N.json` beside it). `http://` or `https://`.
-    #[schema(max_length = 2000, pattern = r"^https?://\S+$")]
+    #[schema(max_length = 2000, pattern = r"^https?://[^\s\x00-\x1F\x7F]+$")]
     pub url: String,
     /// Whether to follow it now (default true).
     #[serde(default)]
@@ -128,11 +128,11 @@ pub async fn set_follow(
     let url = request.url.trim();
     if !(url.starts_with("http://") || url.starts_with("https://"))
         || url.len() > 2000
-        || url.contains(char::is_whitespace)
+        || url.chars().any(|c| c.is_whitespace() || c.is_control())
     {
         return Err(ApiError::invalid_field(
             "url",
-            "The feed's URL must be an http:// or https:// URL without spaces (at most 2000 \
+            "The feed's URL must be an http:// or https:// URL without spaces or control characters (at most 2000 \
              characters), e.g. https://live.example.org/round-5/ for a DGT LiveChess round.",
         ));
     }

@@ -122,7 +122,7 @@ pub async fn set(
         let url = fields.get("url").unwrap_or_default().trim().to_string();
         if !(url.starts_with("http://") || url.starts_with("https://"))
             || url.len() > 2000
-            || url.contains(char::is_whitespace)
+            || url.chars().any(|c| c.is_whitespace() || c.is_control())
         {
             Err("Give the round's URL as http:// or https://, e.g. https://live.example.org/round-5/.".to_string())
         } else if !state

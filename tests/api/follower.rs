@@ -801,3 +801,35 @@ async fn the_floor_and_the_desk_show_what_the_board_feed_says_and_the_arbiter_de
     app.stop().await;
     db.finish().await;
 }
+
+#[actix_web::test]
+async fn a_feed_url_that_is_not_http_or_holds_a_control_character_is_refused_naming_the_field() {
+    let db = TestDb::new().await;
+    let app = spawn(&db).await;
+    let (tournament, _) = round_with_one_board(&app, &db).await;
+    for url in [
+        "ftp://feeds.invalid/round/",
+        "http://feeds.invalid/ro\u{0}und/",
+    ] {
+        let response = reqwest::Client::new()
+            .put(app.url(&format!("/v1/tournaments/{tournament}/rounds/1/follow")))
+            .header("Authorization", bearer(&db.arbiter).1)
+            .json(&json!({"kind": "dgt_json", "url": url}))
+            .send()
+            .await
+            .expect("follow");
+        assert_eq!(response.status().as_u16(), 422, "{url:?}");
+        let problem: Value = response.json().await.expect("problem");
+        assert_eq!(problem["field"], "url", "{problem}");
+    }
+    let response = reqwest::Client::new()
+        .put(app.url(&format!("/v1/tournaments/{tournament}/rounds/9/follow")))
+        .header("Authorization", bearer(&db.arbiter).1)
+        .json(&json!({"kind": "dgt_json", "url": "http://127.0.0.1:9/round/"}))
+        .send()
+        .await
+        .expect("follow");
+    assert_eq!(response.status().as_u16(), 404, "a round not loaded");
+    app.stop().await;
+    db.finish().await;
+}
