@@ -86,6 +86,13 @@ pub struct ServeConfig {
     /// warm is folded from its log on its next append.
     #[arg(long, env = "ARBITER_WARM_GAMES", default_value_t = DEFAULT_WARM_GAMES)]
     pub warm_games: NonZeroUsize,
+    /// Milliseconds between two polls of a followed round's board feed.
+    #[arg(long, env = "ARBITER_FOLLOW_POLL_MS", default_value_t = 3000)]
+    pub follow_poll_ms: u64,
+    /// The longest wait, in milliseconds, between polls of a board feed that fails (the
+    /// wait doubles after each failure up to it).
+    #[arg(long, env = "ARBITER_FOLLOW_MAX_BACKOFF_MS", default_value_t = 60_000)]
+    pub follow_max_backoff_ms: u64,
     /// HTTP worker threads (default: one per CPU core).
     #[arg(long, env = "ARBITER_WORKERS")]
     pub workers: Option<std::num::NonZeroUsize>,
@@ -150,6 +157,14 @@ impl ServeConfig {
     /// How long a read waits for the replica before the primary serves it.
     pub fn replica_wait(&self) -> Duration {
         Duration::from_millis(self.replica_wait_ms)
+    }
+
+    /// How often a followed round is polled, and the longest wait while its feed fails.
+    pub fn follow_timing(&self) -> crate::app::follower::FollowTiming {
+        crate::app::follower::FollowTiming {
+            poll: Duration::from_millis(self.follow_poll_ms.max(100)),
+            max_backoff: Duration::from_millis(self.follow_max_backoff_ms),
+        }
     }
 
     /// Connections in the read replica's pool.

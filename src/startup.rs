@@ -63,6 +63,14 @@ impl Application {
             None => store,
         };
         let state = AppState::from_config(store, config);
+        let followed = state
+            .followers
+            .resume_enabled()
+            .await
+            .context("cannot read the followed rounds")?;
+        if followed > 0 {
+            tracing::info!(followed, "following the board feeds of the followed rounds");
+        }
         crate::ops::telemetry::install();
         let (metrics_server, metrics_port) = match &config.metrics_bind {
             Some(address) => {
@@ -146,10 +154,16 @@ impl Application {
                     outcome
                 };
                 let (outcome, _) = futures_util::future::join(main, metrics_server).await;
+                self.state.followers.stop_all();
                 outcome.context("the HTTP server failed")?;
             }
-            None => self.server.await.context("the HTTP server failed")?,
+            None => {
+                let outcome = self.server.await;
+                self.state.followers.stop_all();
+                outcome.context("the HTTP server failed")?;
+            }
         }
+        self.state.followers.stop_all();
         tracing::info!("arbiter stopped");
         Ok(())
     }
@@ -160,6 +174,7 @@ impl Application {
 /// finish. What SIGTERM and SIGINT do.
 pub async fn shut_down(state: &AppState, handle: &ServerHandle) {
     state.streams.close_all();
+    state.followers.stop_all();
     handle.stop(true).await;
 }
 

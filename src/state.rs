@@ -6,6 +6,7 @@
 //! build it.
 
 use crate::app::arbitration::Arbitration;
+use crate::app::follower::Followers;
 use crate::app::streams::Streams;
 use crate::app::throttle::FailedAuthentications;
 use crate::config::{ServeConfig, SessionSettings};
@@ -54,6 +55,8 @@ pub struct AppState {
     pub broadcast_cors_origins: Vec<String>,
     /// Back-office sessions.
     pub sessions: SessionSettings,
+    /// The followers of rounds given a board feed (one task per followed round).
+    pub followers: Followers,
 }
 
 impl AppState {
@@ -67,8 +70,10 @@ impl AppState {
     /// broadcast delay and whether it is public, the authentication throttle and the
     /// sessions.
     pub fn from_config(store: Store, config: &ServeConfig) -> Self {
+        let arbitration = Arbitration::with_warm_games(store.clone(), config.warm_games);
         AppState {
-            arbitration: Arbitration::with_warm_games(store.clone(), config.warm_games),
+            followers: Followers::new(arbitration.clone(), config.follow_timing()),
+            arbitration,
             streams: Streams::new(store.clone()).with_broadcast_delay(config.broadcast_delay()),
             store,
             limits: Limits::default(),

@@ -9,12 +9,13 @@
 //! own way; [`sessions`] turns a back-office session into the principal it signs in;
 //! [`throttle`] counts failed authentications per address; [`undo`] finds what the last form
 //! recorded, for "undo the last entry"; [`trf`] builds the FIDE tournament report from the
-//! log.
+//! log; [`follower`] follows a round's electronic boards live (DGT LiveChess feeds).
 
 pub mod arbitration;
 pub mod chief_report;
 pub mod commands;
 pub mod fair_play;
+pub mod follower;
 pub mod import;
 pub mod rounds;
 pub mod sessions;

@@ -174,9 +174,11 @@ impl utoipa::Modify for EventContract {
             return;
         };
         let schemas = &mut components.schemas;
-        name_variants(schemas, "FairPlayFact");
-        let recorded = name_variants(schemas, "RecordedEvent");
-        let service = name_variants(schemas, "ServiceEvent");
+        name_variants(schemas, "FairPlayFact", "Event");
+        let recorded = name_variants(schemas, "RecordedEvent", "Event");
+        let service = name_variants(schemas, "ServiceEvent", "Event");
+        // What a board feed says against the log: a union like the events.
+        name_variants(schemas, "Attention", "Attention");
         if recorded.is_empty() || service.is_empty() {
             // Not the shapes this rewrite knows; the contract test names what is wrong.
             return;
@@ -205,9 +207,13 @@ struct Variant {
 }
 
 /// Moves every variant of the tagged union `union` into a component of its own named after
-/// its tag, and makes the union a discriminated `oneOf` of references to them. Returns the
-/// variants, or nothing when `union` is not a union of tagged objects.
-fn name_variants(schemas: &mut BTreeMap<String, RefOr<Schema>>, union: &str) -> Vec<Variant> {
+/// its tag (and `suffix`), and makes the union a discriminated `oneOf` of references to them.
+/// Returns the variants, or nothing when `union` is not a union of tagged objects.
+fn name_variants(
+    schemas: &mut BTreeMap<String, RefOr<Schema>>,
+    union: &str,
+    suffix: &str,
+) -> Vec<Variant> {
     let Some(RefOr::T(Schema::OneOf(one_of))) = schemas.get(union) else {
         return Vec::new();
     };
@@ -222,7 +228,7 @@ fn name_variants(schemas: &mut BTreeMap<String, RefOr<Schema>>, union: &str) -> 
         let Some(tag) = tag_of(&object) else {
             return Vec::new();
         };
-        let name = format!("{}Event", pascal_case(&tag));
+        let name = format!("{}{suffix}", pascal_case(&tag));
         named.push((tag, name, object));
     }
     let description = one_of.description.clone();

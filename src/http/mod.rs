@@ -18,6 +18,7 @@ pub mod diagrams;
 pub mod error;
 pub mod fair_play;
 pub mod feed;
+pub mod follows;
 pub mod games;
 pub mod health;
 pub mod import;
@@ -151,6 +152,10 @@ fn routes_with_cors(config: &mut ServiceConfig, origins: &[String]) {
                 .service(tournaments::update_tournament)
                 .service(tournaments::load_pairings)
                 .service(tournaments::tournament_trf)
+                .service(follows::set_follow)
+                .service(follows::get_follow)
+                .service(follows::stop_follow)
+                .service(follows::decide_attention)
                 .service(tokens::create_token)
                 .service(tokens::list_tokens)
                 .service(tokens::revoke_token)

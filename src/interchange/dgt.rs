@@ -221,8 +221,8 @@ pub struct FeedReading {
 
 /// Where the board and the log disagree: never stored as if it were true, shown to the
 /// arbiter ("needs the arbiter") with the feed's moves and the reason.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, ToSchema)]
-#[serde(tag = "kind", rename_all = "snake_case")]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(tag = "type", rename_all = "snake_case")]
 pub enum Attention {
     /// The board gives a move that is not legal in the position (a misread, or an illegal
     /// move on the board: the arbiter records it as an illegal move, or ignores it).
@@ -261,10 +261,20 @@ pub enum Attention {
         /// How the board signalled it.
         signal: ResultSignal,
     },
+    /// A move legal in the position that the engine still refuses to record (the game has
+    /// ended in the log, for instance): shown with the engine's reason.
+    Refused {
+        /// The ply the move would have been.
+        ply: usize,
+        /// The move as the board read it.
+        san: String,
+        /// The engine's reason.
+        reason: String,
+    },
 }
 
 /// How a board signalled a result.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, ToSchema)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum ResultSignal {
     /// Both kings placed on the centre squares (the following "moves" are not moves).

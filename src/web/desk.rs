@@ -985,6 +985,7 @@ pub async fn page(
         })
         .unwrap_or_default();
     let flash = viewer.flash_for("record");
+    let attention = reads.game_attention(game_id).await?;
     let frame = FormFrame {
         viewer: &viewer,
         game_id,
@@ -1024,6 +1025,7 @@ pub async fn page(
                 (scoresheet(&view, &game, &log))
             }
             div.desk-side {
+                @if let Some(attention) = attention.as_ref().filter(|_| !time_travel) { (super::follow::desk_panel(&viewer, attention, &summary.event)) }
                 @if let Some(flash) = flash.as_ref().filter(|f| f.refused) { (refusal_panel(flash)) }
                 @if !recorded.is_empty() { (answer_panel(game_id, &recorded, offer_follows(&game, &recorded))) }
                 (super::periods::discrepancy_panel(&view, summary.settings.laws_edition))

@@ -55,6 +55,8 @@ pub struct Board {
     pub view: GameView,
     /// Its clock and pending claims.
     pub status: BoardStatus,
+    /// What its board feed said that needs the arbiter, if anything.
+    pub attention: Option<crate::store::FollowAttention>,
 }
 
 /// The games of a round in board order, each folded by the engine.
@@ -81,13 +83,20 @@ pub async fn boards(
             .map(|g| state.arbitration.state_at_on(reads, g.game_id, None)),
     )
     .await;
+    let ids: Vec<uuid::Uuid> = games.iter().map(|g| g.game_id).collect();
+    let mut attentions = reads.open_attentions_of(&ids).await?;
     let mut boards = Vec::with_capacity(games.len());
     for (summary, folded) in games.into_iter().zip(folded) {
         let (game, _) = folded?;
+        let attention = attentions
+            .iter()
+            .position(|a| a.game_id == summary.game_id)
+            .map(|i| attentions.swap_remove(i));
         boards.push(Board {
             view: game.view(),
             status: board_status(&game),
             summary,
+            attention,
         });
     }
     Ok(boards)
@@ -166,7 +175,7 @@ pub fn rows(boards: &[Board]) -> Markup {
             @for board in boards {
                 @let view = &board.view;
                 @let settings = &board.summary.settings;
-                tr data-game=(board.summary.game_id) class={ @if view.status == GameStatus::Ended { "ended" } @if !view.open_claims.is_empty() || view.flag_fell_awaiting_arbiter.is_some() { " attention" } } {
+                tr data-game=(board.summary.game_id) class={ @if view.status == GameStatus::Ended { "ended" } @if !view.open_claims.is_empty() || view.flag_fell_awaiting_arbiter.is_some() || board.attention.is_some() { " attention" } } {
                     td.num.board {
                         a href={ (PREFIX) "/games/" (board.summary.game_id) } title="Open the game desk" {
                             (board.summary.board.map(|b| b.to_string()).unwrap_or_else(|| "–".into()))
@@ -183,7 +192,10 @@ pub fn rows(boards: &[Board]) -> Markup {
                     td.clocks { (clock_cell(view, &board.status, &settings.time_control, Side::White)) " " (clock_cell(view, &board.status, &settings.time_control, Side::Black)) }
                     td.num { (move_number(view)) @if view.status == GameStatus::InProgress { span.turn { (if view.side_to_move == Side::White { " w" } else { " b" }) } } }
                     td.since data-since=(board.summary.updated_at.timestamp_millis()) { (layout::elapsed(board.summary.updated_at, now)) }
-                    td { div.badges { (badges(view, &board.status, settings)) } }
+                    td { div.badges {
+                        @if let Some(attention) = &board.attention { (super::follow::floor_badge(attention)) }
+                        (badges(view, &board.status, settings))
+                    } }
                 }
             }
         }
@@ -214,6 +226,10 @@ pub async fn page(
     let (event, round) = query.require()?;
     let boards = boards(&state, &reads, event, round).await?;
     let tournament = reads.tournament_named(event).await?;
+    let follow = match &tournament {
+        Some(t) => reads.round_follow(t.tournament_id, round).await?,
+        None => None,
+    };
     let ended = boards
         .iter()
         .filter(|b| b.view.status == GameStatus::Ended)
@@ -252,6 +268,9 @@ pub async fn page(
         }
         section.panel.flush #floor data-rows=(rows_url) data-stream=[stream_url] {
             (table(&boards))
+        }
+        @if let Some(t) = &tournament {
+            (super::follow::floor_panel(&viewer, t, round, follow.as_ref()))
         }
     };
     Ok(layout::ok(layout::page(

@@ -18,6 +18,7 @@ pub mod error;
 pub mod events;
 pub mod fair_play;
 pub mod floor;
+pub mod follow;
 pub mod forms;
 pub mod layout;
 pub mod periods;
@@ -62,6 +63,11 @@ pub fn routes(config: &mut web::ServiceConfig) {
                 .route("/events/{id}", web::get().to(events::show))
                 .route("/events/{id}", web::post().to(events::update))
                 .route("/events/{id}/rounds", web::post().to(events::load_round))
+                .route(
+                    "/events/{id}/rounds/{round}/follow",
+                    web::post().to(follow::set),
+                )
+                .route("/attentions/{id}/decision", web::post().to(follow::decide))
                 .route("/events/{id}/report", web::get().to(chief_report::page))
                 .route("/floor", web::get().to(floor::page))
                 .route("/floor/rows", web::get().to(floor::rows_fragment))

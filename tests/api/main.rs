@@ -10,6 +10,7 @@ mod desk_evidence;
 mod diagrams;
 mod failover;
 mod fair_play;
+mod follower;
 mod generated_client;
 mod import;
 mod log_guarantees;

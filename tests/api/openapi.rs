@@ -129,6 +129,7 @@ fn every_union_names_its_variants_and_is_discriminated_by_type() {
     assert_eq!(
         unions,
         [
+            "Attention",
             "Event",
             "FairPlayFact",
             "NewEventRequest",

@@ -1,0 +1,881 @@
+//! Following a round's electronic boards live: one task per followed round polls the board
+//! feed (DGT LiveChess JSON: `game-N.json` is board N of the round's pairings), reads each
+//! board against the stored line ([`crate::interchange::dgt::read_against`]) and records the
+//! new legal moves, with their clock readings, through [`Arbitration`] exactly as an arbiter's
+//! moves are recorded. What the feed says that the engine refuses or that only the arbiter may
+//! decide is never stored as if it were true: it is kept as an open attention ("needs the
+//! arbiter") with the feed's moves and the reason, until the arbiter decides
+//! ([`Followers::decide`]) or the feed stops saying it.
+//!
+//! Event ids derive from the feed (UUID v5 of the follow, the board, the ply, the move and
+//! the `seq` it extends), so a restart, a replayed feed or two instances polling the same
+//! round store nothing twice: a retried append is answered from the store. The setting is
+//! stored, so [`Followers::resume_enabled`] at start-up resumes every followed round. While the
+//! source fails, the follower waits twice as long after each failure, up to a limit, and
+//! resumes where the log stands.
+
+use crate::access::Principal;
+use crate::app::arbitration::{Arbitration, RecordError};
+use crate::game::Game;
+use crate::game::event::{ArbiterRuling, ClockReading, Event, GameResult, RecordedEvent};
+use crate::interchange::dgt::{self, Attention, FeedMove, ResultSignal};
+use crate::rules::side::Side;
+use crate::store::{
+    AttentionResolution, FollowAttention, NewEvent, PollOutcome, RoundFollow, Store, StoreError,
+};
+use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+use tokio::sync::watch;
+use utoipa::ToSchema;
+use uuid::Uuid;
+
+/// The namespace of the event ids the follower derives from the feed.
+const FEED_EVENT_NAMESPACE: Uuid = Uuid::from_u128(0x6f1c_2b7e_94d3_4c1a_8e55_0d2f_a7b3_c911);
+
+/// Who the follower records as (the `recorded_by` of its events).
+pub const FEED_RECORDER: &str = "board feed";
+
+/// How often a followed round is polled, and how long the follower waits at most while its
+/// source fails.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FollowTiming {
+    /// Between two polls of a source that answers.
+    pub poll: Duration,
+    /// The longest wait after failures (the wait doubles after each failure up to it).
+    pub max_backoff: Duration,
+}
+
+impl FollowTiming {
+    /// The wait after `failures` polls failed in a row: the poll interval doubled per
+    /// failure, at most [`FollowTiming::max_backoff`].
+    pub fn wait_after(&self, failures: u32) -> Duration {
+        let factor = 2u32.saturating_pow(failures.min(16));
+        self.poll
+            .saturating_mul(factor)
+            .min(self.max_backoff.max(self.poll))
+    }
+}
+
+/// What can go wrong while following or deciding.
+#[derive(Debug, thiserror::Error)]
+pub enum FollowError {
+    /// The store failed.
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    /// Recording failed for another reason than the engine's refusal.
+    #[error(transparent)]
+    Record(#[from] RecordError),
+    /// The feed did not answer, or answered something that cannot be read.
+    #[error("the board feed failed: {0}")]
+    Source(String),
+    /// The attention is not open (settled already, or unknown).
+    #[error("{0}")]
+    NotOpen(String),
+    /// The choice does not fit the attention.
+    #[error("{0}")]
+    Choice(String),
+    /// The round's tournament is gone.
+    #[error("the tournament {0} of the followed round does not exist")]
+    NoTournament(Uuid),
+}
+
+/// What the arbiter decides about what the feed said.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ArbiterChoice {
+    /// For a move taken back or a line that no longer extends the stored one: the stored
+    /// line is corrected to the board's (the moves after the common part are retracted by
+    /// `correction` events, never branched), then the board's moves are recorded.
+    AcceptCorrection,
+    /// For a move the engine finds illegal: recorded as an `illegal_move` (7.5).
+    RecordIllegalMove,
+    /// For a proposed result: recorded as the arbiter's decision ending the game.
+    RecordResult,
+    /// Nothing is recorded; the same attention is not raised again.
+    Ignore,
+}
+
+/// What one board's poll did.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct BoardSync {
+    /// Moves recorded.
+    pub recorded: usize,
+    /// Whether the board needs the arbiter now.
+    pub needs_arbiter: bool,
+}
+
+/// What a decision recorded.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct Decided {
+    /// The attention as settled.
+    pub attention: FollowAttention,
+    /// Events appended to the game's log by the decision (corrections, the illegal move,
+    /// the arbiter's decision), not counting the board's moves recorded after a correction.
+    pub appended: usize,
+    /// The board's moves recorded after an accepted correction.
+    pub recorded_moves: usize,
+}
+
+/// The running followers of this instance, one task per followed round. Cheap to clone.
+#[derive(Clone, Debug)]
+pub struct Followers {
+    arbitration: Arbitration,
+    timing: FollowTiming,
+    client: reqwest::Client,
+    running: Arc<Mutex<HashMap<Uuid, watch::Sender<bool>>>>,
+}
+
+impl Followers {
+    /// Followers recording through `arbitration`, polling as `timing` says.
+    pub fn new(arbitration: Arbitration, timing: FollowTiming) -> Followers {
+        install_tls_provider();
+        let client = reqwest::Client::builder()
+            .timeout(Duration::from_secs(10))
+            .connect_timeout(Duration::from_secs(5))
+            .user_agent(concat!("arbiter/", env!("CARGO_PKG_VERSION")))
+            .build()
+            .unwrap_or_default();
+        Followers {
+            arbitration,
+            timing,
+            client,
+            running: Arc::default(),
+        }
+    }
+
+    fn store(&self) -> &Store {
+        self.arbitration.store()
+    }
+
+    /// The polling timing.
+    pub fn timing(&self) -> FollowTiming {
+        self.timing
+    }
+
+    /// Starts a task for every enabled follow (start-up); returns how many.
+    pub async fn resume_enabled(&self) -> Result<usize, StoreError> {
+        let follows = self.store().enabled_follows().await?;
+        for follow in &follows {
+            self.start(follow.follow_id);
+        }
+        Ok(follows.len())
+    }
+
+    /// Starts (or restarts, with its stored setting) the task of a follow.
+    pub fn start(&self, follow_id: Uuid) {
+        let (stop, stopped) = watch::channel(false);
+        if let Some(previous) = self.lock().insert(follow_id, stop) {
+            let _ = previous.send(true);
+        }
+        let followers = self.clone();
+        tokio::spawn(async move { followers.run(follow_id, stopped).await });
+    }
+
+    /// Stops the task of a follow, if it runs here.
+    pub fn stop(&self, follow_id: Uuid) {
+        if let Some(stop) = self.lock().remove(&follow_id) {
+            let _ = stop.send(true);
+        }
+    }
+
+    /// Stops every task (the service stops).
+    pub fn stop_all(&self) {
+        for (_, stop) in self.lock().drain() {
+            let _ = stop.send(true);
+        }
+    }
+
+    /// Whether a follow's task runs in this instance.
+    pub fn is_running(&self, follow_id: Uuid) -> bool {
+        self.lock().contains_key(&follow_id)
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<Uuid, watch::Sender<bool>>> {
+        self.running
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// The task: poll, note how it went, wait (longer while the source fails); ends when the
+    /// follow is disabled or the task is stopped.
+    async fn run(self, follow_id: Uuid, mut stopped: watch::Receiver<bool>) {
+        let mut failures = 0u32;
+        let mut seen = Seen::default();
+        loop {
+            if *stopped.borrow() {
+                return;
+            }
+            let follow = match self.store().follow_by_id(follow_id).await {
+                Ok(Some(follow)) if follow.enabled => follow,
+                Ok(_) => break,
+                Err(error) => {
+                    tracing::warn!(%follow_id, %error, "cannot read the follow setting");
+                    failures = failures.saturating_add(1);
+                    if wait(self.timing.wait_after(failures), &mut stopped).await {
+                        return;
+                    }
+                    continue;
+                }
+            };
+            let outcome = match self.poll_round_seen(&follow, &mut seen).await {
+                Ok(recorded) => {
+                    if failures > 0 {
+                        tracing::info!(%follow_id, failures, "the board feed answers again");
+                    }
+                    if recorded > 0 {
+                        tracing::debug!(%follow_id, recorded, "moves recorded from the board feed");
+                    }
+                    failures = 0;
+                    PollOutcome::Answered
+                }
+                Err(error) => {
+                    failures = failures.saturating_add(1);
+                    tracing::warn!(%follow_id, failures, %error, "polling the board feed failed");
+                    PollOutcome::Failed(error.to_string())
+                }
+            };
+            if let Err(error) = self.store().note_poll(follow_id, &outcome).await {
+                tracing::warn!(%follow_id, %error, "cannot note the poll");
+            }
+            if wait(self.timing.wait_after(failures), &mut stopped).await {
+                return;
+            }
+        }
+        // Not stopped: the entry is this task's (a replacement would have stopped it).
+        if !*stopped.borrow() {
+            self.lock().remove(&follow_id);
+        }
+    }
+
+    /// One poll of a followed round: every board of the round's pairings with a published
+    /// `game-N.json` is read against its stored line. Returns the moves recorded.
+    pub async fn poll_round(&self, follow: &RoundFollow) -> Result<usize, FollowError> {
+        self.poll_round_seen(follow, &mut Seen::default()).await
+    }
+
+    /// [`Followers::poll_round`], skipping the boards whose feed and log are both as they
+    /// were at the last poll (`seen`, kept by the task between polls).
+    pub async fn poll_round_seen(
+        &self,
+        follow: &RoundFollow,
+        seen: &mut Seen,
+    ) -> Result<usize, FollowError> {
+        let tournament = self
+            .store()
+            .tournament(follow.tournament_id)
+            .await?
+            .ok_or(FollowError::NoTournament(follow.tournament_id))?;
+        let heads = self
+            .store()
+            .round_heads(&tournament.settings.name, &follow.round, None)
+            .await?;
+        let base = round_base(&follow.url);
+        let mut recorded = 0;
+        for head in heads {
+            let Some(board) = head.board else { continue };
+            let Some(text) = self.fetch_game(&base, board).await? else {
+                continue;
+            };
+            let key = (fingerprint(&text), head.seq);
+            if seen.boards.get(&board) == Some(&key) {
+                continue;
+            }
+            let game = dgt::read_game(&text)
+                .map_err(|e| FollowError::Source(format!("{base}/game-{board}.json: {e}")))?;
+            let feed = game.feed_moves();
+            let sync = self
+                .sync_board(
+                    follow.follow_id,
+                    board,
+                    head.game_id,
+                    &feed,
+                    game.result.as_deref(),
+                )
+                .await?;
+            recorded += sync.recorded;
+            if sync.recorded == 0 {
+                // Unchanged since: nothing to read again until the feed or the log moves.
+                seen.boards.insert(board, key);
+            } else {
+                seen.boards.remove(&board);
+            }
+        }
+        Ok(recorded)
+    }
+
+    /// A board's `game-N.json` as text; `None` when the feed has not published it (404).
+    async fn fetch_game(&self, base: &str, board: u32) -> Result<Option<String>, FollowError> {
+        let url = format!("{base}/game-{board}.json");
+        let response = self
+            .client
+            .get(&url)
+            .send()
+            .await
+            .map_err(|e| FollowError::Source(format!("{url}: {e}")))?;
+        if response.status() == reqwest::StatusCode::NOT_FOUND {
+            return Ok(None);
+        }
+        if !response.status().is_success() {
+            return Err(FollowError::Source(format!(
+                "{url} answered {}",
+                response.status()
+            )));
+        }
+        response
+            .text()
+            .await
+            .map(Some)
+            .map_err(|e| FollowError::Source(format!("{url}: {e}")))
+    }
+
+    /// Reads a board's feed against its stored line: records the new legal moves with their
+    /// clock readings, and opens (or clears) the board's attention.
+    pub async fn sync_board(
+        &self,
+        follow_id: Uuid,
+        board: u32,
+        game_id: Uuid,
+        feed: &[FeedMove],
+        feed_result: Option<&str>,
+    ) -> Result<BoardSync, FollowError> {
+        let (game, seq) = self.arbitration.state_at(game_id, None).await?;
+        let Some(start) = game.position_at_ply(0).cloned() else {
+            return Ok(BoardSync::default());
+        };
+        let stored = game.moves().to_vec();
+        let reading = dgt::read_against(&start, &stored, feed, game.result(), feed_result);
+        let mut recorded = 0;
+        let mut attention = reading.attention;
+        if !reading.to_record.is_empty() {
+            let first_ply = stored.len() + 1;
+            let recording = self
+                .record_moves(
+                    &start,
+                    follow_id,
+                    board,
+                    game_id,
+                    seq,
+                    first_ply,
+                    &reading.to_record,
+                )
+                .await;
+            let (done, refused) = match recording {
+                // Someone recorded in the game meanwhile (an arbiter's decision): the board is
+                // read again against the new log at the next poll.
+                Err(FollowError::Record(RecordError::Store(StoreError::StaleSeq { .. }))) => {
+                    return Ok(BoardSync::default());
+                }
+                other => other?,
+            };
+            recorded = done;
+            if let Some(refused) = refused {
+                attention = Some(refused);
+            }
+        }
+        // A result the log already holds (or holds now, after the moves just recorded: a
+        // mate ends the game by itself) needs nobody.
+        let mut stored_result = game.result();
+        if recorded > 0 && matches!(attention, Some(Attention::ProposedResult { .. })) {
+            stored_result = self.arbitration.state_at(game_id, None).await?.0.result();
+        }
+        let attention = attention.filter(|attention| match attention {
+            Attention::ProposedResult { result, .. } => stored_result != Some(*result),
+            _ => true,
+        });
+        let needs_arbiter = match &attention {
+            Some(attention) => self
+                .store()
+                .open_attention(follow_id, game_id, board, attention, feed, feed_result)
+                .await?
+                .is_some(),
+            None => {
+                self.store().clear_attention(game_id).await?;
+                false
+            }
+        };
+        Ok(BoardSync {
+            recorded,
+            needs_arbiter,
+        })
+    }
+
+    /// Records `moves` (plies `first_ply`, ...) after `seq` in one append; when the engine
+    /// refuses one, the moves before it are recorded and the refusal returned as an attention.
+    #[allow(clippy::too_many_arguments)]
+    async fn record_moves(
+        &self,
+        start: &shakmaty::Chess,
+        follow_id: Uuid,
+        board: u32,
+        game_id: Uuid,
+        seq: u64,
+        first_ply: usize,
+        moves: &[FeedMove],
+    ) -> Result<(usize, Option<Attention>), FollowError> {
+        let events: Vec<NewEvent> = moves
+            .iter()
+            .enumerate()
+            .map(|(index, feed_move)| {
+                move_event(
+                    start,
+                    follow_id,
+                    board,
+                    seq + index as u64,
+                    first_ply + index,
+                    feed_move,
+                )
+            })
+            .collect();
+        match self
+            .arbitration
+            .record(game_id, seq, events, FEED_RECORDER)
+            .await
+        {
+            Ok(_) => Ok((moves.len(), None)),
+            Err(RecordError::Refused { index, refusal, .. }) => {
+                let refused = Attention::Refused {
+                    ply: first_ply + index,
+                    san: moves.get(index).map(|m| m.san.clone()).unwrap_or_default(),
+                    reason: refusal.message().to_string(),
+                };
+                if index == 0 {
+                    return Ok((0, Some(refused)));
+                }
+                let prefix = &moves[..index];
+                let events: Vec<NewEvent> = prefix
+                    .iter()
+                    .enumerate()
+                    .map(|(i, feed_move)| {
+                        move_event(
+                            start,
+                            follow_id,
+                            board,
+                            seq + i as u64,
+                            first_ply + i,
+                            feed_move,
+                        )
+                    })
+                    .collect();
+                match self
+                    .arbitration
+                    .record(game_id, seq, events, FEED_RECORDER)
+                    .await
+                {
+                    Ok(_) => Ok((index, Some(refused))),
+                    Err(RecordError::Refused { .. }) => Ok((0, Some(refused))),
+                    Err(other) => Err(other.into()),
+                }
+            }
+            Err(other) => Err(other.into()),
+        }
+    }
+
+    /// Settles an open attention as the arbiter (`principal`) decides, recording what the
+    /// choice records with the feed's moves and the engine's reason in its text.
+    pub async fn decide(
+        &self,
+        attention_id: Uuid,
+        choice: ArbiterChoice,
+        principal: &Principal,
+    ) -> Result<Decided, FollowError> {
+        let open = self
+            .store()
+            .attention(attention_id)
+            .await?
+            .filter(|a| a.resolution.is_none())
+            .ok_or_else(|| {
+                FollowError::NotOpen(format!(
+                    "The attention {attention_id} is not open: it was decided already, the \
+                     feed stopped saying it, or it does not exist. Read the board's attentions \
+                     again."
+                ))
+            })?;
+        let (game, seq) = self.arbitration.state_at(open.game_id, None).await?;
+        principal
+            .may_record("arbiter_decision", &game.settings().event)
+            .map_err(RecordError::from)?;
+        let evidence = evidence_text(&open);
+        let (events, resolution) = match (&open.attention, choice) {
+            (_, ArbiterChoice::Ignore) => (Vec::new(), AttentionResolution::Ignored),
+            (Attention::TakenBack { keep_plies, .. }, ArbiterChoice::AcceptCorrection) => (
+                truncation(&game, seq, *keep_plies, attention_id, &evidence)?,
+                AttentionResolution::Accepted,
+            ),
+            (Attention::Diverges { ply, .. }, ArbiterChoice::AcceptCorrection) => (
+                truncation(&game, seq, ply.saturating_sub(1), attention_id, &evidence)?,
+                AttentionResolution::Accepted,
+            ),
+            (Attention::IllegalMove { ply, san, .. }, ArbiterChoice::RecordIllegalMove) => (
+                vec![derived(
+                    attention_id,
+                    "illegal_move",
+                    RecordedEvent::IllegalMove {
+                        by: game
+                            .position_at_ply(0)
+                            .map_or(Side::White, |start| side_of_ply(start, *ply)),
+                        description: format!("{san}, as the board read it: {evidence}"),
+                        completed: true,
+                        attempted_move: None,
+                        kind: None,
+                    },
+                )],
+                AttentionResolution::IllegalMoveRecorded,
+            ),
+            (Attention::ProposedResult { result, .. }, ArbiterChoice::RecordResult) => (
+                vec![derived(
+                    attention_id,
+                    "result",
+                    RecordedEvent::ArbiterDecision {
+                        subject_seq: None,
+                        decision: ArbiterRuling::GameEnded,
+                        reason: format!(
+                            "The result {} confirmed by the arbiter. {evidence}",
+                            result_text(*result)
+                        ),
+                        result: Some(*result),
+                        penalty: None,
+                        attempted_move: None,
+                        fen: None,
+                        increment_ms: None,
+                        move_count: None,
+                    },
+                )],
+                AttentionResolution::ResultRecorded,
+            ),
+            (attention, choice) => {
+                return Err(FollowError::Choice(format!(
+                    "`{}` does not fit this attention ({}); choose {}.",
+                    choice_name(choice),
+                    attention_kind(attention),
+                    fitting_choices(attention)
+                        .iter()
+                        .map(|c| format!("`{}`", choice_name(*c)))
+                        .collect::<Vec<_>>()
+                        .join(" or ")
+                )));
+            }
+        };
+        // Settled first, so that the follower polling meanwhile neither raises it again nor
+        // clears it; reopened when the log refuses what the decision records.
+        let settled = self
+            .store()
+            .settle_attention(attention_id, resolution, &principal.recorder())
+            .await?
+            .ok_or_else(|| {
+                FollowError::NotOpen(format!(
+                    "The attention {attention_id} was settled by someone else meanwhile."
+                ))
+            })?;
+        let appended = events.len();
+        if !events.is_empty()
+            && let Err(error) = self
+                .arbitration
+                .record_checked(open.game_id, seq, events, principal)
+                .await
+        {
+            self.store().reopen_attention(attention_id).await?;
+            return Err(error.into());
+        }
+        let recorded_moves = if resolution == AttentionResolution::Accepted {
+            // The board's moves now extend the log; the follower records them at its next
+            // poll if this fails (another writer came first, say).
+            match self
+                .sync_board(
+                    open.follow_id,
+                    open.board,
+                    open.game_id,
+                    &open.feed_moves,
+                    open.feed_result.as_deref(),
+                )
+                .await
+            {
+                Ok(sync) => sync.recorded,
+                Err(error) => {
+                    tracing::info!(%attention_id, %error, "the board's moves wait for the next poll");
+                    0
+                }
+            }
+        } else {
+            0
+        };
+        Ok(Decided {
+            attention: settled,
+            appended,
+            recorded_moves,
+        })
+    }
+}
+
+/// What a follower task saw at its last poll, per board: the feed's text (a fingerprint) and
+/// the game's last `seq`. A board whose both are unchanged is not read again.
+#[derive(Clone, Debug, Default)]
+pub struct Seen {
+    boards: HashMap<u32, (u64, Option<u64>)>,
+}
+
+fn fingerprint(text: &str) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    text.hash(&mut hasher);
+    hasher.finish()
+}
+
+/// Makes ring (the provider of the follower's HTTPS client) the process's TLS crypto
+/// provider, once: where another library of the process brings another provider (the
+/// browser driver of the tests brings aws-lc-rs), rustls would otherwise refuse to choose.
+fn install_tls_provider() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        // Err: a provider was installed already, which is as good.
+        let _ = rustls::crypto::ring::default_provider().install_default();
+    });
+}
+
+/// Waits `duration`; true when the task was stopped meanwhile.
+async fn wait(duration: Duration, stopped: &mut watch::Receiver<bool>) -> bool {
+    tokio::select! {
+        () = tokio::time::sleep(duration) => *stopped.borrow(),
+        changed = stopped.changed() => changed.is_err() || *stopped.borrow(),
+    }
+}
+
+/// The round's folder URL: the setting without a trailing `/` or `/index.json`.
+pub fn round_base(url: &str) -> String {
+    let url = url.trim();
+    let url = url.strip_suffix("/index.json").unwrap_or(url);
+    url.trim_end_matches('/').to_string()
+}
+
+/// The player who makes ply `ply` (1 = the first move) of a game that started from `start`.
+fn side_of_ply(start: &shakmaty::Chess, ply: usize) -> Side {
+    use shakmaty::Position;
+    let first = match start.turn() {
+        shakmaty::Color::White => Side::White,
+        shakmaty::Color::Black => Side::Black,
+    };
+    if ply % 2 == 1 {
+        first
+    } else {
+        first.opponent()
+    }
+}
+
+/// The event id of the board's move at `ply`, appended after `after_seq`: derived from the
+/// feed, so the same move of the same board appended at the same place always has the same
+/// id (a move played again after a correction is appended elsewhere, as a new event).
+pub fn feed_event_id(follow_id: Uuid, board: u32, after_seq: u64, ply: usize, san: &str) -> Uuid {
+    Uuid::new_v5(
+        &FEED_EVENT_NAMESPACE,
+        format!("{follow_id}/board/{board}/after/{after_seq}/ply/{ply}/{san}").as_bytes(),
+    )
+}
+
+fn move_event(
+    start: &shakmaty::Chess,
+    follow_id: Uuid,
+    board: u32,
+    after_seq: u64,
+    ply: usize,
+    feed_move: &FeedMove,
+) -> NewEvent {
+    let by = side_of_ply(start, ply);
+    let ms = feed_move.seconds_left.map(|s| s.saturating_mul(1000));
+    let clock = ms.map(|ms| match by {
+        Side::White => ClockReading {
+            white_ms: Some(ms),
+            black_ms: None,
+        },
+        Side::Black => ClockReading {
+            white_ms: None,
+            black_ms: Some(ms),
+        },
+    });
+    NewEvent {
+        event_id: feed_event_id(follow_id, board, after_seq, ply, &feed_move.san),
+        event: Event::Recorded(RecordedEvent::Move {
+            by,
+            san: feed_move.san.clone(),
+        }),
+        occurred_at: None,
+        clock,
+    }
+}
+
+fn derived(attention_id: Uuid, what: &str, event: RecordedEvent) -> NewEvent {
+    NewEvent {
+        event_id: Uuid::new_v5(
+            &FEED_EVENT_NAMESPACE,
+            format!("{attention_id}/{what}").as_bytes(),
+        ),
+        event: Event::Recorded(event),
+        occurred_at: None,
+        clock: None,
+    }
+}
+
+/// The corrections that retract the standing recorded events after ply `keep` (the latest
+/// first, as a correction retracts the latest standing event).
+fn truncation(
+    game: &Game,
+    seq: u64,
+    keep: usize,
+    attention_id: Uuid,
+    evidence: &str,
+) -> Result<Vec<NewEvent>, FollowError> {
+    let mut game = game.clone();
+    let mut seq = seq;
+    let mut events = Vec::new();
+    while game.ply() > keep {
+        let Some(latest) = game
+            .standing_events()
+            .filter(|(_, event)| matches!(event, Event::Recorded(_)))
+            .map(|(seq, _)| seq)
+            .last()
+        else {
+            break;
+        };
+        let correction = RecordedEvent::Correction {
+            retracts_seq: latest,
+            reason: format!(
+                "The board feed shows {keep} half-moves; accepted by the arbiter as a \
+                 correction of the stored line. {evidence}"
+            ),
+        };
+        seq += 1;
+        game.record(seq, &correction).map_err(|refusal| {
+            FollowError::Choice(format!(
+                "The stored line cannot be corrected to the board's: {}",
+                refusal.message()
+            ))
+        })?;
+        events.push(derived(
+            attention_id,
+            &format!("correction/{}", events.len()),
+            correction,
+        ));
+    }
+    Ok(events)
+}
+
+/// The evidence kept in the log with the arbiter's decision: what the feed said, and why it
+/// was not stored.
+fn evidence_text(open: &FollowAttention) -> String {
+    let moves: Vec<&str> = open.feed_moves.iter().map(|m| m.san.as_str()).collect();
+    format!(
+        "Board feed, board {}: {}. The feed's moves: {}{}.",
+        open.board,
+        describe(&open.attention),
+        if moves.is_empty() {
+            "none".to_string()
+        } else {
+            moves.join(" ")
+        },
+        open.feed_result
+            .as_deref()
+            .map(|r| format!("; its result: {r}"))
+            .unwrap_or_default()
+    )
+}
+
+/// The attention in a sentence.
+pub fn describe(attention: &Attention) -> String {
+    match attention {
+        Attention::IllegalMove { reason, .. } => reason.clone(),
+        Attention::TakenBack {
+            keep_plies,
+            stored_plies,
+        } => format!(
+            "the board shows {keep_plies} half-moves, the log {stored_plies}: moves were taken back on the board"
+        ),
+        Attention::Diverges { ply, stored, board } => format!(
+            "at half-move {ply} the board shows {board} where the log has {stored} (the board was reset, or a move taken back and another played)"
+        ),
+        Attention::ProposedResult { result, signal } => format!(
+            "the board proposes the result {} ({})",
+            result_text(*result),
+            match signal {
+                ResultSignal::KingsInCentre => "both kings placed on the centre squares",
+                ResultSignal::FeedResult => "the feed's result",
+            }
+        ),
+        Attention::Refused { san, reason, .. } => {
+            format!("the engine refuses {san}: {reason}")
+        }
+    }
+}
+
+/// The attention's kind, as the API names it.
+pub fn attention_kind(attention: &Attention) -> &'static str {
+    match attention {
+        Attention::IllegalMove { .. } => "illegal_move",
+        Attention::TakenBack { .. } => "taken_back",
+        Attention::Diverges { .. } => "diverges",
+        Attention::ProposedResult { .. } => "proposed_result",
+        Attention::Refused { .. } => "refused",
+    }
+}
+
+/// The choices that fit an attention.
+pub fn fitting_choices(attention: &Attention) -> &'static [ArbiterChoice] {
+    match attention {
+        Attention::IllegalMove { .. } => &[ArbiterChoice::RecordIllegalMove, ArbiterChoice::Ignore],
+        Attention::TakenBack { .. } | Attention::Diverges { .. } => {
+            &[ArbiterChoice::AcceptCorrection, ArbiterChoice::Ignore]
+        }
+        Attention::ProposedResult { .. } => &[ArbiterChoice::RecordResult, ArbiterChoice::Ignore],
+        Attention::Refused { .. } => &[ArbiterChoice::Ignore],
+    }
+}
+
+/// A choice as the API names it.
+pub fn choice_name(choice: ArbiterChoice) -> &'static str {
+    match choice {
+        ArbiterChoice::AcceptCorrection => "accept_correction",
+        ArbiterChoice::RecordIllegalMove => "record_illegal_move",
+        ArbiterChoice::RecordResult => "record_result",
+        ArbiterChoice::Ignore => "ignore",
+    }
+}
+
+fn result_text(result: GameResult) -> &'static str {
+    result.pgn()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_wait_doubles_after_each_failure_up_to_the_limit() {
+        let timing = FollowTiming {
+            poll: Duration::from_secs(3),
+            max_backoff: Duration::from_secs(60),
+        };
+        assert_eq!(timing.wait_after(0), Duration::from_secs(3));
+        assert_eq!(timing.wait_after(1), Duration::from_secs(6));
+        assert_eq!(timing.wait_after(3), Duration::from_secs(24));
+        assert_eq!(timing.wait_after(5), Duration::from_secs(60));
+        assert_eq!(timing.wait_after(40), Duration::from_secs(60));
+    }
+
+    #[test]
+    fn a_round_url_is_read_with_or_without_its_index() {
+        assert_eq!(round_base("http://h/r/index.json"), "http://h/r");
+        assert_eq!(round_base("http://h/r/"), "http://h/r");
+    }
+
+    #[test]
+    fn a_move_appended_at_another_place_gets_another_id() {
+        let follow = Uuid::from_u128(7);
+        assert_eq!(
+            feed_event_id(follow, 1, 1, 1, "e4"),
+            feed_event_id(follow, 1, 1, 1, "e4")
+        );
+        assert_ne!(
+            feed_event_id(follow, 1, 1, 1, "e4"),
+            feed_event_id(follow, 1, 5, 1, "e4")
+        );
+    }
+}

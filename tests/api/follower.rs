@@ -1,0 +1,835 @@
+//! Following a round's electronic boards live: a local HTTP server replays a real game
+//! (`tests/data/lichess-ENPo6ReH.pgn`) as a DGT LiveChess feed, move by move, and the service
+//! built as `arbiter serve` builds it follows it. Every move is recorded with its clock
+//! through the engine; a misread move, a takeback, a reset board and the kings put in the
+//! centre need the arbiter and are not stored; an outage and a restart leave no duplicate
+//! and no gap.
+
+use crate::support::{TestApp, TestDb, bearer};
+use arbiter::app::follower::feed_event_id;
+use arbiter::game::event::{Event, RecordedEvent};
+use arbiter::interchange::pgn_import::{ReadGame, read_games};
+use arbiter::rules::side::Side;
+use serde_json::{Value, json};
+use std::collections::{HashMap, HashSet};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use uuid::Uuid;
+
+/// The real game: 1. e4 e5 2. Nf3 Nc6 ... 21... Qg2# (lichess, 300+3), with the clock of
+/// every move.
+const GAME_PGN: &str = include_str!("../data/lichess-ENPo6ReH.pgn");
+
+/// The game's moves with the mover's seconds left after each.
+fn real_game() -> Vec<(String, u64)> {
+    let games = read_games(std::io::BufReader::new(GAME_PGN.as_bytes())).expect("readable PGN");
+    let Some(ReadGame::Planned(plan)) = games.into_iter().next() else {
+        panic!("one game");
+    };
+    plan.events
+        .iter()
+        .filter_map(|planned| match &planned.event {
+            RecordedEvent::Move { san, by } => {
+                let clock = planned.clock.as_ref().expect("every move has its clock");
+                let ms = match by {
+                    Side::White => clock.white_ms,
+                    Side::Black => clock.black_ms,
+                }
+                .expect("the mover's clock");
+                Some((san.clone(), ms / 1000))
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+/// `game-N.json` as DGT LiveChess writes it: `"SAN seconds"` per move.
+fn dgt_json(moves: &[(String, u64)], result: &str) -> String {
+    let moves: Vec<String> = moves.iter().map(|(san, s)| format!("{san} {s}")).collect();
+    json!({"moves": moves, "result": result, "chess960": 518}).to_string()
+}
+
+/// What the local feed serves.
+#[derive(Default)]
+struct FeedState {
+    /// `game-N.json` by board.
+    games: HashMap<u32, String>,
+    /// Answer 503 to everything (an outage).
+    down: bool,
+    /// Requests answered.
+    requests: usize,
+}
+
+/// A tiny HTTP server on 127.0.0.1 serving `/round/game-N.json` from its state.
+struct Feed {
+    url: String,
+    state: Arc<Mutex<FeedState>>,
+}
+
+impl Feed {
+    async fn start() -> Feed {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+            .await
+            .expect("a local port");
+        let port = listener.local_addr().expect("address").port();
+        let state = Arc::new(Mutex::new(FeedState::default()));
+        let served = state.clone();
+        tokio::spawn(async move {
+            while let Ok((mut socket, _)) = listener.accept().await {
+                let state = served.clone();
+                tokio::spawn(async move {
+                    let mut request = Vec::new();
+                    let mut buffer = [0u8; 1024];
+                    while !request.windows(4).any(|w| w == b"\r\n\r\n") {
+                        match socket.read(&mut buffer).await {
+                            Ok(0) | Err(_) => return,
+                            Ok(n) => request.extend_from_slice(&buffer[..n]),
+                        }
+                    }
+                    let text = String::from_utf8_lossy(&request);
+                    let path = text.split_whitespace().nth(1).unwrap_or("/").to_string();
+                    let (status, body) = {
+                        let mut state = state.lock().expect("feed state");
+                        state.requests += 1;
+                        let board = path
+                            .strip_prefix("/round/game-")
+                            .and_then(|rest| rest.strip_suffix(".json"))
+                            .and_then(|n| n.parse::<u32>().ok());
+                        if state.down {
+                            ("503 Service Unavailable", String::from("down"))
+                        } else {
+                            match board.and_then(|b| state.games.get(&b)) {
+                                Some(json) => ("200 OK", json.clone()),
+                                None => ("404 Not Found", String::from("none")),
+                            }
+                        }
+                    };
+                    let response = format!(
+                        "HTTP/1.1 {status}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+                        body.len()
+                    );
+                    let _ = socket.write_all(response.as_bytes()).await;
+                    let _ = socket.shutdown().await;
+                });
+            }
+        });
+        Feed {
+            url: format!("http://127.0.0.1:{port}/round/"),
+            state,
+        }
+    }
+
+    fn publish(&self, board: u32, json: String) {
+        self.state
+            .lock()
+            .expect("feed state")
+            .games
+            .insert(board, json);
+    }
+
+    fn set_down(&self, down: bool) {
+        self.state.lock().expect("feed state").down = down;
+    }
+
+    fn requests(&self) -> usize {
+        self.state.lock().expect("feed state").requests
+    }
+}
+
+/// A tournament whose round 1 has one board, and the game on it.
+async fn round_with_one_board(app: &TestApp, db: &TestDb) -> (String, Uuid) {
+    let client = reqwest::Client::new();
+    let tournament: Value = client
+        .post(app.url("/v1/tournaments"))
+        .header("Authorization", bearer(&db.arbiter).1)
+        .json(&{
+            let mut settings = crate::tournaments::city_open();
+            settings["name"] = json!("Feed Open 2026");
+            settings
+        })
+        .send()
+        .await
+        .expect("create tournament")
+        .error_for_status()
+        .expect("the tournament is created")
+        .json()
+        .await
+        .expect("tournament");
+    let id = tournament["tournament_id"]
+        .as_str()
+        .expect("id")
+        .to_string();
+    let loaded: Value = client
+        .post(app.url(&format!("/v1/tournaments/{id}/rounds/1/pairings")))
+        .header("Authorization", bearer(&db.arbiter).1)
+        .json(&json!({"pairings": [
+            {"board": 1, "white": {"name": "alanbrito4"}, "black": {"name": "Meridyan"}}
+        ]}))
+        .send()
+        .await
+        .expect("load pairings")
+        .json()
+        .await
+        .expect("loaded round");
+    let game = loaded["games"][0]["game_id"]
+        .as_str()
+        .and_then(|s| s.parse().ok())
+        .expect("game id");
+    (id, game)
+}
+
+/// The service as `arbiter serve` builds it, polling feeds every 100 ms and backing off to
+/// at most 800 ms.
+async fn spawn(db: &TestDb) -> TestApp {
+    db.spawn_app(|config| {
+        config.follow_poll_ms = 100;
+        config.follow_max_backoff_ms = 800;
+    })
+    .await
+}
+
+async fn follow(app: &TestApp, db: &TestDb, tournament: &str, url: &str) -> Value {
+    let response = reqwest::Client::new()
+        .put(app.url(&format!("/v1/tournaments/{tournament}/rounds/1/follow")))
+        .header("Authorization", bearer(&db.arbiter).1)
+        .json(&json!({"kind": "dgt_json", "url": url}))
+        .send()
+        .await
+        .expect("follow");
+    assert_eq!(response.status().as_u16(), 200);
+    response.json().await.expect("follow view")
+}
+
+async fn follow_view(app: &TestApp, db: &TestDb, tournament: &str) -> Value {
+    reqwest::Client::new()
+        .get(app.url(&format!("/v1/tournaments/{tournament}/rounds/1/follow")))
+        .header("Authorization", bearer(&db.arbiter).1)
+        .send()
+        .await
+        .expect("read follow")
+        .json()
+        .await
+        .expect("follow view")
+}
+
+async fn decide(app: &TestApp, db: &TestDb, attention: &str, choice: &str) -> (u16, Value) {
+    let response = reqwest::Client::new()
+        .post(app.url(&format!("/v1/follow-attentions/{attention}/decision")))
+        .header("Authorization", bearer(&db.arbiter).1)
+        .json(&json!({"choice": choice}))
+        .send()
+        .await
+        .expect("decide");
+    let status = response.status().as_u16();
+    (status, response.json().await.expect("decision body"))
+}
+
+/// The standing moves of the game.
+async fn stored_moves(app: &TestApp, game: Uuid) -> Vec<String> {
+    let (state, _) = app
+        .state
+        .arbitration
+        .state_at(game, None)
+        .await
+        .expect("the game folds");
+    state.moves().to_vec()
+}
+
+/// Waits (at most 20 s) until `check` holds.
+async fn eventually<F, Fut>(what: &str, mut check: F)
+where
+    F: FnMut() -> Fut,
+    Fut: std::future::Future<Output = bool>,
+{
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while !check().await {
+        assert!(Instant::now() < deadline, "timed out waiting: {what}");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+async fn wait_for_plies(app: &TestApp, game: Uuid, plies: usize) {
+    eventually(&format!("{plies} plies stored"), || async {
+        stored_moves(app, game).await.len() == plies
+    })
+    .await;
+}
+
+/// The open attention of board 1, once there is one of `kind`.
+async fn wait_for_attention(app: &TestApp, db: &TestDb, tournament: &str, kind: &str) -> Value {
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        let view = follow_view(app, db, tournament).await;
+        if let Some(attention) = view["attentions"].as_array().and_then(|a| a.first())
+            && attention["attention"]["type"] == kind
+        {
+            return attention.clone();
+        }
+        assert!(
+            Instant::now() < deadline,
+            "timed out waiting for {kind}: {view}"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+/// The number of stored events of the game, and whether their event ids are all distinct.
+async fn events_of(db: &TestDb, game: Uuid) -> Vec<arbiter::store::EventEnvelope> {
+    db.service
+        .read_events(game, 0, None, None)
+        .await
+        .expect("read the log")
+}
+
+#[actix_web::test]
+async fn a_followed_round_records_every_move_of_a_real_game_with_its_clock_as_the_board_publishes_it()
+ {
+    let db = TestDb::new().await;
+    let app = spawn(&db).await;
+    let (tournament, game) = round_with_one_board(&app, &db).await;
+    let feed = Feed::start().await;
+    let line = real_game();
+    assert_eq!(line.len(), 42);
+    let view = follow(&app, &db, &tournament, &feed.url).await;
+    let follow_id: Uuid = view["follow"]["follow_id"]
+        .as_str()
+        .and_then(|s| s.parse().ok())
+        .expect("follow id");
+    assert_eq!(view["running"], true);
+    for plies in 1..=line.len() {
+        let result = if plies == line.len() { "0-1" } else { "*" };
+        feed.publish(1, dgt_json(&line[..plies], result));
+        wait_for_plies(&app, game, plies).await;
+    }
+    let sans: Vec<String> = line.iter().map(|(san, _)| san.clone()).collect();
+    assert_eq!(stored_moves(&app, game).await, sans);
+    let events = events_of(&db, game).await;
+    let moves: Vec<_> = events
+        .iter()
+        .filter(|e| matches!(e.event, Event::Recorded(RecordedEvent::Move { .. })))
+        .collect();
+    assert_eq!(moves.len(), 42, "every move once");
+    for (index, (envelope, (san, seconds))) in moves.iter().zip(&line).enumerate() {
+        let clock = envelope.clock.as_ref().expect("each move with its clock");
+        let reading = if index % 2 == 0 {
+            clock.white_ms
+        } else {
+            clock.black_ms
+        };
+        assert_eq!(reading, Some(seconds * 1000), "the clock of {san}");
+        assert_eq!(envelope.recorded_by, "board feed");
+        assert_eq!(
+            envelope.event_id,
+            feed_event_id(follow_id, 1, envelope.seq - 1, index + 1, san),
+            "the event id of {san} derives from the feed"
+        );
+    }
+    let (state, _) = app
+        .state
+        .arbitration
+        .state_at(game, None)
+        .await
+        .expect("game");
+    assert_eq!(
+        state.result(),
+        Some(arbiter::game::event::GameResult::BlackWins),
+        "21...Qg2# ends the game by itself"
+    );
+    let view = follow_view(&app, &db, &tournament).await;
+    assert_eq!(
+        view["attentions"],
+        json!([]),
+        "the feed's 0-1 is what the log holds"
+    );
+    assert!(view["follow"]["last_ok_at"].is_string());
+    app.stop().await;
+    db.finish().await;
+}
+
+#[actix_web::test]
+async fn a_misread_move_needs_the_arbiter_and_is_stored_only_as_the_arbiter_decides() {
+    let db = TestDb::new().await;
+    let app = spawn(&db).await;
+    let (tournament, game) = round_with_one_board(&app, &db).await;
+    let feed = Feed::start().await;
+    let line = real_game();
+    follow(&app, &db, &tournament, &feed.url).await;
+    feed.publish(1, dgt_json(&line[..10], "*"));
+    wait_for_plies(&app, game, 10).await;
+
+    // The board reads 6. Qh5 as 6. Qh8, which is not legal.
+    let mut misread = line[..11].to_vec();
+    misread[10].0 = "Qh8".into();
+    feed.publish(1, dgt_json(&misread, "*"));
+    let attention = wait_for_attention(&app, &db, &tournament, "illegal_move").await;
+    assert_eq!(attention["attention"]["san"], "Qh8");
+    assert!(
+        attention["attention"]["reason"]
+            .as_str()
+            .is_some_and(|r| r.contains("not a legal move")),
+        "{attention}"
+    );
+    assert_eq!(
+        attention["feed_moves"][10]["san"], "Qh8",
+        "the feed's moves kept"
+    );
+    assert_eq!(
+        stored_moves(&app, game).await.len(),
+        10,
+        "the misread is not stored"
+    );
+
+    // A choice that does not fit is refused, saying which fit.
+    let id = attention["attention_id"].as_str().expect("id");
+    let (status, problem) = decide(&app, &db, id, "accept_correction").await;
+    assert_eq!(status, 422, "{problem}");
+    assert!(
+        problem["detail"]
+            .as_str()
+            .is_some_and(|d| d.contains("record_illegal_move"))
+    );
+
+    // Ignored: nothing is recorded, and the same misread is not raised again.
+    let (status, decided) = decide(&app, &db, id, "ignore").await;
+    assert_eq!(status, 200, "{decided}");
+    assert_eq!(decided["attention"]["resolution"], "ignored");
+    tokio::time::sleep(Duration::from_millis(400)).await;
+    assert_eq!(
+        follow_view(&app, &db, &tournament).await["attentions"],
+        json!([])
+    );
+    assert_eq!(stored_moves(&app, game).await.len(), 10);
+
+    // The board reads the move right: it is recorded, and the game goes on.
+    feed.publish(1, dgt_json(&line[..12], "*"));
+    wait_for_plies(&app, game, 12).await;
+
+    // Another misread, recorded by the arbiter as an illegal move, with the feed's evidence.
+    let mut misread = line[..13].to_vec();
+    misread[12].0 = "Ke3".into();
+    feed.publish(1, dgt_json(&misread, "*"));
+    let attention = wait_for_attention(&app, &db, &tournament, "illegal_move").await;
+    let id = attention["attention_id"].as_str().expect("id");
+    let (status, decided) = decide(&app, &db, id, "record_illegal_move").await;
+    assert_eq!(status, 200, "{decided}");
+    assert_eq!(decided["appended"], 1);
+    let events = events_of(&db, game).await;
+    let recorded = events
+        .iter()
+        .find_map(|e| match &e.event {
+            Event::Recorded(RecordedEvent::IllegalMove {
+                description, by, ..
+            }) => Some((description.clone(), *by)),
+            _ => None,
+        })
+        .expect("the illegal move is in the log");
+    assert_eq!(recorded.1, Side::White);
+    assert!(recorded.0.contains("Ke3"), "{}", recorded.0);
+    assert!(
+        recorded.0.contains("The feed's moves: e4 e5"),
+        "{}",
+        recorded.0
+    );
+    app.stop().await;
+    db.finish().await;
+}
+
+#[actix_web::test]
+async fn a_move_taken_back_on_the_board_is_accepted_as_a_correction_of_the_stored_line_never_a_branch()
+ {
+    let db = TestDb::new().await;
+    let app = spawn(&db).await;
+    let (tournament, game) = round_with_one_board(&app, &db).await;
+    let feed = Feed::start().await;
+    let line = real_game();
+    follow(&app, &db, &tournament, &feed.url).await;
+    feed.publish(1, dgt_json(&line[..12], "*"));
+    wait_for_plies(&app, game, 12).await;
+
+    // 6...f4 is taken back on the board.
+    feed.publish(1, dgt_json(&line[..11], "*"));
+    let attention = wait_for_attention(&app, &db, &tournament, "taken_back").await;
+    assert_eq!(attention["attention"]["keep_plies"], 11);
+    assert_eq!(
+        stored_moves(&app, game).await.len(),
+        12,
+        "nothing retracted by the feed"
+    );
+    let id = attention["attention_id"].as_str().expect("id");
+    let (status, decided) = decide(&app, &db, id, "accept_correction").await;
+    assert_eq!(status, 200, "{decided}");
+    assert_eq!(decided["attention"]["resolution"], "accepted");
+    assert_eq!(stored_moves(&app, game).await.len(), 11);
+    let corrections: Vec<String> = events_of(&db, game)
+        .await
+        .iter()
+        .filter_map(|e| match &e.event {
+            Event::Recorded(RecordedEvent::Correction { reason, .. }) => Some(reason.clone()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(corrections.len(), 1, "one correction retracts 6...f4");
+    assert!(
+        corrections[0].contains("moves were taken back"),
+        "{}",
+        corrections[0]
+    );
+
+    // Another move played instead: a new event, not a branch.
+    let mut other = line[..11].to_vec();
+    other.push(("Nf6".into(), 260));
+    feed.publish(1, dgt_json(&other, "*"));
+    wait_for_plies(&app, game, 12).await;
+    assert_eq!(stored_moves(&app, game).await[11], "Nf6");
+
+    // The board takes back 6...Nf6 and plays 6...f4 again: the line diverges at ply 12;
+    // accepted, the log ends as the board does.
+    feed.publish(1, dgt_json(&line[..13], "*"));
+    let attention = wait_for_attention(&app, &db, &tournament, "diverges").await;
+    assert_eq!(attention["attention"]["ply"], 12);
+    let id = attention["attention_id"].as_str().expect("id");
+    let (status, decided) = decide(&app, &db, id, "accept_correction").await;
+    assert_eq!(status, 200, "{decided}");
+    assert_eq!(decided["appended"], 1, "one correction retracts 6...Nf6");
+    // 6...f4 and 7. h3 from the feed (recorded by the decision, or by the next poll).
+    wait_for_plies(&app, game, 13).await;
+    let sans: Vec<String> = line[..13].iter().map(|(s, _)| s.clone()).collect();
+    assert_eq!(stored_moves(&app, game).await, sans);
+    let events = events_of(&db, game).await;
+    let ids: HashSet<Uuid> = events.iter().map(|e| e.event_id).collect();
+    assert_eq!(ids.len(), events.len(), "no event id twice");
+    app.stop().await;
+    db.finish().await;
+}
+
+#[actix_web::test]
+async fn a_reset_board_needs_the_arbiter_and_its_new_moves_are_never_stored_as_this_game() {
+    let db = TestDb::new().await;
+    let app = spawn(&db).await;
+    let (tournament, game) = round_with_one_board(&app, &db).await;
+    let feed = Feed::start().await;
+    let line = real_game();
+    follow(&app, &db, &tournament, &feed.url).await;
+    feed.publish(1, dgt_json(&line[..10], "*"));
+    wait_for_plies(&app, game, 10).await;
+    let stored_events = events_of(&db, game).await.len();
+
+    // The pieces are set up again and someone plays 1. d4 d5 on the board.
+    feed.publish(1, dgt_json(&[("d4".into(), 300), ("d5".into(), 300)], "*"));
+    let attention = wait_for_attention(&app, &db, &tournament, "diverges").await;
+    assert_eq!(attention["attention"]["ply"], 1);
+    assert_eq!(attention["attention"]["board"], "d4");
+    assert_eq!(attention["attention"]["stored"], "e4");
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert_eq!(
+        events_of(&db, game).await.len(),
+        stored_events,
+        "nothing stored"
+    );
+    let id = attention["attention_id"].as_str().expect("id");
+    let (status, _) = decide(&app, &db, id, "ignore").await;
+    assert_eq!(status, 200);
+    let (status, again) = decide(&app, &db, id, "ignore").await;
+    assert_eq!(status, 409, "decided once: {again}");
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert_eq!(
+        follow_view(&app, &db, &tournament).await["attentions"],
+        json!([])
+    );
+    assert_eq!(events_of(&db, game).await.len(), stored_events);
+    app.stop().await;
+    db.finish().await;
+}
+
+#[actix_web::test]
+async fn the_kings_put_in_the_centre_propose_a_result_that_the_arbiter_records() {
+    let db = TestDb::new().await;
+    let app = spawn(&db).await;
+    let (tournament, game) = round_with_one_board(&app, &db).await;
+    let feed = Feed::start().await;
+    let line = real_game();
+    follow(&app, &db, &tournament, &feed.url).await;
+    feed.publish(1, dgt_json(&line[..10], "*"));
+    wait_for_plies(&app, game, 10).await;
+    // Both kings on the light centre squares (e4, d5): 1-0.
+    let mut kings = line[..10].to_vec();
+    kings.push(("Ke4".into(), 280));
+    kings.push(("Kd5".into(), 250));
+    feed.publish(1, dgt_json(&kings, "*"));
+    let attention = wait_for_attention(&app, &db, &tournament, "proposed_result").await;
+    assert_eq!(attention["attention"]["result"], "1-0");
+    assert_eq!(attention["attention"]["signal"], "kings_in_centre");
+    assert_eq!(
+        stored_moves(&app, game).await.len(),
+        10,
+        "the kings are not moves"
+    );
+    let id = attention["attention_id"].as_str().expect("id");
+    let (status, decided) = decide(&app, &db, id, "record_result").await;
+    assert_eq!(status, 200, "{decided}");
+    let (state, _) = app
+        .state
+        .arbitration
+        .state_at(game, None)
+        .await
+        .expect("game");
+    assert_eq!(
+        state.result(),
+        Some(arbiter::game::event::GameResult::WhiteWins)
+    );
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert_eq!(
+        follow_view(&app, &db, &tournament).await["attentions"],
+        json!([]),
+        "a result the log holds needs nobody"
+    );
+    app.stop().await;
+    db.finish().await;
+}
+
+#[actix_web::test]
+async fn a_feed_outage_backs_off_then_resumes_with_no_duplicate_and_no_gap() {
+    let db = TestDb::new().await;
+    let app = spawn(&db).await;
+    let (tournament, game) = round_with_one_board(&app, &db).await;
+    let feed = Feed::start().await;
+    let line = real_game();
+    follow(&app, &db, &tournament, &feed.url).await;
+    feed.publish(1, dgt_json(&line[..6], "*"));
+    wait_for_plies(&app, game, 6).await;
+
+    feed.set_down(true);
+    feed.publish(1, dgt_json(&line[..16], "*"));
+    eventually("three failed polls in a row", || async {
+        follow_view(&app, &db, &tournament).await["follow"]["failures"]
+            .as_u64()
+            .is_some_and(|f| f >= 3)
+    })
+    .await;
+    let view = follow_view(&app, &db, &tournament).await;
+    assert!(
+        view["follow"]["last_error"]
+            .as_str()
+            .is_some_and(|e| e.contains("503")),
+        "{view}"
+    );
+    // Backing off: at most one request per wait, the waits doubling to 800 ms.
+    let before = feed.requests();
+    tokio::time::sleep(Duration::from_millis(1600)).await;
+    let during = feed.requests() - before;
+    assert!(
+        during <= 4,
+        "{during} requests in 1.6 s while the feed fails (100 ms polls would make 16)"
+    );
+    assert_eq!(
+        stored_moves(&app, game).await.len(),
+        6,
+        "nothing while the feed is down"
+    );
+
+    feed.set_down(false);
+    wait_for_plies(&app, game, 16).await;
+    let sans: Vec<String> = line[..16].iter().map(|(s, _)| s.clone()).collect();
+    assert_eq!(stored_moves(&app, game).await, sans, "no gap");
+    let events = events_of(&db, game).await;
+    assert_eq!(events.len(), 1 + 16, "game_created and each move once");
+    eventually("the follow answers again", || async {
+        follow_view(&app, &db, &tournament).await["follow"]["failures"] == 0
+    })
+    .await;
+    app.stop().await;
+    db.finish().await;
+}
+
+#[actix_web::test]
+async fn a_restarted_service_resumes_following_the_round_without_storing_anything_twice() {
+    let db = TestDb::new().await;
+    let app = spawn(&db).await;
+    let (tournament, game) = round_with_one_board(&app, &db).await;
+    let feed = Feed::start().await;
+    let line = real_game();
+    follow(&app, &db, &tournament, &feed.url).await;
+    feed.publish(1, dgt_json(&line[..8], "*"));
+    wait_for_plies(&app, game, 8).await;
+    app.stop().await;
+
+    // While the service is down, the board goes on.
+    feed.publish(1, dgt_json(&line[..14], "*"));
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert_eq!(
+        events_of(&db, game).await.len(),
+        1 + 8,
+        "nobody follows while stopped"
+    );
+
+    let app = spawn(&db).await;
+    wait_for_plies(&app, game, 14).await;
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let events = events_of(&db, game).await;
+    assert_eq!(events.len(), 1 + 14, "each move once");
+    let ids: HashSet<Uuid> = events.iter().map(|e| e.event_id).collect();
+    assert_eq!(ids.len(), events.len());
+
+    // Stopped through the API: the follower ends, and the board's next moves wait.
+    let response = reqwest::Client::new()
+        .delete(app.url(&format!("/v1/tournaments/{tournament}/rounds/1/follow")))
+        .header("Authorization", bearer(&db.arbiter).1)
+        .send()
+        .await
+        .expect("stop following");
+    assert_eq!(response.status().as_u16(), 200);
+    // A poll already under way when the follow stopped may finish; none starts after.
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    feed.publish(1, dgt_json(&line[..20], "*"));
+    tokio::time::sleep(Duration::from_millis(400)).await;
+    assert_eq!(stored_moves(&app, game).await.len(), 14);
+    app.stop().await;
+    db.finish().await;
+}
+
+/// A back-office session of the arbiter on the spawned service: its cookie.
+async fn office_session(app: &TestApp, db: &TestDb, client: &reqwest::Client) -> String {
+    let response = client
+        .post(app.url("/office/sign-in"))
+        .header("Origin", &app.base)
+        .form(&[("token", db.arbiter.as_str()), ("next", "/office/")])
+        .send()
+        .await
+        .expect("sign in");
+    assert_eq!(response.status().as_u16(), 303);
+    response
+        .headers()
+        .get_all("set-cookie")
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .find(|v| v.starts_with("arbiter_session="))
+        .and_then(|v| v.split(';').next())
+        .expect("a session cookie")
+        .to_string()
+}
+
+async fn page(client: &reqwest::Client, app: &TestApp, cookie: &str, path: &str) -> String {
+    let response = client
+        .get(app.url(path))
+        .header("Cookie", cookie)
+        .send()
+        .await
+        .expect("page");
+    assert_eq!(response.status().as_u16(), 200, "{path}");
+    response.text().await.expect("page text")
+}
+
+/// The value of the page's CSRF field.
+fn csrf_of(page: &str) -> String {
+    let at = page
+        .find("name=\"csrf\" value=\"")
+        .expect("a form with its token");
+    let rest = &page[at + "name=\"csrf\" value=\"".len()..];
+    rest[..rest.find('"').expect("end of the token")].to_string()
+}
+
+#[actix_web::test]
+async fn the_floor_and_the_desk_show_what_the_board_feed_says_and_the_arbiter_decides_it_on_the_desk()
+ {
+    let db = TestDb::new().await;
+    let app = spawn(&db).await;
+    let (tournament, game) = round_with_one_board(&app, &db).await;
+    let feed = Feed::start().await;
+    let line = real_game();
+    let client = reqwest::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+        .expect("client");
+    let cookie = office_session(&app, &db, &client).await;
+    let floor = "/office/floor?event=Feed%20Open%202026&round=1";
+
+    // The round is followed from the floor's form.
+    let floor_page = page(&client, &app, &cookie, floor).await;
+    assert!(floor_page.contains("follows no board feed"), "{floor_page}");
+    let response = client
+        .post(app.url(&format!("/office/events/{tournament}/rounds/1/follow")))
+        .header("Cookie", &cookie)
+        .header("Origin", &app.base)
+        .form(&[
+            ("csrf", csrf_of(&floor_page).as_str()),
+            ("action", "start"),
+            ("url", feed.url.as_str()),
+        ])
+        .send()
+        .await
+        .expect("follow from the floor");
+    assert_eq!(response.status().as_u16(), 303);
+    feed.publish(1, dgt_json(&line[..12], "*"));
+    wait_for_plies(&app, game, 12).await;
+    feed.publish(1, dgt_json(&line[..11], "*"));
+    wait_for_attention(&app, &db, &tournament, "taken_back").await;
+
+    let floor_page = page(&client, &app, &cookie, floor).await;
+    assert!(
+        floor_page.contains("needs the arbiter (board feed)"),
+        "{floor_page}"
+    );
+    assert!(floor_page.contains("moves were taken back"));
+    assert!(floor_page.contains("Stop following"));
+
+    let desk = page(&client, &app, &cookie, &format!("/office/games/{game}")).await;
+    assert!(desk.contains("Needs the arbiter: board feed"), "{desk}");
+    assert!(
+        desk.contains("Bxc6") || desk.contains("d3"),
+        "the feed's moves are shown"
+    );
+    assert!(desk.contains("accept_correction"));
+    let at = desk.find("/decision").expect("a decision form");
+    let start = desk[..at].rfind("/office/attentions/").expect("its action");
+    let action = desk[start..at + "/decision".len()].to_string();
+    let response = client
+        .post(app.url(&action))
+        .header("Cookie", &cookie)
+        .header("Origin", &app.base)
+        .form(&[
+            ("csrf", csrf_of(&desk).as_str()),
+            ("choice", "accept_correction"),
+        ])
+        .send()
+        .await
+        .expect("decide on the desk");
+    assert_eq!(response.status().as_u16(), 303);
+    assert_eq!(stored_moves(&app, game).await.len(), 11, "6...f4 retracted");
+    let desk = page(&client, &app, &cookie, &format!("/office/games/{game}")).await;
+    assert!(!desk.contains("Needs the arbiter: board feed"));
+    app.stop().await;
+    db.finish().await;
+}
+
+#[actix_web::test]
+async fn a_feed_url_that_is_not_http_or_holds_a_control_character_is_refused_naming_the_field() {
+    let db = TestDb::new().await;
+    let app = spawn(&db).await;
+    let (tournament, _) = round_with_one_board(&app, &db).await;
+    for url in [
+        "ftp://feeds.invalid/round/",
+        "http://feeds.invalid/ro\u{0}und/",
+    ] {
+        let response = reqwest::Client::new()
+            .put(app.url(&format!("/v1/tournaments/{tournament}/rounds/1/follow")))
+            .header("Authorization", bearer(&db.arbiter).1)
+            .json(&json!({"kind": "dgt_json", "url": url}))
+            .send()
+            .await
+            .expect("follow");
+        assert_eq!(response.status().as_u16(), 422, "{url:?}");
+        let problem: Value = response.json().await.expect("problem");
+        assert_eq!(problem["field"], "url", "{problem}");
+    }
+    let response = reqwest::Client::new()
+        .put(app.url(&format!("/v1/tournaments/{tournament}/rounds/9/follow")))
+        .header("Authorization", bearer(&db.arbiter).1)
+        .json(&json!({"kind": "dgt_json", "url": "http://127.0.0.1:9/round/"}))
+        .send()
+        .await
+        .expect("follow");
+    assert_eq!(response.status().as_u16(), 404, "a round not loaded");
+    app.stop().await;
+    db.finish().await;
+}
