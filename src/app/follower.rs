@@ -19,9 +19,11 @@ use crate::app::arbitration::{Arbitration, RecordError};
 use crate::game::Game;
 use crate::game::event::{ArbiterRuling, ClockReading, Event, GameResult, RecordedEvent};
 use crate::interchange::dgt::{self, Attention, FeedMove, ResultSignal};
+use crate::interchange::pgn_feed;
 use crate::rules::side::Side;
 use crate::store::{
-    AttentionResolution, FollowAttention, NewEvent, PollOutcome, RoundFollow, Store, StoreError,
+    AttentionResolution, FeedKind, FollowAttention, NewEvent, PollOutcome, RoundFollow, Store,
+    StoreError,
 };
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
@@ -271,27 +273,58 @@ impl Followers {
             .store()
             .round_heads(&tournament.settings.name, &follow.round, None)
             .await?;
-        let base = round_base(&follow.url);
+        let source = match follow.kind {
+            FeedKind::DgtJson => RoundSource::Dgt(round_base(&follow.url)),
+            FeedKind::Pgn => {
+                let url = follow.url.trim();
+                let text = self
+                    .fetch_text(url)
+                    .await?
+                    .ok_or_else(|| FollowError::Source(format!("{url} answered 404 Not Found")))?;
+                RoundSource::Pgn(
+                    pgn_feed::read_round_pgn(&text)
+                        .map_err(|e| FollowError::Source(format!("{url}: {e}")))?,
+                )
+            }
+        };
         let mut recorded = 0;
         for head in heads {
             let Some(board) = head.board else { continue };
-            let Some(text) = self.fetch_game(&base, board).await? else {
-                continue;
+            let (fingerprint, feed, result) = match &source {
+                RoundSource::Dgt(base) => {
+                    let Some(text) = self
+                        .fetch_text(&format!("{base}/game-{board}.json"))
+                        .await?
+                    else {
+                        continue;
+                    };
+                    let game = dgt::read_game(&text).map_err(|e| {
+                        FollowError::Source(format!("{base}/game-{board}.json: {e}"))
+                    })?;
+                    (fingerprint(&text), game.feed_moves(), game.result)
+                }
+                RoundSource::Pgn(games) => {
+                    let Some(game) = games.iter().find(|g| g.board == board) else {
+                        continue;
+                    };
+                    (
+                        fingerprint(&format!("{:?}{:?}", game.moves, game.result)),
+                        game.moves.clone(),
+                        game.result.clone(),
+                    )
+                }
             };
-            let key = (fingerprint(&text), head.seq);
+            let key = (fingerprint, head.seq);
             if seen.boards.get(&board) == Some(&key) {
                 continue;
             }
-            let game = dgt::read_game(&text)
-                .map_err(|e| FollowError::Source(format!("{base}/game-{board}.json: {e}")))?;
-            let feed = game.feed_moves();
             let sync = self
                 .sync_board(
                     follow.follow_id,
                     board,
                     head.game_id,
                     &feed,
-                    game.result.as_deref(),
+                    result.as_deref(),
                 )
                 .await?;
             recorded += sync.recorded;
@@ -305,12 +338,11 @@ impl Followers {
         Ok(recorded)
     }
 
-    /// A board's `game-N.json` as text; `None` when the feed has not published it (404).
-    async fn fetch_game(&self, base: &str, board: u32) -> Result<Option<String>, FollowError> {
-        let url = format!("{base}/game-{board}.json");
+    /// The text at `url`; `None` when the source has not published it (404).
+    async fn fetch_text(&self, url: &str) -> Result<Option<String>, FollowError> {
         let response = self
             .client
-            .get(&url)
+            .get(url)
             .send()
             .await
             .map_err(|e| FollowError::Source(format!("{url}: {e}")))?;
@@ -606,6 +638,14 @@ impl Followers {
             recorded_moves,
         })
     }
+}
+
+/// Where a poll reads a round's boards from.
+enum RoundSource {
+    /// DGT LiveChess JSON: the round's folder URL, one `game-N.json` per board.
+    Dgt(String),
+    /// The round's PGN, read once per poll, its games by board.
+    Pgn(Vec<pgn_feed::PgnFeedGame>),
 }
 
 /// What a follower task saw at its last poll, per board: the feed's text (a fingerprint) and

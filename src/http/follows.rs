@@ -43,7 +43,9 @@ pub struct FollowRequest {
     /// The feed's kind.
     pub kind: FeedKind,
     /// The round's URL: for `dgt_json`, the folder of `index.json` (board N is
-    /// `game-N.json` beside it). `http://` or `https://`.
+    /// `game-N.json` beside it); for `pgn`, the round's PGN file (board N is the game whose
+    /// `Board` tag is N, or whose `Round` tag is `R.N`, or the N-th game). `http://` or
+    /// `https://`.
     #[schema(max_length = 2000, pattern = r"^https?://[^\s\x00-\x1F\x7F]+$")]
     pub url: String,
     /// Whether to follow it now (default true).

@@ -13,6 +13,7 @@ pub mod dgt;
 pub mod diagram;
 pub mod pairings;
 pub mod pgn_export;
+pub mod pgn_feed;
 pub mod pgn_import;
 pub mod time_control_tag;
 pub mod trf_report;

@@ -291,16 +291,20 @@ fn read_segment(text: &[u8], games: &mut Vec<ReadGame>) -> io::Result<()> {
 
 /// A game as written in the file.
 #[derive(Clone, Debug, Default)]
-struct RawGame {
-    tags: Vec<(String, String)>,
-    moves: Vec<(SanPlus, Option<u64>)>,
-    outcome: Option<String>,
+pub(crate) struct RawGame {
+    /// The tags, in file order.
+    pub(crate) tags: Vec<(String, String)>,
+    /// The moves as written (not checked against any position), each with its `[%clk]`
+    /// reading in milliseconds.
+    pub(crate) moves: Vec<(SanPlus, Option<u64>)>,
+    /// The movetext's result token.
+    pub(crate) outcome: Option<String>,
 }
 
 impl RawGame {
     /// Whether this is a game: it has a move or one of the seven tags of the PGN roster. Text
     /// with neither (a note before the first game, stray words or brackets) is not.
-    fn is_game(&self) -> bool {
+    pub(crate) fn is_game(&self) -> bool {
         let roster = ["Event", "Site", "Date", "Round", "White", "Black", "Result"];
         !self.moves.is_empty()
             || self
@@ -309,7 +313,7 @@ impl RawGame {
                 .any(|(name, _)| roster.contains(&name.as_str()))
     }
 
-    fn tag(&self, name: &str) -> Option<&str> {
+    pub(crate) fn tag(&self, name: &str) -> Option<&str> {
         self.tags
             .iter()
             .find(|(n, _)| n == name)
@@ -317,8 +321,9 @@ impl RawGame {
     }
 }
 
+/// Collects each game of a file as written ([`RawGame`]).
 #[derive(Default)]
-struct CollectingVisitor {
+pub(crate) struct CollectingVisitor {
     game: RawGame,
 }
 

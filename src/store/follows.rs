@@ -18,18 +18,23 @@ pub enum FeedKind {
     /// DGT LiveChess JSON: the round's URL, with `index.json` and one `game-N.json` per board
     /// beside it (board N of the round's pairings).
     DgtJson,
+    /// The round's PGN file, as broadcasts publish it for relays: one game per board (its
+    /// `Board` tag, the board of a `Round` tag such as `5.3`, or its place in the file).
+    Pgn,
 }
 
 impl FeedKind {
     fn as_str(self) -> &'static str {
         match self {
             FeedKind::DgtJson => "dgt_json",
+            FeedKind::Pgn => "pgn",
         }
     }
 
     fn parse(text: &str) -> Option<FeedKind> {
         match text {
             "dgt_json" => Some(FeedKind::DgtJson),
+            "pgn" => Some(FeedKind::Pgn),
             _ => None,
         }
     }

@@ -74,9 +74,14 @@ pub fn floor_panel(
                         form.grid method="post" action=(action) {
                             (layout::csrf_field(viewer))
                             input type="hidden" name="action" value="start";
-                            label for="feed-url" { "DGT LiveChess round URL" }
+                            label for="feed-kind" { "Feed" }
+                            select #feed-kind name="kind" {
+                                option value="dgt_json" selected[follow.is_none_or(|f| f.kind == FeedKind::DgtJson)] { "DGT LiveChess (the round's folder)" }
+                                option value="pgn" selected[follow.is_some_and(|f| f.kind == FeedKind::Pgn)] { "The round's PGN file" }
+                            }
+                            label for="feed-url" { "Round URL" }
                             input #feed-url name="url" type="url" required maxlength="2000"
-                                placeholder="the round's folder: index.json, game-1.json, … are in it"
+                                placeholder="DGT: the round's folder (index.json, game-1.json, …); PGN: the round's .pgn"
                                 value=[follow.map(|f| f.url.as_str())];
                             div.actions { button.primary type="submit" { "Follow the boards" } }
                         }
@@ -120,6 +125,10 @@ pub async fn set(
         }
     } else {
         let url = fields.get("url").unwrap_or_default().trim().to_string();
+        let kind = match fields.get("kind") {
+            Some("pgn") => FeedKind::Pgn,
+            _ => FeedKind::DgtJson,
+        };
         if !(url.starts_with("http://") || url.starts_with("https://"))
             || url.len() > 2000
             || url.chars().any(|c| c.is_whitespace() || c.is_control())
@@ -134,7 +143,7 @@ pub async fn set(
         } else {
             let follow = state
                 .store
-                .set_round_follow(id, &round, FeedKind::DgtJson, &url, true, &recorder)
+                .set_round_follow(id, &round, kind, &url, true, &recorder)
                 .await?;
             state.followers.start(follow.follow_id);
             Ok(format!(

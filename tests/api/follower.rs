@@ -50,11 +50,30 @@ fn dgt_json(moves: &[(String, u64)], result: &str) -> String {
     json!({"moves": moves, "result": result, "chess960": 518}).to_string()
 }
 
+/// A round's PGN as broadcasts publish it: the game of board 1 with `[%clk]` after each move,
+/// then another board's game before it in the file would not change board 1 (its Board tag).
+fn round_pgn(moves: &[(String, u64)], result: &str) -> String {
+    let clock = |s: u64| format!("{}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60);
+    let mut movetext = String::new();
+    for (ply, (san, seconds)) in moves.iter().enumerate() {
+        if ply % 2 == 0 {
+            movetext.push_str(&format!("{}. ", ply / 2 + 1));
+        }
+        movetext.push_str(&format!("{san} {{ [%clk {}] }} ", clock(*seconds)));
+    }
+    format!(
+        "[Event \"City Open\"]\n[Round \"1\"]\n[Board \"2\"]\n[Result \"*\"]\n\n1. d4 *\n\n\
+         [Event \"City Open\"]\n[Round \"1\"]\n[Board \"1\"]\n[Result \"{result}\"]\n\n{movetext}{result}\n"
+    )
+}
+
 /// What the local feed serves.
 #[derive(Default)]
 struct FeedState {
     /// `game-N.json` by board.
     games: HashMap<u32, String>,
+    /// The round's PGN (`/round/round.pgn`).
+    pgn: Option<String>,
     /// Answer 503 to everything (an outage).
     down: bool,
     /// Requests answered.
@@ -98,6 +117,11 @@ impl Feed {
                             .and_then(|n| n.parse::<u32>().ok());
                         if state.down {
                             ("503 Service Unavailable", String::from("down"))
+                        } else if path == "/round/round.pgn" {
+                            match &state.pgn {
+                                Some(pgn) => ("200 OK", pgn.clone()),
+                                None => ("404 Not Found", String::from("none")),
+                            }
                         } else {
                             match board.and_then(|b| state.games.get(&b)) {
                                 Some(json) => ("200 OK", json.clone()),
@@ -126,6 +150,10 @@ impl Feed {
             .expect("feed state")
             .games
             .insert(board, json);
+    }
+
+    fn publish_pgn(&self, pgn: String) {
+        self.state.lock().expect("feed state").pgn = Some(pgn);
     }
 
     fn set_down(&self, down: bool) {
@@ -190,10 +218,14 @@ async fn spawn(db: &TestDb) -> TestApp {
 }
 
 async fn follow(app: &TestApp, db: &TestDb, tournament: &str, url: &str) -> Value {
+    follow_as(app, db, tournament, "dgt_json", url).await
+}
+
+async fn follow_as(app: &TestApp, db: &TestDb, tournament: &str, kind: &str, url: &str) -> Value {
     let response = reqwest::Client::new()
         .put(app.url(&format!("/v1/tournaments/{tournament}/rounds/1/follow")))
         .header("Authorization", bearer(&db.arbiter).1)
-        .json(&json!({"kind": "dgt_json", "url": url}))
+        .json(&json!({"kind": kind, "url": url}))
         .send()
         .await
         .expect("follow");
@@ -830,6 +862,56 @@ async fn a_feed_url_that_is_not_http_or_holds_a_control_character_is_refused_nam
         .await
         .expect("follow");
     assert_eq!(response.status().as_u16(), 404, "a round not loaded");
+    app.stop().await;
+    db.finish().await;
+}
+
+#[actix_web::test]
+async fn a_round_followed_from_its_pgn_records_every_move_with_its_clock_and_a_misread_needs_the_arbiter()
+ {
+    let db = TestDb::new().await;
+    let app = spawn(&db).await;
+    let (tournament, game) = round_with_one_board(&app, &db).await;
+    let feed = Feed::start().await;
+    let line = real_game();
+    let view = follow_as(
+        &app,
+        &db,
+        &tournament,
+        "pgn",
+        &format!("{}round.pgn", feed.url),
+    )
+    .await;
+    assert_eq!(view["follow"]["kind"], "pgn", "{view}");
+    feed.publish_pgn(round_pgn(&line[..10], "*"));
+    wait_for_plies(&app, game, 10).await;
+    assert_eq!(
+        stored_moves(&app, game).await,
+        line[..10]
+            .iter()
+            .map(|(san, _)| san.clone())
+            .collect::<Vec<_>>()
+    );
+    // Each move with the mover's clock from its [%clk].
+    let moves: Vec<_> = events_of(&db, game)
+        .await
+        .into_iter()
+        .filter(|e| matches!(e.event, Event::Recorded(RecordedEvent::Move { .. })))
+        .collect();
+    let clock = moves[9].clock.as_ref().expect("the clock of the 10th move");
+    assert_eq!(clock.black_ms, Some(line[9].1 * 1000));
+
+    // The board reads 6. Qh5 as 6. Qh8: the arbiter is asked, nothing is stored.
+    let mut misread = line[..11].to_vec();
+    misread[10].0 = "Qh8".into();
+    feed.publish_pgn(round_pgn(&misread, "*"));
+    let attention = wait_for_attention(&app, &db, &tournament, "illegal_move").await;
+    assert_eq!(attention["attention"]["san"], "Qh8", "{attention}");
+    assert_eq!(stored_moves(&app, game).await.len(), 10);
+
+    // Read right at the next poll: recorded, and the game goes on.
+    feed.publish_pgn(round_pgn(&line[..12], "*"));
+    wait_for_plies(&app, game, 12).await;
     app.stop().await;
     db.finish().await;
 }
