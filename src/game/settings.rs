@@ -60,6 +60,11 @@ pub enum SettingsError {
         "regulations.earliest_agreement_move must be a number of moves from 1 to 500, or left out when agreement is unrestricted"
     )]
     EarliestAgreementMove,
+    /// The fair-play report's deadline is beyond a year.
+    #[error(
+        "regulations.fair_play_report_days must be a number of days from 0 to 365 after the event's last day, or left out when no deadline is set"
+    )]
+    FairPlayReportDays,
     /// The board number is zero or too large.
     #[error("board must be a board number from 1 to 9999, or left out")]
     Board,
@@ -76,6 +81,7 @@ impl SettingsError {
             SettingsError::TimeControl(error) => time_control_field(error),
             SettingsError::IncorrectClaimPenalty => "regulations.incorrect_claim_penalty_ms",
             SettingsError::EarliestAgreementMove => "regulations.earliest_agreement_move",
+            SettingsError::FairPlayReportDays => "regulations.fair_play_report_days",
             SettingsError::Board => "board",
         }
     }
@@ -146,8 +152,8 @@ pub fn validate_time_control(control: &TimeControl) -> Result<(), SettingsError>
 }
 
 /// Check an event's regulations: an earliest agreement move from 1 to 500 moves (9.1.1), an
-/// incorrect-claim penalty of at most an hour (9.5.3). Errors name the field under
-/// `regulations.`.
+/// incorrect-claim penalty of at most an hour (9.5.3), a fair-play report due at most a year
+/// after the event. Errors name the field under `regulations.`.
 pub fn validate_regulations(regulations: &Regulations) -> Result<(), SettingsError> {
     if regulations
         .incorrect_claim_penalty_ms
@@ -160,6 +166,12 @@ pub fn validate_regulations(regulations: &Regulations) -> Result<(), SettingsErr
         .is_some_and(|moves| !(1..=500).contains(&moves))
     {
         return Err(SettingsError::EarliestAgreementMove);
+    }
+    if regulations
+        .fair_play_report_days
+        .is_some_and(|days| days > 365)
+    {
+        return Err(SettingsError::FairPlayReportDays);
     }
     Ok(())
 }

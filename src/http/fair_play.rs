@@ -125,6 +125,7 @@ pub async fn record_fair_play(
     params(("id" = Uuid, Path, description = "The game's id.")),
     responses(
         (status = 200, description = "The events with their payloads.", body = FairPlayList),
+        (status = 400, description = "The id is not a UUID, or the seq not a number of at least 1.", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such route for this caller, or no such game.", body = Problem, content_type = "application/problem+json"),
     )
 )]
@@ -148,6 +149,7 @@ pub async fn list_fair_play(
     params(("id" = Uuid, Path, description = "The game's id.")),
     responses(
         (status = 200, description = "The access log.", body = FairPlayAccessLog),
+        (status = 400, description = "The id is not a UUID, or the seq not a number of at least 1.", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such route for this caller, or no such game.", body = Problem, content_type = "application/problem+json"),
     )
 )]
@@ -172,6 +174,7 @@ pub async fn fair_play_access(
     params(("id" = Uuid, Path, description = "The game's id.")),
     responses(
         (status = 200, description = "The audit.", body = FairPlayAudit),
+        (status = 400, description = "The id is not a UUID, or the seq not a number of at least 1.", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such route for this caller, or no such game.", body = Problem, content_type = "application/problem+json"),
     )
 )]
@@ -198,6 +201,7 @@ pub async fn audit_fair_play(
     ),
     responses(
         (status = 200, description = "The event with its payload.", body = FairPlayItem),
+        (status = 400, description = "The id is not a UUID, or the seq not a number of at least 1.", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such route for this caller, or no such game or fair-play event.", body = Problem, content_type = "application/problem+json"),
     )
 )]
@@ -225,6 +229,7 @@ pub async fn read_fair_play(
     params(("id" = Uuid, Path, description = "The tournament's id.")),
     responses(
         (status = 200, description = "The report.", body = fair_play::FairPlayReport),
+        (status = 400, description = "The id is not a UUID, or the seq not a number of at least 1.", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such route for this caller, or no such tournament.", body = Problem, content_type = "application/problem+json"),
     )
 )]

@@ -107,6 +107,13 @@ async fn a_reader_cannot_set_up_a_tournament_and_wrong_settings_name_their_field
     wrong["time_control"]["base_ms"] = json!(0);
     let reply = send(&app, db.post().uri("/v1/tournaments").set_json(&wrong)).await;
     assert_eq!(reply.1["field"], "time_control.base_ms");
+    // The fair-play report's deadline is at most a year after the event, as the document
+    // says (schemathesis found 366 accepted and then served against the document).
+    let mut wrong = city_open();
+    wrong["regulations"]["fair_play_report_days"] = json!(366);
+    let reply = send(&app, db.post().uri("/v1/tournaments").set_json(&wrong)).await;
+    assert_problem(&reply, 422, "invalid_field");
+    assert_eq!(reply.1["field"], "regulations.fair_play_report_days");
     db.finish().await;
 }
 
