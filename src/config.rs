@@ -159,14 +159,6 @@ impl ServeConfig {
         Duration::from_millis(self.replica_wait_ms)
     }
 
-    /// How often a followed round is polled, and the longest wait while its feed fails.
-    pub fn follow_timing(&self) -> crate::app::follower::FollowTiming {
-        crate::app::follower::FollowTiming {
-            poll: Duration::from_millis(self.follow_poll_ms.max(100)),
-            max_backoff: Duration::from_millis(self.follow_max_backoff_ms),
-        }
-    }
-
     /// Connections in the read replica's pool.
     pub fn read_db_connections(&self) -> u32 {
         self.read_db_connections.unwrap_or(self.db_connections)

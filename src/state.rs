@@ -72,7 +72,10 @@ impl AppState {
     pub fn from_config(store: Store, config: &ServeConfig) -> Self {
         let arbitration = Arbitration::with_warm_games(store.clone(), config.warm_games);
         AppState {
-            followers: Followers::new(arbitration.clone(), config.follow_timing()),
+            followers: Followers::new(
+                arbitration.clone(),
+                crate::app::follower::FollowTiming::of(config),
+            ),
             arbitration,
             streams: Streams::new(store.clone()).with_broadcast_delay(config.broadcast_delay()),
             store,

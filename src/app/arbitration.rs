@@ -348,7 +348,7 @@ impl Arbitration {
         let events = reads.game_log(game_id).await?;
         let chain = reads.verify_chain(game_id).await?;
         let mut report = audit_log(game_id, &events, chain);
-        report.sealed = crate::app::fair_play::seal_check(reads, game_id).await?;
+        report.sealed = crate::app::seals::seal_check(reads, game_id).await?;
         if let Some(fault) = report.sealed.faults.first() {
             report.verdict = AuditVerdict::Tampered;
             report.summary = format!(
@@ -537,7 +537,7 @@ pub struct AuditReport {
     /// holds, naming the event of a fault and nothing of its content (issue 23). A fault
     /// makes the verdict `tampered`.
     #[serde(default)]
-    pub sealed: crate::app::fair_play::SealCheck,
+    pub sealed: crate::app::seals::SealCheck,
 }
 
 /// Re-decides every recorded event of a log on its prefix, compares with what is stored

@@ -23,6 +23,8 @@ use uuid::Uuid;
 
 use crate::access::{Denied, FairPlayRole, Principal};
 use crate::app::arbitration::{Arbitration, RecordError};
+use crate::app::seals::seal_faults;
+pub use crate::app::seals::{FairPlayFault, SealCheck, seal_check};
 use crate::game::Game;
 use crate::game::event::{Event, RecordedEvent};
 use crate::game::fair_play::{
@@ -94,15 +96,6 @@ impl From<StoredFairPlay> for FairPlayItem {
             payload: stored.payload,
         }
     }
-}
-
-/// A fault the fair-play audit found, naming the event.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
-pub struct FairPlayFault {
-    /// The `seq` of the event.
-    pub seq: u64,
-    /// What is wrong.
-    pub reason: String,
 }
 
 /// The fair-play audit of a game: every sealed payload against its hash in the chain, every
@@ -316,42 +309,6 @@ pub async fn access_log(
     Ok(arbitration.store().fair_play_access(game_id).await?)
 }
 
-/// The sealed fair-play data of a game as the public audit checks it: how many `fair_play`
-/// events, and the events whose payload or evidence no longer gives the hash recorded for it,
-/// by `seq` only (the reason says nothing of the content).
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
-pub struct SealCheck {
-    /// How many `fair_play` events were checked.
-    pub checked: u64,
-    /// True when every payload and file gives its hash.
-    pub intact: bool,
-    /// The faults, by event.
-    pub faults: Vec<FairPlayFault>,
-}
-
-/// Checks the sealed payloads and evidence files of `game_id` for the public audit.
-pub async fn seal_check(
-    store: &crate::store::Store,
-    game_id: Uuid,
-) -> Result<SealCheck, StoreError> {
-    let (checked, faults) = seal_faults(store, game_id).await?;
-    let mut seqs: Vec<u64> = faults.iter().map(|f| f.seq).collect();
-    seqs.dedup();
-    Ok(SealCheck {
-        checked,
-        intact: faults.is_empty(),
-        faults: seqs
-            .into_iter()
-            .map(|seq| FairPlayFault {
-                seq,
-                reason: "the sealed fair-play data of this event (its payload or an evidence \
-                         file) no longer gives the hash recorded for it"
-                    .into(),
-            })
-            .collect(),
-    })
-}
-
 /// Audits the game's fair-play events for `principal`: each sealed payload against the hash
 /// in the chain, each evidence file against its recorded SHA-256. The audit is logged.
 pub async fn audit(
@@ -371,63 +328,6 @@ pub async fn audit(
         intact: faults.is_empty(),
         faults,
     })
-}
-
-/// The faults of the sealed payloads and evidence files of `game_id`, with their reasons,
-/// and how many `fair_play` events were checked.
-async fn seal_faults(
-    store: &crate::store::Store,
-    game_id: Uuid,
-) -> Result<(u64, Vec<FairPlayFault>), StoreError> {
-    let (stored, unsealed) = store.fair_play_events(game_id).await?;
-    let mut faults: Vec<FairPlayFault> = unsealed
-        .iter()
-        .map(|row| FairPlayFault {
-            seq: row.seq,
-            reason: "the sealed payload of this fair_play event is missing from the \
-                     restricted table"
-                .into(),
-        })
-        .collect();
-    for item in &stored {
-        let kind = item.payload.record.fact.type_name();
-        if item.payload_sha256 != item.sealed {
-            faults.push(FairPlayFault {
-                seq: item.seq,
-                reason: format!(
-                    "the payload of this {kind} no longer gives the hash sealed in the log \
-                     ({}; it gives {}): it was altered after it was recorded",
-                    item.sealed, item.payload_sha256
-                ),
-            });
-        }
-        if let FairPlayFact::EvidenceAdded {
-            file_name,
-            sha256: Some(sha256),
-            ..
-        } = &item.payload.record.fact
-        {
-            let now = store.fair_play_evidence_hashes(game_id, sha256).await?;
-            if now.is_empty() {
-                faults.push(FairPlayFault {
-                    seq: item.seq,
-                    reason: format!("the evidence file `{file_name}` ({sha256}) is missing"),
-                });
-            }
-            for hash in now.iter().filter(|h| *h != sha256) {
-                faults.push(FairPlayFault {
-                    seq: item.seq,
-                    reason: format!(
-                        "the evidence file `{file_name}` no longer gives the SHA-256 its \
-                         evidence_added recorded ({sha256}; it gives {hash}): the file was \
-                         altered"
-                    ),
-                });
-            }
-        }
-    }
-    faults.sort_by_key(|f| f.seq);
-    Ok(((stored.len() + unsealed.len()) as u64, faults))
 }
 
 /// One fair-play event in the chief arbiter's report.

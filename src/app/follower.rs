@@ -50,6 +50,15 @@ pub struct FollowTiming {
 }
 
 impl FollowTiming {
+    /// The timing the service's settings give (`--follow-poll-ms`, at least 100 ms;
+    /// `--follow-max-backoff-ms`).
+    pub fn of(config: &crate::config::ServeConfig) -> FollowTiming {
+        FollowTiming {
+            poll: Duration::from_millis(config.follow_poll_ms.max(100)),
+            max_backoff: Duration::from_millis(config.follow_max_backoff_ms),
+        }
+    }
+
     /// The wait after `failures` polls failed in a row: the poll interval doubled per
     /// failure, at most [`FollowTiming::max_backoff`].
     pub fn wait_after(&self, failures: u32) -> Duration {

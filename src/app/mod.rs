@@ -18,6 +18,7 @@ pub mod fair_play;
 pub mod follower;
 pub mod import;
 pub mod rounds;
+pub mod seals;
 pub mod sessions;
 pub mod streams;
 pub mod throttle;
