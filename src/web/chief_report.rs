@@ -10,7 +10,6 @@ use super::layout::{self, Nav};
 use super::reports::{self, ReportHead};
 use super::session::Viewer;
 use crate::app::chief_report::{self, ChiefArbiterReport, ChiefReportError};
-use crate::game::event::GameResult;
 use crate::request::Reads;
 use crate::state::AppState;
 use actix_web::{HttpResponse, web};
@@ -158,16 +157,6 @@ fn arbiters_part(report: &ChiefArbiterReport, hall: layout::HallTime) -> Markup 
     }
 }
 
-fn result_text(board: &chief_report::BoardResult) -> &'static str {
-    match (board.result, board.forfeit) {
-        (Some(GameResult::WhiteWins), true) => "+/−",
-        (Some(GameResult::BlackWins), true) => "−/+",
-        (Some(GameResult::BothLose), true) => "−/−",
-        (Some(result), _) => layout::result_text(result),
-        (None, _) => "*",
-    }
-}
-
 fn rounds_part(report: &ChiefArbiterReport) -> Markup {
     html! {
         @for round in &report.rounds {
@@ -187,7 +176,7 @@ fn rounds_part(report: &ChiefArbiterReport) -> Markup {
                             tr {
                                 td.num { a href={ (PREFIX) "/games/" (board.game_id) } { (board.board.map(|b| b.to_string()).unwrap_or_default()) } }
                                 td { (board.white) }
-                                td.result { strong { (result_text(board)) } }
+                                td.result { strong { (layout::pairing_result(board.result, board.forfeit)) } }
                                 td { (board.black) }
                                 td {
                                     @if board.forfeit { "forfeit (6.7.1)" }

@@ -239,6 +239,18 @@ pub fn result_text(result: GameResult) -> &'static str {
     }
 }
 
+/// A result as a pairing list writes it: [`result_text`], or for a game not played (a
+/// forfeit, 6.7.1) `+/−`, `−/+` and the double forfeit `−/−`; `*` while it goes on.
+pub fn pairing_result(result: Option<GameResult>, forfeit: bool) -> &'static str {
+    match (result, forfeit) {
+        (Some(GameResult::WhiteWins), true) => "+/−",
+        (Some(GameResult::BlackWins), true) => "−/+",
+        (Some(GameResult::BothLose), true) => "−/−",
+        (Some(result), _) => result_text(result),
+        (None, _) => "*",
+    }
+}
+
 /// How a game ended, in words.
 pub fn termination_text(termination: crate::game::event::Termination) -> &'static str {
     use crate::game::event::Termination;

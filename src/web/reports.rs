@@ -680,13 +680,10 @@ pub(super) fn result_cell(view: &crate::game::GameView) -> (String, bool) {
                 .reason
                 .as_deref()
                 .is_some_and(|r| r.to_lowercase().contains("forfeit")));
-    match (view.result, forfeit) {
-        (Some(GameResult::WhiteWins), true) => ("+/−".into(), true),
-        (Some(GameResult::BlackWins), true) => ("−/+".into(), true),
-        (Some(GameResult::BothLose), true) => ("−/−".into(), true),
-        (Some(result), _) => (layout::result_text(result).into(), false),
-        (None, _) => ("*".into(), false),
-    }
+    (
+        layout::pairing_result(view.result, forfeit).into(),
+        forfeit && view.result.is_some(),
+    )
 }
 
 /// `GET /office/results?event=&round=`: a round's results and its PGN.

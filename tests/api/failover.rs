@@ -44,13 +44,13 @@ async fn position(store: &Store, sql: &'static str) -> Lsn {
     Lsn::parse(&text).unwrap()
 }
 
-#[actix_web::test]
-async fn the_service_follows_a_promoted_standby_answering_503_meanwhile() {
-    let dir = std::env::temp_dir().join(format!("arbiter-failover-test-{}", Uuid::new_v4()));
-    let primary = Cluster::start_with_settings(&dir.join("primary"), TEST_CLUSTER_SETTINGS)
-        .expect("a private primary");
+/// A private primary in `dir/primary` with `settings`, the service's schema migrated, its
+/// owner's store and an arbiter token (stopped with the process if the test is killed).
+async fn migrated_primary(dir: &std::path::Path, settings: &[&str]) -> (Cluster, Store, String) {
+    let primary =
+        Cluster::start_with_settings(&dir.join("primary"), settings).expect("a private primary");
     primary
-        .stop_when_process_exits(std::process::id(), Some(&dir))
+        .stop_when_process_exits(std::process::id(), Some(dir))
         .unwrap();
     Store::ensure_arbiter_database(&primary.admin_url())
         .await
@@ -61,6 +61,13 @@ async fn the_service_follows_a_promoted_standby_answering_503_meanwhile() {
         .create_token("Arbiter", Role::Arbiter, None, "test")
         .await
         .unwrap();
+    (primary, owner, token)
+}
+
+#[actix_web::test]
+async fn the_service_follows_a_promoted_standby_answering_503_meanwhile() {
+    let dir = std::env::temp_dir().join(format!("arbiter-failover-test-{}", Uuid::new_v4()));
+    let (primary, owner, token) = migrated_primary(&dir, TEST_CLUSTER_SETTINGS).await;
     let standby = primary
         .start_standby(&dir.join("standby"), TEST_CLUSTER_SETTINGS)
         .expect("a standby made with pg_basebackup");
@@ -184,20 +191,7 @@ const SYNCHRONOUS_COMMIT: &[&str] = &["max_connections=100", "fsync=off", "full_
 #[actix_web::test]
 async fn a_retry_answered_from_the_log_waits_for_the_synchronous_standby_like_a_new_append() {
     let dir = std::env::temp_dir().join(format!("arbiter-sync-retry-test-{}", Uuid::new_v4()));
-    let primary = Cluster::start_with_settings(&dir.join("primary"), SYNCHRONOUS_COMMIT)
-        .expect("a private primary");
-    primary
-        .stop_when_process_exits(std::process::id(), Some(&dir))
-        .unwrap();
-    Store::ensure_arbiter_database(&primary.admin_url())
-        .await
-        .unwrap();
-    let owner = Store::connect(&primary.database_url(), 2).await.unwrap();
-    owner.migrate().await.unwrap();
-    let (_, token) = owner
-        .create_token("Arbiter", Role::Arbiter, None, "test")
-        .await
-        .unwrap();
+    let (primary, owner, token) = migrated_primary(&dir, SYNCHRONOUS_COMMIT).await;
     let store = Store::connect_as_service(&primary.database_url(), 4, "arbiter_service")
         .await
         .unwrap();
