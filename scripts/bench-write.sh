@@ -10,6 +10,14 @@
 #       the games are cut to a multiple of $BATCH plies (shorter ones are left out), so every
 #       append carries exactly $BATCH moves; each game also costs one creation request
 #       (creates_per_s), which the clients' time includes.
+#   scripts/bench-write.sh peer [SECONDS]
+#       Issue 19's comparison, one command: at $PEER_CLIENTS (16) clients, $ROUNDS (3) rounds
+#       interleaved, each round running our HTTP single-move appends, the peer event store
+#       (Message DB's write_message from pgbench, ../shared/bench/peer-messagedb.sh, which
+#       also runs a raw single-row INSERT), then our $BATCH-event appends and pgbench's
+#       $BATCH-row INSERT ... SELECT into the events-shaped table. Prints every round and the
+#       medians with the ratios the issue sets as targets (>= 1.5x the peer and >= 0.3x the
+#       raw insert for single moves; >= 0.25x the raw $BATCH-row insert for batches).
 #   scripts/bench-write.sh growth [SECONDS]
 #       The single-move rate and p99 at $GROWTH_CLIENTS (4 16) clients with $GROWTH_STEPS
 #       (0 1000000 10000000) events already stored; the history is stored through the
@@ -22,7 +30,10 @@
 #
 # Environment: ARBITER_TEST_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/postgres),
 # BENCH_PORT (default: a free port), WARMUP (2 s, not measured), CLIENTS, BATCH,
-# GROWTH_STEPS, GROWTH_CLIENTS, CLAIM_CLIENTS, CLAIM_GAMES, KEEP_DB=1 (do not drop the database).
+# GROWTH_STEPS, GROWTH_CLIENTS, CLAIM_CLIENTS, CLAIM_GAMES, PEER_CLIENTS, ROUNDS, PEER_SCRIPT,
+# ARBITER_BIN, KEEP_DB=1 (do not drop the database). The service's own settings come from the
+# environment too (e.g. ARBITER_GROUP_COMMIT_WRITERS=0 ARBITER_TOKEN_CACHE_MS=0 for the write
+# path without group commit and token memory).
 #
 # "events/s" counts the moves (claims) the clients recorded and the service stored; the
 # decisions it appended with them and `game_created` are not counted (the client's RESULT
@@ -34,7 +45,7 @@ cd "$(dirname "$0")/.."
 
 mode=write
 case "${1:-}" in
-    write | growth | claim) mode=$1; shift ;;
+    write | growth | claim | peer) mode=$1; shift ;;
 esac
 seconds=${1:-20}
 warmup=${WARMUP:-2}
@@ -50,14 +61,22 @@ url=${admin_url%/*}/$db
 logdir=target/bench-write
 mkdir -p "$logdir"
 
-if [[ $mode == write ]] && ! command -v pgbench >/dev/null; then
+peer_script=${PEER_SCRIPT:-../shared/bench/peer-messagedb.sh}
+peer_clients=${PEER_CLIENTS:-16}
+rounds=${ROUNDS:-3}
+if [[ $mode == peer && ! -f $peer_script ]]; then
+    echo "the peer benchmark is missing: $peer_script (set PEER_SCRIPT)" >&2
+    exit 1
+fi
+if [[ $mode == write || $mode == peer ]] && ! command -v pgbench >/dev/null; then
     echo "pgbench is missing (Debian: apt-get install -y postgresql-contrib)" >&2
     exit 1
 fi
 
 echo "building (release) ..."
 cargo build -q --release --bin arbiter --example bench_write
-arbiter=./target/release/arbiter
+# ARBITER_BIN: another build of the service to measure (e.g. the release before a change).
+arbiter=${ARBITER_BIN:-./target/release/arbiter}
 bench=./target/release/examples/bench_write
 
 psql "$admin_url" -qc "CREATE DATABASE $db"
@@ -232,6 +251,51 @@ write)
     echo "$batch-event appends vs $batch-row INSERT ... SELECT ... generate_series(1, $batch) (target ratio >= 0.25):"
     echo "$header"
     printf '%s\n' "${batch_rows[@]}"
+    ;;
+peer)
+    make_pgbench_table
+    median() { tr ' ' '\n' | grep -v '^$' | sort -g | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else printf "%.1f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+    ours=() peers=() raws=() ours_batch=() raws_batch=() p99s=()
+    for round in $(seq 1 "$rounds"); do
+        psql "$url" -qc CHECKPOINT
+        echo "== round $round: $peer_clients client(s), HTTP single-move appends" >&2
+        h=$(http_run "peer-moves-r$round" moves --clients "$peer_clients")
+        echo "$h"
+        ours+=("$(val events_per_s "$h")")
+        p99s+=("$(val p99_ms "$h")")
+        echo "== round $round: the peer (Message DB write_message) and a raw single-row INSERT" >&2
+        peer_out=$(PG_ADMIN_URL=${admin_url%/*} bash "$peer_script" "$seconds" "$peer_clients")
+        echo "$peer_out" | sed "s/^/PEER round=$round /"
+        peers+=("$(awk '$1 == "messagedb_write_message" { print $2 }' <<<"$peer_out")")
+        raws+=("$(awk '$1 == "raw_single_insert" { print $2 }' <<<"$peer_out")")
+        psql "$url" -qc CHECKPOINT
+        echo "== round $round: HTTP $batch-event appends" >&2
+        h=$(http_run "peer-batch-r$round" moves --clients "$peer_clients" --batch "$batch")
+        echo "$h"
+        ours_batch+=("$(val events_per_s "$h")")
+        echo "== round $round: pgbench $batch-row INSERT ... SELECT" >&2
+        read -r p_rate _ _ < <(pgbench_run "$batch_sql" "$peer_clients" "$batch" "peer-batch-r$round")
+        echo "PGBENCH round=$round kind=batch$batch clients=$peer_clients rows_per_s=$p_rate"
+        raws_batch+=("$p_rate")
+    done
+    m_ours=$(echo "${ours[*]}" | median)
+    m_peer=$(echo "${peers[*]}" | median)
+    m_raw=$(echo "${raws[*]}" | median)
+    m_ours_batch=$(echo "${ours_batch[*]}" | median)
+    m_raw_batch=$(echo "${raws_batch[*]}" | median)
+    m_p99=$(echo "${p99s[*]}" | median)
+    verdict() { awk -v r="$1" -v t="$2" 'BEGIN { print (r >= t ? "met" : "NOT met") }'; }
+    echo
+    echo "Medians of $rounds interleaved rounds, $peer_clients clients, ${seconds} s each:"
+    echo "  rounds: ours ${ours[*]}; peer ${peers[*]}; raw ${raws[*]}; ours x$batch ${ours_batch[*]}; raw x$batch ${raws_batch[*]}"
+    echo "  single-move appends (HTTP, ours):       $m_ours events/s (p99 $m_p99 ms)"
+    echo "  Message DB write_message (the peer):    $m_peer events/s"
+    echo "  raw single-row INSERT:                   $m_raw rows/s"
+    echo "  ours / peer:  $(ratio "$m_ours" "$m_peer")   (target >= 1.5: $(verdict "$(ratio "$m_ours" "$m_peer")" 1.5))"
+    echo "  ours / raw:   $(ratio "$m_ours" "$m_raw")   (target >= 0.3: $(verdict "$(ratio "$m_ours" "$m_raw")" 0.3))"
+    echo "  $batch-event appends (HTTP, ours):       $m_ours_batch events/s"
+    echo "  raw $batch-row INSERT ... SELECT:        $m_raw_batch rows/s"
+    echo "  ours / raw:   $(ratio "$m_ours_batch" "$m_raw_batch")   (target >= 0.25: $(verdict "$(ratio "$m_ours_batch" "$m_raw_batch")" 0.25))"
     ;;
 growth)
     rows=()

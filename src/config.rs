@@ -86,6 +86,19 @@ pub struct ServeConfig {
     /// warm is folded from its log on its next append.
     #[arg(long, env = "ARBITER_WARM_GAMES", default_value_t = DEFAULT_WARM_GAMES)]
     pub warm_games: NonZeroUsize,
+    /// Group commit (docs/write-path.md): tasks writing the appends of different games that
+    /// arrive together as one statement and one commit; 0 writes every append alone.
+    #[arg(long, env = "ARBITER_GROUP_COMMIT_WRITERS", default_value_t = 1)]
+    pub group_commit_writers: usize,
+    /// The most events one group commit stores (the appends waiting beyond it go in the
+    /// next group).
+    #[arg(long, env = "ARBITER_GROUP_COMMIT_MAX_EVENTS", default_value_t = 1000, value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    pub group_commit_max_events: u32,
+    /// Milliseconds a valid token is trusted without asking the database again (its
+    /// revocation, rotation or expiry takes effect within this time; at once for a token
+    /// revoked or rotated through this instance); 0 looks every token up on every request.
+    #[arg(long, env = "ARBITER_TOKEN_CACHE_MS", default_value_t = 2000, value_parser = clap::value_parser!(u64).range(0..=60_000))]
+    pub token_cache_ms: u64,
     /// Milliseconds between two polls of a followed round's board feed.
     #[arg(long, env = "ARBITER_FOLLOW_POLL_MS", default_value_t = 3000)]
     pub follow_poll_ms: u64,

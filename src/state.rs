@@ -6,6 +6,7 @@
 //! build it.
 
 use crate::app::arbitration::Arbitration;
+use crate::app::authentication::Authenticator;
 use crate::app::follower::Followers;
 use crate::app::streams::Streams;
 use crate::app::throttle::FailedAuthentications;
@@ -41,6 +42,8 @@ pub struct AppState {
     pub store: Store,
     /// Records events with the engine's rulings; keeps warm games.
     pub arbitration: Arbitration,
+    /// Checks bearer tokens, trusting a valid one for `--token-cache-ms`.
+    pub authenticator: Authenticator,
     /// Request limits.
     pub limits: Limits,
     /// Live streams and broadcasts (holds the instance's one `LISTEN` connection).
@@ -70,13 +73,21 @@ impl AppState {
     /// broadcast delay and whether it is public, the authentication throttle and the
     /// sessions.
     pub fn from_config(store: Store, config: &ServeConfig) -> Self {
-        let arbitration = Arbitration::with_warm_games(store.clone(), config.warm_games);
+        let arbitration = Arbitration::with_warm_games(store.clone(), config.warm_games)
+            .with_group_commit(
+                config.group_commit_writers,
+                config.group_commit_max_events as usize,
+            );
         AppState {
             followers: Followers::new(
                 arbitration.clone(),
                 crate::app::follower::FollowTiming::of(config),
             ),
             arbitration,
+            authenticator: Authenticator::new(
+                store.clone(),
+                std::time::Duration::from_millis(config.token_cache_ms),
+            ),
             streams: Streams::new(store.clone()).with_broadcast_delay(config.broadcast_delay()),
             store,
             limits: Limits::default(),

@@ -14,7 +14,8 @@ use crate::game::audit::{AuditVerdict, AuditedDecision, StoredEvent, audit_decis
 use crate::game::event::{ClockReading, Event, ServiceEvent};
 use crate::game::{CorruptLog, ENGINE_VERSION, Game, Refusal, RefusalCode};
 use crate::store::{
-    Appended, EventEnvelope, GameOutcome, NewEvent, RebuiltSummary, Store, StoreError,
+    Appended, EventEnvelope, GameOutcome, GroupCommitter, NewEvent, RebuiltSummary, Store,
+    StoreError,
 };
 use futures_util::StreamExt;
 use lru::LruCache;
@@ -86,6 +87,8 @@ pub use crate::config::DEFAULT_WARM_GAMES;
 pub struct Arbitration {
     store: Store,
     warm: Arc<Mutex<LruCache<Uuid, WarmSlot>>>,
+    /// Appends of different games that arrive together share one statement and one commit.
+    committer: GroupCommitter,
 }
 
 impl Arbitration {
@@ -97,9 +100,18 @@ impl Arbitration {
     /// A recorder over `store` keeping up to `bound` games warm.
     pub fn with_warm_games(store: Store, bound: NonZeroUsize) -> Self {
         Arbitration {
+            committer: GroupCommitter::disabled(store.clone()),
             store,
             warm: Arc::new(Mutex::new(LruCache::new(bound))),
         }
+    }
+
+    /// The same recorder, its appends written by `writers` group-commit tasks on the current
+    /// runtime, up to `max_events` events per group (docs/write-path.md, "Group commit");
+    /// `writers` 0 writes each append alone.
+    pub fn with_group_commit(mut self, writers: usize, max_events: usize) -> Self {
+        self.committer = GroupCommitter::new(self.store.clone(), writers, max_events);
+        self
     }
 
     /// The store.
@@ -271,10 +283,11 @@ impl Arbitration {
             result: game.result(),
             termination: game.termination(),
         };
-        let appended = self
-            .store
+        let (appended, group_size) = self
+            .committer
             .append_judged(game_id, expected_seq, &batch, recorded_by, Some(&outcome))
             .await?;
+        crate::ops::telemetry::append_grouped(group_size);
         if appended.newly_stored {
             *warm = Some(Warm { game, seq });
         }

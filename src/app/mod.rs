@@ -2,7 +2,9 @@
 //! office in [`crate::web`]) call, and the only place where the pure core and the store meet.
 //!
 //! [`fair_play`] records and reads the restricted fair-play events (issue 23);
-//! [`arbitration`] judges events with the engine and appends them with their decisions;
+//! [`arbitration`] judges events with the engine and appends them with their decisions
+//! (grouping the appends of different games into one commit); [`authentication`] checks
+//! bearer tokens, trusting a valid one for a short while;
 //! [`import`] records PGN files through it; [`rounds`] turns a round's pairings into games;
 //! [`streams`] follows games and rounds live; [`commands`] decodes what a person or a client
 //! sends into typed commands, with a [`commands::CommandError`] that each face renders its
@@ -12,6 +14,7 @@
 //! log; [`follower`] follows a round's electronic boards live (DGT LiveChess feeds).
 
 pub mod arbitration;
+pub mod authentication;
 pub mod chief_report;
 pub mod commands;
 pub mod fair_play;

@@ -1,7 +1,9 @@
 //! Identifying the caller from `Authorization: Bearer <token>`. Every `/v1` route takes a
 //! [`Caller`]; health, readiness, the OpenAPI document and `/docs` do not. A token is looked
-//! up on every request (one round trip, which also stamps its `last_used_at`), so a revoked
-//! token stops working at once and an expired one is refused with `token_expired`. A GET
+//! up in the database (one round trip, which also stamps its `last_used_at`), and a valid one
+//! is then trusted for `--token-cache-ms` ([`crate::app::authentication`]): a token revoked
+//! through this instance stops working at once, elsewhere within that time; an expired one
+//! is refused with `token_expired`. A GET
 //! request without a token may carry a back-office session cookie instead (see
 //! [`crate::app::sessions`]).
 //!
@@ -113,7 +115,7 @@ impl FromRequest for Caller {
                     }
                 },
             };
-            match state.store.authenticate(&token).await? {
+            match state.authenticator.authenticate(&token).await? {
                 TokenCheck::Valid(principal) => Ok(Caller(principal)),
                 TokenCheck::Expired {
                     token_id,

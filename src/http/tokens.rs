@@ -165,12 +165,9 @@ pub async fn revoke_token(
 ) -> Result<web::Json<TokenInfo>, ApiError> {
     caller.0.may_manage_tokens()?;
     let id = id.into_inner();
-    state
-        .store
-        .revoke_token(id)
-        .await?
-        .map(web::Json)
-        .ok_or_else(|| token_not_found(id))
+    let revoked = state.store.revoke_token(id).await?;
+    state.authenticator.forget(id);
+    revoked.map(web::Json).ok_or_else(|| token_not_found(id))
 }
 
 /// Rotate a token (admin).
@@ -230,18 +227,20 @@ pub async fn rotate_token(
     let rotated = state
         .store
         .rotate_token(id, expires_at, grace, &caller.0.recorder())
-        .await
-        .map_err(|error| match error {
-            RotateError::NotFound(id) => token_not_found(id),
-            RotateError::Revoked(id) => ApiError::conflict(
-                RequestCode::TokenRevoked,
-                format!(
-                    "Token {id} is revoked and is not renewed by a rotation; create a new \
+        .await;
+    // The old token's new expiry (or revocation) applies at once in this instance.
+    state.authenticator.forget(id);
+    let rotated = rotated.map_err(|error| match error {
+        RotateError::NotFound(id) => token_not_found(id),
+        RotateError::Revoked(id) => ApiError::conflict(
+            RequestCode::TokenRevoked,
+            format!(
+                "Token {id} is revoked and is not renewed by a rotation; create a new \
                      token (POST /v1/tokens) if its holder still needs one."
-                ),
             ),
-            RotateError::Store(store) => store.into(),
-        })?;
+        ),
+        RotateError::Store(store) => store.into(),
+    })?;
     Ok(HttpResponse::Created().json(RotatedToken {
         token: rotated.token,
         info: rotated.info,

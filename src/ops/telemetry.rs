@@ -45,6 +45,10 @@ pub const READS: &str = "arbiter_reads_total";
 /// Bytes of WAL the replica has still to replay, sampled at each scrape.
 pub const REPLICA_LAG: &str = "arbiter_replica_lag_bytes";
 
+/// Appends written by a group commit, by whether the statement was shared with other
+/// games' appends (`shared`) or ran for this append alone (`alone`).
+pub const GROUPED_APPENDS: &str = "arbiter_group_commit_appends_total";
+
 /// Latency buckets, in seconds: from a cached read to a slow append.
 const LATENCY_BUCKETS: &[f64] = &[
     0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0,
@@ -147,6 +151,10 @@ fn describe() {
         Unit::Bytes,
         "WAL bytes the read replica has still to replay, at the last scrape."
     );
+    describe_counter!(
+        GROUPED_APPENDS,
+        "Appends stored, by whether their statement and commit were shared with other games' appends (group commit)."
+    );
     // Present from the start, so a dashboard shows 0 rather than nothing.
     metrics::gauge!(STREAM_SUBSCRIBERS).increment(0.0);
 }
@@ -225,6 +233,12 @@ fn ruling_of(event: &Event) -> Option<(&'static str, String)> {
         )),
         _ => None,
     }
+}
+
+/// An append written, in a statement shared by `group_size` appends (1: alone).
+pub fn append_grouped(group_size: usize) {
+    let shared = if group_size > 1 { "shared" } else { "alone" };
+    metrics::counter!(GROUPED_APPENDS, "statement" => shared).increment(1);
 }
 
 /// A game's warm state looked up: found folded (`hit`) or not (`miss`).

@@ -279,7 +279,8 @@ WITH guard AS (
 SELECT seq, recorded_at, prev_hash, hash FROM stored ORDER BY seq";
 
 /// The columns of an append, one array per column ([`APPEND_STATEMENT`]).
-struct AppendColumns {
+#[derive(Debug)]
+pub(super) struct AppendColumns {
     batch_id: Uuid,
     event_ids: Vec<Uuid>,
     types: Vec<&'static str>,
@@ -290,7 +291,11 @@ struct AppendColumns {
 
 impl AppendColumns {
     /// Serialises `events` (stored from `expected_seq + 1` on) once, for the statement.
-    fn of(game_id: Uuid, expected_seq: u64, events: &[NewEvent]) -> Result<Self, StoreError> {
+    pub(super) fn of(
+        game_id: Uuid,
+        expected_seq: u64,
+        events: &[NewEvent],
+    ) -> Result<Self, StoreError> {
         let mut columns = AppendColumns {
             batch_id: Uuid::new_v4(),
             event_ids: Vec::with_capacity(events.len()),
@@ -315,6 +320,56 @@ impl AppendColumns {
         Ok(columns)
     }
 
+    /// How many events.
+    pub(super) fn len(&self) -> usize {
+        self.event_ids.len()
+    }
+
+    /// The batch id the events are stored under.
+    pub(super) fn batch_id(&self) -> Uuid {
+        self.batch_id
+    }
+
+    /// The summary row's status, result and termination after the append, when it sets an
+    /// outcome.
+    pub(super) fn summary(
+        &self,
+        outcome: Option<&GameOutcome>,
+    ) -> (
+        Option<&'static str>,
+        Option<&'static str>,
+        Option<&'static str>,
+    ) {
+        let status = outcome.map(|o| {
+            if o.result.is_some() {
+                "ended"
+            } else {
+                "in_progress"
+            }
+        });
+        (
+            status,
+            outcome.and_then(|o| o.result.map(GameResult::pgn)),
+            outcome.and_then(|o| o.termination.map(Termination::name)),
+        )
+    }
+
+    /// Moves the per-event columns to the end of those of a group ([`super::group_commit`]).
+    pub(super) fn extend_into(
+        self,
+        event_ids: &mut Vec<Uuid>,
+        types: &mut Vec<&'static str>,
+        payloads: &mut Vec<serde_json::Value>,
+        metadata: &mut Vec<serde_json::Value>,
+        occurred_at: &mut Vec<Option<DateTime<Utc>>>,
+    ) {
+        event_ids.extend(self.event_ids);
+        types.extend(self.types);
+        payloads.extend(self.payloads);
+        metadata.extend(self.metadata);
+        occurred_at.extend(self.occurred_at);
+    }
+
     /// The bound statement.
     fn statement<'q>(
         &'q self,
@@ -323,13 +378,7 @@ impl AppendColumns {
         recorded_by: &'q str,
         outcome: Option<&GameOutcome>,
     ) -> sqlx::query::Query<'q, Postgres, sqlx::postgres::PgArguments> {
-        let status = outcome.map(|o| {
-            if o.result.is_some() {
-                "ended"
-            } else {
-                "in_progress"
-            }
-        });
+        let (status, result, termination) = self.summary(outcome);
         sqlx::query(APPEND_STATEMENT)
             .bind(game_id)
             .bind(to_i64(expected_seq))
@@ -342,8 +391,8 @@ impl AppendColumns {
             .bind(recorded_by)
             .bind(outcome.is_some())
             .bind(status)
-            .bind(outcome.and_then(|o| o.result.map(GameResult::pgn)))
-            .bind(outcome.and_then(|o| o.termination.map(Termination::name)))
+            .bind(result)
+            .bind(termination)
     }
 }
 
@@ -380,6 +429,34 @@ fn envelopes_stored(
                 hash: hex::encode(hash),
                 event: new.event.clone(),
             })
+        })
+        .collect()
+}
+
+/// The envelopes of `events` as a group stored them ([`super::group_commit`]): what the
+/// writer sent, and what the database set for each row (`links`, in `seq` order).
+pub(super) fn envelopes_linked(
+    game_id: Uuid,
+    events: &[NewEvent],
+    recorded_by: &str,
+    batch_id: Uuid,
+    links: Vec<super::group_commit::StoredLink>,
+) -> Vec<EventEnvelope> {
+    events
+        .iter()
+        .zip(links)
+        .map(|(new, link)| EventEnvelope {
+            game_id,
+            seq: link.seq,
+            event_id: new.event_id,
+            batch_id,
+            recorded_at: link.recorded_at,
+            recorded_by: recorded_by.to_string(),
+            occurred_at: new.occurred_at,
+            clock: new.clock.clone(),
+            prev_hash: hex::encode(link.prev_hash),
+            hash: hex::encode(link.hash),
+            event: new.event.clone(),
         })
         .collect()
 }
@@ -647,7 +724,7 @@ pub(super) fn stored_tx_id(text: String) -> Result<u64, StoreError> {
 }
 
 /// Refuses a request that names the same `event_id` twice.
-fn check_unique_ids(events: &[NewEvent]) -> Result<(), StoreError> {
+pub(super) fn check_unique_ids(events: &[NewEvent]) -> Result<(), StoreError> {
     let mut seen = HashSet::with_capacity(events.len());
     for event in events {
         if !seen.insert(event.event_id) {

@@ -9,6 +9,7 @@ mod failover;
 mod fair_play;
 mod follows;
 mod games;
+mod group_commit;
 mod notifications;
 mod read_model;
 mod replica;
@@ -25,6 +26,9 @@ pub use failover::{MultiHost, TargetSession};
 pub use fair_play::{FairPlayAccess, StoredFairPlay, UnsealedRow, payload_sha256};
 pub use follows::{AttentionResolution, FeedKind, FollowAttention, PollOutcome, RoundFollow};
 pub use games::{CreatedGame, GameFilter, GameListPage, GameStatus, GameSummary, ListCursor};
+pub use group_commit::{
+    GROUP_APPEND_STATEMENT, GroupCommitter, GroupedOutcome, PreparedAppend, StoredLink,
+};
 pub use notifications::{EVENTS_CHANNEL, Wakeup, Wakeups};
 pub use read_model::{LoggedEvent, ReadModelRebuild, ReadModelWritten, RebuiltSummary};
 pub use replica::{Lsn, ReadHandle, ServedBy};

@@ -195,16 +195,26 @@ impl Store {
     /// Checks a presented token in one round trip, stamping its `last_used_at` (at most once
     /// a minute) when it is valid.
     pub async fn authenticate(&self, token: &str) -> Result<TokenCheck, StoreError> {
+        Ok(self.authenticate_hash(&token_hash(token)).await?.0)
+    }
+
+    /// [`Store::authenticate`] of a token given by its hash ([`token_hash`]), with the
+    /// token's expiry when it is valid and has one.
+    pub async fn authenticate_hash(
+        &self,
+        hash: &[u8],
+    ) -> Result<(TokenCheck, Option<DateTime<Utc>>), StoreError> {
         let row = sqlx::query(AUTHENTICATE)
-            .bind(token_hash(token))
+            .bind(hash)
             .fetch_optional(&self.pool)
             .await?;
         let Some(row) = row else {
-            return Ok(TokenCheck::Unknown);
+            return Ok((TokenCheck::Unknown, None));
         };
         let info = info_from_row(&row)?;
         let expired: bool = row.try_get("expired")?;
-        Ok(match info.expires_at {
+        let expires_at = info.expires_at;
+        let check = match info.expires_at {
             Some(expired_at) if expired => TokenCheck::Expired {
                 token_id: info.token_id,
                 expired_at,
@@ -216,7 +226,8 @@ impl Store {
                 events: info.events,
                 fair_play: info.fair_play_role,
             }),
-        })
+        };
+        Ok((check, expires_at))
     }
 
     /// Replaces a token with a new one of the same name, role and events, in one transaction.

@@ -140,11 +140,10 @@ pub async fn revoke(
     let viewer = posted.viewer;
     viewer.principal.may_manage_tokens()?;
     let id = id.into_inner();
-    let revoked = state
-        .store
-        .revoke_token(id)
-        .await?
-        .ok_or_else(|| WebError::NotFound(format!("There is no token with id {id}.")))?;
+    let revoked = state.store.revoke_token(id).await;
+    state.authenticator.forget(id);
+    let revoked =
+        revoked?.ok_or_else(|| WebError::NotFound(format!("There is no token with id {id}.")))?;
     leave_flash(
         &state,
         &viewer,

@@ -181,6 +181,136 @@ async fn each_role_against_each_route_is_allowed_or_refused_and_refusals_store_n
 }
 
 #[actix_web::test]
+async fn a_token_revoked_outside_this_instance_stops_working_within_the_cache_time() {
+    let db = TestDb::new().await;
+    let app = test::init_service(arbiter::startup::app(
+        db.state_with(|config| config.token_cache_ms = 400),
+    ))
+    .await;
+    let (info, token) = db
+        .store
+        .create_token("Relay", Role::Reader, None, "test")
+        .await
+        .unwrap();
+    let read = || {
+        TestRequest::get()
+            .uri("/v1/games")
+            .insert_header(bearer(&token))
+    };
+    assert_eq!(send(&app, read()).await.0, 200);
+    // Revoked as `arbiter token revoke` (another process) does: this instance is not told.
+    db.store.revoke_token(info.token_id).await.unwrap();
+    let revoked_at = std::time::Instant::now();
+    let mut refused_after = None;
+    while revoked_at.elapsed() < std::time::Duration::from_secs(3) {
+        let reply = send(&app, read()).await;
+        if reply.0 == 401 {
+            assert_problem(&reply, 401, "invalid_token");
+            refused_after = Some(revoked_at.elapsed());
+            break;
+        }
+        assert_eq!(reply.0, 200, "{}", reply.1);
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    let refused_after = refused_after.expect("the revoked token is refused within the cache time");
+    assert!(
+        refused_after <= std::time::Duration::from_millis(400 + 200),
+        "refused only after {refused_after:?}"
+    );
+    db.finish().await;
+}
+
+#[actix_web::test]
+async fn an_expiring_token_is_never_trusted_past_its_expiry_whatever_the_cache_time() {
+    let db = TestDb::new().await;
+    let app = test::init_service(arbiter::startup::app(
+        db.state_with(|config| config.token_cache_ms = 60_000),
+    ))
+    .await;
+    let expires_at = chrono::Utc::now() + chrono::Duration::milliseconds(1500);
+    let (_, token) = db
+        .store
+        .create_expiring_token("Relay", Role::Reader, None, Some(expires_at), "test")
+        .await
+        .unwrap();
+    let read = || {
+        TestRequest::get()
+            .uri("/v1/games")
+            .insert_header(bearer(&token))
+    };
+    assert_eq!(send(&app, read()).await.0, 200, "remembered from now on");
+    let wait = (expires_at - chrono::Utc::now())
+        .to_std()
+        .unwrap_or_default();
+    tokio::time::sleep(wait + std::time::Duration::from_millis(100)).await;
+    let reply = send(&app, read()).await;
+    assert_problem(&reply, 401, "token_expired");
+    db.finish().await;
+}
+
+#[actix_web::test]
+async fn a_token_revoked_or_rotated_through_this_instance_is_refused_at_once_though_remembered() {
+    let db = TestDb::new().await;
+    let app = test::init_service(arbiter::startup::app(
+        db.state_with(|config| config.token_cache_ms = 60_000),
+    ))
+    .await;
+    let mut tokens = Vec::new();
+    for _ in 0..2 {
+        let (info, token) = db
+            .store
+            .create_token("Deputy", Role::Reader, None, "test")
+            .await
+            .unwrap();
+        let (status, _, _) = send(
+            &app,
+            TestRequest::get()
+                .uri("/v1/games")
+                .insert_header(bearer(&token)),
+        )
+        .await;
+        assert_eq!(status, 200, "used, so remembered");
+        tokens.push((info.token_id, token));
+    }
+    let (revoked_id, revoked) = &tokens[0];
+    let (status, body, _) = send(
+        &app,
+        TestRequest::delete()
+            .uri(&format!("/v1/tokens/{revoked_id}"))
+            .insert_header(bearer(&db.admin)),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    let reply = send(
+        &app,
+        TestRequest::get()
+            .uri("/v1/games")
+            .insert_header(bearer(revoked)),
+    )
+    .await;
+    assert_problem(&reply, 401, "invalid_token");
+    let (rotated_id, rotated) = &tokens[1];
+    let (status, body, _) = send(
+        &app,
+        TestRequest::post()
+            .uri(&format!("/v1/tokens/{rotated_id}/rotate"))
+            .insert_header(bearer(&db.admin))
+            .set_json(json!({})),
+    )
+    .await;
+    assert_eq!(status, 201, "{body}");
+    let reply = send(
+        &app,
+        TestRequest::get()
+            .uri("/v1/games")
+            .insert_header(bearer(rotated)),
+    )
+    .await;
+    assert_problem(&reply, 401, "invalid_token");
+    db.finish().await;
+}
+
+#[actix_web::test]
 async fn a_revoked_token_stops_working_at_once() {
     let db = TestDb::new().await;
     let app = test::init_service(arbiter::startup::app(db.state())).await;

@@ -141,10 +141,18 @@ async fn an_event_id_reused_at_the_next_place_collides_inside_the_statement_and_
 
 #[actix_web::test]
 async fn concurrent_writers_in_two_instances_store_exactly_one_append_per_place() {
+    for group_commit_writers in [0, 1] {
+        concurrent_writers_store_exactly_one_append_per_place(group_commit_writers).await;
+    }
+}
+
+/// Four instances (each writing alone, or each with its own group committer) append at the
+/// same place of one game.
+async fn concurrent_writers_store_exactly_one_append_per_place(group_commit_writers: usize) {
     let db = TestDb::new().await;
     let game = new_game(&db).await;
     let instances: Vec<Arbitration> = (0..4)
-        .map(|_| Arbitration::new(db.service.clone()))
+        .map(|_| Arbitration::new(db.service.clone()).with_group_commit(group_commit_writers, 1000))
         .collect();
     let attempts = futures::future::join_all(
         instances
@@ -421,5 +429,276 @@ async fn the_chain_trigger_hashes_what_event_hash_input_gives_whatever_the_sessi
         .collect();
     let verified = arbiter::integrity::verify_export(&export, None);
     assert!(verified.is_ok(), "{verified:?}");
+    db.finish().await;
+}
+
+#[actix_web::test]
+async fn the_chain_trigger_writes_the_bytes_of_event_hash_input_for_awkward_rows() {
+    let db = TestDb::new().await;
+    let game = new_game(&db).await;
+    // Escapes, control characters, unicode, numbers in several spellings, keys of equal and
+    // different lengths, nesting, empty containers, and both null and non-null times.
+    let rows = [
+        (
+            "note",
+            json!({"type": "note", "text": "say \"draw\"\\ \n\t\u{1} \u{7f} é 🙂 \u{2028}",
+                   "bb": {"b": 1.5, "aa": [1, -0.25, 1e21, null, true, false, {}], "a": []}}),
+            json!({"clock": {"white_ms": 3_600_000, "black_ms": 0}}),
+            Some("2026-11-23T23:59:59.123456Z"),
+            "Arbiter \"Ann\" Øvergaard (arbiter, token x)",
+        ),
+        (
+            "move",
+            json!({"type": "move", "by": "white", "san": "e4"}),
+            json!({}),
+            None,
+            "a",
+        ),
+        (
+            "x",
+            json!({"type": "x", "": "", "k": "\\\\", "kk": [[[]]], "é": "é"}),
+            json!({}),
+            Some("1999-12-31T23:00:00Z"),
+            "",
+        ),
+    ];
+    for (offset, (kind, payload, metadata, occurred_at, recorded_by)) in rows.iter().enumerate() {
+        sqlx::query(
+            "INSERT INTO events (game_id, seq, event_id, batch_id, event_type, payload, \
+             metadata, occurred_at, recorded_by, prev_hash, hash) \
+             VALUES ($1, $2, $3, $3, $4, $5, $6, $7::timestamptz, $8, ''::bytea, ''::bytea)",
+        )
+        .bind(game)
+        .bind(2 + offset as i64)
+        .bind(Uuid::new_v4())
+        .bind(kind)
+        .bind(payload)
+        .bind(metadata)
+        .bind(occurred_at)
+        .bind(recorded_by)
+        .execute(db.store.pool())
+        .await
+        .unwrap();
+    }
+    let differing: Vec<i64> = sqlx::query_scalar(
+        "SELECT seq FROM events WHERE game_id = $1 AND hash <> sha256(prev_hash || \
+         convert_to(event_hash_input(game_id, seq, event_id, event_type, payload, metadata, \
+         recorded_at, occurred_at, recorded_by), 'UTF8')) ORDER BY seq",
+    )
+    .bind(game)
+    .fetch_all(db.store.pool())
+    .await
+    .unwrap();
+    assert!(
+        differing.is_empty(),
+        "hashed otherwise than event_hash_input: {differing:?}"
+    );
+    assert!(db.store.verify_chain(game).await.unwrap().intact);
+    db.finish().await;
+}
+
+/// The stored events' transaction ids, one per stored `seq` of `game`, from `from_seq` on.
+async fn transaction_ids(db: &TestDb, game: Uuid, from_seq: i64) -> Vec<String> {
+    sqlx::query_scalar(
+        "SELECT tx_id::text FROM events WHERE game_id = $1 AND seq >= $2 ORDER BY seq",
+    )
+    .bind(game)
+    .bind(from_seq)
+    .fetch_all(db.store.pool())
+    .await
+    .unwrap()
+}
+
+#[actix_web::test]
+async fn a_group_stores_each_games_append_in_one_commit_and_a_failed_guard_stores_nothing_of_its_game()
+ {
+    use arbiter::store::{GroupedOutcome, PreparedAppend, Wakeups};
+    use std::time::Duration;
+    let db = TestDb::new().await;
+    let games = [
+        new_game(&db).await,
+        new_game(&db).await,
+        new_game(&db).await,
+    ];
+    let wakeups = Wakeups::new(db.service.pool().clone());
+    let mut woken: Vec<_> = games.iter().map(|game| wakeups.game(*game)).collect();
+    wakeups.ready(Duration::from_secs(5)).await.unwrap();
+    for wakeup in &mut woken {
+        // Whatever woke them before the group (the listener's first connection).
+        let _ = tokio::time::timeout(Duration::from_millis(100), wakeup.changed()).await;
+    }
+    let group = vec![
+        PreparedAppend::new(games[0], 1, &[a_move("white", "e4")], "a", None).unwrap(),
+        // Stale: the game's last seq is 1, not 0.
+        PreparedAppend::new(games[1], 0, &[a_move("white", "d4")], "a", None).unwrap(),
+        PreparedAppend::new(
+            games[2],
+            1,
+            &[a_move("white", "c4"), a_move("black", "c5")],
+            "a",
+            None,
+        )
+        .unwrap(),
+    ];
+    let outcomes = db.service.append_group(group).await.unwrap();
+    let seqs = |outcome: &GroupedOutcome| match outcome {
+        GroupedOutcome::Stored(links) => Some(links.iter().map(|l| l.seq).collect::<Vec<_>>()),
+        GroupedOutcome::GuardFailed => None,
+    };
+    assert_eq!(seqs(&outcomes[0]), Some(vec![2]), "{outcomes:?}");
+    assert_eq!(seqs(&outcomes[1]), None, "{outcomes:?}");
+    assert_eq!(seqs(&outcomes[2]), Some(vec![2, 3]), "{outcomes:?}");
+    // Nothing of the stale game was stored; the others went in one transaction.
+    assert!(transaction_ids(&db, games[1], 2).await.is_empty());
+    let mut shared = transaction_ids(&db, games[0], 2).await;
+    shared.extend(transaction_ids(&db, games[2], 2).await);
+    shared.dedup();
+    assert_eq!(shared.len(), 1, "one commit for the group: {shared:?}");
+    // The trigger linked every row to its predecessor, game by game.
+    for game in games {
+        assert!(db.store.verify_chain(game).await.unwrap().intact);
+    }
+    // The commit woke the streams of both stored games.
+    for index in [0, 2] {
+        tokio::time::timeout(Duration::from_secs(5), woken[index].changed())
+            .await
+            .unwrap_or_else(|_| panic!("game {index} woken after the group's commit"));
+    }
+    // The summary rows follow the log.
+    let last: Vec<i64> = sqlx::query_scalar(
+        "SELECT last_seq FROM games WHERE game_id = ANY($1) ORDER BY array_position($1, game_id)",
+    )
+    .bind(games.to_vec())
+    .fetch_all(db.store.pool())
+    .await
+    .unwrap();
+    assert_eq!(last, vec![2, 1, 3]);
+    db.finish().await;
+}
+
+#[actix_web::test]
+async fn appends_waiting_behind_a_group_share_the_next_commit_and_each_is_answered_exactly() {
+    use arbiter::store::FeedCursor;
+    use std::time::Duration;
+    let db = TestDb::new().await;
+    let arbitration = Arbitration::new(db.service.clone()).with_group_commit(1, 1000);
+    let blocker = new_game(&db).await;
+    let mut games = Vec::new();
+    for _ in 0..10 {
+        games.push(new_game(&db).await);
+    }
+    for game in std::iter::once(blocker).chain(games.iter().copied()) {
+        arbitration
+            .record(game, 1, vec![a_move("white", "e4")], "a")
+            .await
+            .unwrap();
+    }
+    // Another writer (another instance, mid-append) holds the blocker's summary row.
+    let mut holder = db.store.pool().begin().await.unwrap();
+    sqlx::query("SELECT 1 FROM games WHERE game_id = $1 FOR UPDATE")
+        .bind(blocker)
+        .execute(&mut *holder)
+        .await
+        .unwrap();
+    let blocked = {
+        let arbitration = arbitration.clone();
+        actix_web::rt::spawn(async move {
+            arbitration
+                .record(blocker, 2, vec![a_move("black", "e5")], "a")
+                .await
+        })
+    };
+    // The group writing the blocker's append now waits for the row.
+    let waiting_on_lock = || async {
+        // In this test's database only: other tests run beside it.
+        sqlx::query_scalar::<_, i64>(
+            "SELECT count(*) FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid \
+             WHERE NOT l.granted AND a.datname = current_database()",
+        )
+        .fetch_one(db.store.pool())
+        .await
+        .unwrap()
+    };
+    let started = std::time::Instant::now();
+    while waiting_on_lock().await == 0 {
+        assert!(
+            started.elapsed() < Duration::from_secs(10),
+            "the group waits for the row"
+        );
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    let replies: Vec<_> = games
+        .iter()
+        .map(|game| {
+            let (arbitration, game) = (arbitration.clone(), *game);
+            let answer = a_move("black", "c5");
+            actix_web::rt::spawn(async move {
+                let reply = arbitration.record(game, 2, vec![answer.clone()], "a").await;
+                (reply, answer)
+            })
+        })
+        .collect();
+    // They queue behind the group in flight (no read of the log: the games are warm).
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    holder.commit().await.unwrap();
+    let blocked = blocked
+        .await
+        .unwrap()
+        .expect("the blocker's append is stored");
+    assert!(blocked.newly_stored);
+    let mut answered = Vec::new();
+    for reply in replies {
+        let (reply, sent) = reply.await.unwrap();
+        let appended = reply.expect("stored");
+        assert!(appended.newly_stored);
+        assert_eq!(appended.envelopes.len(), 1);
+        assert_eq!(appended.envelopes[0].seq, 3);
+        answered.push((appended, sent));
+    }
+    // The ten appends that waited went together, in one commit after the blocker's.
+    let mut waited = Vec::new();
+    for game in &games {
+        waited.extend(transaction_ids(&db, *game, 3).await);
+    }
+    waited.dedup();
+    assert_eq!(
+        waited.len(),
+        1,
+        "one commit for the appends that waited: {waited:?}"
+    );
+    assert_ne!(transaction_ids(&db, blocker, 3).await, waited);
+    // Each answer is what the log holds: a retry gets the stored envelopes, a stale writer
+    // the current seq.
+    let (first, sent) = &answered[0];
+    let retry = arbitration
+        .record(games[0], 2, vec![sent.clone()], "a")
+        .await
+        .expect("a retry");
+    assert!(!retry.newly_stored);
+    assert_eq!(retry.envelopes, first.envelopes);
+    let stale = arbitration
+        .record(games[0], 2, vec![a_move("black", "e5")], "a")
+        .await
+        .expect_err("stale");
+    assert!(
+        matches!(
+            stale,
+            arbiter::app::arbitration::RecordError::Store(StoreError::StaleSeq {
+                expected: 2,
+                current: 3
+            })
+        ),
+        "{stale:?}"
+    );
+    // Every chain verifies and the feed holds every event once, in commit order.
+    for game in std::iter::once(blocker).chain(games.iter().copied()) {
+        assert!(db.store.verify_chain(game).await.unwrap().intact);
+    }
+    let feed = db.service.feed(&FeedCursor::START, 1000).await.unwrap();
+    assert_eq!(feed.items.len() as i64, db.event_count().await);
+    let mut seen = std::collections::HashSet::new();
+    for item in &feed.items {
+        assert!(seen.insert(item.envelope.event_id), "each event once");
+    }
     db.finish().await;
 }

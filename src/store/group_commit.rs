@@ -1,0 +1,451 @@
+//! Group commit: concurrent appends to different games share one statement and one commit.
+//!
+//! Each append is already one statement ([`super::events::APPEND_STATEMENT`]), but each one
+//! is still its own transaction: its own round trip, executor start-up, WAL flush and commit,
+//! and its own turn through PostgreSQL's queue of notifying commits (the `NOTIFY` that wakes
+//! live streams, migration `0005`). Under load most of a single-move append's database cost
+//! is that per-transaction overhead, not the row. Here, appends queued while the previous
+//! group was being written go together: one [`GROUP_APPEND_STATEMENT`] guards every game's
+//! summary row, inserts every game's events in order, and commits once.
+//!
+//! Nothing the log promises changes (docs/write-path.md, "Group commit"):
+//!
+//! * **Per game, all or nothing, under its expected `seq`.** Each game's guard is checked on
+//!   its own row; a game whose guard fails (another writer got there first) stores nothing
+//!   while the others of the group store, and its writer is told to settle the conflict
+//!   exactly as after a single statement.
+//! * **A collision anywhere aborts the group, never a game's guarantee.** A reused `event_id`
+//!   or a place another instance took fails the whole statement; every append of the group is
+//!   then run alone by its own writer through [`Store::append_judged`], which answers each as
+//!   before (stored, retry, 409). The same for any other failure of the group's statement: a
+//!   lost connection after the commit leaves the appends stored, and the writer's single run
+//!   finds them and answers them as retries.
+//! * **The chain stays the trigger's** (`events_link_chain`): rows are inserted game by game in
+//!   `seq` order, each linked to its predecessor by the database.
+//! * **Answered only once committed**: a writer gets its rows after the group's transaction
+//!   has committed (and, with a synchronous standby, been confirmed), never before.
+//! * **Streams and the feed**: the notification trigger sends one wake-up per game of the
+//!   statement, delivered at the commit; the feed sees the group's events all at once, in
+//!   `position` order within its one transaction id.
+//!
+//! The games of a group are distinct: an instance holds each game's warm slot for the whole
+//! of its append (src/app/arbitration.rs), so two appends of one game are queued at once only
+//! for a moment after its warm state was forgotten, and then the second waits for the next
+//! group. Two groups of one instance therefore never wait for each other's rows; groups of two
+//! instances writing the same games may, and PostgreSQL's deadlock detection then fails one,
+//! whose appends run alone.
+
+use super::events::{
+    AppendColumns, Appended, GameOutcome, NewEvent, check_unique_ids, envelopes_linked,
+};
+use super::{Store, StoreError, to_i64, to_u64};
+use chrono::{DateTime, Utc};
+use sqlx::Row;
+use std::sync::Arc;
+use tokio::sync::{Mutex, mpsc, oneshot};
+use uuid::Uuid;
+
+/// The appends of several games in one statement: every game's guard (`last_seq` must be its
+/// expected `seq`; the row lock serialises the game's writers across instances), then the
+/// events of the games whose guard held, as one multi-row insert in the order given (game by
+/// game, `seq` order within a game), returning what the database set for each row. A game
+/// whose guard fails gets no row back and stores nothing.
+pub const GROUP_APPEND_STATEMENT: &str = "\
+WITH request AS (
+    SELECT *
+      FROM unnest($1::uuid[], $2::bigint[], $3::bigint[], $4::boolean[], $5::text[], $6::text[],
+                  $7::text[])
+           AS request (game_id, expected_seq, last_seq, sets_outcome, status, result, termination)
+), guard AS (
+    UPDATE games
+       SET last_seq = request.last_seq,
+           updated_at = date_trunc('microseconds', now()),
+           status = CASE WHEN request.sets_outcome THEN request.status ELSE games.status END,
+           result = CASE WHEN request.sets_outcome THEN request.result ELSE games.result END,
+           termination = CASE WHEN request.sets_outcome THEN request.termination
+                              ELSE games.termination END
+      FROM request
+     WHERE games.game_id = request.game_id AND games.last_seq = request.expected_seq
+ RETURNING games.game_id
+), stored AS (
+    INSERT INTO events (game_id, seq, event_id, batch_id, event_type, payload, metadata,
+                        occurred_at, recorded_by, prev_hash, hash)
+    SELECT appended.game_id, appended.seq, appended.event_id, appended.batch_id,
+           appended.event_type, appended.payload, appended.metadata, appended.occurred_at,
+           appended.recorded_by, ''::bytea, ''::bytea
+      FROM unnest($8::uuid[], $9::bigint[], $10::uuid[], $11::uuid[], $12::text[], $13::jsonb[],
+                  $14::jsonb[], $15::timestamptz[], $16::text[])
+               WITH ORDINALITY AS appended (game_id, seq, event_id, batch_id, event_type, payload,
+                                            metadata, occurred_at, recorded_by, ord)
+     WHERE appended.game_id IN (SELECT game_id FROM guard)
+     ORDER BY appended.ord
+ RETURNING game_id, seq, recorded_at, prev_hash, hash
+)
+SELECT game_id, seq, recorded_at, prev_hash, hash FROM stored";
+
+/// What the database set for one stored row: its place, time and chain link.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StoredLink {
+    /// The row's `seq`.
+    pub seq: u64,
+    /// When it was stored (the transaction's time).
+    pub recorded_at: DateTime<Utc>,
+    /// The previous row's hash.
+    pub prev_hash: Vec<u8>,
+    /// This row's hash.
+    pub hash: Vec<u8>,
+}
+
+/// One game's append, serialised by its writer and waiting for a group.
+#[derive(Debug)]
+pub struct PreparedAppend {
+    game_id: Uuid,
+    expected_seq: u64,
+    recorded_by: String,
+    outcome: Option<GameOutcome>,
+    columns: AppendColumns,
+}
+
+impl PreparedAppend {
+    /// Serialises `events` (to be stored after `expected_seq`) for a group; refuses a request
+    /// naming one `event_id` twice.
+    pub fn new(
+        game_id: Uuid,
+        expected_seq: u64,
+        events: &[NewEvent],
+        recorded_by: &str,
+        outcome: Option<&GameOutcome>,
+    ) -> Result<Self, StoreError> {
+        check_unique_ids(events)?;
+        Ok(PreparedAppend {
+            game_id,
+            expected_seq,
+            recorded_by: recorded_by.to_string(),
+            outcome: outcome.copied(),
+            columns: AppendColumns::of(game_id, expected_seq, events)?,
+        })
+    }
+
+    /// How many events it stores.
+    fn len(&self) -> usize {
+        self.columns.len()
+    }
+
+    /// The batch id its events are stored under.
+    pub fn batch_id(&self) -> Uuid {
+        self.columns.batch_id()
+    }
+}
+
+/// What a group did with one of its appends.
+#[derive(Debug)]
+pub enum GroupedOutcome {
+    /// Stored, committed: the database's part of each row, in `seq` order.
+    Stored(Vec<StoredLink>),
+    /// The game's guard did not hold (its `last_seq` is not the expected one): nothing of it
+    /// was stored; the writer settles the conflict as after a single statement.
+    GuardFailed,
+}
+
+impl Store {
+    /// Stores the appends of `group` (distinct games) in one statement and one transaction:
+    /// for each append, in order, whether it was stored. An error means nothing of the group
+    /// was stored, or (a connection lost after the commit) that it is unknown: the writers
+    /// then append alone, which finds what was stored.
+    pub async fn append_group(
+        &self,
+        group: Vec<PreparedAppend>,
+    ) -> Result<Vec<GroupedOutcome>, StoreError> {
+        let events: usize = group.iter().map(PreparedAppend::len).sum();
+        // Each append's game and number of events, to tell the rows apart afterwards.
+        let shape: Vec<(Uuid, usize)> = group.iter().map(|a| (a.game_id, a.len())).collect();
+        let mut game_ids = Vec::with_capacity(group.len());
+        let mut expected = Vec::with_capacity(group.len());
+        let mut last = Vec::with_capacity(group.len());
+        let mut sets_outcome = Vec::with_capacity(group.len());
+        let mut status = Vec::with_capacity(group.len());
+        let mut result = Vec::with_capacity(group.len());
+        let mut termination = Vec::with_capacity(group.len());
+        let mut event_games = Vec::with_capacity(events);
+        let mut seqs = Vec::with_capacity(events);
+        let mut batches = Vec::with_capacity(events);
+        let mut recorders = Vec::with_capacity(events);
+        let mut event_ids = Vec::with_capacity(events);
+        let mut types = Vec::with_capacity(events);
+        let mut payloads = Vec::with_capacity(events);
+        let mut metadata = Vec::with_capacity(events);
+        let mut occurred_at = Vec::with_capacity(events);
+        for append in group {
+            let (s, r, t) = append.columns.summary(append.outcome.as_ref());
+            let count = append.len();
+            game_ids.push(append.game_id);
+            expected.push(to_i64(append.expected_seq));
+            last.push(to_i64(append.expected_seq + count as u64));
+            sets_outcome.push(append.outcome.is_some());
+            status.push(s);
+            result.push(r);
+            termination.push(t);
+            for offset in 0..count {
+                event_games.push(append.game_id);
+                seqs.push(to_i64(append.expected_seq + 1 + offset as u64));
+                batches.push(append.batch_id());
+                recorders.push(append.recorded_by.clone());
+            }
+            append.columns.extend_into(
+                &mut event_ids,
+                &mut types,
+                &mut payloads,
+                &mut metadata,
+                &mut occurred_at,
+            );
+        }
+        let rows = sqlx::query(GROUP_APPEND_STATEMENT)
+            .bind(&game_ids)
+            .bind(&expected)
+            .bind(&last)
+            .bind(&sets_outcome)
+            .bind(&status)
+            .bind(&result)
+            .bind(&termination)
+            .bind(&event_games)
+            .bind(&seqs)
+            .bind(&event_ids)
+            .bind(&batches)
+            .bind(&types)
+            .bind(&payloads)
+            .bind(&metadata)
+            .bind(&occurred_at)
+            .bind(&recorders)
+            .fetch_all(&self.pool)
+            .await?;
+        let mut links: std::collections::HashMap<Uuid, Vec<StoredLink>> =
+            std::collections::HashMap::with_capacity(shape.len());
+        for row in &rows {
+            let game_id: Uuid = row.try_get("game_id")?;
+            links.entry(game_id).or_default().push(StoredLink {
+                seq: to_u64(row.try_get("seq")?),
+                recorded_at: row.try_get("recorded_at")?,
+                prev_hash: row.try_get("prev_hash")?,
+                hash: row.try_get("hash")?,
+            });
+        }
+        Ok(shape
+            .iter()
+            .map(|(game_id, count)| match links.remove(game_id) {
+                Some(mut stored) if stored.len() == *count => {
+                    stored.sort_by_key(|link| link.seq);
+                    GroupedOutcome::Stored(stored)
+                }
+                // The statement stores a game's events all or none (its guard).
+                _ => GroupedOutcome::GuardFailed,
+            })
+            .collect())
+    }
+}
+
+/// One append waiting in the queue, and where its answer goes.
+struct Queued {
+    append: PreparedAppend,
+    answer: oneshot::Sender<GroupAnswer>,
+}
+
+/// The answer to one queued append.
+#[derive(Debug)]
+enum GroupAnswer {
+    /// The group's statement ran: what it did with this append, and how many appends the
+    /// group held.
+    Done {
+        /// This append's outcome.
+        outcome: GroupedOutcome,
+        /// How many appends shared the statement.
+        group_size: usize,
+    },
+    /// The group's statement failed (a collision somewhere in it, or the database): this
+    /// append must be run alone, which tells what, if anything, was stored.
+    RunAlone,
+}
+
+/// The group committer of one service instance: a queue and its writer tasks. Cheap to clone.
+///
+/// Each writer takes every append queued at that moment (up to `max_events` events), writes
+/// them with [`Store::append_group`], answers each, and starts again; appends that arrive
+/// while a group is being written wait for the next one. With one writer, the group size
+/// follows the load by itself: one append alone when there is no contention, the whole queue
+/// when many writers wait.
+#[derive(Clone, Debug)]
+pub struct GroupCommitter {
+    store: Store,
+    queue: Option<mpsc::UnboundedSender<Queued>>,
+}
+
+impl std::fmt::Debug for Queued {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Queued")
+            .field("game_id", &self.append.game_id)
+            .finish_non_exhaustive()
+    }
+}
+
+impl GroupCommitter {
+    /// A committer whose `writers` tasks (on the current tokio runtime) write groups of up to
+    /// `max_events` events through `store`. Without a runtime, or with no writer, there is
+    /// no queue: [`GroupCommitter::submit`] answers [`GroupAnswer::RunAlone`] at once.
+    pub fn new(store: Store, writers: usize, max_events: usize) -> Self {
+        let Ok(runtime) = tokio::runtime::Handle::try_current() else {
+            return GroupCommitter::disabled(store);
+        };
+        if writers == 0 {
+            return GroupCommitter::disabled(store);
+        }
+        let (sender, receiver) = mpsc::unbounded_channel();
+        let receiver = Arc::new(Mutex::new(receiver));
+        for _ in 0..writers {
+            runtime.spawn(write_groups(
+                store.clone(),
+                receiver.clone(),
+                max_events.max(1),
+            ));
+        }
+        GroupCommitter {
+            store,
+            queue: Some(sender),
+        }
+    }
+
+    /// A committer that groups nothing: every append runs alone, as [`Store::append_judged`].
+    pub fn disabled(store: Store) -> Self {
+        GroupCommitter { store, queue: None }
+    }
+
+    /// [`Store::append_judged`] through the next group: the same answers (stored, a retry,
+    /// 409, 404), stored in one statement and one commit with the other games' appends
+    /// queued at the same time. Returns how many appends shared the statement (1 when the
+    /// append ran alone).
+    pub async fn append_judged(
+        &self,
+        game_id: Uuid,
+        expected_seq: u64,
+        events: &[NewEvent],
+        recorded_by: &str,
+        outcome: Option<&GameOutcome>,
+    ) -> Result<(Appended, usize), StoreError> {
+        if self.queue.is_none() || events.is_empty() {
+            let appended = self
+                .store
+                .append_judged(game_id, expected_seq, events, recorded_by, outcome)
+                .await?;
+            return Ok((appended, 1));
+        }
+        let append = PreparedAppend::new(game_id, expected_seq, events, recorded_by, outcome)?;
+        let batch_id = append.batch_id();
+        match self.submit(append).await {
+            GroupAnswer::Done {
+                outcome: GroupedOutcome::Stored(links),
+                group_size,
+            } => Ok((
+                Appended {
+                    envelopes: envelopes_linked(game_id, events, recorded_by, batch_id, links),
+                    newly_stored: true,
+                },
+                group_size,
+            )),
+            GroupAnswer::Done {
+                outcome: GroupedOutcome::GuardFailed,
+                group_size,
+            } => Ok((
+                self.store
+                    .settle_conflict(game_id, expected_seq, events)
+                    .await?,
+                group_size,
+            )),
+            GroupAnswer::RunAlone => Ok((
+                self.store
+                    .append_judged(game_id, expected_seq, events, recorded_by, outcome)
+                    .await?,
+                1,
+            )),
+        }
+    }
+
+    /// Queues `append` for the next group and waits for its answer.
+    async fn submit(&self, append: PreparedAppend) -> GroupAnswer {
+        let Some(queue) = &self.queue else {
+            return GroupAnswer::RunAlone;
+        };
+        let (answer, answered) = oneshot::channel();
+        if queue.send(Queued { append, answer }).is_err() {
+            return GroupAnswer::RunAlone;
+        }
+        // A writer that stopped (its runtime ended) drops the sender: run alone.
+        answered.await.unwrap_or(GroupAnswer::RunAlone)
+    }
+}
+
+/// A writer: takes what is queued, writes it as one group, answers, again; ends when every
+/// committer handle is gone.
+async fn write_groups(
+    store: Store,
+    queue: Arc<Mutex<mpsc::UnboundedReceiver<Queued>>>,
+    max_events: usize,
+) {
+    // An append taken from the queue but left for the next group (its game was already in
+    // this one).
+    let mut carried: Option<Queued> = None;
+    loop {
+        let mut group: Vec<Queued> = Vec::new();
+        {
+            let mut receiver = queue.lock().await;
+            let first = match carried.take() {
+                Some(first) => first,
+                None => match receiver.recv().await {
+                    Some(first) => first,
+                    None => return,
+                },
+            };
+            let mut events = first.append.len();
+            group.push(first);
+            while events < max_events {
+                match receiver.try_recv() {
+                    // Two appends of one game never share a statement: each game's guard is
+                    // one row. (An instance serialises a game's writers, but for a moment
+                    // after its warm state was forgotten two may run.)
+                    Ok(next)
+                        if group
+                            .iter()
+                            .any(|q| q.append.game_id == next.append.game_id) =>
+                    {
+                        carried = Some(next);
+                        break;
+                    }
+                    Ok(next) => {
+                        events += next.append.len();
+                        group.push(next);
+                    }
+                    Err(_) => break,
+                }
+            }
+        }
+        let (appends, answers): (Vec<PreparedAppend>, Vec<oneshot::Sender<GroupAnswer>>) = group
+            .into_iter()
+            .map(|queued| (queued.append, queued.answer))
+            .unzip();
+        let group_size = appends.len();
+        match store.append_group(appends).await {
+            Ok(outcomes) => {
+                for (answer, outcome) in answers.into_iter().zip(outcomes) {
+                    // A writer that gave up waiting (its request was dropped) is not told.
+                    let _ = answer.send(GroupAnswer::Done {
+                        outcome,
+                        group_size,
+                    });
+                }
+            }
+            Err(error) => {
+                tracing::debug!(error = %error, group_size, "a group append failed; its appends run alone");
+                for answer in answers {
+                    let _ = answer.send(GroupAnswer::RunAlone);
+                }
+            }
+        }
+    }
+}
