@@ -149,6 +149,16 @@ pub struct DeviceRegulations {
     /// person instead of the loss (11.3.2.2): one of the options of 12.9.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub lesser_penalty: Option<PenaltyOption>,
+    /// Whether the regulations ban pens in the playing area (a pen can hide a device): a
+    /// measure the chief arbiter's report states. Left out of the stored settings when
+    /// false, so that settings recorded before it read and hash as before.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub pens_banned: bool,
+    /// Whether the regulations ban watches in the playing area (a smart watch is a device,
+    /// 11.3.2; the regulations may ban every watch, so that none need be told apart): a
+    /// measure the report states. Left out when false, as `pens_banned`.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub watches_banned: bool,
 }
 
 impl DeviceRegulations {

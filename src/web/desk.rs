@@ -1003,6 +1003,10 @@ pub async fn page(
     );
     let body = html! {
         (game_heading(&summary))
+        @if viewer.principal.fair_play_for(&summary.settings.event).is_some() {
+            p.links { a.button href={ (PREFIX) "/fair-play/games/" (game_id) } { "Fair-play desk" }
+                span.hint { " devices, inspections, entry scans, random checks, evidence (fair-play roles only)" } }
+        }
         @if time_travel {
             p.notice.time-travel role="status" {
                 "As it stood after event #" (seq) " (the log now ends at #" (summary.last_seq) "). "

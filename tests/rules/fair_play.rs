@@ -175,6 +175,7 @@ fn a_lesser_penalty_set_in_the_regulations_is_the_ruling_and_is_cited() {
         let regulations = DeviceRegulations {
             bags_allowed: false,
             lesser_penalty: Some(PenaltyOption::Warning),
+            ..DeviceRegulations::default()
         };
         // When a phone is found on the person.
         let ruled = device_found(
@@ -205,6 +206,7 @@ fn a_switched_off_phone_in_an_allowed_bag_gets_no_penalty() {
         let regulations = DeviceRegulations {
             bags_allowed: true,
             lesser_penalty: None,
+            ..DeviceRegulations::default()
         };
         let ctx = context(edition, &regulations, false, &[]);
         let ruled = ruling(
