@@ -29,7 +29,7 @@ use crate::game::Game;
 use crate::game::event::{Event, RecordedEvent};
 use crate::game::fair_play::{
     FairPlayContext, FairPlayFact, FairPlayRecord, FieldError, Prior, SealedPayload, article_of,
-    forfeit_of, ruling, validate,
+    forfeit_of, ruling, time_penalty_of, validate,
 };
 use crate::store::{
     EventEnvelope, EvidenceFile, FairPlayIdUse, NewEvent, SealedRows, StoreError, StoredFairPlay,
@@ -235,7 +235,7 @@ async fn stored_retry(
             Ok(Some(FairPlayRecorded {
                 events: batch,
                 seq,
-                payload,
+                payload: *payload,
                 newly_stored: false,
             }))
         }
@@ -324,6 +324,11 @@ pub async fn record(
         .ruling
         .as_ref()
         .and_then(|r| forfeit_of(settings.laws_edition, r));
+    // 12.9.2, 12.9.3 with the time known: the engine applies it to the clock.
+    let time_penalty = payload
+        .ruling
+        .as_ref()
+        .and_then(|r| time_penalty_of(settings.laws_edition, r));
     let event_id = placement.event_id.unwrap_or_else(Uuid::new_v4);
     let sealed = SealedRows::seal(game_id, event_id, &payload, evidence)?;
     let appended = arbitration
@@ -335,6 +340,7 @@ pub async fn record(
                 event: Event::Recorded(RecordedEvent::FairPlay {
                     sealed: sealed.sha256.clone(),
                     forfeit,
+                    time_penalty,
                 }),
                 occurred_at: Some(payload.record.at),
                 clock: None,

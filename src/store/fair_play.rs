@@ -175,7 +175,7 @@ pub enum FairPlayIdUse {
         /// The `seq` of the `fair_play` event.
         seq: u64,
         /// Its payload (`None` only if the restricted row is missing).
-        payload: Option<SealedPayload>,
+        payload: Option<Box<SealedPayload>>,
     },
     /// Another event of this game (at `seq`), or a fair-play payload of another game
     /// (`seq` unknown to this game: `None`).
@@ -234,13 +234,13 @@ impl Store {
         let payload = match payload_row {
             Some(p) if p.try_get::<Uuid, _>("game_id")? == game_id => {
                 let value: serde_json::Value = p.try_get("payload")?;
-                Some(
-                    serde_json::from_value(value).map_err(|e| StoreError::Undecodable {
+                Some(Box::new(serde_json::from_value(value).map_err(|e| {
+                    StoreError::Undecodable {
                         game_id,
                         seq,
                         message: e.to_string(),
-                    })?,
-                )
+                    }
+                })?))
             }
             _ => None,
         };

@@ -421,6 +421,7 @@ fn decision_fields() -> Markup {
                 }
             } }
             label { "Reason " input name="decision_reason"; }
+            label { "Time, 12.9.2 or 12.9.3 (minutes) " input name="decision_minutes" type="number" inputmode="numeric" min="1" max="60"; }
             label { "Opponent's score (12.9.6) " select name="decision_opponent_score" {
                 option value="" { "—" } option value="win" { "win" } option value="draw" { "draw" } option value="loss" { "loss" }
             } }
@@ -462,7 +463,9 @@ fn record_from(fields: &super::session::Fields, arbiter: &str) -> serde_json::Va
     let kind = fields.get("type").unwrap_or("");
     let decision = text("decision_penalty").map(|penalty| {
         json!({"penalty": penalty, "reason": text("decision_reason"),
-               "opponent_score": text("decision_opponent_score")})
+               "opponent_score": text("decision_opponent_score"),
+               "time_ms": fields.get("decision_minutes").and_then(|m| m.parse::<u64>().ok())
+                   .map(|minutes| minutes.saturating_mul(60_000))})
     });
     let fact = match kind {
         "device_found" => {

@@ -70,6 +70,13 @@ pub fn panel(viewer: &Viewer, tournament: &Tournament, rounds: &[EventRound]) ->
             .map(|d| d.to_string())
             .unwrap_or_default(),
     );
+    let minutes = text(
+        "lesser_penalty_minutes",
+        devices
+            .lesser_penalty_ms
+            .map(|ms| (ms / 60_000).to_string())
+            .unwrap_or_default(),
+    );
     let edition = settings.laws_edition;
     let report = format!(
         "{PREFIX}/fair-play?event={}",
@@ -114,6 +121,9 @@ pub fn panel(viewer: &Viewer, tournament: &Tournament, rounds: &[EventRound]) ->
                             }
                         }
                     }
+                    label for="lesser_penalty_minutes" { "Time of a lesser 12.9.2 or 12.9.3 penalty (minutes)" }
+                    input #lesser_penalty_minutes name="lesser_penalty_minutes" type="number" inputmode="numeric"
+                        min="1" max="60" value=(minutes) placeholder="the arbiter sets it";
                     label for="fair_play_report_days" { "Fair-play report due (days after the last day)" }
                     input #fair_play_report_days name="fair_play_report_days" type="number" inputmode="numeric"
                         min="0" max="365" value=(days) placeholder="no deadline";
@@ -171,6 +181,22 @@ fn measures_from(
                     format!(
                         "`{wire}` is not one of the penalties of 12.9: choose one from the \
                          list, or the Laws' loss of the game."
+                    )
+                })?,
+        ),
+    };
+    devices.lesser_penalty_ms = match fields.get("lesser_penalty_minutes") {
+        None => None,
+        Some(text) => Some(
+            text.parse::<u64>()
+                .ok()
+                .filter(|m| (1..=60).contains(m))
+                .map(|m| m * 60_000)
+                .ok_or_else(|| {
+                    format!(
+                        "The time of a lesser 12.9.2 or 12.9.3 penalty must be a whole number \
+                         of minutes from 1 to 60, not `{text}`; leave it empty for the arbiter \
+                         to set it."
                     )
                 })?,
         ),
