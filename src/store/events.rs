@@ -453,7 +453,7 @@ async fn settle_conflict_in(
 
 impl Store {
     /// Appends `events` to the game's log after `expected_seq`: one statement, one round trip
-    /// ([`APPEND_STATEMENT`]).
+    /// (`APPEND_STATEMENT`).
     ///
     /// * If every `event_id` is already stored as one earlier append that began right after
     ///   `expected_seq`, this is a retry: the stored envelopes of that append are returned and
