@@ -14,8 +14,8 @@ use crate::game::audit::{AuditVerdict, AuditedDecision, StoredEvent, audit_decis
 use crate::game::event::{ClockReading, Event, ServiceEvent};
 use crate::game::{CorruptLog, ENGINE_VERSION, Game, Refusal, RefusalCode};
 use crate::store::{
-    Appended, EventEnvelope, GameOutcome, GroupCommitter, NewEvent, RebuiltSummary, Store,
-    StoreError,
+    Appended, EventEnvelope, GameOutcome, GroupCommitter, NewEvent, RebuiltSummary, SealedRows,
+    Store, StoreError,
 };
 use futures_util::StreamExt;
 use lru::LruCache;
@@ -176,8 +176,30 @@ impl Arbitration {
         events: Vec<NewEvent>,
         recorded_by: &str,
     ) -> Result<Appended, RecordError> {
-        self.record_as(game_id, expected_seq, events, recorded_by, None)
+        self.record_as(game_id, expected_seq, events, recorded_by, None, None)
             .await
+    }
+
+    /// [`Arbitration::record`] of a `fair_play` event, its restricted rows (the sealed
+    /// payload, any evidence file) stored in the same transaction as the public row
+    /// ([`Store::append_judged_sealed`]).
+    pub async fn record_sealed(
+        &self,
+        game_id: Uuid,
+        expected_seq: u64,
+        events: Vec<NewEvent>,
+        recorded_by: &str,
+        sealed: &SealedRows,
+    ) -> Result<Appended, RecordError> {
+        self.record_as(
+            game_id,
+            expected_seq,
+            events,
+            recorded_by,
+            None,
+            Some(sealed),
+        )
+        .await
     }
 
     /// [`Arbitration::record`] for `principal`, who must be allowed to record every event
@@ -195,6 +217,7 @@ impl Arbitration {
             events,
             &principal.recorder(),
             Some(principal),
+            None,
         )
         .await
     }
@@ -209,6 +232,7 @@ impl Arbitration {
         events: Vec<NewEvent>,
         recorded_by: &str,
         principal: Option<&Principal>,
+        sealed: Option<&SealedRows>,
     ) -> Result<Appended, RecordError> {
         let slot = self.slot(game_id);
         let mut warm = slot.lock().await;
@@ -283,11 +307,31 @@ impl Arbitration {
             result: game.result(),
             termination: game.termination(),
         };
-        let (appended, group_size) = self
-            .committer
-            .append_judged(game_id, expected_seq, &batch, recorded_by, Some(&outcome))
-            .await?;
-        crate::ops::telemetry::append_grouped(group_size);
+        let appended = match sealed {
+            // Board events go through the group committer: appends of other games queued at
+            // the same time share the statement and the commit.
+            None => {
+                let (appended, group_size) = self
+                    .committer
+                    .append_judged(game_id, expected_seq, &batch, recorded_by, Some(&outcome))
+                    .await?;
+                crate::ops::telemetry::append_grouped(group_size);
+                appended
+            }
+            // A fair-play record is written with its sealed rows in one transaction of its own.
+            Some(sealed) => {
+                self.store
+                    .append_judged_sealed(
+                        game_id,
+                        expected_seq,
+                        &batch,
+                        recorded_by,
+                        Some(&outcome),
+                        sealed,
+                    )
+                    .await?
+            }
+        };
         if appended.newly_stored {
             *warm = Some(Warm { game, seq });
         }

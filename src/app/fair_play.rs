@@ -29,9 +29,12 @@ use crate::game::Game;
 use crate::game::event::{Event, RecordedEvent};
 use crate::game::fair_play::{
     FairPlayContext, FairPlayFact, FairPlayRecord, FieldError, Prior, SealedPayload, article_of,
-    forfeit_of, ruling, validate,
+    forfeit_of, ruling, time_penalty_of, validate,
 };
-use crate::store::{EventEnvelope, NewEvent, StoreError, StoredFairPlay};
+use crate::store::{
+    EventEnvelope, EvidenceFile, FairPlayIdUse, NewEvent, SealedRows, StoreError, StoredFairPlay,
+    evidence_sha256,
+};
 
 /// Why a fair-play request fails.
 #[derive(Debug, thiserror::Error)]
@@ -63,6 +66,9 @@ pub struct FairPlayRecorded {
     pub seq: u64,
     /// The payload as sealed (restricted).
     pub payload: SealedPayload,
+    /// False when this answers a retry with what an earlier identical request stored.
+    #[serde(skip)]
+    pub newly_stored: bool,
 }
 
 /// A fair-play event as a holder of the capability reads it.
@@ -150,14 +156,134 @@ fn salt() -> String {
     hex::encode(bytes)
 }
 
-/// Records `record` in `game_id` for `principal`.
+/// The largest evidence file the service takes when request bodies are limited to
+/// `body_bytes`: the largest file such a body carries as base64 (4 characters for every 3
+/// bytes), so that the back office's upload takes exactly what the API takes.
+pub fn evidence_limit(body_bytes: usize) -> usize {
+    body_bytes / 4 * 3
+}
+
+/// Where a fair-play record goes, as the client says: its id for the event (the idempotency
+/// key of a retry) and the `seq` it expects the log to end at. Both are optional; without an
+/// `event_id` the service makes one, and a retry is stored again.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Placement {
+    /// The client's id for the `fair_play` event.
+    pub event_id: Option<Uuid>,
+    /// The game's last `seq` as the client saw it: a stale one is refused (409).
+    pub expected_seq: Option<u64>,
+}
+
+/// Takes the file out of an `evidence_added` record (`content_base64`), and puts its SHA-256
+/// and size in its place, as the payload stores them: the record then reads as stored, so a
+/// retry compares equal.
+fn take_evidence(record: &mut FairPlayRecord) -> Result<Option<EvidenceFile>, FieldError> {
+    let FairPlayFact::EvidenceAdded {
+        media_type,
+        content_base64,
+        sha256,
+        size,
+        ..
+    } = &mut record.fact
+    else {
+        return Ok(None);
+    };
+    let content = content_base64
+        .take()
+        .and_then(|text| STANDARD.decode(text.trim()).ok())
+        .ok_or_else(|| FieldError {
+            field: "record.fact.content_base64".into(),
+            message: "An evidence file is sent as `content_base64`: the file's bytes, base64 \
+                      (standard alphabet, with padding)."
+                .into(),
+        })?;
+    *sha256 = Some(evidence_sha256(&content));
+    *size = Some(content.len() as u64);
+    Ok(Some(EvidenceFile {
+        media_type: media_type.clone(),
+        content,
+    }))
+}
+
+/// The answer to a retry: if `event_id` is stored already as a fair-play record of this game
+/// with the same content (and, when the client says where, at the same place), what was
+/// stored (the read is logged, as every read of a payload); if it is used otherwise, the
+/// 409 of a reused id; if it is free, `None`.
+async fn stored_retry(
+    arbitration: &Arbitration,
+    game_id: Uuid,
+    event_id: Uuid,
+    record: &FairPlayRecord,
+    placement: Placement,
+    principal: &Principal,
+) -> Result<Option<FairPlayRecorded>, FairPlayError> {
+    let store = arbitration.store();
+    match store.fair_play_id_use(game_id, event_id).await? {
+        FairPlayIdUse::Free => Ok(None),
+        FairPlayIdUse::FairPlay {
+            batch,
+            seq,
+            payload: Some(payload),
+        } if payload.record == *record
+            && placement
+                .expected_seq
+                .is_none_or(|expected| seq == expected + 1) =>
+        {
+            store
+                .log_fair_play_access(game_id, &[Some(seq)], &principal.recorder(), "retry")
+                .await?;
+            Ok(Some(FairPlayRecorded {
+                events: batch,
+                seq,
+                payload: *payload,
+                newly_stored: false,
+            }))
+        }
+        FairPlayIdUse::FairPlay { seq, .. } | FairPlayIdUse::Other { seq: Some(seq) } => {
+            Err(StoreError::EventIdReused { event_id, seq }.into())
+        }
+        FairPlayIdUse::Other { seq: None } => Err(StoreError::FairPlayIdTaken(event_id).into()),
+    }
+}
+
+/// Records `record` in `game_id` for `principal`, placed as `placement` says.
+///
+/// A retry (the same `event_id` with the same record) is answered with what the first
+/// request stored, and nothing is stored again; the same `event_id` with another record, or
+/// at another place than `expected_seq` says, is refused as reused. The sealed payload, any
+/// evidence file and the public row are stored in one transaction, so that no crash leaves
+/// a payload without its row.
 pub async fn record(
     arbitration: &Arbitration,
     game_id: Uuid,
     principal: &Principal,
     mut record: FairPlayRecord,
+    placement: Placement,
 ) -> Result<FairPlayRecorded, FairPlayError> {
     let (game, seq, role) = game_for(arbitration, game_id, principal).await?;
+    let evidence = take_evidence(&mut record)?;
+    if let Some(event_id) = placement.event_id
+        && let Some(answer) = stored_retry(
+            arbitration,
+            game_id,
+            event_id,
+            &record,
+            placement,
+            principal,
+        )
+        .await?
+    {
+        return Ok(answer);
+    }
+    if let Some(expected) = placement.expected_seq
+        && expected != seq
+    {
+        return Err(StoreError::StaleSeq {
+            expected,
+            current: seq,
+        }
+        .into());
+    }
     let store = arbitration.store();
     let (stored, _) = store.fair_play_events(game_id).await?;
     let prior = priors(&stored);
@@ -185,30 +311,6 @@ pub async fn record(
     } else {
         ruling(&ctx, &record)?
     };
-    if let FairPlayFact::EvidenceAdded {
-        media_type,
-        content_base64,
-        sha256,
-        size,
-        ..
-    } = &mut record.fact
-    {
-        let content = content_base64
-            .take()
-            .and_then(|text| STANDARD.decode(text.trim()).ok())
-            .ok_or_else(|| FieldError {
-                field: "record.fact.content_base64".into(),
-                message: "An evidence file is sent as `content_base64`: the file's bytes, \
-                          base64 (standard alphabet, with padding)."
-                    .into(),
-            })?;
-        *sha256 = Some(
-            store
-                .store_fair_play_evidence(game_id, media_type, &content)
-                .await?,
-        );
-        *size = Some(content.len() as u64);
-    }
     let payload = SealedPayload {
         salt: salt(),
         article: article_of(settings.laws_edition, &record),
@@ -222,28 +324,56 @@ pub async fn record(
         .ruling
         .as_ref()
         .and_then(|r| forfeit_of(settings.laws_edition, r));
-    let event_id = Uuid::new_v4();
-    let sealed = store
-        .store_fair_play_payload(game_id, event_id, &payload)
-        .await?;
+    // 12.9.2, 12.9.3 with the time known: the engine applies it to the clock.
+    let time_penalty = payload
+        .ruling
+        .as_ref()
+        .and_then(|r| time_penalty_of(settings.laws_edition, r));
+    let event_id = placement.event_id.unwrap_or_else(Uuid::new_v4);
+    let sealed = SealedRows::seal(game_id, event_id, &payload, evidence)?;
     let appended = arbitration
-        .record(
+        .record_sealed(
             game_id,
             seq,
             vec![NewEvent {
                 event_id,
-                event: Event::Recorded(RecordedEvent::FairPlay { sealed, forfeit }),
+                event: Event::Recorded(RecordedEvent::FairPlay {
+                    sealed: sealed.sha256.clone(),
+                    forfeit,
+                    time_penalty,
+                }),
                 occurred_at: Some(payload.record.at),
                 clock: None,
             }],
             &principal.recorder(),
+            &sealed,
         )
-        .await?;
-    Ok(FairPlayRecorded {
-        seq: seq + 1,
-        events: appended.envelopes,
-        payload,
-    })
+        .await;
+    match appended {
+        Ok(appended) if appended.newly_stored => Ok(FairPlayRecorded {
+            seq: seq + 1,
+            events: appended.envelopes,
+            payload,
+            newly_stored: true,
+        }),
+        // A request with the same id got there first (or the log moved on and holds it):
+        // the stored record answers, if it is this one.
+        Ok(_)
+        | Err(RecordError::Store(
+            StoreError::EventIdReused { .. } | StoreError::FairPlayIdTaken(_),
+        )) if placement.event_id.is_some() => stored_retry(
+            arbitration,
+            game_id,
+            event_id,
+            &payload.record,
+            placement,
+            principal,
+        )
+        .await?
+        .ok_or(FairPlayError::Store(StoreError::FairPlayIdTaken(event_id))),
+        Ok(_) => Err(StoreError::FairPlayIdTaken(event_id).into()),
+        Err(error) => Err(error.into()),
+    }
 }
 
 /// The game's fair-play events, for `principal`; the read is logged, event by event.
@@ -366,6 +496,12 @@ pub enum ReportStatus {
 pub struct MeasuresInForce {
     /// Devices allowed in a player's bag, completely switched off (11.3.2.1).
     pub bags_allowed: bool,
+    /// Pens banned in the playing area by the regulations.
+    #[serde(default)]
+    pub pens_banned: bool,
+    /// Watches banned in the playing area by the regulations.
+    #[serde(default)]
+    pub watches_banned: bool,
     /// The less severe penalty the regulations specify for a device on the person
     /// (11.3.2.2), and its article.
     pub lesser_penalty: Option<PenaltyArticle>,
@@ -509,6 +645,8 @@ pub async fn report(
         as_of: today,
         measures: MeasuresInForce {
             bags_allowed: devices.bags_allowed,
+            pens_banned: devices.pens_banned,
+            watches_banned: devices.watches_banned,
             lesser_penalty: devices.lesser_penalty.map(|penalty| PenaltyArticle {
                 penalty,
                 article: penalty.article(edition),

@@ -10,16 +10,16 @@
 //!
 //! | Laws | module |
 //! |---|---|
-//! | Article 3, moves | [`super::moves`] |
-//! | Article 4, touch-move, and the moves a player is bound to (9.5.3) | [`super::touch_move`] |
-//! | Article 5 and 6.9, ends of the game | [`super::endings`] |
-//! | Article 6, the clocks | [`super::clocks`] |
-//! | Article 7.5 and A.5.2, illegal moves | [`super::illegal_moves`] |
-//! | Article 9.1, draw offers | [`super::offers`] |
-//! | Articles 9.2-9.5, claims | [`super::claims`] |
-//! | Guidelines III, quickplay finish | [`super::quickplay`] |
-//! | Articles 12.2 and 12.9, the arbiter's decisions | [`super::arbiter`] |
-//! | Appeals (11.10) and corrections | [`super::appeals`] |
+//! | Article 3, moves | `super::moves` |
+//! | Article 4, touch-move, and the moves a player is bound to (9.5.3) | `super::touch_move` |
+//! | Article 5 and 6.9, ends of the game | `super::endings` |
+//! | Article 6, the clocks | `super::clocks` |
+//! | Article 7.5 and A.5.2, illegal moves | `super::illegal_moves` |
+//! | Article 9.1, draw offers | `super::offers` |
+//! | Articles 9.2-9.5, claims | `super::claims` |
+//! | Guidelines III, quickplay finish | `super::quickplay` |
+//! | Articles 12.2 and 12.9, the arbiter's decisions | `super::arbiter` |
+//! | Appeals (11.10) and corrections | `super::appeals` |
 //!
 //! `apply` returns an error only for a corrupt log (a stored move that is not legal, a
 //! correction of an event that is not the latest standing one, a decision on a claim that

@@ -355,6 +355,15 @@ impl Fold for Clocks {
                 self.set_increment(granted);
                 self.granted_increment_ms = granted;
             }
+            // 12.9.3: time taken from the offender by a fair-play ruling (12.9.2's time comes
+            // as a `penalty_applied`).
+            Event::Recorded(RecordedEvent::FairPlay {
+                time_penalty: Some(penalty),
+                ..
+            }) if penalty.delta_ms < 0 => {
+                self.adjust(penalty.side, penalty.delta_ms);
+                self.shift_ceiling(penalty.side, penalty.delta_ms);
+            }
             Event::Service(ServiceEvent::PenaltyApplied { side, add_ms, .. }) => {
                 self.add(*side, *add_ms);
                 self.shift_ceiling(*side, i64::try_from(*add_ms).unwrap_or(i64::MAX));

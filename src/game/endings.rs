@@ -445,7 +445,11 @@ fn refused_after_end(event: &RecordedEvent) -> bool {
             | RecordedEvent::AppealLodged { .. }
             | RecordedEvent::AppealDecided { .. }
             | RecordedEvent::Correction { .. }
-            | RecordedEvent::FairPlay { forfeit: None, .. }
+            | RecordedEvent::FairPlay {
+                forfeit: None,
+                time_penalty: None,
+                ..
+            }
     )
 }
 

@@ -260,6 +260,11 @@ pub enum RecordedEvent {
         /// The player who loses and the article, when the ruling ends the game.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         forfeit: Option<Forfeit>,
+        /// The clock change and the article, when the ruling is a penalty of 12.9.2 or
+        /// 12.9.3 with its time known: the engine applies it (12.9.2 as a `penalty_applied`,
+        /// 12.9.3 taken from the clock as it folds this row).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        time_penalty: Option<TimePenalty>,
     },
     /// Retracts the latest still-standing recorded event (and the decisions it caused) after
     /// a data-entry error. Nothing is deleted: the retraction is itself recorded.
@@ -279,6 +284,19 @@ pub struct Forfeit {
     /// The player who loses; the opponent wins.
     pub loser: Side,
     /// The article the game ends under.
+    pub article: String,
+}
+
+/// The public part of a fair-play ruling that changes a clock (12.9.2, 12.9.3): whose clock,
+/// by how much, and the article, nothing more.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TimePenalty {
+    /// Whose clock changes.
+    pub side: Side,
+    /// Milliseconds added (12.9.2, positive) or taken (12.9.3, negative); never 0.
+    pub delta_ms: i64,
+    /// The article (`12.9.2` or `12.9.3`).
     pub article: String,
 }
 

@@ -43,7 +43,12 @@ pub fn is_sealed_hash(sealed: &str) -> bool {
 /// forfeit's article, with no other word (the reason is the article). Other events are not
 /// this module's to judge.
 pub(super) fn judge(ctx: &JudgeContext<'_>, event: &RecordedEvent) -> Judgement {
-    let RecordedEvent::FairPlay { sealed, forfeit } = event else {
+    let RecordedEvent::FairPlay {
+        sealed,
+        forfeit,
+        time_penalty,
+    } = event
+    else {
         return Ok(Judged::nothing());
     };
     if !is_sealed_hash(sealed) {
@@ -52,6 +57,29 @@ pub(super) fn judge(ctx: &JudgeContext<'_>, event: &RecordedEvent) -> Judgement 
             "A fair_play event carries the SHA-256 of its sealed payload as 64 lower-case hex \
              digits; record fair-play events through POST /v1/games/{id}/fair-play.",
         ));
+    }
+    if let Some(penalty) = time_penalty {
+        if forfeit.is_some() || penalty.delta_ms == 0 {
+            return Err(Refusal::new(
+                RefusalCode::InternalInconsistency,
+                "A fair_play event's time_penalty changes a clock by a time other than 0, and \
+                 comes without a forfeit; record fair-play events through \
+                 POST /v1/games/{id}/fair-play.",
+            ));
+        }
+        // 12.9.2 as every time given in the Laws: a `penalty_applied` to the opponent. 12.9.3
+        // takes time, which `penalty_applied` cannot: the clocks fold it from this row, as
+        // they fold a `clock_adjust` (`super::clocks`).
+        return Ok(match u64::try_from(penalty.delta_ms) {
+            Ok(add_ms) => Judged::decisions(vec![ctx.decisions.penalty(
+                ctx.seq,
+                penalty.side,
+                add_ms,
+                penalty.article.clone(),
+                format!("Article {}.", penalty.article),
+            )]),
+            Err(_) => Judged::nothing(),
+        });
     }
     let Some(forfeit) = forfeit else {
         return Ok(Judged::nothing());
@@ -735,6 +763,24 @@ pub fn forfeit_of(edition: LawsEdition, ruling: &FairPlayRuling) -> Option<super
             .unwrap_or_else(|| citation(edition, &[Rule::ArbiterPenalties])),
     };
     Some(super::event::Forfeit { loser, article })
+}
+
+/// The public part of `ruling` when it changes a clock (12.9.2, 12.9.3, with the time known):
+/// whose clock, by how much, and the option's article.
+pub fn time_penalty_of(
+    edition: LawsEdition,
+    ruling: &FairPlayRuling,
+) -> Option<super::event::TimePenalty> {
+    let change = ruling.time_change?;
+    let article = ruling
+        .penalty
+        .map(|p| p.article(edition))
+        .unwrap_or_else(|| citation(edition, &[Rule::ArbiterPenalties]));
+    Some(super::event::TimePenalty {
+        side: change.side,
+        delta_ms: change.delta_ms,
+        article,
+    })
 }
 
 /// How many checks and inspections the records show (the chief arbiter's report).

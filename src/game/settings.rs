@@ -65,6 +65,11 @@ pub enum SettingsError {
         "regulations.fair_play_report_days must be a number of days from 0 to 365 after the event's last day, or left out when no deadline is set"
     )]
     FairPlayReportDays,
+    /// The time of a lesser penalty of 12.9.2 or 12.9.3 is zero or beyond an hour.
+    #[error(
+        "regulations.electronic_devices.lesser_penalty_ms must be from 1 to 3600000 milliseconds (an hour): the time a lesser penalty of 12.9.2 gives or of 12.9.3 takes, or left out for the arbiter to set"
+    )]
+    LesserPenaltyTime,
     /// The board number is zero or too large.
     #[error("board must be a board number from 1 to 9999, or left out")]
     Board,
@@ -82,6 +87,7 @@ impl SettingsError {
             SettingsError::IncorrectClaimPenalty => "regulations.incorrect_claim_penalty_ms",
             SettingsError::EarliestAgreementMove => "regulations.earliest_agreement_move",
             SettingsError::FairPlayReportDays => "regulations.fair_play_report_days",
+            SettingsError::LesserPenaltyTime => "regulations.electronic_devices.lesser_penalty_ms",
             SettingsError::Board => "board",
         }
     }
@@ -172,6 +178,13 @@ pub fn validate_regulations(regulations: &Regulations) -> Result<(), SettingsErr
         .is_some_and(|days| days > 365)
     {
         return Err(SettingsError::FairPlayReportDays);
+    }
+    if regulations
+        .electronic_devices
+        .lesser_penalty_ms
+        .is_some_and(|ms| ms == 0 || ms > MAX_EXTRA_MS)
+    {
+        return Err(SettingsError::LesserPenaltyTime);
     }
     Ok(())
 }

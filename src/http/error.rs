@@ -311,6 +311,15 @@ impl From<StoreError> for ApiError {
                      or resend the original request unchanged to retry it."
                 ),
             ),
+            StoreError::FairPlayIdTaken(event_id) => ApiError::conflict(
+                RequestCode::EventIdReused,
+                format!(
+                    "event_id {event_id} already names another stored fair-play record (of \
+                     another game, or one stored at the same moment with other content); \
+                     nothing was stored. Use a new event_id for a new record, or resend the \
+                     original request unchanged to retry it."
+                ),
+            ),
             StoreError::DuplicateEventIdInRequest(id) => ApiError::invalid_field(
                 "events",
                 format!(

@@ -5,8 +5,10 @@
 use super::auth::Caller;
 use super::body::{json_object, read_limited};
 use super::error::{ApiError, Problem};
-use crate::app::commands::take_required;
-use crate::app::fair_play::{self, FairPlayAudit, FairPlayError, FairPlayItem, FairPlayRecorded};
+use crate::app::commands::{take_optional, take_required};
+use crate::app::fair_play::{
+    self, FairPlayAudit, FairPlayError, FairPlayItem, FairPlayRecorded, Placement,
+};
 use crate::game::fair_play::FairPlayRecord;
 use crate::problem::RequestCode;
 use crate::state::AppState;
@@ -27,6 +29,17 @@ use uuid::Uuid;
 pub struct FairPlayRequest {
     /// The record.
     pub record: FairPlayRecord,
+    /// The client's id for the event. A request sent again with the same id and the same
+    /// record (after an answer was lost) is answered 200 with what the first one stored, and
+    /// nothing is stored twice; the same id with another record is refused 409
+    /// `event_id_reused`. Without it the service makes one, and a resent request is stored
+    /// again.
+    #[serde(default)]
+    pub event_id: Option<Uuid>,
+    /// The game's last `seq` as the client saw it, if it wants the record refused (409
+    /// `stale_seq`, with `current_seq`) when other events were recorded first.
+    #[serde(default)]
+    pub expected_seq: Option<u64>,
 }
 
 /// The game's fair-play events.
@@ -84,10 +97,11 @@ fn problem(request: &HttpRequest, error: FairPlayError) -> ApiError {
     request_body = FairPlayRequest,
     responses(
         (status = 201, description = "Recorded.", body = FairPlayRecorded),
+        (status = 200, description = "A retry: this `event_id` was stored already with this same record; the stored event is answered and nothing is stored.", body = FairPlayRecorded),
         (status = 400, description = "The body is not JSON.", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "The capability's role may not do this (an FPO confirming a proposal).", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such route for this caller (no `fair_play` capability), or no such game.", body = Problem, content_type = "application/problem+json"),
-        (status = 409, description = "Another event was recorded at the same time; send it again.", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "`expected_seq` is stale (`current_seq` says where the log is), or another event was recorded at the same time (send it again), or the `event_id` is stored already with another record or elsewhere (`event_id_reused`).", body = Problem, content_type = "application/problem+json"),
         (status = 413, description = "The body is too large.", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "A field is wrong; `field` names it.", body = Problem, content_type = "application/problem+json"),
     )
@@ -106,16 +120,33 @@ pub async fn record_fair_play(
     let body = read_limited(payload, state.limits.body_bytes).await?;
     let mut object = json_object(&body)?;
     let record: FairPlayRecord = take_required(&mut object, "record", "")?;
+    let placement = Placement {
+        event_id: take_optional(&mut object, "event_id", "")?,
+        expected_seq: take_optional(&mut object, "expected_seq", "")?,
+    };
     if let Some(unknown) = object.keys().next() {
         return Err(ApiError::invalid_field(
             unknown.clone(),
-            format!("Unknown field `{unknown}`; the body has `record` only."),
+            format!(
+                "Unknown field `{unknown}`; the body has `record`, and optionally `event_id` \
+                 and `expected_seq`."
+            ),
         ));
     }
-    let recorded = fair_play::record(&state.arbitration, id.into_inner(), &caller.0, record)
-        .await
-        .map_err(|e| problem(&request, e))?;
-    Ok(HttpResponse::Created().json(recorded))
+    let recorded = fair_play::record(
+        &state.arbitration,
+        id.into_inner(),
+        &caller.0,
+        record,
+        placement,
+    )
+    .await
+    .map_err(|e| problem(&request, e))?;
+    if recorded.newly_stored {
+        Ok(HttpResponse::Created().json(recorded))
+    } else {
+        Ok(HttpResponse::Ok().json(recorded))
+    }
 }
 
 /// The game's fair-play events (restricted); the read is logged.

@@ -118,11 +118,51 @@ impl PenaltyOption {
         }
     }
 
+    /// Whether it changes a clock: 12.9.2 (increasing the remaining time of the opponent) and
+    /// 12.9.3 (reducing the remaining time of the offending player), in both editions.
+    pub fn is_time_change(self) -> bool {
+        matches!(
+            self,
+            PenaltyOption::OpponentTimeIncreased | PenaltyOption::OffenderTimeReduced
+        )
+    }
+
+    /// The clock change of this option for `offender`, by `ms`: 12.9.2 adds `ms` to the
+    /// opponent's clock, 12.9.3 takes `ms` from the offender's; `None` for the other options.
+    pub fn time_change(self, offender: Side, ms: u64) -> Option<TimeChange> {
+        let ms_signed = i64::try_from(ms).unwrap_or(i64::MAX);
+        match self {
+            PenaltyOption::OpponentTimeIncreased => Some(TimeChange {
+                side: offender.opponent(),
+                delta_ms: ms_signed,
+            }),
+            PenaltyOption::OffenderTimeReduced => Some(TimeChange {
+                side: offender,
+                delta_ms: -ms_signed,
+            }),
+            _ => None,
+        }
+    }
+
     /// Whether choosing it also needs the opponent's score (12.9.6: "the arbiter shall also
     /// decide the opponent's score").
     pub fn needs_opponent_score(self) -> bool {
         self == PenaltyOption::GameLost
     }
+}
+
+/// The most time a penalty of 12.9.2 or 12.9.3 may give or take: an hour, as the other
+/// time penalties (9.5.3's incorrect-claim time, an arbiter's `time_penalty`).
+pub const MAX_PENALTY_MS: u64 = 3_600_000;
+
+/// A change to one clock, the consequence of a 12.9.2 or 12.9.3 penalty.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TimeChange {
+    /// Whose clock changes.
+    pub side: Side,
+    /// Milliseconds added (12.9.2, positive) or taken (12.9.3, negative).
+    pub delta_ms: i64,
 }
 
 /// Where the device was found.
@@ -149,6 +189,22 @@ pub struct DeviceRegulations {
     /// person instead of the loss (11.3.2.2): one of the options of 12.9.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub lesser_penalty: Option<PenaltyOption>,
+    /// Whether the regulations ban pens in the playing area (a pen can hide a device): a
+    /// measure the chief arbiter's report states. Left out of the stored settings when
+    /// false, so that settings recorded before it read and hash as before.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub pens_banned: bool,
+    /// Whether the regulations ban watches in the playing area (a smart watch is a device,
+    /// 11.3.2; the regulations may ban every watch, so that none need be told apart): a
+    /// measure the report states. Left out when false, as `pens_banned`.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub watches_banned: bool,
+    /// The time of a lesser penalty of 12.9.2 or 12.9.3, in milliseconds (1 to 3600000):
+    /// the engine then applies it to the clocks. Absent, the ruling names the penalty and the
+    /// arbiter applies it, as before this setting existed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(minimum = 1, maximum = 3_600_000)]
+    pub lesser_penalty_ms: Option<u64>,
 }
 
 impl DeviceRegulations {
@@ -228,6 +284,10 @@ pub struct FairPlayRuling {
     /// The opponent's score the arbiter decided (12.9.6).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub opponent_score: Option<OpponentScore>,
+    /// The clock change of a 12.9.2 or 12.9.3 penalty whose time is known (the arbiter's
+    /// `time_ms`, or the regulations' `lesser_penalty_ms`): the engine applies it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub time_change: Option<TimeChange>,
 }
 
 impl FairPlayRuling {
@@ -241,6 +301,7 @@ impl FairPlayRuling {
             options: Vec::new(),
             loser: None,
             opponent_score: None,
+            time_change: None,
         }
     }
 
@@ -308,17 +369,26 @@ pub fn device_found(
     match finding.location {
         DeviceLocation::OnPerson => match regulations.lesser_penalty {
             Some(penalty) if penalty != PenaltyOption::GameLost => {
+                let time_change = regulations
+                    .lesser_penalty_ms
+                    .and_then(|ms| penalty.time_change(finding.player, ms));
                 let mut ruling = FairPlayRuling::new(
                     RulingOutcome::LesserPenalty,
                     cite(&[Rule::DevicesForbidden, Rule::DeviceOnPerson]),
                     format!(
                         "A device on {}'s person in the playing venue; the regulations of the \
-                         event specify a less severe penalty than the loss: {} ({}).",
+                         event specify a less severe penalty than the loss: {} ({}){}.",
                         finding.player.name(),
                         penalty.in_words(),
-                        penalty.article(edition)
+                        penalty.article(edition),
+                        match (penalty.is_time_change(), regulations.lesser_penalty_ms) {
+                            (true, Some(ms)) => format!(", {}", time_words(ms)),
+                            (true, None) => ", by the time the arbiter sets on the clock".into(),
+                            _ => String::new(),
+                        }
                     ),
                 );
+                ruling.time_change = time_change;
                 ruling.penalty = Some(penalty);
                 ruling.penalty_article = Some(penalty.article(edition));
                 ruling
@@ -414,6 +484,18 @@ pub fn inspection_refused(edition: LawsEdition, player: Side, game_over: bool) -
     ruling
 }
 
+/// `ms` in words: `2 minutes`, `90 seconds`.
+fn time_words(ms: u64) -> String {
+    if ms.is_multiple_of(60_000) {
+        let minutes = ms / 60_000;
+        format!("{minutes} minute{}", if minutes == 1 { "" } else { "s" })
+    } else if ms.is_multiple_of(1000) {
+        format!("{} seconds", ms / 1000)
+    } else {
+        format!("{ms} ms")
+    }
+}
+
 /// The arbiter's choice from 12.9, where the Laws leave it to the arbiter.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
@@ -426,6 +508,11 @@ pub struct ArbiterChoice {
     /// With 12.9.6: the opponent's score.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub opponent_score: Option<OpponentScore>,
+    /// With 12.9.2 or 12.9.3: the time given to the opponent or taken from the offender, in
+    /// milliseconds (1 to 3600000). The engine applies it to the clock.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(minimum = 1, maximum = 3_600_000)]
+    pub time_ms: Option<u64>,
 }
 
 /// Why an arbiter's choice cannot stand: the field and a sentence.
@@ -500,6 +587,38 @@ pub fn arbiter_chose(
         }
         (_, score) => score,
     };
+    let time_ms = match (choice.penalty.is_time_change(), choice.time_ms) {
+        (true, None) => {
+            return Err(ChoiceError {
+                field: "time_ms",
+                message: format!(
+                    "{} is {}: say how much time, in milliseconds (`time_ms`, e.g. 120000 for \
+                     two minutes), and the engine applies it to the clock.",
+                    choice.penalty.article(edition),
+                    choice.penalty.in_words()
+                ),
+            });
+        }
+        (true, Some(ms)) if ms == 0 || ms > MAX_PENALTY_MS => {
+            return Err(ChoiceError {
+                field: "time_ms",
+                message: format!(
+                    "The time of {} must be from 1 to 3600000 milliseconds (an hour), not {ms}.",
+                    choice.penalty.article(edition)
+                ),
+            });
+        }
+        (false, Some(_)) => {
+            return Err(ChoiceError {
+                field: "time_ms",
+                message: format!(
+                    "Only 12.9.2 and 12.9.3 change a clock; {} takes no `time_ms`.",
+                    choice.penalty.article(edition)
+                ),
+            });
+        }
+        (_, ms) => ms,
+    };
     let mut ruling = FairPlayRuling::new(
         RulingOutcome::ArbiterChose,
         offered.article.clone(),
@@ -512,6 +631,7 @@ pub fn arbiter_chose(
     ruling.penalty = Some(choice.penalty);
     ruling.penalty_article = Some(choice.penalty.article(edition));
     ruling.opponent_score = score;
+    ruling.time_change = time_ms.and_then(|ms| choice.penalty.time_change(offender, ms));
     if score == Some(OpponentScore::Win) {
         ruling.loser = Some(offender);
     }

@@ -530,7 +530,7 @@ async fn settle_conflict_in(
 
 impl Store {
     /// Appends `events` to the game's log after `expected_seq`: one statement, one round trip
-    /// ([`APPEND_STATEMENT`]).
+    /// (`APPEND_STATEMENT`).
     ///
     /// * If every `event_id` is already stored as one earlier append that began right after
     ///   `expected_seq`, this is a retry: the stored envelopes of that append are returned and
@@ -576,6 +576,51 @@ impl Store {
             }),
             Ok(_) => self.settle_conflict(game_id, expected_seq, events).await,
             Err(error) if collided(&error) => {
+                self.settle_conflict(game_id, expected_seq, events).await
+            }
+            Err(other) => Err(other.into()),
+        }
+    }
+
+    /// [`Store::append_judged`] of a `fair_play` event with its restricted rows
+    /// ([`super::SealedRows`]: the sealed payload and any evidence file), all in one
+    /// transaction: the public row is never stored without its payload, nor a payload without
+    /// its row. A payload already stored under the event's id is
+    /// [`StoreError::FairPlayIdTaken`]; otherwise a refusal is told as by
+    /// [`Store::append_judged`] (a retry, a stale `expected_seq`, a reused id).
+    pub async fn append_judged_sealed(
+        &self,
+        game_id: Uuid,
+        expected_seq: u64,
+        events: &[NewEvent],
+        recorded_by: &str,
+        game_outcome: Option<&GameOutcome>,
+        sealed: &super::SealedRows,
+    ) -> Result<Appended, StoreError> {
+        check_unique_ids(events)?;
+        let columns = AppendColumns::of(game_id, expected_seq, events)?;
+        let mut tx = self.pool.begin().await?;
+        sealed.insert_in(&mut tx, game_id).await?;
+        let rows = columns
+            .statement(game_id, expected_seq, recorded_by, game_outcome)
+            .fetch_all(&mut *tx)
+            .await;
+        match rows {
+            Ok(rows) if stored_all(&rows, events) => {
+                let envelopes =
+                    envelopes_stored(game_id, events, recorded_by, &rows, columns.batch_id)?;
+                tx.commit().await?;
+                Ok(Appended {
+                    envelopes,
+                    newly_stored: true,
+                })
+            }
+            Ok(_) => {
+                tx.rollback().await?;
+                self.settle_conflict(game_id, expected_seq, events).await
+            }
+            Err(error) if collided(&error) => {
+                drop(tx);
                 self.settle_conflict(game_id, expected_seq, events).await
             }
             Err(other) => Err(other.into()),

@@ -1,18 +1,19 @@
 //! The restricted side of fair play (migration 0012): the sealed payloads of `fair_play`
 //! events, their evidence files, and the log of who read them.
 //!
-//! A payload is stored before its public row is appended, keyed by the event's id; a payload
-//! whose append never happened (a stale request) is never read, because every read joins
-//! the log. The SHA-256 of a payload is taken over PostgreSQL's canonical jsonb text of it
+//! A payload is stored in the same transaction as its public row, keyed by the event's id
+//! ([`SealedRows`]): both are stored or neither. (Up to 0.3.0 a payload was stored first, in a
+//! transaction of its own; such an orphan, whose append never happened, is never read,
+//! because every read joins the log.) The SHA-256 of a payload is taken over PostgreSQL's canonical jsonb text of it
 //! ([`crate::integrity::canonical_jsonb`]), so that it is the same whether computed from what
 //! was sent or from what the database gives back.
 
-use super::{Store, StoreError, to_i64, to_u64};
+use super::{EventEnvelope, Store, StoreError, to_i64, to_u64};
 use crate::game::fair_play::SealedPayload;
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
-use sqlx::Row;
+use sqlx::{Postgres, Row, Transaction};
 use utoipa::ToSchema;
 use uuid::Uuid;
 
@@ -63,33 +64,191 @@ pub struct FairPlayAccess {
     pub read_at: DateTime<Utc>,
 }
 
-impl Store {
-    /// Stores the sealed payload of the `fair_play` event `event_id` of `game_id`, and
-    /// returns its SHA-256 (hex), the `sealed` of the public row.
-    pub async fn store_fair_play_payload(
-        &self,
+/// The restricted rows of one `fair_play` event: its sealed payload and, for an
+/// `evidence_added`, the file. They are stored in the same transaction as the public row
+/// ([`Store::append_judged_sealed`]), so that a crash leaves both or neither: never a
+/// payload without its row, which a client's retry under the same `event_id` would collide
+/// with.
+#[derive(Clone, Debug)]
+pub struct SealedRows {
+    /// The `event_id` of the public row.
+    pub event_id: Uuid,
+    /// The `type` of the fact.
+    pub kind: &'static str,
+    /// The payload as stored.
+    pub payload: serde_json::Value,
+    /// Its SHA-256 (hex), the `sealed` of the public row.
+    pub sha256: String,
+    /// The evidence file, if the fact is an `evidence_added`.
+    pub evidence: Option<EvidenceFile>,
+}
+
+/// An evidence file about to be stored.
+#[derive(Clone, Debug)]
+pub struct EvidenceFile {
+    /// Its media type.
+    pub media_type: String,
+    /// Its bytes.
+    pub content: Vec<u8>,
+}
+
+/// SHA-256 of an evidence file, hex.
+pub fn evidence_sha256(content: &[u8]) -> String {
+    hex::encode(Sha256::digest(content))
+}
+
+impl SealedRows {
+    /// The rows of `payload`, sealed for the event `event_id`: the payload as jsonb and its
+    /// SHA-256 (the `sealed` of the public row).
+    pub fn seal(
         game_id: Uuid,
         event_id: Uuid,
         payload: &SealedPayload,
-    ) -> Result<String, StoreError> {
+        evidence: Option<EvidenceFile>,
+    ) -> Result<SealedRows, StoreError> {
         let value = serde_json::to_value(payload).map_err(|e| StoreError::Undecodable {
             game_id,
             seq: 0,
             message: e.to_string(),
         })?;
-        let sha = payload_sha256(&value);
+        Ok(SealedRows {
+            event_id,
+            kind: payload.record.fact.type_name(),
+            sha256: payload_sha256(&value),
+            payload: value,
+            evidence,
+        })
+    }
+
+    /// Inserts the rows in `tx`. An `event_id` that already has a payload (a retry that
+    /// raced this one, or an id used in another game) is [`StoreError::FairPlayIdTaken`].
+    pub(super) async fn insert_in(
+        &self,
+        tx: &mut Transaction<'_, Postgres>,
+        game_id: Uuid,
+    ) -> Result<(), StoreError> {
+        if let Some(file) = &self.evidence {
+            sqlx::query(
+                "INSERT INTO fair_play_evidence \
+                 (evidence_id, game_id, sha256, media_type, content) VALUES ($1, $2, $3, $4, $5)",
+            )
+            .bind(Uuid::new_v4())
+            .bind(game_id)
+            .bind(Sha256::digest(&file.content).to_vec())
+            .bind(&file.media_type)
+            .bind(&file.content)
+            .execute(&mut **tx)
+            .await?;
+        }
         sqlx::query(
             "INSERT INTO fair_play_payloads (event_id, game_id, kind, payload, sha256) \
              VALUES ($1, $2, $3, $4, $5)",
         )
-        .bind(event_id)
+        .bind(self.event_id)
         .bind(game_id)
-        .bind(payload.record.fact.type_name())
-        .bind(&value)
-        .bind(hex::decode(&sha).unwrap_or_default())
-        .execute(&self.pool)
+        .bind(self.kind)
+        .bind(&self.payload)
+        .bind(hex::decode(&self.sha256).unwrap_or_default())
+        .execute(&mut **tx)
+        .await
+        .map_err(|error| {
+            if super::events::violates(&error, "fair_play_payloads_pkey") {
+                StoreError::FairPlayIdTaken(self.event_id)
+            } else {
+                error.into()
+            }
+        })?;
+        Ok(())
+    }
+}
+
+/// What an `event_id` sent with a fair-play record is already used for.
+#[derive(Clone, Debug, PartialEq)]
+pub enum FairPlayIdUse {
+    /// Nothing: the record is new.
+    Free,
+    /// A `fair_play` event of this game: the append that stored it (the event and the
+    /// decisions it caused) and its payload.
+    FairPlay {
+        /// The append's envelopes, in `seq` order.
+        batch: Vec<EventEnvelope>,
+        /// The `seq` of the `fair_play` event.
+        seq: u64,
+        /// Its payload (`None` only if the restricted row is missing).
+        payload: Option<Box<SealedPayload>>,
+    },
+    /// Another event of this game (at `seq`), or a fair-play payload of another game
+    /// (`seq` unknown to this game: `None`).
+    Other {
+        /// Where it is stored in this game.
+        seq: Option<u64>,
+    },
+}
+
+impl Store {
+    /// What `event_id` is already used for, for a fair-play record of `game_id`: the
+    /// retry check of `POST /v1/games/{id}/fair-play`.
+    pub async fn fair_play_id_use(
+        &self,
+        game_id: Uuid,
+        event_id: Uuid,
+    ) -> Result<FairPlayIdUse, StoreError> {
+        let row = sqlx::query(
+            "SELECT seq, batch_id, event_type FROM events WHERE game_id = $1 AND event_id = $2",
+        )
+        .bind(game_id)
+        .bind(event_id)
+        .fetch_optional(&self.pool)
         .await?;
-        Ok(sha)
+        let payload_row =
+            sqlx::query("SELECT game_id, payload FROM fair_play_payloads WHERE event_id = $1")
+                .bind(event_id)
+                .fetch_optional(&self.pool)
+                .await?;
+        let Some(row) = row else {
+            // A payload with no public row of this game: another game's (an orphan of this
+            // game cannot exist, since both are written in one transaction).
+            return Ok(match payload_row {
+                Some(_) => FairPlayIdUse::Other { seq: None },
+                None => FairPlayIdUse::Free,
+            });
+        };
+        let seq = to_u64(row.try_get("seq")?);
+        let event_type: String = row.try_get("event_type")?;
+        if event_type != "fair_play" {
+            return Ok(FairPlayIdUse::Other { seq: Some(seq) });
+        }
+        let batch_id: Uuid = row.try_get("batch_id")?;
+        let batch = sqlx::query(
+            "SELECT game_id, seq, event_id, batch_id, payload, metadata, recorded_at, \
+             occurred_at, recorded_by, prev_hash, hash FROM events \
+             WHERE game_id = $1 AND batch_id = $2 ORDER BY seq",
+        )
+        .bind(game_id)
+        .bind(batch_id)
+        .fetch_all(&self.pool)
+        .await?
+        .iter()
+        .map(super::events::envelope_from_row)
+        .collect::<Result<Vec<_>, _>>()?;
+        let payload = match payload_row {
+            Some(p) if p.try_get::<Uuid, _>("game_id")? == game_id => {
+                let value: serde_json::Value = p.try_get("payload")?;
+                Some(Box::new(serde_json::from_value(value).map_err(|e| {
+                    StoreError::Undecodable {
+                        game_id,
+                        seq,
+                        message: e.to_string(),
+                    }
+                })?))
+            }
+            _ => None,
+        };
+        Ok(FairPlayIdUse::FairPlay {
+            batch,
+            seq,
+            payload,
+        })
     }
 
     /// The game's `fair_play` events with their payloads, in `seq` order, and the rows whose
@@ -140,28 +299,6 @@ impl Store {
             });
         }
         Ok((stored, unsealed))
-    }
-
-    /// Stores an evidence file of `game_id`; returns its SHA-256 (hex).
-    pub async fn store_fair_play_evidence(
-        &self,
-        game_id: Uuid,
-        media_type: &str,
-        content: &[u8],
-    ) -> Result<String, StoreError> {
-        let sha = Sha256::digest(content).to_vec();
-        sqlx::query(
-            "INSERT INTO fair_play_evidence (evidence_id, game_id, sha256, media_type, content) \
-             VALUES ($1, $2, $3, $4, $5)",
-        )
-        .bind(Uuid::new_v4())
-        .bind(game_id)
-        .bind(&sha)
-        .bind(media_type)
-        .bind(content)
-        .execute(&self.pool)
-        .await?;
-        Ok(hex::encode(sha))
     }
 
     /// The SHA-256 (hex) of the evidence files of `game_id` stored under `sha256`, as their

@@ -23,7 +23,10 @@ mod tournaments;
 pub use chain::{ChainBreak, ChainReport, GENESIS_HASH};
 pub use events::{Appended, EventEnvelope, FeedCursor, FeedItem, FeedPage, GameOutcome, NewEvent};
 pub use failover::{MultiHost, TargetSession};
-pub use fair_play::{FairPlayAccess, StoredFairPlay, UnsealedRow, payload_sha256};
+pub use fair_play::{
+    EvidenceFile, FairPlayAccess, FairPlayIdUse, SealedRows, StoredFairPlay, UnsealedRow,
+    evidence_sha256, payload_sha256,
+};
 pub use follows::{AttentionResolution, FeedKind, FollowAttention, PollOutcome, RoundFollow};
 pub use games::{CreatedGame, GameFilter, GameListPage, GameStatus, GameSummary, ListCursor};
 pub use group_commit::{
@@ -72,6 +75,10 @@ pub enum StoreError {
         /// Where it is stored.
         seq: u64,
     },
+    /// A fair-play record's `event_id` already has a sealed payload: stored by a request
+    /// that raced this one, or used in another game.
+    #[error("event_id {0} already names a stored fair-play record")]
+    FairPlayIdTaken(Uuid),
     /// The same `event_id` appears twice in one append.
     #[error("event_id {0} appears more than once in the request")]
     DuplicateEventIdInRequest(Uuid),

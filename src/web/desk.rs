@@ -225,13 +225,28 @@ pub fn describe(event: &Event) -> String {
                 retracts_seq,
                 reason,
             } => format!("Correction: #{retracts_seq} retracted ({reason})"),
-            RecordedEvent::FairPlay { forfeit, .. } => match forfeit {
-                Some(f) => format!(
+            RecordedEvent::FairPlay {
+                forfeit,
+                time_penalty,
+                ..
+            } => match (forfeit, time_penalty) {
+                (Some(f), _) => format!(
                     "Fair-play event (sealed): {} loses under {}",
                     side(&f.loser),
                     f.article
                 ),
-                None => "Fair-play event (sealed; only the fair-play roles read it)".into(),
+                (None, Some(t)) => format!(
+                    "Fair-play event (sealed): {} s {} {}'s clock under {}",
+                    t.delta_ms.unsigned_abs() / 1000,
+                    if t.delta_ms > 0 {
+                        "added to"
+                    } else {
+                        "taken from"
+                    },
+                    side(&t.side),
+                    t.article
+                ),
+                (None, None) => "Fair-play event (sealed; only the fair-play roles read it)".into(),
             },
         },
         Event::Service(service) => match service {
@@ -1003,6 +1018,10 @@ pub async fn page(
     );
     let body = html! {
         (game_heading(&summary))
+        @if viewer.principal.fair_play_for(&summary.settings.event).is_some() {
+            p.links { a.button href={ (PREFIX) "/fair-play/games/" (game_id) } { "Fair-play desk" }
+                span.hint { " devices, inspections, entry scans, random checks, evidence (fair-play roles only)" } }
+        }
         @if time_travel {
             p.notice.time-travel role="status" {
                 "As it stood after event #" (seq) " (the log now ends at #" (summary.last_seq) "). "

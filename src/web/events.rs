@@ -546,7 +546,7 @@ fn settings_from(fields: &Fields) -> Result<TournamentSettings, String> {
                 "The incorrect-claim time",
             )?
             .map(|s| s.saturating_mul(1000)),
-            // The device settings are set through the API (tournament regulations).
+            // The fair-play measures are set by their own form (`super::measures`).
             electronic_devices: Default::default(),
             fair_play_report_days: None,
         },
@@ -676,7 +676,7 @@ pub async fn show(
         div.page-head {
             h1 { (settings.name) }
         }
-        @if let Some(flash) = flash.as_ref().filter(|f| !f.refused) {
+        @if let Some(flash) = flash.as_ref().filter(|f| !f.refused && f.form != "fair-play-measures") {
             p.notice role="status" { (flash.message) }
         }
         div.columns {
@@ -711,6 +711,7 @@ pub async fn show(
                     }
                 }
             }
+            (super::measures::panel(&viewer, &tournament, &rounds))
             section.panel {
                 h2 { "Rounds" }
                 @if rounds.is_empty() {
@@ -826,7 +827,8 @@ pub async fn update(
         settings_from(&fields).and_then(|s| s.validate().map(|()| s).map_err(|p| p.message));
     let flash = match result {
         Ok(mut settings) => {
-            // The fair-play settings are set through the API; the form keeps them.
+            // The fair-play measures have their own form (`super::measures`), for the
+            // fair-play roles; this one keeps them.
             let kept = &tournament.settings.regulations;
             settings.regulations.electronic_devices = kept.electronic_devices;
             settings.regulations.fair_play_report_days = kept.fair_play_report_days;

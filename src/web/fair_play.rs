@@ -130,6 +130,7 @@ pub async fn report(
             h2 { "Measures in force" }
             ul {
                 li { "Devices in a player's bag, switched off (11.3.2.1): " (if m.bags_allowed { "allowed" } else { "not allowed" }) }
+                li { "Pens in the playing area: " (if m.pens_banned { "banned" } else { "not banned" }) "; watches: " (if m.watches_banned { "banned" } else { "not banned" }) }
                 li { "Device on the person (11.3.2.2): "
                     @match &m.lesser_penalty {
                         Some(p) => { "the regulations' lesser penalty, " (p.article) }
@@ -252,6 +253,7 @@ pub async fn desk(
         })
         .collect();
     let action = format!("{}/fair-play/games/{game_id}", super::PREFIX);
+    let evidence_limit = fair_play::evidence_limit(state.limits.body_bytes);
     let csrf = layout::csrf_field(&viewer);
     let body = html! {
         h1 { "Fair-play desk" }
@@ -282,7 +284,12 @@ pub async fn desk(
                             td { (i.payload.record.player.map(layout::side_name).unwrap_or("")) }
                             td { (i.payload.record.fact.type_name())
                                  @if let FairPlayFact::FairPlayNote { text } = &i.payload.record.fact { ": " (text) }
-                                 @if let FairPlayFact::ComplaintLodged { facts: Some(facts), .. } = &i.payload.record.fact { ": " (facts) } }
+                                 @if let FairPlayFact::ComplaintLodged { facts: Some(facts), .. } = &i.payload.record.fact { ": " (facts) }
+                                 @if let FairPlayFact::EvidenceAdded { kind, file_name, sha256, size, .. } = &i.payload.record.fact {
+                                     ": " (layout::wire_name(kind)) " " span.evidence-file { (file_name) }
+                                     @if let Some(size) = size { " (" (size) " bytes)" }
+                                     @if let Some(sha) = sha256 { br; "SHA-256 " code.sha256 { (sha) } }
+                                 } }
                             td { (i.payload.article) }
                             td { @if let Some(r) = &i.payload.ruling { (layout::wire_name(&r.outcome)) " (" (r.article) "): " (r.reason) }
                                  @if i.payload.proposal { "FPO proposal" } }
@@ -356,6 +363,34 @@ pub async fn desk(
                 label { "Facts " textarea name="facts" {} }
                 button type="submit" { "Lodge (signed now)" }
             }
+            h2 { "Evidence file" }
+            form #evidence-form method="post" enctype="multipart/form-data" action={ (action) "/evidence" } {
+                (csrf)
+                label { "Kind " select name="kind" { option value="photo" { "photo" } option value="statement" { "statement" } option value="scanner_log" { "scanner log" } option value="other" { "other" } } }
+                label { "Player " select name="player" { option value="" { "—" } option value="white" { "White" } option value="black" { "Black" } } }
+                label { "File " input #evidence-file type="file" name="file" required; }
+                button type="submit" { "Upload" }
+                p.hint { "At most " (evidence_limit / 1024) " KiB, as through the API. The file is stored apart; the record keeps its SHA-256, which the audit checks." }
+            }
+            h2 { "Entry scan, random check, broadcast delay" }
+            form method="post" action=(action) {
+                (csrf) input type="hidden" name="type" value="entry_scan";
+                (player_select())
+                label { "Result " select name="result" { option value="clear" { "clear" } option value="device_found" { "a device (record it above)" } } }
+                button type="submit" { "Record the entry scan" }
+            }
+            form method="post" action=(action) {
+                (csrf) input type="hidden" name="type" value="random_check";
+                (player_select())
+                label { "With " input name="device" value="wand"; }
+                label { "Result " select name="result" { option value="clear" { "clear" } option value="device_found" { "a device (record it above)" } } }
+                button type="submit" { "Record the random check" }
+            }
+            form method="post" action=(action) {
+                (csrf) input type="hidden" name="type" value="broadcast_delay_set";
+                label { "Minutes " input name="minutes" type="number" inputmode="numeric" min="0" value="15"; }
+                button type="submit" { "Set the broadcast delay" }
+            }
             h2 { "Note" }
             form method="post" action=(action) {
                 (csrf) input type="hidden" name="type" value="fair_play_note";
@@ -386,6 +421,7 @@ fn decision_fields() -> Markup {
                 }
             } }
             label { "Reason " input name="decision_reason"; }
+            label { "Time, 12.9.2 or 12.9.3 (minutes) " input name="decision_minutes" type="number" inputmode="numeric" min="1" max="60"; }
             label { "Opponent's score (12.9.6) " select name="decision_opponent_score" {
                 option value="" { "—" } option value="win" { "win" } option value="draw" { "draw" } option value="loss" { "loss" }
             } }
@@ -427,7 +463,9 @@ fn record_from(fields: &super::session::Fields, arbiter: &str) -> serde_json::Va
     let kind = fields.get("type").unwrap_or("");
     let decision = text("decision_penalty").map(|penalty| {
         json!({"penalty": penalty, "reason": text("decision_reason"),
-               "opponent_score": text("decision_opponent_score")})
+               "opponent_score": text("decision_opponent_score"),
+               "time_ms": fields.get("decision_minutes").and_then(|m| m.parse::<u64>().ok())
+                   .map(|minutes| minutes.saturating_mul(60_000))})
     });
     let fact = match kind {
         "device_found" => {
@@ -450,12 +488,21 @@ fn record_from(fields: &super::session::Fields, arbiter: &str) -> serde_json::Va
             "from": text("from"), "to": text("to"), "witness": text("witness")})
         }
         "referred_to_fpl" => json!({"type": kind, "reason": text("reason")}),
+        "entry_scan" => json!({"type": kind, "result": text("result")}),
+        "random_check" => {
+            json!({"type": kind, "device": text("device"), "result": text("result")})
+        }
+        "broadcast_delay_set" => json!({"type": kind, "minutes": number("minutes")}),
         _ => json!({"type": kind, "text": text("text")}),
     };
     let mut record = json!({"arbiter": arbiter, "at": chrono::Utc::now(), "fact": fact});
     let about_a_player = !matches!(
         kind,
-        "complaint_lodged" | "fair_play_note" | "custody_changed" | "referred_to_fpl"
+        "complaint_lodged"
+            | "fair_play_note"
+            | "custody_changed"
+            | "referred_to_fpl"
+            | "broadcast_delay_set"
     );
     if let Some(player) = text("player").filter(|_| about_a_player) {
         record["player"] = player;
@@ -479,15 +526,33 @@ pub async fn record(
     let decoded: Result<crate::game::fair_play::FairPlayRecord, String> =
         crate::app::commands::decode_at(value, "record").map_err(|e| e.message);
     let outcome = match decoded {
-        Ok(record) => fair_play::record(&state.arbitration, game_id, &viewer.principal, record)
-            .await
-            .map(|stored| format!("Stored as event {}.", stored.seq))
-            .map_err(|e| match e {
-                FairPlayError::Field(field) => Ok(format!("{}: {}", field.field, field.message)),
-                other => Err(web_error(other)),
-            }),
+        Ok(record) => fair_play::record(
+            &state.arbitration,
+            game_id,
+            &viewer.principal,
+            record,
+            fair_play::Placement::default(),
+        )
+        .await
+        .map(|stored| format!("Stored as event {}.", stored.seq))
+        .map_err(|e| match e {
+            FairPlayError::Field(field) => Ok(format!("{}: {}", field.field, field.message)),
+            other => Err(web_error(other)),
+        }),
         Err(message) => Err(Ok(message)),
     };
+    finish(&state, &viewer, game_id, outcome, fields.0.clone()).await
+}
+
+/// Leaves the flash of a desk form's outcome (stored, refused with a message, or an error
+/// page) and sends the viewer back to the desk.
+async fn finish(
+    state: &AppState,
+    viewer: &Viewer,
+    game_id: uuid::Uuid,
+    outcome: Result<String, Result<String, WebError>>,
+    values: std::collections::HashMap<String, String>,
+) -> Result<HttpResponse, WebError> {
     let flash = match outcome {
         Ok(message) => super::session::Flash {
             form: "fair-play".into(),
@@ -499,12 +564,165 @@ pub async fn record(
             form: "fair-play".into(),
             refused: true,
             message: format!("Nothing was stored: {message}"),
-            values: fields.0.clone(),
+            values,
             code: None,
         },
         Err(Err(error)) => return Err(error),
     };
-    super::session::leave_flash(&state, &viewer, &flash).await?;
+    super::session::leave_flash(state, viewer, &flash).await?;
     let back = format!("{}/fair-play/games/{game_id}", super::PREFIX);
-    Ok(layout::see_other(&layout::after_write(&state, &back).await))
+    Ok(layout::see_other(&layout::after_write(state, &back).await))
+}
+
+/// An evidence upload as read: its text fields, and the file with its name and media type.
+#[derive(Default)]
+struct Upload {
+    fields: std::collections::HashMap<String, String>,
+    file: Option<(String, String, Vec<u8>)>,
+}
+
+/// Reads an evidence upload, stopping at a file larger than `limit` bytes as soon as it is:
+/// what was read (the form's token comes first) and, then, why it stopped.
+async fn read_upload(
+    mut multipart: actix_multipart::Multipart,
+    limit: usize,
+) -> (Upload, Option<String>) {
+    let mut upload = Upload::default();
+    let stopped = read_upload_into(&mut multipart, limit, &mut upload)
+        .await
+        .err();
+    (upload, stopped)
+}
+
+/// [`read_upload`]'s loop.
+async fn read_upload_into(
+    multipart: &mut actix_multipart::Multipart,
+    limit: usize,
+    upload: &mut Upload,
+) -> Result<(), String> {
+    use futures_util::TryStreamExt;
+    let unreadable = |e: actix_multipart::MultipartError| format!("The form cannot be read: {e}.");
+    while let Some(mut field) = multipart.try_next().await.map_err(unreadable)? {
+        let name = field.name().unwrap_or_default().to_string();
+        let file_name = field
+            .content_disposition()
+            .and_then(|d| d.get_filename())
+            .map(str::to_owned);
+        let media_type = field
+            .content_type()
+            .map(|m| m.essence_str().to_string())
+            .unwrap_or_else(|| "application/octet-stream".into());
+        let mut bytes = Vec::new();
+        while let Some(chunk) = field.try_next().await.map_err(unreadable)? {
+            // The text fields are small; the file is held to the API's limit.
+            if bytes.len() + chunk.len() > limit {
+                return Err(format!(
+                    "The file is larger than {} KiB, the most the service takes as evidence \
+                     (the same as through the API). Send a smaller file: a photo at a lower \
+                     resolution, or the scanner log's relevant part.",
+                    limit / 1024
+                ));
+            }
+            bytes.extend_from_slice(&chunk);
+        }
+        match file_name {
+            Some(file_name) if name == "file" => {
+                upload.file = Some((file_name, media_type, bytes));
+            }
+            _ => {
+                upload
+                    .fields
+                    .insert(name, String::from_utf8_lossy(&bytes).into_owned());
+            }
+        }
+    }
+    Ok(())
+}
+
+/// `POST /office/fair-play/games/{id}/evidence`: uploads an evidence file (a photo, a
+/// statement, a scanner log) and records its `evidence_added` through the same service as
+/// the API (`content_base64`), held to the same size; the flash gives its SHA-256.
+pub async fn upload_evidence(
+    state: web::Data<AppState>,
+    viewer: Viewer,
+    id: web::Path<uuid::Uuid>,
+    multipart: actix_multipart::Multipart,
+) -> Result<HttpResponse, WebError> {
+    use base64::Engine;
+    let game_id = id.into_inner();
+    if viewer.principal.fair_play.is_none() {
+        return Err(not_found());
+    }
+    let limit = fair_play::evidence_limit(state.limits.body_bytes);
+    let (upload, stopped) = read_upload(multipart, limit).await;
+    // The form's token comes before the file, so it is read even when the file is refused.
+    super::session::check_csrf(
+        &viewer,
+        upload
+            .fields
+            .get(super::session::CSRF_FIELD)
+            .map(String::as_str),
+    )?;
+    let upload = match stopped {
+        Some(message) => Err(message),
+        None => Ok(upload),
+    };
+    let outcome = match upload {
+        Err(message) => Err(Ok(message)),
+        Ok(Upload { file: None, .. }) => Err(Ok(
+            "Choose the file to upload (a photo, a statement or a scanner log).".to_string(),
+        )),
+        Ok(Upload {
+            file: Some((_, _, bytes)),
+            ..
+        }) if bytes.is_empty() => Err(Ok(
+            "The file chosen is empty; choose the file again.".to_string()
+        )),
+        Ok(Upload {
+            fields,
+            file: Some((file_name, media_type, bytes)),
+        }) => {
+            let kind = fields.get("kind").map(String::as_str).unwrap_or("other");
+            let record = serde_json::json!({
+                "arbiter": viewer.principal.name,
+                "at": chrono::Utc::now(),
+                "player": fields.get("player").filter(|p| !p.is_empty()),
+                "fact": {"type": "evidence_added", "kind": kind, "file_name": file_name,
+                         "media_type": media_type,
+                         "content_base64": base64::engine::general_purpose::STANDARD.encode(&bytes)},
+            });
+            match crate::app::commands::decode_at(record, "record") {
+                Err(e) => Err(Ok(e.message)),
+                Ok(record) => fair_play::record(
+                    &state.arbitration,
+                    game_id,
+                    &viewer.principal,
+                    record,
+                    fair_play::Placement::default(),
+                )
+                .await
+                .map(|stored| match &stored.payload.record.fact {
+                    FairPlayFact::EvidenceAdded {
+                        file_name,
+                        sha256,
+                        size,
+                        ..
+                    } => format!(
+                        "Stored as event {}: {file_name}, {} bytes, SHA-256 {}.",
+                        stored.seq,
+                        size.unwrap_or_default(),
+                        sha256.as_deref().unwrap_or_default()
+                    ),
+                    _ => format!("Stored as event {}.", stored.seq),
+                })
+                .map_err(|e| match e {
+                    FairPlayError::Field(field) => {
+                        Ok(format!("{}: {}", field.field, field.message))
+                    }
+                    other => Err(web_error(other)),
+                }),
+            }
+        }
+    };
+    finish(&state, &viewer, game_id, outcome, Default::default()).await
 }

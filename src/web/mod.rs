@@ -21,6 +21,7 @@ pub mod floor;
 pub mod follow;
 pub mod forms;
 pub mod layout;
+pub mod measures;
 pub mod periods;
 pub mod reports;
 pub mod session;
@@ -64,6 +65,10 @@ pub fn routes(config: &mut web::ServiceConfig) {
                 .route("/events/{id}", web::post().to(events::update))
                 .route("/events/{id}/rounds", web::post().to(events::load_round))
                 .route(
+                    "/events/{id}/fair-play-measures",
+                    web::post().to(measures::save),
+                )
+                .route(
                     "/events/{id}/rounds/{round}/follow",
                     web::post().to(follow::set),
                 )
@@ -81,6 +86,10 @@ pub fn routes(config: &mut web::ServiceConfig) {
                 .route("/fair-play", web::get().to(fair_play::report))
                 .route("/fair-play/games/{id}", web::get().to(fair_play::desk))
                 .route("/fair-play/games/{id}", web::post().to(fair_play::record))
+                .route(
+                    "/fair-play/games/{id}/evidence",
+                    web::post().to(fair_play::upload_evidence),
+                )
                 .route("/appeals", web::get().to(reports::appeals))
                 .route("/results", web::get().to(reports::results))
                 .route("/tokens", web::get().to(tokens::page))

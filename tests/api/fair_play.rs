@@ -981,3 +981,475 @@ async fn the_appeals_member_reads_only_the_fair_play_event_an_appeal_cites() {
     );
     db.finish().await;
 }
+
+/// `body` with the client's `event_id` for the record.
+fn with_id(mut body: Value, event_id: Uuid) -> Value {
+    body["event_id"] = json!(event_id);
+    body
+}
+
+/// How many restricted payloads are stored under `event_id`.
+async fn payloads_stored(db: &TestDb, event_id: Uuid) -> i64 {
+    sqlx::query_scalar("SELECT count(*) FROM fair_play_payloads WHERE event_id = $1")
+        .bind(event_id)
+        .fetch_one(db.store.pool())
+        .await
+        .expect("count payloads")
+}
+
+#[actix_web::test]
+async fn a_retried_fair_play_record_is_stored_once_and_answered_with_the_stored_event() {
+    use base64::Engine;
+    let db = TestDb::new().await;
+    let app = test::init_service(arbiter::startup::app(db.state())).await;
+    let chief = fair_play_token(&db, FairPlayRole::ChiefArbiter, None).await;
+    let game = create_game(&app, &db).await;
+    let before = db.event_count().await;
+
+    // A phone on the person ends the game: the retry answers both stored rows.
+    let id = Uuid::new_v4();
+    let body = with_id(record(Some("black"), phone_on_person()), id);
+    let (status, first) = post_fair_play(&app, &chief, game, body.clone()).await;
+    assert_eq!(status, 201, "{first}");
+    assert_eq!(first["events"][0]["event_id"], json!(id));
+    let (status, again) = post_fair_play(&app, &chief, game, body).await;
+    assert_eq!(status, 200, "a retry is answered 200: {again}");
+    assert_eq!(again["seq"], first["seq"]);
+    assert_eq!(
+        again["events"], first["events"],
+        "the stored rows, hashes and all"
+    );
+    assert_eq!(
+        again["payload"], first["payload"],
+        "the stored payload, its salt and ruling included"
+    );
+    assert_eq!(
+        db.event_count().await,
+        before + 2,
+        "fair_play and game_ended, once"
+    );
+    assert_eq!(payloads_stored(&db, id).await, 1);
+
+    // An evidence file sent twice is stored once.
+    let photo = b"\x89PNG the phone on the table".to_vec();
+    let evidence_id = Uuid::new_v4();
+    let body = with_id(
+        record(
+            Some("black"),
+            json!({"type": "evidence_added", "kind": "photo", "file_name": "table.png",
+                   "media_type": "image/png",
+                   "content_base64": base64::engine::general_purpose::STANDARD.encode(&photo)}),
+        ),
+        evidence_id,
+    );
+    let (status, added) = post_fair_play(&app, &chief, game, body.clone()).await;
+    assert_eq!(status, 201, "{added}");
+    let (status, resent) = post_fair_play(&app, &chief, game, body).await;
+    assert_eq!(status, 200, "{resent}");
+    assert_eq!(resent["payload"], added["payload"]);
+    let files: i64 =
+        sqlx::query_scalar("SELECT count(*) FROM fair_play_evidence WHERE game_id = $1")
+            .bind(game)
+            .fetch_one(db.store.pool())
+            .await
+            .expect("count files");
+    assert_eq!(files, 1, "the file is stored once");
+
+    // The list holds each record once, and the retries were logged as reads.
+    let (_, list, _) = send(
+        &app,
+        test::TestRequest::get()
+            .uri(&format!("/v1/games/{game}/fair-play"))
+            .insert_header(bearer(&chief)),
+    )
+    .await;
+    assert_eq!(list["items"].as_array().map(Vec::len), Some(2), "{list}");
+    let (_, access, _) = send(
+        &app,
+        test::TestRequest::get()
+            .uri(&format!("/v1/games/{game}/fair-play/access"))
+            .insert_header(bearer(&chief)),
+    )
+    .await;
+    let retries = access["items"]
+        .as_array()
+        .map(|items| items.iter().filter(|i| i["what"] == "retry").count());
+    assert_eq!(retries, Some(2), "{access}");
+    db.finish().await;
+}
+
+#[actix_web::test]
+async fn the_same_fair_play_event_id_with_other_content_is_refused_409() {
+    let db = TestDb::new().await;
+    let app = test::init_service(arbiter::startup::app(db.state())).await;
+    let chief = fair_play_token(&db, FairPlayRole::ChiefArbiter, None).await;
+    let game = create_game(&app, &db).await;
+    let id = Uuid::new_v4();
+    let note = |text: &str| {
+        with_id(
+            record(None, json!({"type": "fair_play_note", "text": text})),
+            id,
+        )
+    };
+    let (status, first) = post_fair_play(&app, &chief, game, note(NOTE)).await;
+    assert_eq!(status, 201, "{first}");
+    let count = db.event_count().await;
+    let reply = send(
+        &app,
+        test::TestRequest::post()
+            .uri(&format!("/v1/games/{game}/fair-play"))
+            .insert_header(bearer(&chief))
+            .set_json(note("another note")),
+    )
+    .await;
+    assert_problem(&reply, 409, "event_id_reused");
+    assert!(
+        reply.1["detail"]
+            .as_str()
+            .is_some_and(|d| d.contains("new event_id")),
+        "the answer says what to do: {}",
+        reply.1
+    );
+    // The same id for a record of another game.
+    let other = create_game(&app, &db).await;
+    let reply = send(
+        &app,
+        test::TestRequest::post()
+            .uri(&format!("/v1/games/{other}/fair-play"))
+            .insert_header(bearer(&chief))
+            .set_json(note(NOTE)),
+    )
+    .await;
+    assert_problem(&reply, 409, "event_id_reused");
+    // The id of a board event of this game.
+    let board_id = Uuid::new_v4();
+    let (status, _, _) = send(
+        &app,
+        test::TestRequest::post()
+            .uri(&format!("/v1/games/{game}/events"))
+            .insert_header(bearer(&db.arbiter))
+            .set_json(json!({"expected_seq": first["seq"],
+                             "events": [{"type": "move", "by": "white", "san": "e4",
+                                         "event_id": board_id}]})),
+    )
+    .await;
+    assert_eq!(status, 201);
+    let reply = send(
+        &app,
+        test::TestRequest::post()
+            .uri(&format!("/v1/games/{game}/fair-play"))
+            .insert_header(bearer(&chief))
+            .set_json(with_id(
+                record(None, json!({"type": "fair_play_note", "text": NOTE})),
+                board_id,
+            )),
+    )
+    .await;
+    assert_problem(&reply, 409, "event_id_reused");
+    assert_eq!(
+        db.event_count().await,
+        count + 2,
+        "only the other game's creation and the move were stored"
+    );
+    db.finish().await;
+}
+
+#[actix_web::test]
+async fn a_fair_play_record_at_a_stale_place_is_refused_409_with_the_current_seq() {
+    let db = TestDb::new().await;
+    let app = test::init_service(arbiter::startup::app(db.state())).await;
+    let chief = fair_play_token(&db, FairPlayRole::ChiefArbiter, None).await;
+    let game = create_game(&app, &db).await;
+    append(
+        &app,
+        &db,
+        game,
+        1,
+        json!([{"type": "move", "by": "white", "san": "e4"}]),
+    )
+    .await;
+    let id = Uuid::new_v4();
+    let mut body = with_id(
+        record(None, json!({"type": "fair_play_note", "text": NOTE})),
+        id,
+    );
+    body["expected_seq"] = json!(1);
+    let reply = send(
+        &app,
+        test::TestRequest::post()
+            .uri(&format!("/v1/games/{game}/fair-play"))
+            .insert_header(bearer(&chief))
+            .set_json(body.clone()),
+    )
+    .await;
+    assert_problem(&reply, 409, "stale_seq");
+    assert_eq!(reply.1["current_seq"], 2, "{}", reply.1);
+    body["expected_seq"] = json!(2);
+    let (status, stored) = post_fair_play(&app, &chief, game, body.clone()).await;
+    assert_eq!(status, 201, "{stored}");
+    assert_eq!(stored["seq"], 3);
+    // The retry names the same place: answered. Another place: the id is reused.
+    let (status, _) = post_fair_play(&app, &chief, game, body.clone()).await;
+    assert_eq!(status, 200);
+    body["expected_seq"] = json!(3);
+    let reply = send(
+        &app,
+        test::TestRequest::post()
+            .uri(&format!("/v1/games/{game}/fair-play"))
+            .insert_header(bearer(&chief))
+            .set_json(body),
+    )
+    .await;
+    assert_problem(&reply, 409, "event_id_reused");
+    db.finish().await;
+}
+
+#[actix_web::test]
+async fn a_crash_before_the_public_row_leaves_no_payload_and_the_retry_is_stored() {
+    let db = TestDb::new().await;
+    let app = test::init_service(arbiter::startup::app(db.state())).await;
+    let chief = fair_play_token(&db, FairPlayRole::ChiefArbiter, None).await;
+    let game = create_game(&app, &db).await;
+    // The append of the public row fails after the payload was written (as a crash there
+    // would): a trigger refuses every fair_play row.
+    for statement in [
+        "CREATE FUNCTION crash_here() RETURNS trigger LANGUAGE plpgsql AS \
+         $$ BEGIN RAISE EXCEPTION 'the service died here'; END $$",
+        "CREATE TRIGGER crash_here BEFORE INSERT ON events FOR EACH ROW \
+         WHEN (NEW.event_type = 'fair_play') EXECUTE FUNCTION crash_here()",
+    ] {
+        sqlx::query(sqlx::AssertSqlSafe(statement))
+            .execute(db.store.pool())
+            .await
+            .expect(statement);
+    }
+    let id = Uuid::new_v4();
+    let body = with_id(record(Some("black"), phone_on_person()), id);
+    let (status, failed) = post_fair_play(&app, &chief, game, body.clone()).await;
+    assert!(status >= 500, "{status} {failed}");
+    assert_eq!(
+        payloads_stored(&db, id).await,
+        0,
+        "the payload is written in the row's transaction, so it went with it"
+    );
+    sqlx::query("DROP TRIGGER crash_here ON events")
+        .execute(db.store.pool())
+        .await
+        .expect("drop the trigger");
+    let (status, stored) = post_fair_play(&app, &chief, game, body.clone()).await;
+    assert_eq!(status, 201, "the retry is stored: {stored}");
+    assert_eq!(stored["events"][1]["event"]["type"], "game_ended");
+    let (status, _) = post_fair_play(&app, &chief, game, body).await;
+    assert_eq!(status, 200);
+    assert_eq!(payloads_stored(&db, id).await, 1);
+    let (_, audit, _) = send(
+        &app,
+        test::TestRequest::get()
+            .uri(&format!("/v1/games/{game}/fair-play/audit"))
+            .insert_header(bearer(&chief)),
+    )
+    .await;
+    assert_eq!(audit["intact"], true, "{audit}");
+    db.finish().await;
+}
+
+#[actix_web::test]
+async fn the_fair_play_roles_set_the_tournaments_measures_on_its_page_and_a_wrong_figure_says_what_to_do()
+ {
+    let db = TestDb::new().await;
+    let app = test::init_service(arbiter::startup::app(db.state())).await;
+    let chief = fair_play_token(&db, FairPlayRole::ChiefArbiter, None).await;
+    let fpo = fair_play_token(&db, FairPlayRole::Fpo, None).await;
+    let (status, tournament, _) = send(
+        &app,
+        db.post().uri("/v1/tournaments").set_json(json!({
+            "name": "Test Open 2026", "starts_on": "2026-05-01", "ends_on": "2026-05-09",
+            "time_control": {"kind": "standard", "base_ms": 5_400_000, "increment_ms": 30_000},
+        })),
+    )
+    .await;
+    assert_eq!(status, 201, "{tournament}");
+    let id = tournament["tournament_id"]
+        .as_str()
+        .expect("an id")
+        .to_string();
+    let page = format!("/office/events/{id}");
+
+    // An arbiter without the capability sees no measures, and cannot send them.
+    let arbiter = crate::office::signed_in(&app, &db.arbiter).await;
+    let seen = crate::office::page_text(&app, &page, &arbiter).await;
+    assert!(seen.contains("Test Open 2026"), "{seen}");
+    assert!(!seen.contains("Fair-play measures"), "{seen}");
+
+    let cookie = crate::office::signed_in(&app, &chief).await;
+    let seen = crate::office::page_text(&app, &page, &cookie).await;
+    assert!(seen.contains("Fair-play measures"), "{seen}");
+    assert!(
+        seen.contains("12.9.2 increasing the remaining time of the opponent"),
+        "{seen}"
+    );
+    assert!(
+        seen.contains("/office/fair-play?event=Test%20Open%202026"),
+        "the report is linked"
+    );
+    let at = seen.find("name=\"csrf\" value=\"").expect("a form's token") + 19;
+    let csrf = seen[at..at + seen[at..].find('"').expect("end")].to_string();
+    let post = |cookie: &str, fields: Vec<(&str, &str)>| {
+        let mut form: Vec<(String, String)> = vec![("csrf".into(), csrf.clone())];
+        form.extend(fields.iter().map(|(k, v)| (k.to_string(), v.to_string())));
+        test::TestRequest::post()
+            .uri(&format!("/office/events/{id}/fair-play-measures"))
+            .insert_header(("Cookie", cookie.to_string()))
+            .insert_header(("Origin", "http://localhost:8080"))
+            .set_form(form)
+            .to_request()
+    };
+    // A deadline beyond a year is refused, saying what to do, and the form keeps what was typed.
+    let response = test::call_service(
+        &app,
+        post(
+            &cookie,
+            vec![("pens_banned", "on"), ("fair_play_report_days", "400")],
+        ),
+    )
+    .await;
+    assert_eq!(response.status().as_u16(), 303);
+    let seen = crate::office::page_text(&app, &page, &cookie).await;
+    assert!(
+        seen.contains("Nothing was saved: The report&#39;s deadline must be a whole number of days from 0 to 365")
+            || seen.contains("Nothing was saved: The report's deadline must be a whole number of days from 0 to 365"),
+        "{seen}"
+    );
+    assert!(seen.contains("value=\"400\""), "{seen}");
+    let (_, unchanged, _) = send(&app, db.get().uri(&format!("/v1/tournaments/{id}"))).await;
+    assert!(
+        unchanged["regulations"].get("electronic_devices").is_none(),
+        "{unchanged}"
+    );
+
+    let response = test::call_service(
+        &app,
+        post(
+            &cookie,
+            vec![
+                ("bags_allowed", "on"),
+                ("pens_banned", "on"),
+                ("watches_banned", "on"),
+                ("lesser_penalty", "opponent_time_increased"),
+                ("fair_play_report_days", "7"),
+            ],
+        ),
+    )
+    .await;
+    assert_eq!(response.status().as_u16(), 303);
+    let seen = crate::office::page_text(&app, &page, &cookie).await;
+    assert!(seen.contains("The fair-play measures were saved"), "{seen}");
+    let (_, stored, _) = send(&app, db.get().uri(&format!("/v1/tournaments/{id}"))).await;
+    assert_eq!(
+        stored["regulations"]["electronic_devices"],
+        json!({"bags_allowed": true, "lesser_penalty": "opponent_time_increased",
+               "pens_banned": true, "watches_banned": true}),
+        "{stored}"
+    );
+    assert_eq!(stored["regulations"]["fair_play_report_days"], 7);
+
+    // A Fair Play Officer reads them, and cannot change them.
+    let officer = crate::office::signed_in(&app, &fpo).await;
+    let seen = crate::office::page_text(&app, &page, &officer).await;
+    assert!(
+        seen.contains("Fair-play measures") && seen.contains("pens banned"),
+        "{seen}"
+    );
+    assert!(!seen.contains("Save the measures"), "{seen}");
+    let at = seen.find("name=\"csrf\" value=\"").expect("a form's token") + 19;
+    let officer_csrf = seen[at..at + seen[at..].find('"').expect("end")].to_string();
+    let response = test::call_service(
+        &app,
+        test::TestRequest::post()
+            .uri(&format!("/office/events/{id}/fair-play-measures"))
+            .insert_header(("Cookie", officer.clone()))
+            .insert_header(("Origin", "http://localhost:8080"))
+            .set_form([("csrf", officer_csrf.as_str())])
+            .to_request(),
+    )
+    .await;
+    assert_eq!(response.status().as_u16(), 403);
+    db.finish().await;
+}
+
+#[actix_web::test]
+async fn an_evidence_file_uploaded_at_the_fair_play_desk_is_listed_with_its_sha256() {
+    use fantoccini::Locator;
+    if !crate::browser::available() {
+        return;
+    }
+    let db = TestDb::new().await;
+    let office = crate::browser::Office::start(&db).await;
+    let chief = fair_play_token(&db, FairPlayRole::ChiefArbiter, None).await;
+    let created: Value = reqwest::Client::new()
+        .post(office.url("/v1/games"))
+        .bearer_auth(&db.arbiter)
+        .json(&crate::support::standard_game())
+        .send()
+        .await
+        .expect("the API answers")
+        .json()
+        .await
+        .expect("JSON");
+    let game = created["game"]["game_id"]
+        .as_str()
+        .expect("a game id")
+        .to_string();
+    let scanner_log = b"2026-05-03 15:20:01 wand: metal at left ear, board 1 black\n".to_vec();
+    let file = std::env::temp_dir().join(format!("scanner-{}.log", Uuid::new_v4()));
+    std::fs::write(&file, &scanner_log).expect("write the file");
+    let sha = hex::encode(<sha2::Sha256 as sha2::Digest>::digest(&scanner_log));
+
+    // On a tablet's screen.
+    let browser = crate::browser::Browser::open(800, 1280).await;
+    browser.sign_in(&office, &chief).await;
+    browser
+        .client
+        .goto(&office.url(&format!("/office/fair-play/games/{game}")))
+        .await
+        .expect("the desk");
+    browser.wait_for("#evidence-form").await;
+    browser
+        .choose(
+            Locator::Css("#evidence-form select[name=kind]"),
+            "scanner_log",
+        )
+        .await;
+    browser
+        .choose(Locator::Css("#evidence-form select[name=player]"), "black")
+        .await;
+    browser
+        .client
+        .find(Locator::Id("evidence-file"))
+        .await
+        .expect("the file input")
+        .send_keys(file.to_str().expect("a path"))
+        .await
+        .expect("choose the file");
+    browser
+        .click(Locator::Css("#evidence-form button[type=submit]"))
+        .await;
+    let flash = browser
+        .wait_for("p.flash.stored")
+        .await
+        .text()
+        .await
+        .expect("text");
+    assert!(
+        flash.contains(&sha),
+        "the SHA-256 is shown after the upload: {flash}"
+    );
+    let listed = browser.text(Locator::Css("code.sha256")).await;
+    assert_eq!(listed, sha, "the event is listed with the file's SHA-256");
+    let source = browser.source().await;
+    assert!(source.contains(".log"), "the file's name is listed");
+    let _ = std::fs::remove_file(&file);
+    browser.close().await;
+    office.stop().await;
+    db.finish().await;
+}

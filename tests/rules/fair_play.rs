@@ -9,7 +9,7 @@ use arbiter::game::event::{
 use arbiter::game::fair_play::{
     ArbiterChoice, DeviceLocation, FairPlayContext, FairPlayFact, FairPlayRecord, FairPlayRole,
     FoundBy, OpponentScore, PenaltyOption, Prior, RulingOutcome, SealedPayload, forfeit_of, ruling,
-    validate,
+    time_penalty_of, validate,
 };
 use arbiter::rules::electronic_devices::{
     DeviceFinding, DeviceRegulations, device_found, fair_play_rules_name, inspection_refused,
@@ -128,6 +128,7 @@ fn a_phone_on_the_person_in_round_3_loses_under_both_editions_with_the_editions_
             .record(RecordedEvent::FairPlay {
                 sealed: "a".repeat(64),
                 forfeit: Some(forfeit),
+                time_penalty: None,
             })
             .expect("accepted");
         let (result, termination, article) = ended(&decisions).expect("the game ends");
@@ -159,6 +160,7 @@ fn the_opponent_wins_even_when_the_opponent_cannot_checkmate() {
         .record(RecordedEvent::FairPlay {
             sealed: "b".repeat(64),
             forfeit: forfeit_of(LawsEdition::Y2023, &ruled),
+            time_penalty: None,
         })
         .expect("accepted");
     // Then Black wins: "The opponent shall win", with no exception.
@@ -175,6 +177,7 @@ fn a_lesser_penalty_set_in_the_regulations_is_the_ruling_and_is_cited() {
         let regulations = DeviceRegulations {
             bags_allowed: false,
             lesser_penalty: Some(PenaltyOption::Warning),
+            ..DeviceRegulations::default()
         };
         // When a phone is found on the person.
         let ruled = device_found(
@@ -205,6 +208,7 @@ fn a_switched_off_phone_in_an_allowed_bag_gets_no_penalty() {
         let regulations = DeviceRegulations {
             bags_allowed: true,
             lesser_penalty: None,
+            ..DeviceRegulations::default()
         };
         let ctx = context(edition, &regulations, false, &[]);
         let ruled = ruling(
@@ -273,6 +277,7 @@ fn the_arbiters_choice_needs_a_reason_and_12_9_6_also_the_opponents_score() {
             penalty: PenaltyOption::Expulsion,
             reason: None,
             opponent_score: None,
+            time_ms: None,
         }),
     )
     .expect_err("a choice without a reason");
@@ -283,6 +288,7 @@ fn the_arbiters_choice_needs_a_reason_and_12_9_6_also_the_opponents_score() {
             penalty: PenaltyOption::GameLost,
             reason: Some("refused to turn out the pockets".into()),
             opponent_score: None,
+            time_ms: None,
         }),
     )
     .expect_err("12.9.6 without the opponent's score");
@@ -293,6 +299,7 @@ fn the_arbiters_choice_needs_a_reason_and_12_9_6_also_the_opponents_score() {
             penalty: PenaltyOption::GameLost,
             reason: Some("refused to turn out the pockets".into()),
             opponent_score: Some(OpponentScore::Win),
+            time_ms: None,
         }),
     )
     .expect("a complete choice")
@@ -330,6 +337,7 @@ fn a_device_after_the_game_is_recorded_with_no_ruling() {
         .record(RecordedEvent::FairPlay {
             sealed: "c".repeat(64),
             forfeit: None,
+            time_penalty: None,
         })
         .expect("a fair-play fact after the end is kept");
     assert!(decisions.is_empty());
@@ -472,5 +480,127 @@ fn a_custody_change_for_an_item_never_seized_is_refused_naming_the_field() {
                 .field,
             "record.fact.item_seq"
         );
+    }
+}
+
+#[test]
+fn a_lesser_time_penalty_of_the_regulations_adds_the_opponents_time_under_both_editions() {
+    for edition in BOTH {
+        // Given regulations whose lesser penalty is 12.9.2, two minutes.
+        let regulations = DeviceRegulations {
+            lesser_penalty: Some(PenaltyOption::OpponentTimeIncreased),
+            lesser_penalty_ms: Some(120_000),
+            ..DeviceRegulations::default()
+        };
+        let ctx = context(edition, &regulations, false, &[]);
+        // When a phone is found on Black's person.
+        let ruled = ruling(
+            &ctx,
+            &record(Some(Side::Black), phone(DeviceLocation::OnPerson, true)),
+        )
+        .expect("no choice")
+        .expect("a ruling");
+        assert_eq!(ruled.outcome, RulingOutcome::LesserPenalty);
+        assert_eq!(ruled.penalty_article.as_deref(), Some("12.9.2"));
+        assert!(ruled.reason.contains("2 minutes"), "{}", ruled.reason);
+        // Then the public row carries the change, and the engine adds the time to White's
+        // clock as a penalty_applied citing 12.9.2, as any time the Laws give.
+        let time_penalty = time_penalty_of(edition, &ruled).expect("a clock change");
+        assert_eq!(
+            (time_penalty.side, time_penalty.delta_ms),
+            (Side::White, 120_000)
+        );
+        let mut table = Table::new(None);
+        let decisions = table
+            .record(RecordedEvent::FairPlay {
+                sealed: "d".repeat(64),
+                forfeit: forfeit_of(edition, &ruled),
+                time_penalty: Some(time_penalty),
+            })
+            .expect("accepted");
+        match decisions.as_slice() {
+            [
+                ServiceEvent::PenaltyApplied {
+                    side,
+                    add_ms,
+                    article,
+                    ..
+                },
+            ] => {
+                assert_eq!((*side, *add_ms), (Side::White, 120_000), "{edition:?}");
+                assert_eq!(article, "12.9.2");
+            }
+            other => panic!("one penalty_applied, not {other:?}"),
+        }
+        let clocks = table.game.view().clocks;
+        assert_eq!(clocks.white_ms, Some(5_400_000 + 120_000), "{edition:?}");
+        assert_eq!(clocks.black_ms, Some(5_400_000), "{edition:?}");
+    }
+}
+
+#[test]
+fn the_arbiters_choice_to_reduce_the_offenders_time_needs_the_time_and_takes_it_off_the_clock() {
+    for edition in BOTH {
+        let regulations = DeviceRegulations::default();
+        let ctx = context(edition, &regulations, false, &[]);
+        let refused_inspection = |time_ms: Option<u64>| {
+            record(
+                Some(Side::White),
+                FairPlayFact::InspectionRefused {
+                    request_seq: 2,
+                    decision: Some(ArbiterChoice {
+                        penalty: PenaltyOption::OffenderTimeReduced,
+                        reason: Some("refused to show the left pocket".into()),
+                        opponent_score: None,
+                        time_ms,
+                    }),
+                },
+            )
+        };
+        // Without the time, the choice names the field to fill in.
+        let refused = ruling(&ctx, &refused_inspection(None)).expect_err("the time is needed");
+        assert_eq!(refused.field, "record.fact.decision.time_ms", "{edition:?}");
+        assert!(refused.message.contains("12.9.3"), "{}", refused.message);
+        // With it, 12.9.3 takes five minutes from White's clock.
+        let ruled = ruling(&ctx, &refused_inspection(Some(300_000)))
+            .expect("a choice")
+            .expect("a ruling");
+        assert_eq!(ruled.outcome, RulingOutcome::ArbiterChose);
+        let time_penalty = time_penalty_of(edition, &ruled).expect("a clock change");
+        assert_eq!(
+            (
+                time_penalty.side,
+                time_penalty.delta_ms,
+                time_penalty.article.as_str()
+            ),
+            (Side::White, -300_000, "12.9.3"),
+            "{edition:?}"
+        );
+        let mut table = Table::new(None);
+        let decisions = table
+            .record(RecordedEvent::FairPlay {
+                sealed: "e".repeat(64),
+                forfeit: None,
+                time_penalty: Some(time_penalty),
+            })
+            .expect("accepted");
+        assert!(
+            decisions.is_empty(),
+            "the row itself takes the time: {decisions:?}"
+        );
+        let clocks = table.game.view().clocks;
+        assert_eq!(clocks.white_ms, Some(5_400_000 - 300_000), "{edition:?}");
+        assert_eq!(clocks.black_ms, Some(5_400_000), "{edition:?}");
+        // A time with any other option is refused, naming the field.
+        let mut warning = refused_inspection(Some(60_000));
+        if let FairPlayFact::InspectionRefused {
+            decision: Some(choice),
+            ..
+        } = &mut warning.fact
+        {
+            choice.penalty = PenaltyOption::Warning;
+        }
+        let refused = ruling(&ctx, &warning).expect_err("no time with a warning");
+        assert_eq!(refused.field, "record.fact.decision.time_ms");
     }
 }
