@@ -13,7 +13,7 @@ use crate::rules::automatic_end::{AutomaticEnd, AutomaticEndKind, automatic_end_
 use crate::rules::evidence::EndEvidence;
 use crate::rules::laws::{Rule, resignation_draws_when_opponent_cannot_mate};
 use crate::rules::mating_potential::{
-    MatingPotential, dead_position_with_witness, mating_potential, still_can_mate_after,
+    MatingPotential, dead_position_after_move, mating_potential,
 };
 use crate::rules::move_parsing::{fen_of, san_of};
 use crate::rules::side::Side;
@@ -49,7 +49,7 @@ pub(super) struct AfterMove {
 ///
 /// Whether the position is dead is the full helpmate search's to say, except where a
 /// player proven able to checkmate before the move (`witness`) provably still can after it
-/// (`still_can_mate_after`: the players can return to the position before).
+/// (`dead_position_after_move`).
 pub(super) fn after_move(
     ctx: &JudgeContext<'_>,
     by: Side,
@@ -63,15 +63,9 @@ pub(super) fn after_move(
     after.play_unchecked(m);
     let mut witness_after = None;
     let end = automatic_end_after(history, &after, |position| {
-        if let Some(side) = witness
-            && still_can_mate_after(before, m, position)
-        {
-            witness_after = Some(side);
-            return false;
-        }
-        let (potential, side) = dead_position_with_witness(position);
-        witness_after = side.map(Side::from);
-        potential == MatingPotential::CannotMate
+        let check = dead_position_after_move(before, m, position, witness.map(Into::into));
+        witness_after = check.witness.map(Side::from);
+        check.potential == MatingPotential::CannotMate
     });
     AfterMove {
         end: end.map(|end| automatic_end(ctx, by, &san, &after, end)),

@@ -141,6 +141,67 @@ pub fn dead_position_with_witness(position: &Chess) -> (MatingPotential, Option<
     }
 }
 
+/// How the dead-position check after a move (5.2.2) reached its answer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum AfterMoveProof {
+    /// The player proven able to checkmate before the move can return to the position before
+    /// it ([`still_can_mate_after`]): no search.
+    WayBack,
+    /// The helpmate search ([`dead_position_with_witness`]) ran.
+    Search,
+}
+
+impl AfterMoveProof {
+    /// A stable name (for figures).
+    pub fn name(self) -> &'static str {
+        match self {
+            AfterMoveProof::WayBack => "way_back",
+            AfterMoveProof::Search => "search",
+        }
+    }
+}
+
+/// The answer of the dead-position check after a move (5.2.2).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AfterMoveCheck {
+    /// Whether the position after the move is dead (`CannotMate`), proven not dead
+    /// (`CanMate`), or undecided (`Inconclusive`, which is not dead).
+    pub potential: MatingPotential,
+    /// A player proven able to checkmate after the move, for the next move's check.
+    pub witness: Option<Color>,
+    /// How the answer was reached.
+    pub proof: AfterMoveProof,
+}
+
+/// Whether the position `after`, reached from `before` by the legal move `m`, is dead
+/// (5.2.2), starting from `witness`, a player proven able to checkmate in `before` (from the
+/// previous move's check; `None` when unknown).
+///
+/// The witness is only ever used to skip a search whose answer is already proven; the
+/// verdict (dead or not) is the one the full search of [`dead_position_with_witness`] gives.
+pub fn dead_position_after_move(
+    before: &Chess,
+    m: Move,
+    after: &Chess,
+    witness: Option<Color>,
+) -> AfterMoveCheck {
+    if let Some(side) = witness
+        && still_can_mate_after(before, m, after)
+    {
+        return AfterMoveCheck {
+            potential: MatingPotential::CanMate,
+            witness: Some(side),
+            proof: AfterMoveProof::WayBack,
+        };
+    }
+    let (potential, witness) = dead_position_with_witness(after);
+    AfterMoveCheck {
+        potential,
+        witness,
+        proof: AfterMoveProof::Search,
+    }
+}
+
 /// Whether a side that could checkmate in `before` provably still can after the move `m`,
 /// which leads to `after`, without a helpmate search: the fast path of the dead-position
 /// check after every move (5.2.2).
