@@ -151,7 +151,7 @@ fn replay_checks(games: &[Vec<String>], figures: &mut Figures) {
             let mut checked = None;
             let end = automatic_end_after(&history, &after, |position| {
                 let start = Instant::now();
-                let check = dead_position_after_move(&before, m, position, witness);
+                let check = dead_position_after_move(&before, m, position, witness.as_ref());
                 checked = Some((check.proof.name(), start.elapsed()));
                 witness = check.witness;
                 check.potential == MatingPotential::CannotMate

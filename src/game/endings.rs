@@ -13,7 +13,7 @@ use crate::rules::automatic_end::{AutomaticEnd, AutomaticEndKind, automatic_end_
 use crate::rules::evidence::EndEvidence;
 use crate::rules::laws::{Rule, resignation_draws_when_opponent_cannot_mate};
 use crate::rules::mating_potential::{
-    MatingPotential, dead_position_after_move, mating_potential,
+    MateWitness, MatingPotential, dead_position_after_move, mating_potential,
 };
 use crate::rules::move_parsing::{fen_of, san_of};
 use crate::rules::side::Side;
@@ -41,7 +41,7 @@ pub(super) struct GameEnd {
 /// move's check to start from).
 pub(super) struct AfterMove {
     pub(super) end: Option<ServiceEvent>,
-    pub(super) witness: Option<Side>,
+    pub(super) witness: Option<MateWitness>,
 }
 
 /// The end, if any, after `by` plays the legal move `m` on the board of `ctx`, with the
@@ -54,7 +54,7 @@ pub(super) fn after_move(
     ctx: &JudgeContext<'_>,
     by: Side,
     m: Move,
-    witness: Option<Side>,
+    witness: Option<&MateWitness>,
 ) -> AfterMove {
     let history = ctx.board().history();
     let before = history.current();
@@ -63,8 +63,8 @@ pub(super) fn after_move(
     after.play_unchecked(m);
     let mut witness_after = None;
     let end = automatic_end_after(history, &after, |position| {
-        let check = dead_position_after_move(before, m, position, witness.map(Into::into));
-        witness_after = check.witness.map(Side::from);
+        let check = dead_position_after_move(before, m, position, witness);
+        witness_after = check.witness;
         check.potential == MatingPotential::CannotMate
     });
     AfterMove {
