@@ -13,7 +13,7 @@ use crate::rules::automatic_end::{AutomaticEnd, AutomaticEndKind, automatic_end_
 use crate::rules::evidence::EndEvidence;
 use crate::rules::laws::{Rule, resignation_draws_when_opponent_cannot_mate};
 use crate::rules::mating_potential::{
-    MatingPotential, dead_position_with_witness, mating_potential, still_can_mate_after,
+    MateWitness, MatingPotential, dead_position_after_move, mating_potential,
 };
 use crate::rules::move_parsing::{fen_of, san_of};
 use crate::rules::side::Side;
@@ -41,7 +41,7 @@ pub(super) struct GameEnd {
 /// move's check to start from).
 pub(super) struct AfterMove {
     pub(super) end: Option<ServiceEvent>,
-    pub(super) witness: Option<Side>,
+    pub(super) witness: Option<MateWitness>,
 }
 
 /// The end, if any, after `by` plays the legal move `m` on the board of `ctx`, with the
@@ -49,12 +49,12 @@ pub(super) struct AfterMove {
 ///
 /// Whether the position is dead is the full helpmate search's to say, except where a
 /// player proven able to checkmate before the move (`witness`) provably still can after it
-/// (`still_can_mate_after`: the players can return to the position before).
+/// (`dead_position_after_move`).
 pub(super) fn after_move(
     ctx: &JudgeContext<'_>,
     by: Side,
     m: Move,
-    witness: Option<Side>,
+    witness: Option<&MateWitness>,
 ) -> AfterMove {
     let history = ctx.board().history();
     let before = history.current();
@@ -63,15 +63,9 @@ pub(super) fn after_move(
     after.play_unchecked(m);
     let mut witness_after = None;
     let end = automatic_end_after(history, &after, |position| {
-        if let Some(side) = witness
-            && still_can_mate_after(before, m, position)
-        {
-            witness_after = Some(side);
-            return false;
-        }
-        let (potential, side) = dead_position_with_witness(position);
-        witness_after = side.map(Side::from);
-        potential == MatingPotential::CannotMate
+        let check = dead_position_after_move(before, m, position, witness);
+        witness_after = check.witness;
+        check.potential == MatingPotential::CannotMate
     });
     AfterMove {
         end: end.map(|end| automatic_end(ctx, by, &san, &after, end)),

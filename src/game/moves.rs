@@ -9,6 +9,7 @@
 
 use shakmaty::{CastlingMode, Chess, Move};
 
+use crate::rules::mating_potential::MateWitness;
 use crate::rules::move_parsing::{MoveParseError, parse_move, san_of};
 use crate::rules::position_identity::PositionHistory;
 use crate::rules::side::Side;
@@ -28,9 +29,11 @@ pub(super) struct Board {
     moves: Vec<String>,
     stood: Vec<StoodIllegalMove>,
     castling_mode: CastlingMode,
-    /// A player proven able to checkmate in the current position (by the dead-position check
-    /// of the move that led here), from which the next move's check can start.
-    mate_witness: Option<Side>,
+    /// A player proven able to checkmate in the current position, with a helpmate from it when
+    /// one is known (by the dead-position check of the move that led here, 5.2.2), from which
+    /// the next move's check can start. Folding a stored move leaves it empty (nothing is
+    /// searched while folding); it never changes a ruling, only which search is skipped.
+    mate_witness: Option<MateWitness>,
     /// The `seq` of the event that reached each ply (entry `n - 1` reached ply `n`).
     ply_seqs: Vec<u64>,
 }
@@ -120,7 +123,7 @@ impl Board {
 
     /// Plays the legal move `m`, recorded at `seq`; `mate_witness` is a player the
     /// dead-position check proved able to checkmate after it, if it ran.
-    fn play(&mut self, seq: u64, m: Move, mate_witness: Option<Side>) {
+    fn play(&mut self, seq: u64, m: Move, mate_witness: Option<MateWitness>) {
         let san = san_of(self.position(), m);
         self.history.play(m);
         self.moves.push(san);
@@ -134,8 +137,8 @@ impl Board {
     }
 
     /// A player proven able to checkmate in the current position, if known.
-    fn mate_witness(&self) -> Option<Side> {
-        self.mate_witness
+    fn mate_witness(&self) -> Option<&MateWitness> {
+        self.mate_witness.as_ref()
     }
 
     /// The game goes on from `position`, reached by an illegal move that stood (A.5.2).
@@ -165,10 +168,10 @@ impl Fold for Board {
         let seq = ctx.seq;
         match event {
             Event::Recorded(RecordedEvent::Move { .. }) => {
-                let Prepared::Move(m, witness) = ctx.prepared else {
+                let Prepared::Move(m, witness) = &ctx.prepared else {
                     return Err(ctx.mismatch("the move"));
                 };
-                self.play(seq, m, witness);
+                self.play(seq, *m, witness.clone());
             }
             Event::Recorded(RecordedEvent::IllegalMove { .. }) => match &ctx.prepared {
                 Prepared::IllegalMove(IllegalMoveEffect::Stands(m)) => self.play(seq, *m, None),

@@ -10,8 +10,8 @@
 
 use shakmaty::{CastlingMode, Chess, Move, Square};
 
+use crate::rules::mating_potential::MateWitness;
 use crate::rules::move_parsing::{fen_of, parse_move};
-use crate::rules::side::Side;
 
 use super::event::{ArbiterRuling, ClaimRuling, Event, RecordedEvent, ServiceEvent};
 
@@ -22,7 +22,7 @@ pub(super) enum Prepared {
     /// Nothing to prepare: the event carries all its part needs.
     Nothing,
     /// The move, and a player the dead-position check proved able to checkmate after it.
-    Move(Move, Option<Side>),
+    Move(Move, Option<MateWitness>),
     /// What an `illegal_move` did (7.5).
     IllegalMove(IllegalMoveEffect),
     /// The position an illegal move that stood led to (A.5.2).

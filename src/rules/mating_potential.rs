@@ -15,6 +15,7 @@
 use std::str::FromStr;
 
 use shakmaty::fen::Fen;
+use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, CastlingSide, Chess, Color, EnPassantMode, Move, Position, Role};
 
 /// Whether a side can still deliver checkmate.
@@ -86,36 +87,55 @@ pub fn mating_potential_with(
     winner: Color,
     effort: SearchEffort,
 ) -> (MatingPotential, Method) {
+    let (potential, method, _) = potential_with_helpmate(position, winner, effort);
+    (potential, method)
+}
+
+/// [`mating_potential_with`], with the helpmate the search found when it found one (as the
+/// `chess` crate's moves, from `position`; empty otherwise).
+fn potential_with_helpmate(
+    position: &Chess,
+    winner: Color,
+    effort: SearchEffort,
+) -> (MatingPotential, Method, Vec<chess::ChessMove>) {
     if position.is_checkmate() {
         let answer = if position.turn() == winner {
             MatingPotential::CannotMate
         } else {
             MatingPotential::CanMate
         };
-        return (answer, Method::GameOver);
+        return (answer, Method::GameOver, Vec::new());
     }
     if position.is_stalemate() {
-        return (MatingPotential::CannotMate, Method::GameOver);
+        return (MatingPotential::CannotMate, Method::GameOver, Vec::new());
     }
     if position.has_insufficient_material(winner) {
-        return (MatingPotential::CannotMate, Method::InsufficientMaterial);
+        return (
+            MatingPotential::CannotMate,
+            Method::InsufficientMaterial,
+            Vec::new(),
+        );
     }
     let Some(board) = chess_board(position) else {
-        return (MatingPotential::Inconclusive, Method::HelpmateSearch);
+        return (
+            MatingPotential::Inconclusive,
+            Method::HelpmateSearch,
+            Vec::new(),
+        );
     };
     let color = chess_color(winner);
     if chasolver::is_unwinnable_fast(&board, color) {
-        return (MatingPotential::CannotMate, Method::FastProof);
+        return (MatingPotential::CannotMate, Method::FastProof, Vec::new());
     }
     if effort == SearchEffort::FastProof {
-        return (MatingPotential::Inconclusive, Method::FastProof);
+        return (MatingPotential::Inconclusive, Method::FastProof, Vec::new());
     }
-    let answer = match chasolver::winnability(&board, color) {
-        Some(chasolver::Winnability::Winnable { .. }) => MatingPotential::CanMate,
-        Some(chasolver::Winnability::Unwinnable) => MatingPotential::CannotMate,
-        None => MatingPotential::Inconclusive,
+    let (answer, helpmate) = match chasolver::winnability(&board, color) {
+        Some(chasolver::Winnability::Winnable { helpmate }) => (MatingPotential::CanMate, helpmate),
+        Some(chasolver::Winnability::Unwinnable) => (MatingPotential::CannotMate, Vec::new()),
+        None => (MatingPotential::Inconclusive, Vec::new()),
     };
-    (answer, Method::HelpmateSearch)
+    (answer, Method::HelpmateSearch, helpmate)
 }
 
 /// Whether the position is dead (5.2.2): neither player can checkmate. `Inconclusive` when
@@ -125,20 +145,175 @@ pub fn dead_position(position: &Chess) -> MatingPotential {
 }
 
 /// [`dead_position`], with the side proven able to checkmate when the position is not dead
-/// (the witness the next move's check can start from, see [`still_can_mate_after`]).
+/// (the witness the next move's check can start from, see [`dead_position_after_move`]).
 pub fn dead_position_with_witness(position: &Chess) -> (MatingPotential, Option<Color>) {
-    let white = mating_potential(position, Color::White).0;
-    if white == MatingPotential::CanMate {
-        return (MatingPotential::CanMate, Some(Color::White));
+    let (potential, witness) = search_both(position, Color::White);
+    (potential, witness.map(|witness| witness.side))
+}
+
+/// The full search for both players, `first` first (the verdict does not depend on the
+/// order: the position is dead only when both are proven unable to checkmate, 5.2.2), with
+/// the player found able to checkmate and the helpmate found.
+fn search_both(position: &Chess, first: Color) -> (MatingPotential, Option<MateWitness>) {
+    let found = |side: Color, helpmate: &[chess::ChessMove]| {
+        let helpmate = helpmate_from(position, side, helpmate).unwrap_or_default();
+        (
+            MatingPotential::CanMate,
+            Some(MateWitness { side, helpmate }),
+        )
+    };
+    let (one, _, helpmate) = potential_with_helpmate(position, first, SearchEffort::Full);
+    if one == MatingPotential::CanMate {
+        return found(first, &helpmate);
     }
-    let black = mating_potential(position, Color::Black).0;
-    match (white, black) {
-        (_, MatingPotential::CanMate) => (MatingPotential::CanMate, Some(Color::Black)),
+    let (other, _, helpmate) = potential_with_helpmate(position, !first, SearchEffort::Full);
+    match (one, other) {
+        (_, MatingPotential::CanMate) => found(!first, &helpmate),
         (MatingPotential::CannotMate, MatingPotential::CannotMate) => {
             (MatingPotential::CannotMate, None)
         }
         _ => (MatingPotential::Inconclusive, None),
     }
+}
+
+/// A player proven able to checkmate in a position (5.2.2), with a helpmate that proves it
+/// when one is known: what the next move's check starts from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MateWitness {
+    /// The player proven able to checkmate.
+    pub side: Color,
+    /// A series of legal moves from the position that ends in checkmate by `side` (empty when
+    /// none is known).
+    pub helpmate: Vec<Move>,
+}
+
+/// How the dead-position check after a move (5.2.2) reached its answer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum AfterMoveProof {
+    /// The witness's helpmate from the position before the move, without its first move,
+    /// is still a series of legal moves ending in checkmate by the same player after it
+    /// (played and checked move by move): no search.
+    Helpmate,
+    /// The player proven able to checkmate before the move can return to the position before
+    /// it ([`still_can_mate_after`]): no search.
+    WayBack,
+    /// The helpmate search ran, for the witness's player first.
+    Search,
+}
+
+impl AfterMoveProof {
+    /// A stable name (for figures).
+    pub fn name(self) -> &'static str {
+        match self {
+            AfterMoveProof::Helpmate => "helpmate",
+            AfterMoveProof::WayBack => "way_back",
+            AfterMoveProof::Search => "search",
+        }
+    }
+}
+
+/// The answer of the dead-position check after a move (5.2.2).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AfterMoveCheck {
+    /// Whether the position after the move is dead (`CannotMate`), proven not dead
+    /// (`CanMate`), or undecided (`Inconclusive`, which is not dead).
+    pub potential: MatingPotential,
+    /// A player proven able to checkmate after the move, for the next move's check.
+    pub witness: Option<MateWitness>,
+    /// How the answer was reached.
+    pub proof: AfterMoveProof,
+}
+
+/// Whether the position `after`, reached from `before` by the legal move `m`, is dead
+/// (5.2.2), starting from `witness`, a player proven able to checkmate in `before` (from the
+/// previous move's check; `None` when unknown).
+///
+/// The witness only ever skips a search whose answer is already proven, in this order: its
+/// helpmate, without its first move, still mates after the move (checked by playing it);
+/// the players can go back to `before` ([`still_can_mate_after`]); otherwise the full search
+/// runs for both players, the witness's player first. The verdict (dead or not) is the one the full search of
+/// [`dead_position`] gives: a position is called dead only when both players are proven
+/// unable to checkmate, and a proof that one can never calls a dead position live.
+pub fn dead_position_after_move(
+    before: &Chess,
+    m: Move,
+    after: &Chess,
+    witness: Option<&MateWitness>,
+) -> AfterMoveCheck {
+    let can_mate = |side, helpmate, proof| AfterMoveCheck {
+        potential: MatingPotential::CanMate,
+        witness: Some(MateWitness { side, helpmate }),
+        proof,
+    };
+    if let Some(witness) = witness {
+        if let Some(helpmate) = helpmate_after_move(after, witness) {
+            return can_mate(witness.side, helpmate, AfterMoveProof::Helpmate);
+        }
+        if way_back(before, m, after).is_some() {
+            // The helpmate kept is from `before`; none is known from `after` (the way back
+            // followed by it would be one, but a line the game does not follow is of no use
+            // to the next move's check).
+            return can_mate(witness.side, Vec::new(), AfterMoveProof::WayBack);
+        }
+    }
+    let first = witness.map_or(Color::White, |witness| witness.side);
+    let (potential, witness) = search_both(after, first);
+    AfterMoveCheck {
+        potential,
+        witness,
+        proof: AfterMoveProof::Search,
+    }
+}
+
+/// The witness's helpmate from the position before the move that led to `after`, without its
+/// first move, when it is still a helpmate by the same player from `after` (5.2.2): either
+/// the move was its first move, or the move took its place without spoiling the rest.
+/// Checked by playing it.
+fn helpmate_after_move(after: &Chess, witness: &MateWitness) -> Option<Vec<Move>> {
+    let (_, rest) = witness.helpmate.split_first()?;
+    let uci: Vec<UciMove> = rest
+        .iter()
+        .map(|m| m.to_uci(CastlingMode::Standard))
+        .collect();
+    helpmate_of_uci(after, witness.side, &uci)
+}
+
+/// `line` played from `position` move by move, when every move is legal and the last
+/// checkmates `winner`'s opponent: a proof that `winner` can checkmate there (5.2.2). The
+/// moves are read afresh in each position (a capture may now take another piece).
+fn helpmate_of_uci(position: &Chess, winner: Color, line: &[UciMove]) -> Option<Vec<Move>> {
+    let mut position = position.clone();
+    let mut helpmate = Vec::with_capacity(line.len());
+    for uci in line {
+        let m = uci.to_move(&position).ok()?;
+        position.play_unchecked(m);
+        helpmate.push(m);
+    }
+    (position.turn() != winner && position.is_checkmate()).then_some(helpmate)
+}
+
+/// The helpmate chasolver found (the `chess` crate's moves) as moves from `position`, when it
+/// checks out move by move and ends in checkmate by `winner`.
+fn helpmate_from(position: &Chess, winner: Color, line: &[chess::ChessMove]) -> Option<Vec<Move>> {
+    let uci: Vec<UciMove> = line
+        .iter()
+        .map(|m| {
+            let square = |s: chess::Square| shakmaty::Square::new(u32::from(s.to_int()));
+            UciMove::Normal {
+                from: square(m.get_source()),
+                to: square(m.get_dest()),
+                promotion: m.get_promotion().map(|piece| match piece {
+                    chess::Piece::Knight => Role::Knight,
+                    chess::Piece::Bishop => Role::Bishop,
+                    chess::Piece::Rook => Role::Rook,
+                    chess::Piece::Queen => Role::Queen,
+                    chess::Piece::Pawn => Role::Pawn,
+                    chess::Piece::King => Role::King,
+                }),
+            }
+        })
+        .collect();
+    helpmate_of_uci(position, winner, &uci)
 }
 
 /// Whether a side that could checkmate in `before` provably still can after the move `m`,
@@ -153,6 +328,12 @@ pub fn dead_position_with_witness(position: &Chess) -> (MatingPotential, Option<
 /// (FIDE identity). When no such way back exists the answer is `false` and the full search
 /// decides: this never calls a live position dead, nor a dead one live.
 pub fn still_can_mate_after(before: &Chess, m: Move, after: &Chess) -> bool {
+    way_back(before, m, after).is_some()
+}
+
+/// The way back of [`still_can_mate_after`]: the opponent's quiet reply, `m` taken back and
+/// the reply taken back, which lead from `after` to `before`.
+fn way_back(before: &Chess, m: Move, after: &Chess) -> Option<[Move; 3]> {
     let quiet = |position: &Chess, m: &Move| {
         matches!(
             m,
@@ -180,11 +361,9 @@ pub fn still_can_mate_after(before: &Chess, m: Move, after: &Chess) -> bool {
         _ => None,
     };
     if before.legal_ep_square().is_some() || !quiet(before, &m) {
-        return false;
+        return None;
     }
-    let Some(back) = undo(&m) else {
-        return false;
-    };
+    let back = undo(&m)?;
     for reply in after.legal_moves() {
         if !quiet(after, &reply) {
             continue;
@@ -203,10 +382,10 @@ pub fn still_can_mate_after(before: &Chess, m: Move, after: &Chess) -> bool {
         }
         position.play_unchecked(reply_back);
         if position == *before {
-            return true;
+            return Some([reply, back, reply_back]);
         }
     }
-    false
+    None
 }
 
 /// The position as a board of the `chess` crate, which chasolver uses. Chess960 castling

@@ -5,6 +5,7 @@ mod analyser;
 mod audit;
 mod cases;
 mod corrupt_log;
+mod dead_position_check;
 mod dgt_feed;
 mod evidence;
 mod fair_play;

@@ -1,0 +1,301 @@
+//! The dead-position check after every move (5.2.2) and the proofs that let it skip the
+//! helpmate search: a player's helpmate from the position before the move still mates after
+//! it, or the players can go back. Each proof is checked against the full search, and the
+//! game folded from its log rules as the game that recorded the moves.
+
+use std::ops::ControlFlow;
+
+use arbiter::game::Game;
+use arbiter::game::event::{RecordedEvent, ServiceEvent, Side, TimeControlKind};
+use arbiter::rules::automatic_end::automatic_end_after;
+use arbiter::rules::mating_potential::{
+    AfterMoveProof, MateWitness, MatingPotential, dead_position, dead_position_after_move,
+};
+use arbiter::rules::move_parsing::{parse_move, position_from_fen};
+use arbiter::rules::position_identity::PositionHistory;
+use pgn_reader::{RawTag, Reader, SanPlus, Visitor};
+use shakmaty::{CastlingMode, Chess, Color, Move, Position};
+
+use crate::table::{Table, settings};
+
+fn position(fen: &str) -> Chess {
+    position_from_fen(fen)
+        .unwrap_or_else(|e| panic!("{fen}: {e}"))
+        .0
+}
+
+fn play(position: &Chess, san: &str) -> (Move, Chess) {
+    let m = parse_move(position, san, CastlingMode::Standard).expect("a legal move");
+    let mut after = position.clone();
+    after.play_unchecked(m);
+    (m, after)
+}
+
+/// Whether `helpmate` is a series of legal moves from `position` ending in checkmate by
+/// `side`: checked here with shakmaty alone, independently of the engine.
+fn mates(position: &Chess, side: Color, helpmate: &[Move]) -> bool {
+    let mut position = position.clone();
+    for m in helpmate {
+        if !position.is_legal(*m) {
+            return false;
+        }
+        position.play_unchecked(*m);
+    }
+    position.is_checkmate() && position.turn() != side
+}
+
+fn sans(position: &Chess, sans: &[&str]) -> Vec<Move> {
+    let mut position = position.clone();
+    sans.iter()
+        .map(|san| {
+            let (m, after) = play(&position, san);
+            position = after;
+            m
+        })
+        .collect()
+}
+
+#[test]
+fn a_helpmate_found_before_a_pawn_move_still_proves_after_it_that_its_player_can_checkmate() {
+    // 1. e4 e5 2. Qh5 Nc6 3. Bc4: White's helpmate is 3... a6 4. Qxf7#.
+    let before = position("r1bqkbnr/pppp1ppp/2n5/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR b KQkq - 3 3");
+    let witness = MateWitness {
+        side: Color::White,
+        helpmate: sans(&before, &["a6", "Qxf7#"]),
+    };
+    assert!(mates(&before, Color::White, &witness.helpmate));
+    // Black plays another pawn move: no way back, but Qxf7# still mates.
+    let (m, after) = play(&before, "h6");
+    let check = dead_position_after_move(&before, m, &after, Some(&witness));
+    assert_eq!(check.proof, AfterMoveProof::Helpmate);
+    assert_eq!(check.potential, MatingPotential::CanMate);
+    let found = check.witness.expect("a witness after the move");
+    assert_eq!(found.side, Color::White);
+    assert_eq!(found.helpmate, sans(&after, &["Qxf7#"]));
+    assert!(mates(&after, Color::White, &found.helpmate));
+    assert_eq!(dead_position(&after), MatingPotential::CanMate);
+}
+
+#[test]
+fn a_helpmate_the_move_spoils_is_not_taken_as_proof_and_the_search_decides() {
+    // The same position; 3... g6 blocks the queen's way to f7, so Qxf7# is no longer legal.
+    let before = position("r1bqkbnr/pppp1ppp/2n5/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR b KQkq - 3 3");
+    let witness = MateWitness {
+        side: Color::White,
+        helpmate: sans(&before, &["a6", "Qxf7#"]),
+    };
+    let (m, after) = play(&before, "g6");
+    let check = dead_position_after_move(&before, m, &after, Some(&witness));
+    assert_eq!(check.proof, AfterMoveProof::Search);
+    assert_eq!(check.potential, MatingPotential::CanMate);
+    let found = check
+        .witness
+        .expect("the search finds a player able to checkmate");
+    assert!(mates(&after, found.side, &found.helpmate));
+}
+
+#[test]
+fn a_capture_that_leaves_a_knight_alone_is_dead_though_a_helpmate_was_known_before_it() {
+    // White: Kb1, Ng5; Black: Kh8, pawn h7. The search proves White can checkmate (the pawn
+    // hems the king in); Nxh7 leaves king and knight against king: dead (5.2.2).
+    let earlier = position("6k1/7p/8/6N1/8/8/8/1K6 b - - 0 1");
+    let (m0, before) = play(&earlier, "Kh8");
+    let searched = dead_position_after_move(&earlier, m0, &before, None);
+    assert_eq!(searched.proof, AfterMoveProof::Search);
+    assert_eq!(searched.potential, MatingPotential::CanMate);
+    let witness = searched.witness.expect("a player able to checkmate");
+    assert!(
+        !witness.helpmate.is_empty(),
+        "the search's helpmate is kept"
+    );
+    assert!(mates(&before, witness.side, &witness.helpmate));
+
+    let (m, after) = play(&before, "Nxh7");
+    let check = dead_position_after_move(&before, m, &after, Some(&witness));
+    assert_eq!(check.proof, AfterMoveProof::Search);
+    assert_eq!(check.potential, MatingPotential::CannotMate);
+    assert_eq!(check.witness, None);
+    assert_eq!(dead_position(&after), MatingPotential::CannotMate);
+}
+
+#[test]
+fn a_witness_whose_helpmate_is_not_a_series_of_legal_moves_proves_nothing() {
+    // A helpmate that does not belong to the position (its first move is not legal there)
+    // must not stand in for the search: king and knight against king is dead.
+    let before = position("7k/7p/8/6N1/8/8/8/1K6 w - - 0 1");
+    let bogus = MateWitness {
+        side: Color::White,
+        helpmate: sans(
+            &position("r1bqkbnr/pppp1ppp/2n5/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR b KQkq - 3 3"),
+            &["a6", "Qxf7#"],
+        ),
+    };
+    let (m, after) = play(&before, "Nxh7");
+    let check = dead_position_after_move(&before, m, &after, Some(&bogus));
+    assert_eq!(check.proof, AfterMoveProof::Search);
+    assert_eq!(check.potential, MatingPotential::CannotMate);
+}
+
+#[test]
+fn after_a_quiet_piece_move_the_way_back_proves_the_player_can_still_checkmate() {
+    // A knight move White can take back after a quiet reply: no search. The helpmate from
+    // before the move (Qxf7#) is not one after it, so none is kept.
+    let (_, before) = play(
+        &position("r1bqkbnr/pppp1ppp/2n5/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR b KQkq - 3 3"),
+        "a6",
+    );
+    let witness = MateWitness {
+        side: Color::White,
+        helpmate: sans(&before, &["Qxf7#"]),
+    };
+    let (m, after) = play(&before, "Nf3");
+    let check = dead_position_after_move(&before, m, &after, Some(&witness));
+    assert_eq!(check.proof, AfterMoveProof::WayBack);
+    assert_eq!(check.potential, MatingPotential::CanMate);
+    let found = check.witness.expect("a witness after the move");
+    assert_eq!(found.side, Color::White);
+    assert!(found.helpmate.is_empty());
+    assert_eq!(dead_position(&after), MatingPotential::CanMate);
+}
+
+/// The main-line SAN of every game of a PGN file.
+struct Moves;
+
+impl Visitor for Moves {
+    type Tags = ();
+    type Movetext = Vec<String>;
+    type Output = Vec<String>;
+
+    fn begin_tags(&mut self) -> ControlFlow<Vec<String>, ()> {
+        ControlFlow::Continue(())
+    }
+
+    fn tag(&mut self, _: &mut (), _: &[u8], _: RawTag<'_>) -> ControlFlow<Vec<String>> {
+        ControlFlow::Continue(())
+    }
+
+    fn begin_movetext(&mut self, _: ()) -> ControlFlow<Vec<String>, Vec<String>> {
+        ControlFlow::Continue(Vec::new())
+    }
+
+    fn san(&mut self, moves: &mut Vec<String>, san: SanPlus) -> ControlFlow<Vec<String>> {
+        moves.push(san.san.to_string());
+        ControlFlow::Continue(())
+    }
+
+    fn end_game(&mut self, moves: Vec<String>) -> Vec<String> {
+        moves
+    }
+}
+
+fn games(name: &str) -> Vec<Vec<String>> {
+    let pgn = std::fs::read(crate::shared::shared(&format!("data/games/{name}.pgn")))
+        .expect("PGN readable");
+    let mut reader = Reader::new(&pgn[..]);
+    let mut games = Vec::new();
+    while let Some(moves) = reader.read_game(&mut Moves).expect("PGN reads") {
+        games.push(moves);
+    }
+    games
+}
+
+#[test]
+fn the_check_after_every_move_of_both_game_files_agrees_with_the_full_helpmate_search() {
+    // Every move of every game, with the witness handed from move to move as `Game::record`
+    // hands it: a position is called dead exactly when the full search of both players
+    // calls it dead, and every helpmate kept as a witness mates from its position.
+    let mut proofs = std::collections::HashMap::new();
+    for name in ["twic1599", "lichess-2025-05"] {
+        for (index, sans) in games(name).iter().enumerate() {
+            let mut history = PositionHistory::new(Chess::default());
+            let mut witness: Option<MateWitness> = None;
+            for (ply, san) in sans.iter().enumerate() {
+                let before = history.current().clone();
+                let (m, after) = play(&before, san);
+                let end = automatic_end_after(&history, &after, |position| {
+                    let check = dead_position_after_move(&before, m, position, witness.as_ref());
+                    let full = dead_position(position);
+                    assert_eq!(
+                        check.potential == MatingPotential::CannotMate,
+                        full == MatingPotential::CannotMate,
+                        "{name} game {index} ply {}: {:?} by {:?}, the full search says {full:?}",
+                        ply + 1,
+                        check.potential,
+                        check.proof
+                    );
+                    if let Some(found) = &check.witness {
+                        assert!(
+                            found.helpmate.is_empty()
+                                || mates(position, found.side, &found.helpmate),
+                            "{name} game {index} ply {}: the helpmate kept does not mate",
+                            ply + 1
+                        );
+                    }
+                    *proofs.entry(check.proof).or_insert(0) += 1;
+                    witness = check.witness;
+                    check.potential == MatingPotential::CannotMate
+                });
+                if end.is_some() {
+                    break;
+                }
+                history.play(m);
+            }
+        }
+    }
+    // The proofs that skip the search are exercised by the games.
+    assert!(
+        proofs.get(&AfterMoveProof::Helpmate).copied().unwrap_or(0) > 1000,
+        "{proofs:?}"
+    );
+    assert!(
+        proofs.get(&AfterMoveProof::WayBack).copied().unwrap_or(0) > 1000,
+        "{proofs:?}"
+    );
+}
+
+#[test]
+fn a_game_folded_from_its_log_rules_on_the_next_moves_as_the_game_that_recorded_them() {
+    // twic1599 games that end by a dead position (5.2.2): the recording game carries a
+    // witness from move to move, the folded one starts without; every later move is ruled
+    // alike, the dead position included.
+    let games = games("twic1599");
+    for index in [1, 66, 827, 870] {
+        let sans = &games[index];
+        for fold_at in [40, sans.len() - 12] {
+            let mut recorded = Table::with_settings(settings(None, TimeControlKind::Standard));
+            recorded.play_all(&sans[..fold_at]);
+            let mut folded =
+                Game::new(&settings(None, TimeControlKind::Standard)).expect("settings");
+            for (seq, event) in &recorded.log {
+                folded.apply(*seq, event).expect("stored events apply");
+            }
+            for san in &sans[fold_at..] {
+                let by: Side = recorded.game.position().turn().into();
+                let event = RecordedEvent::Move {
+                    by,
+                    san: san.clone(),
+                };
+                let seq = recorded.seq + 1;
+                let on_folded = folded.record(seq, &event);
+                let on_recorded = recorded.record(event);
+                assert_eq!(
+                    on_folded, on_recorded,
+                    "game {index}, folded at ply {fold_at}, {san}"
+                );
+                let ended = on_recorded.is_ok_and(|decisions| {
+                    decisions
+                        .iter()
+                        .any(|decision| matches!(decision, ServiceEvent::GameEnded { .. }))
+                });
+                if ended {
+                    break;
+                }
+            }
+            assert!(
+                recorded.game.is_over(),
+                "game {index} ends by itself after ply {fold_at}"
+            );
+            assert_eq!(folded.view(), recorded.game.view(), "game {index}");
+        }
+    }
+}
