@@ -433,34 +433,6 @@ fn envelopes_stored(
         .collect()
 }
 
-/// The envelopes of `events` as a group stored them ([`super::group_commit`]): what the
-/// writer sent, and what the database set for each row (`links`, in `seq` order).
-pub(super) fn envelopes_linked(
-    game_id: Uuid,
-    events: &[NewEvent],
-    recorded_by: &str,
-    batch_id: Uuid,
-    links: Vec<super::group_commit::StoredLink>,
-) -> Vec<EventEnvelope> {
-    events
-        .iter()
-        .zip(links)
-        .map(|(new, link)| EventEnvelope {
-            game_id,
-            seq: link.seq,
-            event_id: new.event_id,
-            batch_id,
-            recorded_at: link.recorded_at,
-            recorded_by: recorded_by.to_string(),
-            occurred_at: new.occurred_at,
-            clock: new.clock.clone(),
-            prev_hash: hex::encode(link.prev_hash),
-            hash: hex::encode(link.hash),
-            event: new.event.clone(),
-        })
-        .collect()
-}
-
 /// Whether an append collided with what another writer stored: a `seq` taken, a gap in the
 /// chain, or an `event_id` stored already.
 fn collided(error: &sqlx::Error) -> bool {

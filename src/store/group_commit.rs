@@ -36,7 +36,7 @@
 //! whose appends run alone.
 
 use super::events::{
-    AppendColumns, Appended, GameOutcome, NewEvent, check_unique_ids, envelopes_linked,
+    AppendColumns, Appended, EventEnvelope, GameOutcome, NewEvent, check_unique_ids,
 };
 use super::{Store, StoreError, to_i64, to_u64};
 use chrono::{DateTime, Utc};
@@ -241,6 +241,34 @@ impl Store {
             })
             .collect())
     }
+}
+
+/// The envelopes of `events` as a group stored them: what the
+/// writer sent, and what the database set for each row (`links`, in `seq` order).
+fn envelopes_linked(
+    game_id: Uuid,
+    events: &[NewEvent],
+    recorded_by: &str,
+    batch_id: Uuid,
+    links: Vec<StoredLink>,
+) -> Vec<EventEnvelope> {
+    events
+        .iter()
+        .zip(links)
+        .map(|(new, link)| EventEnvelope {
+            game_id,
+            seq: link.seq,
+            event_id: new.event_id,
+            batch_id,
+            recorded_at: link.recorded_at,
+            recorded_by: recorded_by.to_string(),
+            occurred_at: new.occurred_at,
+            clock: new.clock.clone(),
+            prev_hash: hex::encode(link.prev_hash),
+            hash: hex::encode(link.hash),
+            event: new.event.clone(),
+        })
+        .collect()
 }
 
 /// One append waiting in the queue, and where its answer goes.

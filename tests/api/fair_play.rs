@@ -1448,6 +1448,9 @@ async fn an_evidence_file_uploaded_at_the_fair_play_desk_is_listed_with_its_sha2
     assert_eq!(listed, sha, "the event is listed with the file's SHA-256");
     let source = browser.source().await;
     assert!(source.contains(".log"), "the file's name is listed");
+    browser
+        .screenshot("fair-play-desk-tablet", 800, 1280, true)
+        .await;
     let _ = std::fs::remove_file(&file);
     browser.close().await;
     office.stop().await;
