@@ -159,17 +159,29 @@ async fn a_phone_on_the_person_ends_the_game_and_the_public_sees_only_the_result
         let server = server.run();
         let handle = server.handle();
         actix_web::rt::spawn(server);
-        let response = reqwest::Client::new()
-            .get(format!("http://{address}{path}"))
-            .header("Authorization", format!("Bearer {}", db.reader))
-            .header("Last-Event-ID", "1")
-            .send()
-            .await
-            .expect("the stream answers");
-        let text = tokio::time::timeout(Duration::from_secs(10), response.text())
+        // A stream answers 503 with `Retry-After` while its listener connection is still
+        // being opened (seconds on a loaded machine); a client tries again, and so does this.
+        let mut attempts = 0;
+        let response = loop {
+            let response = reqwest::Client::new()
+                .get(format!("http://{address}{path}"))
+                .header("Authorization", format!("Bearer {}", db.reader))
+                .header("Last-Event-ID", "1")
+                .send()
+                .await
+                .expect("the stream answers");
+            attempts += 1;
+            if response.status() != 503 || attempts == 5 {
+                break response;
+            }
+            tokio::time::sleep(Duration::from_secs(1)).await;
+        };
+        let status = response.status();
+        let text = tokio::time::timeout(Duration::from_secs(60), response.text())
             .await
             .expect("the stream of an ended game closes")
             .expect("the stream reads");
+        assert_eq!(status, 200, "{path}: {text}");
         assert!(text.contains("game_ended"), "{path}: {text}");
         outputs.push((path, text));
         handle.stop(false).await;
