@@ -50,38 +50,16 @@ use uuid::Uuid;
 /// events of the games whose guard held, as one multi-row insert in the order given (game by
 /// game, `seq` order within a game), returning what the database set for each row. A game
 /// whose guard fails gets no row back and stores nothing.
+///
+/// The statement is the function `events_append_group` (migration `0015`), whose plan finds
+/// every game by its primary key whatever the size of `games` was when the plan was made.
 pub const GROUP_APPEND_STATEMENT: &str = "\
-WITH request AS (
-    SELECT *
-      FROM unnest($1::uuid[], $2::bigint[], $3::bigint[], $4::boolean[], $5::text[], $6::text[],
-                  $7::text[])
-           AS request (game_id, expected_seq, last_seq, sets_outcome, status, result, termination)
-), guard AS (
-    UPDATE games
-       SET last_seq = request.last_seq,
-           updated_at = date_trunc('microseconds', now()),
-           status = CASE WHEN request.sets_outcome THEN request.status ELSE games.status END,
-           result = CASE WHEN request.sets_outcome THEN request.result ELSE games.result END,
-           termination = CASE WHEN request.sets_outcome THEN request.termination
-                              ELSE games.termination END
-      FROM request
-     WHERE games.game_id = request.game_id AND games.last_seq = request.expected_seq
- RETURNING games.game_id
-), stored AS (
-    INSERT INTO events (game_id, seq, event_id, batch_id, event_type, payload, metadata,
-                        occurred_at, recorded_by, prev_hash, hash)
-    SELECT appended.game_id, appended.seq, appended.event_id, appended.batch_id,
-           appended.event_type, appended.payload, appended.metadata, appended.occurred_at,
-           appended.recorded_by, ''::bytea, ''::bytea
-      FROM unnest($8::uuid[], $9::bigint[], $10::uuid[], $11::uuid[], $12::text[], $13::jsonb[],
-                  $14::jsonb[], $15::timestamptz[], $16::text[])
-               WITH ORDINALITY AS appended (game_id, seq, event_id, batch_id, event_type, payload,
-                                            metadata, occurred_at, recorded_by, ord)
-     WHERE appended.game_id IN (SELECT game_id FROM guard)
-     ORDER BY appended.ord
- RETURNING game_id, seq, recorded_at, prev_hash, hash
-)
-SELECT game_id, seq, recorded_at, prev_hash, hash FROM stored";
+SELECT stored_game_id AS game_id, stored_seq AS seq, stored_recorded_at AS recorded_at,
+       stored_prev_hash AS prev_hash, stored_hash AS hash
+  FROM events_append_group($1::uuid[], $2::bigint[], $3::bigint[], $4::boolean[], $5::text[],
+                           $6::text[], $7::text[], $8::uuid[], $9::bigint[], $10::uuid[],
+                           $11::uuid[], $12::text[], $13::jsonb[], $14::jsonb[],
+                           $15::timestamptz[], $16::text[])";
 
 /// What the database set for one stored row: its place, time and chain link.
 #[derive(Clone, Debug, PartialEq, Eq)]

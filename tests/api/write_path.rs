@@ -712,3 +712,84 @@ async fn appends_waiting_behind_a_group_share_the_next_commit_and_each_is_answer
     assert_eq!(seen.len(), stored, "every stored event read once");
     db.finish().await;
 }
+
+/// How many sequential scans of `games` the database has counted, once the statistics of
+/// `connection`'s backend (its only connection) are flushed.
+async fn sequential_scans_of_games(db: &TestDb, connection: &arbiter::store::Store) -> i64 {
+    sqlx::query("SELECT pg_stat_force_next_flush()")
+        .execute(connection.pool())
+        .await
+        .unwrap();
+    // The backend flushes as it goes idle after that statement.
+    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    sqlx::query_scalar("SELECT seq_scan FROM pg_stat_user_tables WHERE relname = 'games'")
+        .fetch_one(db.store.pool())
+        .await
+        .unwrap()
+}
+
+#[actix_web::test]
+async fn a_group_finds_its_games_by_key_after_the_table_grew_under_a_plan_made_when_it_was_small() {
+    use arbiter::store::{GroupedOutcome, PreparedAppend, Store};
+    let db = TestDb::new().await;
+    // One connection: every group below runs on the same backend, under its cached plan.
+    let writer = Store::connect_as_service(&db.url, 1, "arbiter_service")
+        .await
+        .unwrap();
+    let games = [new_game(&db).await, new_game(&db).await];
+    let sans = [
+        "e4", "e5", "Nf3", "Nc6", "Bb5", "a6", "Ba4", "Nf6", "O-O", "Be7",
+    ];
+    // A new game's log holds `game_created` at seq 1.
+    let mut seq = 1;
+    let group_of_both = |seq: u64| {
+        let by = if seq % 2 == 1 { "white" } else { "black" };
+        let san = sans[seq as usize - 1];
+        games
+            .iter()
+            .map(|game| PreparedAppend::new(*game, seq, &[a_move(by, san)], "a", None).unwrap())
+            .collect::<Vec<_>>()
+    };
+    // Enough runs for PostgreSQL to settle on the plan it keeps, made while `games` is tiny.
+    while seq < 8 {
+        let outcomes = writer.append_group(group_of_both(seq)).await.unwrap();
+        assert!(
+            outcomes
+                .iter()
+                .all(|o| matches!(o, GroupedOutcome::Stored(_))),
+            "{outcomes:?}"
+        );
+        seq += 1;
+    }
+    // The tournament grows: thousands of games, no ANALYZE yet.
+    sqlx::query(
+        "INSERT INTO games (game_id, created_at, event_name, round, white, black, settings, \
+         last_seq, updated_at) \
+         SELECT gen_random_uuid(), now(), 'Grown Open', '1', 'a', 'b', settings, 0, now() \
+           FROM games, generate_series(1, 2500) LIMIT 5000",
+    )
+    .execute(db.store.pool())
+    .await
+    .unwrap();
+    let before = sequential_scans_of_games(&db, &writer).await;
+    while seq < 11 {
+        let outcomes = writer.append_group(group_of_both(seq)).await.unwrap();
+        assert!(
+            outcomes
+                .iter()
+                .all(|o| matches!(o, GroupedOutcome::Stored(_))),
+            "{outcomes:?}"
+        );
+        seq += 1;
+    }
+    let after = sequential_scans_of_games(&db, &writer).await;
+    assert_eq!(
+        after - before,
+        0,
+        "the groups scanned the whole of `games` instead of finding their rows by key"
+    );
+    for game in games {
+        assert!(db.store.verify_chain(game).await.unwrap().intact);
+    }
+    db.finish().await;
+}
