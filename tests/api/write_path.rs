@@ -793,3 +793,61 @@ async fn a_group_finds_its_games_by_key_after_the_table_grew_under_a_plan_made_w
     }
     db.finish().await;
 }
+
+/// How many scans of the index `index` the database has counted, once the statistics of
+/// `connection`'s backend (its only connection) are flushed.
+async fn index_scans(db: &TestDb, connection: &arbiter::store::Store, index: &str) -> i64 {
+    sqlx::query("SELECT pg_stat_force_next_flush()")
+        .execute(connection.pool())
+        .await
+        .unwrap();
+    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    sqlx::query_scalar("SELECT idx_scan FROM pg_stat_user_indexes WHERE indexrelname = $1")
+        .bind(index)
+        .fetch_one(db.store.pool())
+        .await
+        .unwrap()
+}
+
+#[actix_web::test]
+async fn the_chain_trigger_finds_the_previous_row_by_the_primary_key_on_a_fresh_database() {
+    use arbiter::store::{GroupedOutcome, PreparedAppend, Store};
+    let db = TestDb::new().await;
+    // One connection: every insert below runs the trigger under the plan this backend keeps,
+    // made while `events` holds a handful of rows.
+    let writer = Store::connect_as_service(&db.url, 1, "arbiter_service")
+        .await
+        .unwrap();
+    let game = new_game(&db).await;
+    let knights = [
+        ("white", "Nf3"),
+        ("black", "Nf6"),
+        ("white", "Ng1"),
+        ("black", "Ng8"),
+    ];
+    let by_type_before = index_scans(&db, &writer, "events_game_type_idx").await;
+    let by_key_before = index_scans(&db, &writer, "events_game_seq_key").await;
+    // Knights out and back: 40 appends of one move each, stored as they are (no engine here).
+    for seq in 1..=40u64 {
+        let (by, san) = knights[(seq as usize - 1) % 4];
+        let outcomes = writer
+            .append_group(vec![
+                PreparedAppend::new(game, seq, &[a_move(by, san)], "a", None).unwrap(),
+            ])
+            .await
+            .unwrap();
+        assert!(
+            matches!(outcomes[0], GroupedOutcome::Stored(_)),
+            "{outcomes:?}"
+        );
+    }
+    let by_type = index_scans(&db, &writer, "events_game_type_idx").await - by_type_before;
+    let by_key = index_scans(&db, &writer, "events_game_seq_key").await - by_key_before;
+    assert_eq!(
+        by_type, 0,
+        "the trigger read the game's rows through (game_id, event_type), every row of the game per insert"
+    );
+    assert!(by_key >= 40, "one primary-key lookup per insert: {by_key}");
+    assert!(db.store.verify_chain(game).await.unwrap().intact);
+    db.finish().await;
+}
