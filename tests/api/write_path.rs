@@ -713,15 +713,30 @@ async fn appends_waiting_behind_a_group_share_the_next_commit_and_each_is_answer
     db.finish().await;
 }
 
-/// How many sequential scans of `games` the database has counted, once the statistics of
-/// `connection`'s backend (its only connection) are flushed.
-async fn sequential_scans_of_games(db: &TestDb, connection: &arbiter::store::Store) -> i64 {
+/// Makes the statistics of `connection`'s backend (its only connection) visible to others.
+async fn flush_statistics(connection: &arbiter::store::Store) {
     sqlx::query("SELECT pg_stat_force_next_flush()")
         .execute(connection.pool())
         .await
         .unwrap();
     // The backend flushes as it goes idle after that statement.
     tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+}
+
+/// Stores `group` through `writer` and checks that every append of it was stored.
+async fn store_group(writer: &arbiter::store::Store, group: Vec<arbiter::store::PreparedAppend>) {
+    let outcomes = writer.append_group(group).await.unwrap();
+    assert!(
+        outcomes
+            .iter()
+            .all(|o| matches!(o, arbiter::store::GroupedOutcome::Stored(_))),
+        "{outcomes:?}"
+    );
+}
+
+/// How many sequential scans of `games` the database has counted, `connection`'s included.
+async fn sequential_scans_of_games(db: &TestDb, connection: &arbiter::store::Store) -> i64 {
+    flush_statistics(connection).await;
     sqlx::query_scalar("SELECT seq_scan FROM pg_stat_user_tables WHERE relname = 'games'")
         .fetch_one(db.store.pool())
         .await
@@ -730,7 +745,7 @@ async fn sequential_scans_of_games(db: &TestDb, connection: &arbiter::store::Sto
 
 #[actix_web::test]
 async fn a_group_finds_its_games_by_key_after_the_table_grew_under_a_plan_made_when_it_was_small() {
-    use arbiter::store::{GroupedOutcome, PreparedAppend, Store};
+    use arbiter::store::{PreparedAppend, Store};
     let db = TestDb::new().await;
     // One connection: every group below runs on the same backend, under its cached plan.
     let writer = Store::connect_as_service(&db.url, 1, "arbiter_service")
@@ -752,13 +767,7 @@ async fn a_group_finds_its_games_by_key_after_the_table_grew_under_a_plan_made_w
     };
     // Enough runs for PostgreSQL to settle on the plan it keeps, made while `games` is tiny.
     while seq < 8 {
-        let outcomes = writer.append_group(group_of_both(seq)).await.unwrap();
-        assert!(
-            outcomes
-                .iter()
-                .all(|o| matches!(o, GroupedOutcome::Stored(_))),
-            "{outcomes:?}"
-        );
+        store_group(&writer, group_of_both(seq)).await;
         seq += 1;
     }
     // The tournament grows: thousands of games, no ANALYZE yet.
@@ -773,13 +782,7 @@ async fn a_group_finds_its_games_by_key_after_the_table_grew_under_a_plan_made_w
     .unwrap();
     let before = sequential_scans_of_games(&db, &writer).await;
     while seq < 11 {
-        let outcomes = writer.append_group(group_of_both(seq)).await.unwrap();
-        assert!(
-            outcomes
-                .iter()
-                .all(|o| matches!(o, GroupedOutcome::Stored(_))),
-            "{outcomes:?}"
-        );
+        store_group(&writer, group_of_both(seq)).await;
         seq += 1;
     }
     let after = sequential_scans_of_games(&db, &writer).await;
@@ -794,14 +797,9 @@ async fn a_group_finds_its_games_by_key_after_the_table_grew_under_a_plan_made_w
     db.finish().await;
 }
 
-/// How many scans of the index `index` the database has counted, once the statistics of
-/// `connection`'s backend (its only connection) are flushed.
+/// How many scans of the index `index` the database has counted, `connection`'s included.
 async fn index_scans(db: &TestDb, connection: &arbiter::store::Store, index: &str) -> i64 {
-    sqlx::query("SELECT pg_stat_force_next_flush()")
-        .execute(connection.pool())
-        .await
-        .unwrap();
-    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    flush_statistics(connection).await;
     sqlx::query_scalar("SELECT idx_scan FROM pg_stat_user_indexes WHERE indexrelname = $1")
         .bind(index)
         .fetch_one(db.store.pool())
@@ -811,7 +809,7 @@ async fn index_scans(db: &TestDb, connection: &arbiter::store::Store, index: &st
 
 #[actix_web::test]
 async fn the_chain_trigger_finds_the_previous_row_by_the_primary_key_on_a_fresh_database() {
-    use arbiter::store::{GroupedOutcome, PreparedAppend, Store};
+    use arbiter::store::{PreparedAppend, Store};
     let db = TestDb::new().await;
     // One connection: every insert below runs the trigger under the plan this backend keeps,
     // made while `events` holds a handful of rows.
@@ -830,16 +828,8 @@ async fn the_chain_trigger_finds_the_previous_row_by_the_primary_key_on_a_fresh_
     // Knights out and back: 40 appends of one move each, stored as they are (no engine here).
     for seq in 1..=40u64 {
         let (by, san) = knights[(seq as usize - 1) % 4];
-        let outcomes = writer
-            .append_group(vec![
-                PreparedAppend::new(game, seq, &[a_move(by, san)], "a", None).unwrap(),
-            ])
-            .await
-            .unwrap();
-        assert!(
-            matches!(outcomes[0], GroupedOutcome::Stored(_)),
-            "{outcomes:?}"
-        );
+        let append = PreparedAppend::new(game, seq, &[a_move(by, san)], "a", None).unwrap();
+        store_group(&writer, vec![append]).await;
     }
     let by_type = index_scans(&db, &writer, "events_game_type_idx").await - by_type_before;
     let by_key = index_scans(&db, &writer, "events_game_seq_key").await - by_key_before;
