@@ -8,7 +8,11 @@
 //! inputs the game gives it): the share of moves that ran the helpmate search, and the mean
 //! cost of the check by way of answering.
 //!
-//! `cargo run --release --example bench_engine [-- FILE.pgn ...]`; without files, every
+//! Then the same moves again in appends of 100 (`--appends N`), each append's moves told to
+//! the game before they are recorded (`Game::look_ahead`, as the service's append does): the
+//! cost per move, the look-ahead's counted with each append's first move.
+//!
+//! `cargo run --release --example bench_engine [-- [--appends N] FILE.pgn ...]`; without files, every
 //! `*.pgn` of `../shared/data/games` (or `tests/shared/data/games`). `scripts/bench-engine.sh`
 //! runs it three times.
 
@@ -105,8 +109,11 @@ struct Figures {
     unchecked: usize,
 }
 
-/// Records every move of `games` through `Game::record`, timing each call.
-fn record_all(games: &[Vec<String>], figures: &mut Figures) {
+/// Records every move of `games` through `Game::record`, timing each call; with `run` above
+/// one, the moves come in appends of `run` moves, each told to the game first
+/// (`Game::look_ahead`, as the service's append does), whose cost is counted with the
+/// append's first move.
+fn record_all(games: &[Vec<String>], run: usize, figures: &mut Figures) {
     let settings = settings();
     for sans in games {
         figures.games += 1;
@@ -117,10 +124,17 @@ fn record_all(games: &[Vec<String>], figures: &mut Figures) {
         )
         .expect("created");
         let mut seq = 1;
+        let mut told = Duration::ZERO;
         for (ply, san) in sans.iter().enumerate() {
             if game.is_over() {
                 figures.after_the_end += sans.len() - ply;
                 break;
+            }
+            if run > 1 && ply % run == 0 {
+                let events = append_of(game.position(), &sans[ply..sans.len().min(ply + run)]);
+                let start = Instant::now();
+                game.look_ahead(&events);
+                told = start.elapsed();
             }
             seq += 1;
             let by: Side = game.position().turn().into();
@@ -130,11 +144,29 @@ fn record_all(games: &[Vec<String>], figures: &mut Figures) {
             };
             let start = Instant::now();
             let decisions = game.record(seq, &event);
-            figures.costs.push(start.elapsed());
+            figures
+                .costs
+                .push(start.elapsed() + std::mem::take(&mut told));
             let decisions = decisions.unwrap_or_else(|refusal| panic!("{san}: {refusal}"));
             seq += decisions.len() as u64;
         }
     }
+}
+
+/// The events of an append of `sans` from `position`, each move by the player to move.
+fn append_of(position: &Chess, sans: &[String]) -> Vec<Event> {
+    let mut position = position.clone();
+    sans.iter()
+        .map_while(|san| {
+            let by: Side = position.turn().into();
+            let m = parse_move(&position, san, CastlingMode::Standard).ok()?;
+            position.play_unchecked(m);
+            Some(Event::Recorded(RecordedEvent::Move {
+                by,
+                san: san.clone(),
+            }))
+        })
+        .collect()
 }
 
 /// Replays the dead-position check after each move as `Game::record` runs it (the same
@@ -196,6 +228,9 @@ fn report(name: &str, figures: &Figures) {
         micros(costs[n - 1]),
         total.as_secs_f64()
     );
+    if figures.proofs.is_empty() {
+        return;
+    }
     let checked: usize = figures.proofs.values().map(|(count, _)| count).sum();
     let searched = figures.proofs.get("search").map_or(0, |(count, _)| *count);
     println!(
@@ -231,34 +266,57 @@ fn default_files() -> Vec<PathBuf> {
 }
 
 fn main() {
-    let args: Vec<PathBuf> = std::env::args().skip(1).map(PathBuf::from).collect();
+    // `--appends N` (default 100): the size of the appends in the second measurement.
+    let mut args: Vec<String> = std::env::args().skip(1).collect();
+    let mut run = 100;
+    if let Some(at) = args.iter().position(|arg| arg == "--appends") {
+        run = args
+            .get(at + 1)
+            .and_then(|n| n.parse().ok())
+            .filter(|n| *n > 1)
+            .expect("--appends takes a number above 1");
+        args.drain(at..at + 2);
+    }
+    let args: Vec<PathBuf> = args.into_iter().map(PathBuf::from).collect();
     let files = if args.is_empty() {
         default_files()
     } else {
         args
     };
     let mut all = Figures::default();
+    let mut all_appended = Figures::default();
     for file in &files {
         let games = games(file);
-        let mut figures = Figures::default();
-        record_all(&games, &mut figures);
-        replay_checks(&games, &mut figures);
         let name = file.file_name().map_or_else(
             || file.display().to_string(),
             |n| n.to_string_lossy().into(),
         );
-        report(&name, &figures);
-        all.games += figures.games;
-        all.costs.extend(figures.costs);
-        all.after_the_end += figures.after_the_end;
-        all.unchecked += figures.unchecked;
+        let mut figures = Figures::default();
+        record_all(&games, 1, &mut figures);
+        replay_checks(&games, &mut figures);
+        report(&format!("{name}, one move per append"), &figures);
+        let mut appended = Figures::default();
+        record_all(&games, run, &mut appended);
+        report(&format!("{name}, appends of {run} moves"), &appended);
+        all.add(figures);
+        all_appended.add(appended);
+    }
+    if files.len() > 1 {
+        report("all files, one move per append", &all);
+        report(&format!("all files, appends of {run} moves"), &all_appended);
+    }
+}
+
+impl Figures {
+    fn add(&mut self, figures: Figures) {
+        self.games += figures.games;
+        self.costs.extend(figures.costs);
+        self.after_the_end += figures.after_the_end;
+        self.unchecked += figures.unchecked;
         for (proof, (count, cost)) in figures.proofs {
-            let entry = all.proofs.entry(proof).or_default();
+            let entry = self.proofs.entry(proof).or_default();
             entry.0 += count;
             entry.1 += cost;
         }
-    }
-    if files.len() > 1 {
-        report("all files", &all);
     }
 }

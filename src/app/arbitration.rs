@@ -261,6 +261,8 @@ impl Arbitration {
         let Some(Warm { mut game, .. }) = warm.take() else {
             return Err(StoreError::GameNotFound(game_id).into());
         };
+        // A run of moves at the start of the append costs one dead-position search (5.2.2).
+        game.look_ahead(events.iter().map(|new| &new.event));
         let mut batch: Vec<NewEvent> = Vec::with_capacity(events.len() * 2);
         let mut seq = expected_seq;
         let mut pending = events.into_iter().enumerate();

@@ -149,6 +149,18 @@ impl Game {
         self.castling_mode
     }
 
+    /// Tells the game which events one append brings before they are recorded one by one,
+    /// so that a run of moves at its start costs one dead-position search (5.2.2) instead of
+    /// one per move: the search runs on the position the run ends in, and a player able to
+    /// checkmate there proves every position of the run live. Rulings are the same as
+    /// recording the events without it; an event that is refused, or a run cut short, only
+    /// leaves the proof unused.
+    pub fn look_ahead<'a>(&mut self, upcoming: impl IntoIterator<Item = &'a Event>) {
+        if self.state.end.get().is_none() {
+            self.state.board.look_ahead(upcoming);
+        }
+    }
+
     /// Judges the recorded `event` at `seq` and applies it, with the decisions it causes
     /// (stored at `seq + 1`, `seq + 2`, ...), in one step; returns those decisions. On a
     /// refusal nothing changes.

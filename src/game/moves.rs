@@ -7,9 +7,9 @@
 //! position no legal move leads to; it is kept as a ply like any other, with the move as it
 //! was written, and listed so that the PGN and the arbiter's screens can show it.
 
-use shakmaty::{CastlingMode, Chess, Move};
+use shakmaty::{CastlingMode, Chess, Move, Position};
 
-use crate::rules::mating_potential::MateWitness;
+use crate::rules::mating_potential::{MateWitness, witness_along};
 use crate::rules::move_parsing::{MoveParseError, parse_move, san_of};
 use crate::rules::position_identity::PositionHistory;
 use crate::rules::side::Side;
@@ -139,6 +139,38 @@ impl Board {
     /// A player proven able to checkmate in the current position, if known.
     fn mate_witness(&self) -> Option<&MateWitness> {
         self.mate_witness.as_ref()
+    }
+
+    /// Before the events of one append are recorded: when they begin with a run of two or
+    /// more moves, each legal in turn, the dead-position check (5.2.2) runs once, on the
+    /// position the run ends in. A player able to checkmate there can from every position of
+    /// the run (5.2.2 asks for "any possible series of legal moves": the rest of the run, then
+    /// a helpmate), so the check after each of its moves follows that helpmate instead of
+    /// searching (`AfterMoveProof::FollowsHelpmate`). A dead position inside the run is still
+    /// found where it stands: then no witness is known at the end and every move is checked
+    /// as usual. Nothing else changes; the moves are judged one by one as before.
+    pub(super) fn look_ahead<'a>(&mut self, upcoming: impl IntoIterator<Item = &'a Event>) {
+        let mut position = self.position().clone();
+        let mut line = Vec::new();
+        for event in upcoming {
+            let Event::Recorded(RecordedEvent::Move { by, san }) = event else {
+                break;
+            };
+            if Side::from(position.turn()) != *by {
+                break;
+            }
+            let Ok(m) = parse_move(&position, san, self.castling_mode) else {
+                break;
+            };
+            position.play_unchecked(m);
+            line.push(m);
+        }
+        if line.len() < 2 {
+            return;
+        }
+        if let Some(witness) = witness_along(self.position(), &line) {
+            self.mate_witness = Some(witness);
+        }
     }
 
     /// The game goes on from `position`, reached by an illegal move that stood (A.5.2).

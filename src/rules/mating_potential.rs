@@ -159,7 +159,11 @@ fn search_both(position: &Chess, first: Color) -> (MatingPotential, Option<MateW
         let helpmate = helpmate_from(position, side, helpmate).unwrap_or_default();
         (
             MatingPotential::CanMate,
-            Some(MateWitness { side, helpmate }),
+            Some(MateWitness {
+                side,
+                helpmate,
+                position: position.clone(),
+            }),
         )
     };
     let (one, _, helpmate) = potential_with_helpmate(position, first, SearchEffort::Full);
@@ -178,21 +182,109 @@ fn search_both(position: &Chess, first: Color) -> (MatingPotential, Option<MateW
 
 /// A player proven able to checkmate in a position (5.2.2), with a helpmate that proves it
 /// when one is known: what the next move's check starts from.
+///
+/// Only a proof makes one: the helpmate search, a helpmate played and checked move by move
+/// ([`MateWitness::from_helpmate`], [`witness_along`]), or a way back to a position with a
+/// witness. Its helpmate is therefore always a series of legal moves from its position ending
+/// in checkmate by its player, and a check that starts from it may take the rest of that
+/// series as proven without playing it again. It belongs to one position, and a check from
+/// another position ignores it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MateWitness {
     /// The player proven able to checkmate.
-    pub side: Color,
-    /// A series of legal moves from the position that ends in checkmate by `side` (empty when
+    side: Color,
+    /// A series of legal moves from `position` that ends in checkmate by `side` (empty when
     /// none is known).
-    pub helpmate: Vec<Move>,
+    helpmate: Vec<Move>,
+    /// The position the proof is about.
+    position: Chess,
+}
+
+impl MateWitness {
+    /// A witness that `side` can checkmate in `position`, proven by `helpmate`: `None` unless
+    /// `helpmate` is a series of legal moves from `position` (each checked in turn) ending in
+    /// checkmate by `side` (5.2.2).
+    pub fn from_helpmate(position: &Chess, side: Color, helpmate: &[Move]) -> Option<MateWitness> {
+        let mut reached = position.clone();
+        for m in helpmate {
+            if !reached.is_legal(*m) {
+                return None;
+            }
+            reached.play_unchecked(*m);
+        }
+        (reached.turn() != side && reached.is_checkmate()).then(|| MateWitness {
+            side,
+            helpmate: helpmate.to_vec(),
+            position: position.clone(),
+        })
+    }
+
+    /// The player proven able to checkmate.
+    pub fn side(&self) -> Color {
+        self.side
+    }
+
+    /// A series of legal moves from the witness's position ending in checkmate by
+    /// [`MateWitness::side`]; empty when the proof was not a helpmate (a way back).
+    pub fn helpmate(&self) -> &[Move] {
+        &self.helpmate
+    }
+
+    /// The position the witness is about.
+    pub fn position(&self) -> &Chess {
+        &self.position
+    }
+}
+
+/// A witness for `position` from the `line` of moves that follows it (the moves of one
+/// append, for example), found with one dead-position check (5.2.2) at the end of the line:
+/// a player able to checkmate where the line ends can from every position of the line, by the
+/// rest of the line followed by a helpmate from its end. `None` when a move of the line is
+/// not legal in turn, or when no helpmate is known from its end (it is dead there, the search
+/// did not decide, or none could be converted): the checks after the line's moves then run
+/// as they would without it.
+pub fn witness_along(position: &Chess, line: &[Move]) -> Option<MateWitness> {
+    let mut end = position.clone();
+    for m in line {
+        if !end.is_legal(*m) {
+            return None;
+        }
+        end.play_unchecked(*m);
+    }
+    let (tail_side, tail) = if end.is_checkmate() {
+        // The line itself ends in checkmate by the player who made its last move.
+        (!end.turn(), Vec::new())
+    } else if end.is_game_over() {
+        return None;
+    } else {
+        let (potential, witness) = search_both(&end, Color::White);
+        let witness = witness.filter(|_| potential == MatingPotential::CanMate)?;
+        if witness.helpmate.is_empty() {
+            return None;
+        }
+        (witness.side, witness.helpmate)
+    };
+    let mut helpmate = Vec::with_capacity(line.len() + tail.len());
+    helpmate.extend_from_slice(line);
+    helpmate.extend(tail);
+    Some(MateWitness {
+        side: tail_side,
+        helpmate,
+        position: position.clone(),
+    })
 }
 
 /// How the dead-position check after a move (5.2.2) reached its answer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum AfterMoveProof {
-    /// The witness's helpmate from the position before the move, without its first move,
-    /// is still a series of legal moves ending in checkmate by the same player after it
-    /// (played and checked move by move): no search.
+    /// The move is the first move of the witness's helpmate: the rest of it is a helpmate
+    /// from the position after the move, proven when the witness was made (no search, nothing
+    /// played again).
+    FollowsHelpmate,
+    /// The witness's helpmate from the position before the move, without its first move (or
+    /// without the move, when the helpmate makes it later, and reordered), is still a series
+    /// of legal moves ending in checkmate by the same player after it (played and checked
+    /// move by move): no search.
     Helpmate,
     /// The player proven able to checkmate before the move can return to the position before
     /// it ([`still_can_mate_after`]): no search.
@@ -205,6 +297,7 @@ impl AfterMoveProof {
     /// A stable name (for figures).
     pub fn name(self) -> &'static str {
         match self {
+            AfterMoveProof::FollowsHelpmate => "follows_helpmate",
             AfterMoveProof::Helpmate => "helpmate",
             AfterMoveProof::WayBack => "way_back",
             AfterMoveProof::Search => "search",
@@ -242,11 +335,22 @@ pub fn dead_position_after_move(
 ) -> AfterMoveCheck {
     let can_mate = |side, helpmate, proof| AfterMoveCheck {
         potential: MatingPotential::CanMate,
-        witness: Some(MateWitness { side, helpmate }),
+        witness: Some(MateWitness {
+            side,
+            helpmate,
+            position: after.clone(),
+        }),
         proof,
     };
+    // A witness about another position proves nothing here.
+    let witness = witness.filter(|witness| witness.position == *before);
     if let Some(witness) = witness {
-        if let Some(helpmate) = helpmate_after_move(after, witness) {
+        if let Some((first, rest)) = witness.helpmate.split_first()
+            && *first == m
+        {
+            return can_mate(witness.side, rest.to_vec(), AfterMoveProof::FollowsHelpmate);
+        }
+        if let Some(helpmate) = helpmate_after_move(after, m, witness) {
             return can_mate(witness.side, helpmate, AfterMoveProof::Helpmate);
         }
         if way_back(before, m, after).is_some() {
@@ -265,17 +369,40 @@ pub fn dead_position_after_move(
     }
 }
 
-/// The witness's helpmate from the position before the move that led to `after`, without its
-/// first move, when it is still a helpmate by the same player from `after` (5.2.2): either
-/// the move was its first move, or the move took its place without spoiling the rest.
-/// Checked by playing it.
-fn helpmate_after_move(after: &Chess, witness: &MateWitness) -> Option<Vec<Move>> {
-    let (_, rest) = witness.helpmate.split_first()?;
-    let uci: Vec<UciMove> = rest
+/// A helpmate by the witness's player from `after`, made of the witness's helpmate from the
+/// position before the move `m` that led there (5.2.2), checked by playing it:
+///
+/// * the helpmate without its first move, when `m` took that move's place without spoiling
+///   the rest;
+/// * when `m` is a later move of the same player in the helpmate (a pawn step it makes
+///   further on, say): the helpmate without that move, the moves before it exchanged pair by
+///   pair so that the other player, now to move, goes first.
+fn helpmate_after_move(after: &Chess, m: Move, witness: &MateWitness) -> Option<Vec<Move>> {
+    let line: Vec<UciMove> = witness
+        .helpmate
         .iter()
         .map(|m| m.to_uci(CastlingMode::Standard))
         .collect();
-    helpmate_of_uci(after, witness.side, &uci)
+    let played = m.to_uci(CastlingMode::Standard);
+    let (_, rest) = line.split_first()?;
+    if let Some(helpmate) = helpmate_of_uci(after, witness.side, rest) {
+        return Some(helpmate);
+    }
+    for at in (2..line.len()).step_by(2) {
+        if line[at] != played {
+            continue;
+        }
+        let mut reordered = Vec::with_capacity(line.len() - 1);
+        for pair in line[..at].chunks_exact(2) {
+            reordered.push(pair[1]);
+            reordered.push(pair[0]);
+        }
+        reordered.extend_from_slice(&line[at + 1..]);
+        if let Some(helpmate) = helpmate_of_uci(after, witness.side, &reordered) {
+            return Some(helpmate);
+        }
+    }
+    None
 }
 
 /// `line` played from `position` move by move, when every move is legal and the last

@@ -295,7 +295,7 @@ impl std::fmt::Debug for Queued {
 impl GroupCommitter {
     /// A committer whose `writers` tasks (on the current tokio runtime) write groups of up to
     /// `max_events` events through `store`. Without a runtime, or with no writer, there is
-    /// no queue: [`GroupCommitter::submit`] answers [`GroupAnswer::RunAlone`] at once.
+    /// no queue: `GroupCommitter::submit` answers `GroupAnswer::RunAlone` at once.
     pub fn new(store: Store, writers: usize, max_events: usize) -> Self {
         let Ok(runtime) = tokio::runtime::Handle::try_current() else {
             return GroupCommitter::disabled(store);

@@ -6,10 +6,11 @@
 use std::ops::ControlFlow;
 
 use arbiter::game::Game;
-use arbiter::game::event::{RecordedEvent, ServiceEvent, Side, TimeControlKind};
+use arbiter::game::event::{Event, RecordedEvent, ServiceEvent, Side, TimeControlKind};
 use arbiter::rules::automatic_end::automatic_end_after;
 use arbiter::rules::mating_potential::{
     AfterMoveProof, MateWitness, MatingPotential, dead_position, dead_position_after_move,
+    witness_along,
 };
 use arbiter::rules::move_parsing::{parse_move, position_from_fen};
 use arbiter::rules::position_identity::PositionHistory;
@@ -59,20 +60,19 @@ fn sans(position: &Chess, sans: &[&str]) -> Vec<Move> {
 fn a_helpmate_found_before_a_pawn_move_still_proves_after_it_that_its_player_can_checkmate() {
     // 1. e4 e5 2. Qh5 Nc6 3. Bc4: White's helpmate is 3... a6 4. Qxf7#.
     let before = position("r1bqkbnr/pppp1ppp/2n5/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR b KQkq - 3 3");
-    let witness = MateWitness {
-        side: Color::White,
-        helpmate: sans(&before, &["a6", "Qxf7#"]),
-    };
-    assert!(mates(&before, Color::White, &witness.helpmate));
+    let witness =
+        MateWitness::from_helpmate(&before, Color::White, &sans(&before, &["a6", "Qxf7#"]))
+            .expect("a6 Qxf7# mates");
+    assert!(mates(&before, Color::White, witness.helpmate()));
     // Black plays another pawn move: no way back, but Qxf7# still mates.
     let (m, after) = play(&before, "h6");
     let check = dead_position_after_move(&before, m, &after, Some(&witness));
     assert_eq!(check.proof, AfterMoveProof::Helpmate);
     assert_eq!(check.potential, MatingPotential::CanMate);
     let found = check.witness.expect("a witness after the move");
-    assert_eq!(found.side, Color::White);
-    assert_eq!(found.helpmate, sans(&after, &["Qxf7#"]));
-    assert!(mates(&after, Color::White, &found.helpmate));
+    assert_eq!(found.side(), Color::White);
+    assert_eq!(found.helpmate(), sans(&after, &["Qxf7#"]));
+    assert!(mates(&after, Color::White, found.helpmate()));
     assert_eq!(dead_position(&after), MatingPotential::CanMate);
 }
 
@@ -80,10 +80,9 @@ fn a_helpmate_found_before_a_pawn_move_still_proves_after_it_that_its_player_can
 fn a_helpmate_the_move_spoils_is_not_taken_as_proof_and_the_search_decides() {
     // The same position; 3... g6 blocks the queen's way to f7, so Qxf7# is no longer legal.
     let before = position("r1bqkbnr/pppp1ppp/2n5/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR b KQkq - 3 3");
-    let witness = MateWitness {
-        side: Color::White,
-        helpmate: sans(&before, &["a6", "Qxf7#"]),
-    };
+    let witness =
+        MateWitness::from_helpmate(&before, Color::White, &sans(&before, &["a6", "Qxf7#"]))
+            .expect("a6 Qxf7# mates");
     let (m, after) = play(&before, "g6");
     let check = dead_position_after_move(&before, m, &after, Some(&witness));
     assert_eq!(check.proof, AfterMoveProof::Search);
@@ -91,7 +90,7 @@ fn a_helpmate_the_move_spoils_is_not_taken_as_proof_and_the_search_decides() {
     let found = check
         .witness
         .expect("the search finds a player able to checkmate");
-    assert!(mates(&after, found.side, &found.helpmate));
+    assert!(mates(&after, found.side(), found.helpmate()));
 }
 
 #[test]
@@ -105,10 +104,10 @@ fn a_capture_that_leaves_a_knight_alone_is_dead_though_a_helpmate_was_known_befo
     assert_eq!(searched.potential, MatingPotential::CanMate);
     let witness = searched.witness.expect("a player able to checkmate");
     assert!(
-        !witness.helpmate.is_empty(),
+        !witness.helpmate().is_empty(),
         "the search's helpmate is kept"
     );
-    assert!(mates(&before, witness.side, &witness.helpmate));
+    assert!(mates(&before, witness.side(), witness.helpmate()));
 
     let (m, after) = play(&before, "Nxh7");
     let check = dead_position_after_move(&before, m, &after, Some(&witness));
@@ -121,19 +120,83 @@ fn a_capture_that_leaves_a_knight_alone_is_dead_though_a_helpmate_was_known_befo
 #[test]
 fn a_witness_whose_helpmate_is_not_a_series_of_legal_moves_proves_nothing() {
     // A helpmate that does not belong to the position (its first move is not legal there)
-    // must not stand in for the search: king and knight against king is dead.
+    // makes no witness; and a witness of another position, handed to the check, does not
+    // stand in for the search: king and knight against king is dead.
     let before = position("7k/7p/8/6N1/8/8/8/1K6 w - - 0 1");
-    let bogus = MateWitness {
-        side: Color::White,
-        helpmate: sans(
-            &position("r1bqkbnr/pppp1ppp/2n5/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR b KQkq - 3 3"),
-            &["a6", "Qxf7#"],
-        ),
-    };
+    let elsewhere = position("r1bqkbnr/pppp1ppp/2n5/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR b KQkq - 3 3");
+    let line = sans(&elsewhere, &["a6", "Qxf7#"]);
+    assert_eq!(
+        MateWitness::from_helpmate(&before, Color::White, &line),
+        None
+    );
+    let other = MateWitness::from_helpmate(&elsewhere, Color::White, &line)
+        .expect("a6 Qxf7# mates where it was found");
     let (m, after) = play(&before, "Nxh7");
-    let check = dead_position_after_move(&before, m, &after, Some(&bogus));
+    let check = dead_position_after_move(&before, m, &after, Some(&other));
     assert_eq!(check.proof, AfterMoveProof::Search);
     assert_eq!(check.potential, MatingPotential::CannotMate);
+}
+
+#[test]
+fn the_move_a_helpmate_begins_with_leaves_the_rest_of_it_as_the_proof_without_a_search() {
+    let before = position("r1bqkbnr/pppp1ppp/2n5/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR b KQkq - 3 3");
+    let witness =
+        MateWitness::from_helpmate(&before, Color::White, &sans(&before, &["a6", "Qxf7#"]))
+            .expect("a6 Qxf7# mates");
+    let (m, after) = play(&before, "a6");
+    let check = dead_position_after_move(&before, m, &after, Some(&witness));
+    assert_eq!(check.proof, AfterMoveProof::FollowsHelpmate);
+    assert_eq!(check.potential, MatingPotential::CanMate);
+    let found = check.witness.expect("a witness after the move");
+    assert_eq!(found.helpmate(), sans(&after, &["Qxf7#"]));
+    assert_eq!(found.position(), &after);
+    assert!(mates(&after, Color::White, found.helpmate()));
+}
+
+#[test]
+fn a_move_the_helpmate_makes_later_is_taken_out_of_it_and_the_rest_reordered_still_mates() {
+    // White's helpmate 4. d3 a6 5. Bd2 b6 6. Qxf7#... written so that the bishop's move comes
+    // second: when White plays it first, Black's a6 and White's d3 change places.
+    let before = position("r1bqkbnr/pppp1ppp/2n5/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4");
+    let line = sans(&before, &["d3", "a6", "Kd1", "b6", "Qxf7#"]);
+    let witness = MateWitness::from_helpmate(&before, Color::White, &line).expect("the line mates");
+    let (m, after) = play(&before, "Kd1");
+    let check = dead_position_after_move(&before, m, &after, Some(&witness));
+    assert_eq!(check.proof, AfterMoveProof::Helpmate);
+    let found = check.witness.expect("a witness after the move");
+    assert_eq!(found.helpmate(), sans(&after, &["a6", "d3", "b6", "Qxf7#"]));
+    assert!(mates(&after, Color::White, found.helpmate()));
+}
+
+#[test]
+fn a_line_of_moves_ending_where_a_player_can_checkmate_proves_it_from_its_start() {
+    let start = Chess::default();
+    let line = sans(&start, &["e4", "e5", "Qh5", "Nc6", "Bc4", "Nf6"]);
+    let witness = witness_along(&start, &line).expect("the game is live after 3... Nf6");
+    assert_eq!(&witness.helpmate()[..line.len()], &line[..]);
+    assert!(mates(&start, witness.side(), witness.helpmate()));
+    // Each move of the line is then proven live by the rest of it, with no search.
+    let (mut before, mut witness) = (start.clone(), Some(witness));
+    for m in &line {
+        let (_, after) = play(
+            &before,
+            &shakmaty::san::San::from_move(&before, *m).to_string(),
+        );
+        let check = dead_position_after_move(&before, *m, &after, witness.as_ref());
+        assert_eq!(check.proof, AfterMoveProof::FollowsHelpmate);
+        (before, witness) = (after, check.witness);
+    }
+    // A line that ends in checkmate is its own proof.
+    let mated = sans(&start, &["f3", "e5", "g4", "Qh4#"]);
+    let witness = witness_along(&start, &mated).expect("mate");
+    assert_eq!(
+        (witness.side(), witness.helpmate()),
+        (Color::Black, &mated[..])
+    );
+    // A line into a dead position proves nothing: king and knight against king.
+    let before = position("7k/7p/8/6N1/8/8/8/1K6 w - - 0 1");
+    let dead = sans(&before, &["Nxh7", "Kxh7"]);
+    assert_eq!(witness_along(&before, &dead), None);
 }
 
 #[test]
@@ -144,17 +207,15 @@ fn after_a_quiet_piece_move_the_way_back_proves_the_player_can_still_checkmate()
         &position("r1bqkbnr/pppp1ppp/2n5/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR b KQkq - 3 3"),
         "a6",
     );
-    let witness = MateWitness {
-        side: Color::White,
-        helpmate: sans(&before, &["Qxf7#"]),
-    };
+    let witness = MateWitness::from_helpmate(&before, Color::White, &sans(&before, &["Qxf7#"]))
+        .expect("Qxf7# mates");
     let (m, after) = play(&before, "Nf3");
     let check = dead_position_after_move(&before, m, &after, Some(&witness));
     assert_eq!(check.proof, AfterMoveProof::WayBack);
     assert_eq!(check.potential, MatingPotential::CanMate);
     let found = check.witness.expect("a witness after the move");
-    assert_eq!(found.side, Color::White);
-    assert!(found.helpmate.is_empty());
+    assert_eq!(found.side(), Color::White);
+    assert!(found.helpmate().is_empty());
     assert_eq!(dead_position(&after), MatingPotential::CanMate);
 }
 
@@ -225,8 +286,8 @@ fn the_check_after_every_move_of_both_game_files_agrees_with_the_full_helpmate_s
                     );
                     if let Some(found) = &check.witness {
                         assert!(
-                            found.helpmate.is_empty()
-                                || mates(position, found.side, &found.helpmate),
+                            found.helpmate().is_empty()
+                                || mates(position, found.side(), found.helpmate()),
                             "{name} game {index} ply {}: the helpmate kept does not mate",
                             ply + 1
                         );
@@ -296,6 +357,58 @@ fn a_game_folded_from_its_log_rules_on_the_next_moves_as_the_game_that_recorded_
                 "game {index} ends by itself after ply {fold_at}"
             );
             assert_eq!(folded.view(), recorded.game.view(), "game {index}");
+        }
+    }
+}
+
+#[test]
+fn moves_recorded_in_long_appends_are_ruled_as_the_same_moves_recorded_one_at_a_time() {
+    // The service tells the game an append's moves before recording them (`look_ahead`):
+    // one search at the end of the run stands for one per move. The games that end by a
+    // dead position (5.2.2) inside a run, and the first games of the file, recorded in runs
+    // of 7 and of 100 moves, get the same answers to the same moves as one move at a time.
+    let games = games("twic1599");
+    let mover = |table: &Table, san: &String| RecordedEvent::Move {
+        by: table.game.position().turn().into(),
+        san: san.clone(),
+    };
+    for index in [1, 66, 827, 870].into_iter().chain(0..40) {
+        let sans = &games[index];
+        let mut one_by_one = Table::with_settings(settings(None, TimeControlKind::Standard));
+        let singles: Vec<_> = sans
+            .iter()
+            .map(|san| one_by_one.record(mover(&one_by_one, san)))
+            .collect();
+        for run in [7, 100] {
+            let mut appended = Table::with_settings(settings(None, TimeControlKind::Standard));
+            let mut answers = Vec::new();
+            for chunk in sans.chunks(run) {
+                // The append's events as a client sends them: each move by the player whose
+                // turn it will be.
+                let mut position = appended.game.position().clone();
+                let events: Vec<Event> = chunk
+                    .iter()
+                    .map_while(|san| {
+                        let by = position.turn().into();
+                        let m = parse_move(&position, san, CastlingMode::Standard).ok()?;
+                        position.play_unchecked(m);
+                        Some(Event::Recorded(RecordedEvent::Move {
+                            by,
+                            san: san.clone(),
+                        }))
+                    })
+                    .collect();
+                appended.game.look_ahead(&events);
+                for san in chunk {
+                    answers.push(appended.record(mover(&appended, san)));
+                }
+            }
+            assert_eq!(answers, singles, "game {index} in runs of {run}");
+            assert_eq!(
+                appended.game.view(),
+                one_by_one.game.view(),
+                "game {index} in runs of {run}"
+            );
         }
     }
 }
