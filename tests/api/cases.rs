@@ -937,3 +937,62 @@ async fn every_case_in_the_file_has_an_api_test() {
         );
     }
 }
+
+#[actix_web::test]
+async fn moves_sent_in_one_append_end_the_game_at_the_dead_position_as_moves_sent_one_by_one() {
+    // The append's run of moves is checked once at its end (`Game::look_ahead`); a dead
+    // position (5.2.2) at its last move still ends the game there, with the same decision
+    // and state as when every move comes alone, and a move after it refuses the append.
+    let db = TestDb::new().await;
+    let app = app!(db);
+    let fen = "4k3/8/8/p2p2p1/P2P2P1/8/7r/4K3 w - - 0 1";
+    let sans: Vec<String> = ["Kf1", "Kf8", "Ke1", "Ke8", "Kd1", "Re2", "Kxe2"]
+        .map(String::from)
+        .to_vec();
+
+    let mut alone = create(&app, &db, settings(Some(fen), "standard")).await;
+    let last_alone = play_all(&app, &db, &mut alone, &sans).await;
+
+    let together = create(&app, &db, settings(Some(fen), "standard")).await;
+    let moves = |sans: &[String]| -> Value {
+        sans.iter()
+            .enumerate()
+            .map(|(ply, san)| json!({"type": "move", "by": side(ply % 2 == 0), "san": san}))
+            .collect()
+    };
+    let mut too_many = sans.clone();
+    too_many.push("Kf8".into());
+    let (status, body) = append(&app, &db, together.game, 1, moves(&too_many)).await;
+    assert_eq!(status, 422, "{body}");
+    assert_eq!(body["code"], "game_over", "{body}");
+    let (status, body) = append(&app, &db, together.game, 1, moves(&sans)).await;
+    assert_eq!(status, 201, "{body}");
+    let envelopes = body["events"].as_array().expect("events");
+    let ended = envelopes
+        .iter()
+        .position(|e| e["event"]["type"] == "game_ended")
+        .expect("the game ended");
+    assert_eq!(
+        ended,
+        envelopes.len() - 1,
+        "ended after the last move: {body}"
+    );
+    assert_eq!(
+        envelopes[ended]["event"], last_alone[1],
+        "the same decision"
+    );
+    assert_eq!(envelopes[ended]["event"]["article"], "5.2.2");
+
+    let mut state_alone = view(&app, &db, &alone).await;
+    let together = Board {
+        seq: body["last_seq"].as_u64().expect("last_seq"),
+        ..together
+    };
+    let mut state_together = view(&app, &db, &together).await;
+    for state in [&mut state_alone, &mut state_together] {
+        state.as_object_mut().expect("state").remove("game_id");
+    }
+    assert_eq!(state_together, state_alone);
+    assert_ended(&state_together, "1/2-1/2", "dead_position");
+    db.finish().await;
+}
