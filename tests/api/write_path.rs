@@ -770,14 +770,16 @@ async fn a_group_finds_its_games_by_key_after_the_table_grew_under_a_plan_made_w
         store_group(&writer, group_of_both(seq)).await;
         seq += 1;
     }
-    // The tournament grows: thousands of games, no ANALYZE yet.
+    // The tournament grows: thousands of games, no ANALYZE yet. Written through `writer`,
+    // whose statistics are flushed below: this statement's own scan of `games` is counted
+    // before the groups run, however late another connection would have reported it.
     sqlx::query(
         "INSERT INTO games (game_id, created_at, event_name, round, white, black, settings, \
          last_seq, updated_at) \
          SELECT gen_random_uuid(), now(), 'Grown Open', '1', 'a', 'b', settings, 0, now() \
            FROM games, generate_series(1, 2500) LIMIT 5000",
     )
-    .execute(db.store.pool())
+    .execute(writer.pool())
     .await
     .unwrap();
     let before = sequential_scans_of_games(&db, &writer).await;
