@@ -843,3 +843,111 @@ async fn the_chain_trigger_finds_the_previous_row_by_the_primary_key_on_a_fresh_
     assert!(db.store.verify_chain(game).await.unwrap().intact);
     db.finish().await;
 }
+
+#[actix_web::test]
+async fn a_group_of_a_hundred_moves_stores_the_hashes_event_hash_input_and_the_offline_verifier_give()
+ {
+    use arbiter::game::event::ClockReading;
+    use arbiter::store::PreparedAppend;
+    let db = TestDb::new().await;
+    let games = [new_game(&db).await, new_game(&db).await];
+    let knights = [
+        ("white", "Nf3"),
+        ("black", "Nf6"),
+        ("white", "Ng1"),
+        ("black", "Ng8"),
+    ];
+    // 100 moves per game, in one statement: times with and without microseconds and none,
+    // clocks and none, and a recorder whose name needs escaping.
+    let moves = |game: usize| {
+        (0..100u32)
+            .map(|ply| {
+                let (by, san) = knights[ply as usize % 4];
+                let mut event = a_move(by, san);
+                if ply % 3 != 0 {
+                    event.occurred_at = Some(
+                        chrono::DateTime::from_timestamp(
+                            1_795_000_000 + i64::from(ply),
+                            (ply * 1_000 * (game as u32 + 7)) % 1_000_000_000,
+                        )
+                        .unwrap(),
+                    );
+                }
+                if ply % 2 == 0 {
+                    event.clock = Some(ClockReading {
+                        white_ms: Some(5_400_000 - u64::from(ply) * 1_013),
+                        black_ms: (ply % 4 == 0).then_some(5_400_000 - u64::from(ply) * 977),
+                    });
+                }
+                event
+            })
+            .collect::<Vec<_>>()
+    };
+    let recorder = "Arbiter \"Ann\" Øvergaard \\ (arbiter, token x)";
+    let group = games
+        .iter()
+        .enumerate()
+        .map(|(index, game)| PreparedAppend::new(*game, 1, &moves(index), recorder, None).unwrap())
+        .collect();
+    store_group(&db.store, group).await;
+    let (stored, differing, unlinked): (i64, i64, i64) = sqlx::query_as(
+        "SELECT count(*), \
+                count(*) FILTER (WHERE hash <> sha256(prev_hash || convert_to(event_hash_input( \
+                    game_id, seq, event_id, event_type, payload, metadata, recorded_at, \
+                    occurred_at, recorded_by), 'UTF8'))), \
+                count(*) FILTER (WHERE seq > 1 AND prev_hash IS DISTINCT FROM ( \
+                    SELECT p.hash FROM events p WHERE p.game_id = e.game_id AND p.seq = e.seq - 1)) \
+           FROM events e WHERE game_id = ANY($1)",
+    )
+    .bind(games.to_vec())
+    .fetch_one(db.store.pool())
+    .await
+    .unwrap();
+    assert_eq!(stored, 202, "game_created and 100 moves of each game");
+    assert_eq!(differing, 0, "hashed otherwise than event_hash_input");
+    assert_eq!(
+        unlinked, 0,
+        "a prev_hash that is not the previous row's hash"
+    );
+    for game in games {
+        assert!(db.store.verify_chain(game).await.unwrap().intact);
+        // The offline verifier (`arbiter verify FILE`) rebuilds the same bytes in Rust.
+        let export: String = db
+            .store
+            .game_log(game)
+            .await
+            .unwrap()
+            .iter()
+            .map(|envelope| serde_json::to_string(envelope).unwrap() + "\n")
+            .collect();
+        let verified = arbiter::integrity::verify_export(&export, None);
+        assert!(verified.is_ok(), "{verified:?}");
+    }
+    // Rows of one statement that leave a gap: refused at the first row that does not follow a
+    // stored one, and nothing of the statement is stored.
+    let gap = sqlx::query(
+        "INSERT INTO events (game_id, seq, event_id, batch_id, event_type, payload, \
+         recorded_by, prev_hash, hash) \
+         SELECT $1, seq, gen_random_uuid(), gen_random_uuid(), 'move', \
+                '{\"type\": \"move\", \"by\": \"white\", \"san\": \"Nf3\"}', 'x', ''::bytea, ''::bytea \
+           FROM unnest(ARRAY[102, 103, 105, 106]::bigint[]) AS seq",
+    )
+    .bind(games[0])
+    .execute(db.store.pool())
+    .await
+    .expect_err("a gap is refused");
+    let refused = gap.as_database_error().expect("refused by the database");
+    assert_eq!(refused.constraint(), Some("events_seq_contiguous"), "{gap}");
+    assert!(
+        refused
+            .message()
+            .starts_with(&format!("event 105 of game {} does not follow", games[0])),
+        "{gap}"
+    );
+    assert_eq!(
+        db.event_count().await,
+        202,
+        "nothing of the refused statement"
+    );
+    db.finish().await;
+}
