@@ -94,6 +94,14 @@ pub struct ServeConfig {
     /// next group).
     #[arg(long, env = "ARBITER_GROUP_COMMIT_MAX_EVENTS", default_value_t = 1000, value_parser = clap::value_parser!(u32).range(1..=100_000))]
     pub group_commit_max_events: u32,
+    /// Group-commit tasks of their own for long appends (at least
+    /// `--group-commit-bulk-events` events: a relay's or an import's moves), so that their
+    /// statements run beside the short appends' groups; 0 queues them with the others.
+    #[arg(long, env = "ARBITER_GROUP_COMMIT_BULK_WRITERS", default_value_t = 2)]
+    pub group_commit_bulk_writers: usize,
+    /// How many events make an append long (see `--group-commit-bulk-writers`).
+    #[arg(long, env = "ARBITER_GROUP_COMMIT_BULK_EVENTS", default_value_t = 32, value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    pub group_commit_bulk_events: u32,
     /// Milliseconds a valid token is trusted without asking the database again (its
     /// revocation, rotation or expiry takes effect within this time; at once for a token
     /// revoked or rotated through this instance); 0 looks every token up on every request.

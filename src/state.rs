@@ -77,6 +77,11 @@ impl AppState {
             .with_group_commit(
                 config.group_commit_writers,
                 config.group_commit_max_events as usize,
+            )
+            .with_bulk_group_commit(
+                config.group_commit_bulk_writers,
+                config.group_commit_bulk_events as usize,
+                config.group_commit_max_events as usize,
             );
         AppState {
             followers: Followers::new(

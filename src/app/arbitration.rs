@@ -114,6 +114,20 @@ impl Arbitration {
         self
     }
 
+    /// The same recorder, its appends of at least `from_events` events queued apart and
+    /// written by `writers` tasks of their own, up to `max_events` events per group
+    /// (docs/write-path.md, "Long appends have writers of their own"); after
+    /// [`Arbitration::with_group_commit`].
+    pub fn with_bulk_group_commit(
+        mut self,
+        writers: usize,
+        from_events: usize,
+        max_events: usize,
+    ) -> Self {
+        self.committer = self.committer.with_bulk(writers, from_events, max_events);
+        self
+    }
+
     /// The store.
     pub fn store(&self) -> &Store {
         &self.store

@@ -278,10 +278,17 @@ enum GroupAnswer {
 /// while a group is being written wait for the next one. With one writer, the group size
 /// follows the load by itself: one append alone when there is no contention, the whole queue
 /// when many writers wait.
+///
+/// Long appends (a relay's or an import's many moves) can have queues and writers of their
+/// own ([`GroupCommitter::with_bulk`]): their statements then run beside the short appends'
+/// groups instead of ahead of them, on another connection, and short appends keep the one
+/// writer that suits them (docs/write-path.md, "Long appends have writers of their own").
 #[derive(Clone, Debug)]
 pub struct GroupCommitter {
     store: Store,
     queue: Option<mpsc::UnboundedSender<Queued>>,
+    /// The queue of appends of at least this many events, and its sender.
+    bulk: Option<(usize, mpsc::UnboundedSender<Queued>)>,
 }
 
 impl std::fmt::Debug for Queued {
@@ -297,30 +304,33 @@ impl GroupCommitter {
     /// `max_events` events through `store`. Without a runtime, or with no writer, there is
     /// no queue: `GroupCommitter::submit` answers `GroupAnswer::RunAlone` at once.
     pub fn new(store: Store, writers: usize, max_events: usize) -> Self {
-        let Ok(runtime) = tokio::runtime::Handle::try_current() else {
-            return GroupCommitter::disabled(store);
-        };
-        if writers == 0 {
-            return GroupCommitter::disabled(store);
-        }
-        let (sender, receiver) = mpsc::unbounded_channel();
-        let receiver = Arc::new(Mutex::new(receiver));
-        for _ in 0..writers {
-            runtime.spawn(write_groups(
-                store.clone(),
-                receiver.clone(),
-                max_events.max(1),
-            ));
-        }
+        let queue = spawn_writers(&store, writers, max_events);
         GroupCommitter {
             store,
-            queue: Some(sender),
+            queue,
+            bulk: None,
         }
+    }
+
+    /// The same committer, with a queue of its own for appends of at least `from_events`
+    /// events, written by `writers` more tasks in groups of up to `max_events` events. With
+    /// no writer (or no runtime, or a committer that groups nothing) long appends share the
+    /// one queue as before.
+    pub fn with_bulk(mut self, writers: usize, from_events: usize, max_events: usize) -> Self {
+        if self.queue.is_some() {
+            self.bulk = spawn_writers(&self.store, writers, max_events)
+                .map(|sender| (from_events.max(1), sender));
+        }
+        self
     }
 
     /// A committer that groups nothing: every append runs alone, as [`Store::append_judged`].
     pub fn disabled(store: Store) -> Self {
-        GroupCommitter { store, queue: None }
+        GroupCommitter {
+            store,
+            queue: None,
+            bulk: None,
+        }
     }
 
     /// [`Store::append_judged`] through the next group: the same answers (stored, a retry,
@@ -375,7 +385,11 @@ impl GroupCommitter {
 
     /// Queues `append` for the next group and waits for its answer.
     async fn submit(&self, append: PreparedAppend) -> GroupAnswer {
-        let Some(queue) = &self.queue else {
+        let queue = match &self.bulk {
+            Some((from_events, bulk)) if append.len() >= *from_events => Some(bulk),
+            _ => self.queue.as_ref(),
+        };
+        let Some(queue) = queue else {
             return GroupAnswer::RunAlone;
         };
         let (answer, answered) = oneshot::channel();
@@ -385,6 +399,29 @@ impl GroupCommitter {
         // A writer that stopped (its runtime ended) drops the sender: run alone.
         answered.await.unwrap_or(GroupAnswer::RunAlone)
     }
+}
+
+/// A queue and `writers` tasks writing it (on the current tokio runtime) in groups of up to
+/// `max_events` events; `None` without a runtime or a writer.
+fn spawn_writers(
+    store: &Store,
+    writers: usize,
+    max_events: usize,
+) -> Option<mpsc::UnboundedSender<Queued>> {
+    let runtime = tokio::runtime::Handle::try_current().ok()?;
+    if writers == 0 {
+        return None;
+    }
+    let (sender, receiver) = mpsc::unbounded_channel();
+    let receiver = Arc::new(Mutex::new(receiver));
+    for _ in 0..writers {
+        runtime.spawn(write_groups(
+            store.clone(),
+            receiver.clone(),
+            max_events.max(1),
+        ));
+    }
+    Some(sender)
 }
 
 /// A writer: takes what is queued, writes it as one group, answers, again; ends when every

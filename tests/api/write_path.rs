@@ -951,3 +951,63 @@ async fn a_group_of_a_hundred_moves_stores_the_hashes_event_hash_input_and_the_o
     );
     db.finish().await;
 }
+
+#[actix_web::test]
+async fn a_long_append_is_written_by_a_writer_of_its_own_while_the_short_appends_group_waits() {
+    use std::time::Duration;
+    let db = TestDb::new().await;
+    let arbitration = Arbitration::new(db.service.clone())
+        .with_group_commit(1, 1000)
+        .with_bulk_group_commit(1, 8, 1000);
+    let blocker = new_game(&db).await;
+    let long = new_game(&db).await;
+    arbitration
+        .record(blocker, 1, vec![a_move("white", "e4")], "a")
+        .await
+        .unwrap();
+    // Another writer holds the blocker's summary row: the short appends' writer waits on it.
+    let mut holder = db.store.pool().begin().await.unwrap();
+    sqlx::query("SELECT 1 FROM games WHERE game_id = $1 FOR UPDATE")
+        .bind(blocker)
+        .execute(&mut *holder)
+        .await
+        .unwrap();
+    let blocked = {
+        let arbitration = arbitration.clone();
+        actix_web::rt::spawn(async move {
+            arbitration
+                .record(blocker, 2, vec![a_move("black", "e5")], "a")
+                .await
+        })
+    };
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    // Twelve moves of another game in one append: long, so not queued behind the group that
+    // waits.
+    let sans = [
+        "e4", "e5", "Nf3", "Nc6", "Bb5", "a6", "Ba4", "Nf6", "O-O", "Be7", "Re1", "b5",
+    ];
+    let moves: Vec<_> = sans
+        .iter()
+        .enumerate()
+        .map(|(ply, san)| a_move(if ply % 2 == 0 { "white" } else { "black" }, san))
+        .collect();
+    let stored = tokio::time::timeout(
+        Duration::from_secs(10),
+        arbitration.record(long, 1, moves, "a"),
+    )
+    .await
+    .expect("the long append does not wait for the short appends' group")
+    .expect("stored");
+    assert!(stored.newly_stored);
+    assert_eq!(stored.envelopes.len(), 12);
+    assert!(
+        !blocked.is_finished(),
+        "the short append still waits for the row"
+    );
+    holder.commit().await.unwrap();
+    assert!(blocked.await.unwrap().expect("stored").newly_stored);
+    for game in [blocker, long] {
+        assert!(db.store.verify_chain(game).await.unwrap().intact);
+    }
+    db.finish().await;
+}
