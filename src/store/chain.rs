@@ -1,7 +1,8 @@
 //! Verification of the per-game hash chain inside the database.
 //!
-//! The chain trigger computes `hash = SHA-256(prev_hash || event_hash_input(row))` when a row
-//! is inserted. Verification recomputes the same in SQL from the stored columns and walks the
+//! The database computes `hash = SHA-256(prev_hash || event_hash_input(row))` when a row is
+//! inserted: the chain trigger, or for a group commit the group's function from the same text
+//! (migration 0017). Verification recomputes the same in SQL from the stored columns and walks the
 //! rows in `seq` order: the first row whose `seq` skips, whose `prev_hash` is not its
 //! predecessor's `hash`, or whose content no longer gives its `hash`, is named.
 

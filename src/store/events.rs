@@ -252,8 +252,10 @@ pub(super) fn violates(error: &sqlx::Error, constraint: &str) -> bool {
 /// the events as one multi-row insert of `UNNEST`ed arrays in `seq` order, and what the
 /// database computed for each row. When the guard does not hold, nothing is inserted and no
 /// row comes back; a concurrent writer that got there first makes the guard fail once its
-/// transaction commits (the `UPDATE` re-reads the locked row). The hash chain stays the
-/// trigger's (`events_link_chain`, migration 0001): no writer can skip or forge it.
+/// transaction commits (the `UPDATE` re-reads the locked row). The hash chain is the
+/// trigger's here (`events_link_chain`, migration 0001): each row is linked to the stored row
+/// before it. (Group commits link their rows in their own function, migration 0017; see
+/// docs/trust.md, "Who computes a link".)
 pub const APPEND_STATEMENT: &str = "\
 WITH guard AS (
     UPDATE games

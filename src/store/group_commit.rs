@@ -20,8 +20,12 @@
 //!   before (stored, retry, 409). The same for any other failure of the group's statement: a
 //!   lost connection after the commit leaves the appends stored, and the writer's single run
 //!   finds them and answers them as retries.
-//! * **The chain stays the trigger's** (`events_link_chain`): rows are inserted game by game in
-//!   `seq` order, each linked to its predecessor by the database.
+//! * **The chain is computed in the database, from the stored rows**: the group's function
+//!   (`events_append_group`, migration `0017`) reads each game's last stored hash once and
+//!   links the group's rows in `seq` order from the same text and `recorded_at` the chain
+//!   trigger hashes, checking that they follow one by one; the trigger keeps those links and
+//!   computes them itself for every other writer. A link not computed from the stored rows is
+//!   found by `arbiter verify` and the audit (docs/trust.md, "Who computes a link").
 //! * **Answered only once committed**: a writer gets its rows after the group's transaction
 //!   has committed (and, with a synchronous standby, been confirmed), never before.
 //! * **Streams and the feed**: the notification trigger sends one wake-up per game of the
@@ -52,7 +56,8 @@ use uuid::Uuid;
 /// whose guard fails gets no row back and stores nothing.
 ///
 /// The statement is the function `events_append_group` (migration `0015`), whose plan finds
-/// every game by its primary key whatever the size of `games` was when the plan was made.
+/// every game by its primary key whatever the size of `games` was when the plan was made; since
+/// migration `0017` it also links the rows it stores (one lookup per game, not per row).
 pub const GROUP_APPEND_STATEMENT: &str = "\
 SELECT stored_game_id AS game_id, stored_seq AS seq, stored_recorded_at AS recorded_at,
        stored_prev_hash AS prev_hash, stored_hash AS hash

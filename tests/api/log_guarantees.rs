@@ -363,6 +363,51 @@ async fn an_event_cannot_be_inserted_with_a_gap_or_a_forged_hash() {
 }
 
 #[actix_web::test]
+async fn a_writer_that_claims_the_groups_setting_stores_its_own_link_and_verify_and_the_audit_find_it()
+ {
+    // Migration 0017: rows stored by `events_append_group` carry the links it computed, and
+    // the chain trigger keeps them while `arbiter.linked_by_group` is on. A session that sets
+    // it by hand can store a link not computed from the stored rows: the new promise is that
+    // `arbiter verify` (the store's verification) and the public audit name that row.
+    let db = TestDb::new().await;
+    let app = test::init_service(arbiter::startup::app(db.state())).await;
+    let game = create_game(&app, &db).await;
+    let (status, body) = append(
+        &app,
+        &db,
+        game,
+        1,
+        json!([{"type": "move", "by": "white", "san": "e4"}, {"type": "move", "by": "black", "san": "e5"}]),
+    )
+    .await;
+    assert_eq!(status, 201, "{body}");
+    assert!(db.store.verify_chain(game).await.unwrap().intact);
+    let mut tx = db.store.pool().begin().await.unwrap();
+    sqlx::query("SELECT set_config('arbiter.linked_by_group', 'on', true)")
+        .execute(&mut *tx)
+        .await
+        .unwrap();
+    sqlx::query(
+        "INSERT INTO events (game_id, seq, event_id, batch_id, event_type, payload, recorded_by, prev_hash, hash) \
+         VALUES ($1, 4, gen_random_uuid(), gen_random_uuid(), 'resign', '{\"type\":\"resign\",\"by\":\"white\"}', 'x', '\\x01'::bytea, '\\x02'::bytea)",
+    )
+    .bind(game)
+    .execute(&mut *tx)
+    .await
+    .unwrap();
+    tx.commit().await.unwrap();
+    let report = db.store.verify_chain(game).await.unwrap();
+    assert!(!report.intact);
+    assert_eq!(report.first_break.expect("a break is reported").seq, 4);
+    let (status, audit, _) = send(&app, db.get().uri(&format!("/v1/games/{game}/audit"))).await;
+    assert_eq!(status, 200, "{audit}");
+    assert_eq!(audit["chain"]["intact"], false, "{audit}");
+    assert_ne!(audit["verdict"], "reproduced", "{audit}");
+    assert!(audit.to_string().contains("\"seq\":4"), "{audit}");
+    db.finish().await;
+}
+
+#[actix_web::test]
 async fn appending_to_an_unknown_game_or_with_a_stale_seq_through_the_store_is_refused() {
     let db = TestDb::new().await;
     let missing = Uuid::new_v4();
