@@ -1,6 +1,12 @@
 //! `arbiter`: the command line of the arbitration record service. The subcommands are in
 //! [`arbiter::cli`]; `serve` builds the service through [`arbiter::startup`].
 
+/// The service's allocator: mimalloc keeps freed memory in per-thread pages instead of handing
+/// large buffers back to the kernel and faulting them in again on the next request
+/// (docs/write-path.md, "The allocator").
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 use arbiter::cli::Command;
 use clap::Parser;
 use std::process::ExitCode;
