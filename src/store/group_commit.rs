@@ -20,9 +20,10 @@
 //!   before (stored, retry, 409). The same for any other failure of the group's statement: a
 //!   lost connection after the commit leaves the appends stored, and the writer's single run
 //!   finds them and answers them as retries.
-//! * **The chain is computed in the database, from the stored rows**: the group's function
-//!   (`events_append_group`, migration `0017`) reads each game's last stored hash once and
-//!   links the group's rows in `seq` order from the same text and `recorded_at` the chain
+//! * **The chain is computed in the database, from the stored rows**: by the chain trigger,
+//!   row by row, or for the long appends' groups by their function
+//!   (`events_append_group_linked`, migration `0017`), which reads each game's last stored
+//!   hash once and links the group's rows in `seq` order from the same text and `recorded_at` the chain
 //!   trigger hashes, checking that they follow one by one; the trigger keeps those links and
 //!   computes them itself for every other writer. A link not computed from the stored rows is
 //!   found by `arbiter verify` and the audit (docs/trust.md, "Who computes a link").
@@ -56,8 +57,7 @@ use uuid::Uuid;
 /// whose guard fails gets no row back and stores nothing.
 ///
 /// The statement is the function `events_append_group` (migration `0015`), whose plan finds
-/// every game by its primary key whatever the size of `games` was when the plan was made; since
-/// migration `0017` it also links the rows it stores (one lookup per game, not per row).
+/// every game by its primary key whatever the size of `games` was when the plan was made.
 pub const GROUP_APPEND_STATEMENT: &str = "\
 SELECT stored_game_id AS game_id, stored_seq AS seq, stored_recorded_at AS recorded_at,
        stored_prev_hash AS prev_hash, stored_hash AS hash
@@ -65,6 +65,28 @@ SELECT stored_game_id AS game_id, stored_seq AS seq, stored_recorded_at AS recor
                            $6::text[], $7::text[], $8::uuid[], $9::bigint[], $10::uuid[],
                            $11::uuid[], $12::text[], $13::jsonb[], $14::jsonb[],
                            $15::timestamptz[], $16::text[])";
+
+/// [`GROUP_APPEND_STATEMENT`] through `events_append_group_linked` (migration `0017`), which
+/// also links the rows it stores itself: one lookup of each game's last stored hash, then the
+/// links in memory, instead of the chain trigger's lookup per row. For groups of long appends,
+/// where most rows follow a row of the same statement (docs/write-path.md, "The group links
+/// its rows"; docs/trust.md, "Who computes a link").
+pub const GROUP_APPEND_LINKED_STATEMENT: &str = "\
+SELECT stored_game_id AS game_id, stored_seq AS seq, stored_recorded_at AS recorded_at,
+       stored_prev_hash AS prev_hash, stored_hash AS hash
+  FROM events_append_group_linked($1::uuid[], $2::bigint[], $3::bigint[], $4::boolean[],
+                                  $5::text[], $6::text[], $7::text[], $8::uuid[],
+                                  $9::bigint[], $10::uuid[], $11::uuid[], $12::text[],
+                                  $13::jsonb[], $14::jsonb[], $15::timestamptz[], $16::text[])";
+
+/// Who links a group's rows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GroupLinks {
+    /// The chain trigger, row by row ([`GROUP_APPEND_STATEMENT`]).
+    ByTrigger,
+    /// The group's own function ([`GROUP_APPEND_LINKED_STATEMENT`]).
+    ByGroup,
+}
 
 /// What the database set for one stored row: its place, time and chain link.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -139,6 +161,16 @@ impl Store {
         &self,
         group: Vec<PreparedAppend>,
     ) -> Result<Vec<GroupedOutcome>, StoreError> {
+        self.append_group_linked_by(group, GroupLinks::ByTrigger)
+            .await
+    }
+
+    /// [`Store::append_group`], its rows linked by `links`: the same rows, the same links.
+    pub async fn append_group_linked_by(
+        &self,
+        group: Vec<PreparedAppend>,
+        links: GroupLinks,
+    ) -> Result<Vec<GroupedOutcome>, StoreError> {
         let events: usize = group.iter().map(PreparedAppend::len).sum();
         // Each append's game and number of events, to tell the rows apart afterwards.
         let shape: Vec<(Uuid, usize)> = group.iter().map(|a| (a.game_id, a.len())).collect();
@@ -182,7 +214,11 @@ impl Store {
                 &mut occurred_at,
             );
         }
-        let rows = sqlx::query(GROUP_APPEND_STATEMENT)
+        let statement = match links {
+            GroupLinks::ByTrigger => GROUP_APPEND_STATEMENT,
+            GroupLinks::ByGroup => GROUP_APPEND_LINKED_STATEMENT,
+        };
+        let rows = sqlx::query(statement)
             .bind(&game_ids)
             .bind(&expected)
             .bind(&last)
@@ -309,7 +345,7 @@ impl GroupCommitter {
     /// `max_events` events through `store`. Without a runtime, or with no writer, there is
     /// no queue: `GroupCommitter::submit` answers `GroupAnswer::RunAlone` at once.
     pub fn new(store: Store, writers: usize, max_events: usize) -> Self {
-        let queue = spawn_writers(&store, writers, max_events);
+        let queue = spawn_writers(&store, writers, max_events, GroupLinks::ByTrigger);
         GroupCommitter {
             store,
             queue,
@@ -323,7 +359,7 @@ impl GroupCommitter {
     /// one queue as before.
     pub fn with_bulk(mut self, writers: usize, from_events: usize, max_events: usize) -> Self {
         if self.queue.is_some() {
-            self.bulk = spawn_writers(&self.store, writers, max_events)
+            self.bulk = spawn_writers(&self.store, writers, max_events, GroupLinks::ByGroup)
                 .map(|sender| (from_events.max(1), sender));
         }
         self
@@ -407,11 +443,12 @@ impl GroupCommitter {
 }
 
 /// A queue and `writers` tasks writing it (on the current tokio runtime) in groups of up to
-/// `max_events` events; `None` without a runtime or a writer.
+/// `max_events` events, their rows linked by `links`; `None` without a runtime or a writer.
 fn spawn_writers(
     store: &Store,
     writers: usize,
     max_events: usize,
+    links: GroupLinks,
 ) -> Option<mpsc::UnboundedSender<Queued>> {
     let runtime = tokio::runtime::Handle::try_current().ok()?;
     if writers == 0 {
@@ -424,6 +461,7 @@ fn spawn_writers(
             store.clone(),
             receiver.clone(),
             max_events.max(1),
+            links,
         ));
     }
     Some(sender)
@@ -435,6 +473,7 @@ async fn write_groups(
     store: Store,
     queue: Arc<Mutex<mpsc::UnboundedReceiver<Queued>>>,
     max_events: usize,
+    links: GroupLinks,
 ) {
     // An append taken from the queue but left for the next group (its game was already in
     // this one).
@@ -478,7 +517,7 @@ async fn write_groups(
             .map(|queued| (queued.append, queued.answer))
             .unzip();
         let group_size = appends.len();
-        match store.append_group(appends).await {
+        match store.append_group_linked_by(appends, links).await {
             Ok(outcomes) => {
                 for (answer, outcome) in answers.into_iter().zip(outcomes) {
                     // A writer that gave up waiting (its request was dropped) is not told.

@@ -30,7 +30,8 @@ pub use fair_play::{
 pub use follows::{AttentionResolution, FeedKind, FollowAttention, PollOutcome, RoundFollow};
 pub use games::{CreatedGame, GameFilter, GameListPage, GameStatus, GameSummary, ListCursor};
 pub use group_commit::{
-    GROUP_APPEND_STATEMENT, GroupCommitter, GroupedOutcome, PreparedAppend, StoredLink,
+    GROUP_APPEND_LINKED_STATEMENT, GROUP_APPEND_STATEMENT, GroupCommitter, GroupLinks,
+    GroupedOutcome, PreparedAppend, StoredLink,
 };
 pub use notifications::{EVENTS_CHANNEL, Wakeup, Wakeups};
 pub use read_model::{LoggedEvent, ReadModelRebuild, ReadModelWritten, RebuiltSummary};

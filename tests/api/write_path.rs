@@ -847,6 +847,15 @@ async fn the_chain_trigger_finds_the_previous_row_by_the_primary_key_on_a_fresh_
 #[actix_web::test]
 async fn a_group_of_a_hundred_moves_stores_the_hashes_event_hash_input_and_the_offline_verifier_give()
  {
+    use arbiter::store::GroupLinks;
+    // Linked row by row by the chain trigger, and by the long appends' own function
+    // (migration 0017): the same bytes either way.
+    for links in [GroupLinks::ByTrigger, GroupLinks::ByGroup] {
+        group_of_a_hundred_moves_linked_by(links).await;
+    }
+}
+
+async fn group_of_a_hundred_moves_linked_by(links: arbiter::store::GroupLinks) {
     use arbiter::game::event::ClockReading;
     use arbiter::store::PreparedAppend;
     let db = TestDb::new().await;
@@ -889,7 +898,13 @@ async fn a_group_of_a_hundred_moves_stores_the_hashes_event_hash_input_and_the_o
         .enumerate()
         .map(|(index, game)| PreparedAppend::new(*game, 1, &moves(index), recorder, None).unwrap())
         .collect();
-    store_group(&db.store, group).await;
+    let outcomes = db.store.append_group_linked_by(group, links).await.unwrap();
+    assert!(
+        outcomes
+            .iter()
+            .all(|o| matches!(o, arbiter::store::GroupedOutcome::Stored(_))),
+        "{outcomes:?}"
+    );
     let (stored, differing, unlinked): (i64, i64, i64) = sqlx::query_as(
         "SELECT count(*), \
                 count(*) FILTER (WHERE hash <> sha256(prev_hash || convert_to(event_hash_input( \
@@ -949,6 +964,51 @@ async fn a_group_of_a_hundred_moves_stores_the_hashes_event_hash_input_and_the_o
         202,
         "nothing of the refused statement"
     );
+    // The long appends' function checks the same: a group whose rows skip a seq is refused
+    // at the row that does not follow, and stores nothing; after a group it stored, the
+    // setting under which the trigger keeps its links is off again.
+    let call = |seqs: &'static str, last: i64| {
+        format!(
+            "SELECT * FROM events_append_group_linked(ARRAY[$1]::uuid[], ARRAY[101]::bigint[], \
+             ARRAY[{last}]::bigint[], ARRAY[false], ARRAY[NULL]::text[], ARRAY[NULL]::text[], \
+             ARRAY[NULL]::text[], array_fill($1, ARRAY[cardinality({seqs}::bigint[])]), \
+             {seqs}::bigint[], ARRAY(SELECT gen_random_uuid() FROM unnest({seqs}::bigint[])), \
+             array_fill(gen_random_uuid(), ARRAY[cardinality({seqs}::bigint[])]), \
+             array_fill('move'::text, ARRAY[cardinality({seqs}::bigint[])]), \
+             array_fill('{{\"type\": \"move\", \"by\": \"white\", \"san\": \"Nf3\"}}'::jsonb, ARRAY[cardinality({seqs}::bigint[])]), \
+             array_fill('{{}}'::jsonb, ARRAY[cardinality({seqs}::bigint[])]), \
+             array_fill(NULL::timestamptz, ARRAY[cardinality({seqs}::bigint[])]), \
+             array_fill('x'::text, ARRAY[cardinality({seqs}::bigint[])]))"
+        )
+    };
+    let gap = sqlx::query(sqlx::AssertSqlSafe(call("ARRAY[102, 104]", 103)))
+        .bind(games[0])
+        .fetch_all(db.store.pool())
+        .await
+        .expect_err("a gap is refused");
+    let refused = gap.as_database_error().expect("refused by the database");
+    assert_eq!(refused.constraint(), Some("events_seq_contiguous"), "{gap}");
+    assert!(
+        refused
+            .message()
+            .starts_with(&format!("event 104 of game {} does not follow", games[0])),
+        "{gap}"
+    );
+    assert_eq!(db.event_count().await, 202, "nothing of the refused group");
+    let mut tx = db.store.pool().begin().await.unwrap();
+    let stored = sqlx::query(sqlx::AssertSqlSafe(call("ARRAY[102]", 102)))
+        .bind(games[0])
+        .fetch_all(&mut *tx)
+        .await
+        .unwrap();
+    assert_eq!(stored.len(), 1);
+    let setting: String =
+        sqlx::query_scalar("SELECT current_setting('arbiter.linked_by_group', true)")
+            .fetch_one(&mut *tx)
+            .await
+            .unwrap();
+    assert_eq!(setting, "off");
+    tx.rollback().await.unwrap();
     db.finish().await;
 }
 
