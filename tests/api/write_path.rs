@@ -576,6 +576,33 @@ async fn a_group_stores_each_games_append_in_one_commit_and_a_failed_guard_store
     db.finish().await;
 }
 
+/// Another writer (another instance, mid-append) holds `blocker`'s summary row, and Black's
+/// 1...e5 is sent for it through `arbitration`: the held transaction and the waiting append.
+async fn blocked_behind_a_held_row(
+    db: &TestDb,
+    arbitration: &Arbitration,
+    blocker: Uuid,
+) -> (
+    sqlx::Transaction<'static, sqlx::Postgres>,
+    actix_web::rt::task::JoinHandle<
+        Result<arbiter::store::Appended, arbiter::app::arbitration::RecordError>,
+    >,
+) {
+    let mut holder = db.store.pool().begin().await.unwrap();
+    sqlx::query("SELECT 1 FROM games WHERE game_id = $1 FOR UPDATE")
+        .bind(blocker)
+        .execute(&mut *holder)
+        .await
+        .unwrap();
+    let arbitration = arbitration.clone();
+    let blocked = actix_web::rt::spawn(async move {
+        arbitration
+            .record(blocker, 2, vec![a_move("black", "e5")], "a")
+            .await
+    });
+    (holder, blocked)
+}
+
 #[actix_web::test]
 async fn appends_waiting_behind_a_group_share_the_next_commit_and_each_is_answered_exactly() {
     use arbiter::store::FeedCursor;
@@ -594,20 +621,7 @@ async fn appends_waiting_behind_a_group_share_the_next_commit_and_each_is_answer
             .unwrap();
     }
     // Another writer (another instance, mid-append) holds the blocker's summary row.
-    let mut holder = db.store.pool().begin().await.unwrap();
-    sqlx::query("SELECT 1 FROM games WHERE game_id = $1 FOR UPDATE")
-        .bind(blocker)
-        .execute(&mut *holder)
-        .await
-        .unwrap();
-    let blocked = {
-        let arbitration = arbitration.clone();
-        actix_web::rt::spawn(async move {
-            arbitration
-                .record(blocker, 2, vec![a_move("black", "e5")], "a")
-                .await
-        })
-    };
+    let (holder, blocked) = blocked_behind_a_held_row(&db, &arbitration, blocker).await;
     // The group writing the blocker's append now waits for the row.
     let waiting_on_lock = || async {
         // In this test's database only: other tests run beside it.
@@ -1026,20 +1040,7 @@ async fn a_long_append_is_written_by_a_writer_of_its_own_while_the_short_appends
         .await
         .unwrap();
     // Another writer holds the blocker's summary row: the short appends' writer waits on it.
-    let mut holder = db.store.pool().begin().await.unwrap();
-    sqlx::query("SELECT 1 FROM games WHERE game_id = $1 FOR UPDATE")
-        .bind(blocker)
-        .execute(&mut *holder)
-        .await
-        .unwrap();
-    let blocked = {
-        let arbitration = arbitration.clone();
-        actix_web::rt::spawn(async move {
-            arbitration
-                .record(blocker, 2, vec![a_move("black", "e5")], "a")
-                .await
-        })
-    };
+    let (holder, blocked) = blocked_behind_a_held_row(&db, &arbitration, blocker).await;
     tokio::time::sleep(Duration::from_millis(300)).await;
     // Twelve moves of another game in one append: long, so not queued behind the group that
     // waits.
