@@ -813,6 +813,38 @@ async fn a_group_finds_its_games_by_key_after_the_table_grew_under_a_plan_made_w
     db.finish().await;
 }
 
+#[actix_web::test]
+async fn the_group_functions_are_declared_to_keep_their_generic_plan_whatever_the_statistics_say() {
+    // Migration 0018: with the statistics of a million stored events PostgreSQL kept planning
+    // the group statement afresh on every call (the planner at 18 % of the database's CPU,
+    // single-move appends 29 % slower than on an empty database). A function replaced later
+    // without the setting loses it, and this test finds that.
+    let db = TestDb::new().await;
+    let settings: Vec<(String, Vec<String>)> = sqlx::query_as(
+        "SELECT proname::text, coalesce(proconfig, '{}') FROM pg_proc \
+          WHERE proname IN ('events_append_group', 'events_append_group_linked') \
+          ORDER BY proname",
+    )
+    .fetch_all(db.store.pool())
+    .await
+    .unwrap();
+    assert_eq!(settings.len(), 2, "{settings:?}");
+    for (function, config) in settings {
+        for wanted in [
+            "plan_cache_mode=force_generic_plan",
+            "enable_seqscan=off",
+            "enable_hashjoin=off",
+            "enable_mergejoin=off",
+        ] {
+            assert!(
+                config.iter().any(|setting| setting == wanted),
+                "{function} lacks {wanted}: {config:?}"
+            );
+        }
+    }
+    db.finish().await;
+}
+
 /// How many scans of the index `index` the database has counted, `connection`'s included.
 async fn index_scans(db: &TestDb, connection: &arbiter::store::Store, index: &str) -> i64 {
     flush_statistics(connection).await;
