@@ -22,7 +22,9 @@
 #       The single-move rate and p99 at $GROWTH_CLIENTS (4 16) clients with $GROWTH_STEPS
 #       (0 1000000 10000000) events already stored; the history is stored through the
 #       library's store (`bench_write load`: real games, 100-event appends, 2 loaders), then
-#       VACUUM ANALYZE and CHECKPOINT. Smoke run: GROWTH_STEPS="0 20000".
+#       VACUUM ANALYZE and CHECKPOINT. Each step measures $GROWTH_ROUNDS (3) rounds, the clients'
+#       runs interleaved, and prints every run, the medians and each median's change against
+#       the first step's (target: within 15 %). Smoke run: GROWTH_STEPS="0 20000" GROWTH_ROUNDS=1.
 #   scripts/bench-write.sh claim [SECONDS]
 #       Claim rulings in a 300-ply game at $CLAIM_CLIENTS (16) concurrent clients, p99 end to
 #       end (target: at most 10 ms). Each client claims in $CLAIM_GAMES (4) games in turn; every
@@ -30,7 +32,7 @@
 #
 # Environment: ARBITER_TEST_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/postgres),
 # BENCH_PORT (default: a free port), WARMUP (2 s, not measured), CLIENTS, BATCH,
-# GROWTH_STEPS, GROWTH_CLIENTS, CLAIM_CLIENTS, CLAIM_GAMES, PEER_CLIENTS, ROUNDS, PEER_SCRIPT,
+# GROWTH_STEPS, GROWTH_CLIENTS, GROWTH_ROUNDS, CLAIM_CLIENTS, CLAIM_GAMES, PEER_CLIENTS, ROUNDS, PEER_SCRIPT,
 # ARBITER_BIN, KEEP_DB=1 (do not drop the database). The service's own settings come from the
 # environment too (e.g. ARBITER_GROUP_COMMIT_WRITERS=0 ARBITER_TOKEN_CACHE_MS=0 for the write
 # path without group commit and token memory).
@@ -53,6 +55,7 @@ clients_list=${CLIENTS:-1 4 16}
 batch=${BATCH:-100}
 growth_steps=${GROWTH_STEPS:-0 1000000 10000000}
 growth_clients=${GROWTH_CLIENTS:-4 16}
+growth_rounds=${GROWTH_ROUNDS:-3}
 claim_clients=${CLAIM_CLIENTS:-16}
 claim_games=${CLAIM_GAMES:-4}
 admin_url=${ARBITER_TEST_DATABASE_URL:-postgres://postgres@127.0.0.1:5432/postgres}
@@ -300,7 +303,9 @@ peer)
     echo "  ours / raw:   $(exact "$m_ours_batch" "$m_raw_batch")   (target >= 0.25: $(verdict "$m_ours_batch" "$m_raw_batch" 0.25))"
     ;;
 growth)
-    rows=()
+    median() { tr ' ' '\n' | grep -v '^$' | sort -g | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else printf "%.1f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+    rows=() medians=() changes=()
+    declare -A first_rate=()
     for step in $growth_steps; do
         stored=$(psql "$url" -Atc "SELECT count(*) FROM events")
         if ((step > stored)); then
@@ -310,20 +315,39 @@ growth)
         fi
         stored=$(psql "$url" -Atc "SELECT count(*) FROM events")
         size=$(psql "$url" -Atc "SELECT pg_size_pretty(pg_total_relation_size('events'))")
-        for clients in $growth_clients; do
-            psql "$url" -qc CHECKPOINT
-            echo "== $stored events stored ($size): $clients client(s), single-move appends" >&2
-            h=$(http_run "growth-$step-c$clients" moves --clients "$clients")
-            echo "$h stored=$stored"
-            rows+=("$(printf '%13s | %9s | %7s | %13s | %7s | %7s | %6s%% | %6s%%' "$stored" "$size" "$clients" \
-                "$(val events_per_s "$h")" "$(val p50_ms "$h")" "$(val p99_ms "$h")" "$(val server_cpu_pct "$h")" \
-                "$(val db_cpu_pct "$h")")")
+        declare -A rates=() p99s=()
+        for round in $(seq 1 "$growth_rounds"); do
+            for clients in $growth_clients; do
+                psql "$url" -qc CHECKPOINT
+                echo "== $stored events stored ($size), round $round: $clients client(s), single-move appends" >&2
+                h=$(http_run "growth-$step-c$clients-r$round" moves --clients "$clients")
+                echo "$h stored=$stored round=$round"
+                rates[$clients]+="$(val events_per_s "$h") "
+                p99s[$clients]+="$(val p99_ms "$h") "
+                rows+=("$(printf '%13s | %9s | %7s | %5s | %13s | %7s | %7s | %6s%% | %6s%%' "$stored" "$size" "$clients" \
+                    "$round" "$(val events_per_s "$h")" "$(val p50_ms "$h")" "$(val p99_ms "$h")" \
+                    "$(val server_cpu_pct "$h")" "$(val db_cpu_pct "$h")")")
+            done
         done
+        for clients in $growth_clients; do
+            m=$(echo "${rates[$clients]}" | median)
+            medians+=("$(printf '%13s | %7s | %13s | %7s | %s' "$stored" "$clients" "$m" \
+                "$(echo "${p99s[$clients]}" | median)" "${rates[$clients]}")")
+            if [[ -z "${first_rate[$clients]:-}" ]]; then first_rate[$clients]=$m; fi
+            changes+=("$(awk -v a="$m" -v b="${first_rate[$clients]}" -v s="$stored" -v c="$clients" \
+                'BEGIN { printf "%13s stored, %3s clients: %+.1f %% against the first step", s, c, 100 * (a - b) / b }')")
+        done
+        unset rates p99s
     done
     echo
-    echo "Single-move appends with history already stored:"
-    echo "stored before |   on disk | clients | HTTP events/s | p50 ms  | p99 ms  | srv CPU | db CPU"
+    echo "Single-move appends with history already stored, every run:"
+    echo "stored before |   on disk | clients | round | HTTP events/s | p50 ms  | p99 ms  | srv CPU | db CPU"
     printf '%s\n' "${rows[@]}"
+    echo
+    echo "Medians of $growth_rounds rounds per step (the clients' runs interleaved in each round):"
+    echo "stored before | clients | HTTP events/s | p99 ms  | rounds' events/s"
+    printf '%s\n' "${medians[@]}"
+    printf '%s\n' "${changes[@]}" "(target: within 15 %)"
     ;;
 claim)
     rows=()
