@@ -890,6 +890,23 @@ async fn the_chain_trigger_finds_the_previous_row_by_the_primary_key_on_a_fresh_
     db.finish().await;
 }
 
+/// Checks that `error` is the database's refusal of a row that does not follow a stored one
+/// (`events_seq_contiguous`), named at event `seq` of `game`.
+fn refused_as_a_gap_at(error: &sqlx::Error, seq: u64, game: Uuid) {
+    let refused = error.as_database_error().expect("refused by the database");
+    assert_eq!(
+        refused.constraint(),
+        Some("events_seq_contiguous"),
+        "{error}"
+    );
+    assert!(
+        refused
+            .message()
+            .starts_with(&format!("event {seq} of game {game} does not follow")),
+        "{error}"
+    );
+}
+
 #[actix_web::test]
 async fn a_group_of_a_hundred_moves_stores_the_hashes_event_hash_input_and_the_offline_verifier_give()
  {
@@ -997,14 +1014,7 @@ async fn group_of_a_hundred_moves_linked_by(links: arbiter::store::GroupLinks) {
     .execute(db.store.pool())
     .await
     .expect_err("a gap is refused");
-    let refused = gap.as_database_error().expect("refused by the database");
-    assert_eq!(refused.constraint(), Some("events_seq_contiguous"), "{gap}");
-    assert!(
-        refused
-            .message()
-            .starts_with(&format!("event 105 of game {} does not follow", games[0])),
-        "{gap}"
-    );
+    refused_as_a_gap_at(&gap, 105, games[0]);
     assert_eq!(
         db.event_count().await,
         202,
@@ -1032,14 +1042,7 @@ async fn group_of_a_hundred_moves_linked_by(links: arbiter::store::GroupLinks) {
         .fetch_all(db.store.pool())
         .await
         .expect_err("a gap is refused");
-    let refused = gap.as_database_error().expect("refused by the database");
-    assert_eq!(refused.constraint(), Some("events_seq_contiguous"), "{gap}");
-    assert!(
-        refused
-            .message()
-            .starts_with(&format!("event 104 of game {} does not follow", games[0])),
-        "{gap}"
-    );
+    refused_as_a_gap_at(&gap, 104, games[0]);
     assert_eq!(db.event_count().await, 202, "nothing of the refused group");
     let mut tx = db.store.pool().begin().await.unwrap();
     let stored = sqlx::query(sqlx::AssertSqlSafe(call("ARRAY[102]", 102)))
