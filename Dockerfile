@@ -11,6 +11,7 @@ COPY migrations migrations
 COPY assets assets
 COPY tests tests
 COPY benches benches
+COPY vendor vendor
 RUN cargo build --release --locked --bin arbiter
 
 FROM debian:bookworm-slim

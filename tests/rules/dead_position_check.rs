@@ -249,7 +249,7 @@ impl Visitor for Moves {
     }
 }
 
-fn games(name: &str) -> Vec<Vec<String>> {
+pub(crate) fn games(name: &str) -> Vec<Vec<String>> {
     let pgn = std::fs::read(crate::shared::shared(&format!("data/games/{name}.pgn")))
         .expect("PGN readable");
     let mut reader = Reader::new(&pgn[..]);

@@ -9,6 +9,7 @@ mod dead_position_check;
 mod dgt_feed;
 mod evidence;
 mod fair_play;
+mod helpmate_search_patch;
 mod live_engine_oracle;
 mod oracle;
 mod periods;
