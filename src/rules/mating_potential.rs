@@ -91,30 +91,36 @@ pub fn mating_potential_with(
     (potential, method)
 }
 
-/// [`mating_potential_with`], with the helpmate the search found when it found one (as the
-/// `chess` crate's moves, from `position`; empty otherwise).
-fn potential_with_helpmate(
-    position: &Chess,
-    winner: Color,
-    effort: SearchEffort,
-) -> (MatingPotential, Method, Vec<chess::ChessMove>) {
+/// The answers that need no chasolver call: a position already over the board (mate or
+/// stalemate) and shakmaty's material rule (sound when it says "cannot").
+fn settled_without_search(position: &Chess, winner: Color) -> Option<(MatingPotential, Method)> {
     if position.is_checkmate() {
         let answer = if position.turn() == winner {
             MatingPotential::CannotMate
         } else {
             MatingPotential::CanMate
         };
-        return (answer, Method::GameOver, Vec::new());
+        return Some((answer, Method::GameOver));
     }
     if position.is_stalemate() {
-        return (MatingPotential::CannotMate, Method::GameOver, Vec::new());
+        return Some((MatingPotential::CannotMate, Method::GameOver));
     }
     if position.has_insufficient_material(winner) {
-        return (
-            MatingPotential::CannotMate,
-            Method::InsufficientMaterial,
-            Vec::new(),
-        );
+        return Some((MatingPotential::CannotMate, Method::InsufficientMaterial));
+    }
+    None
+}
+
+/// [`mating_potential_with`], with the helpmate the search found when it found one (as the
+/// `chess` crate's moves, from `position`; empty otherwise). The fast proof runs before the
+/// search, so that a ruling's evidence names the cheapest proof that decided.
+fn potential_with_helpmate(
+    position: &Chess,
+    winner: Color,
+    effort: SearchEffort,
+) -> (MatingPotential, Method, Vec<chess::ChessMove>) {
+    if let Some((answer, method)) = settled_without_search(position, winner) {
+        return (answer, method, Vec::new());
     }
     let Some(board) = chess_board(position) else {
         return (
@@ -138,6 +144,34 @@ fn potential_with_helpmate(
     (answer, Method::HelpmateSearch, helpmate)
 }
 
+/// Whether `winner` can checkmate in `position` by the full search, with the helpmate it
+/// found (empty otherwise), for the dead-position check, which keeps no evidence of the
+/// method: the search runs first and the fast proof only when the search does not decide.
+/// The answer is [`mating_potential`]'s, since both are sound: the fast proof never says
+/// "cannot" where a helpmate exists, and the search only says "cannot" when none does.
+/// Most positions of a game are not dead, and there the fast proof is time lost before the
+/// search finds its helpmate.
+fn potential_search_first(
+    position: &Chess,
+    winner: Color,
+) -> (MatingPotential, Vec<chess::ChessMove>) {
+    if let Some((answer, _)) = settled_without_search(position, winner) {
+        return (answer, Vec::new());
+    }
+    let Some(board) = chess_board(position) else {
+        return (MatingPotential::Inconclusive, Vec::new());
+    };
+    let color = chess_color(winner);
+    match chasolver::winnability(&board, color) {
+        Some(chasolver::Winnability::Winnable { helpmate }) => (MatingPotential::CanMate, helpmate),
+        Some(chasolver::Winnability::Unwinnable) => (MatingPotential::CannotMate, Vec::new()),
+        None if chasolver::is_unwinnable_fast(&board, color) => {
+            (MatingPotential::CannotMate, Vec::new())
+        }
+        None => (MatingPotential::Inconclusive, Vec::new()),
+    }
+}
+
 /// Whether the position is dead (5.2.2): neither player can checkmate. `Inconclusive` when
 /// one side is proven unable and the other undecided.
 pub fn dead_position(position: &Chess) -> MatingPotential {
@@ -153,24 +187,25 @@ pub fn dead_position_with_witness(position: &Chess) -> (MatingPotential, Option<
 
 /// The full search for both players, `first` first (the verdict does not depend on the
 /// order: the position is dead only when both are proven unable to checkmate, 5.2.2), with
-/// the player found able to checkmate and the helpmate found.
+/// the player found able to checkmate and the helpmate the search returned (kept as
+/// [`MateWitness::searched_line`], not played through: see [`MateWitness`]).
 fn search_both(position: &Chess, first: Color) -> (MatingPotential, Option<MateWitness>) {
     let found = |side: Color, helpmate: &[chess::ChessMove]| {
-        let helpmate = helpmate_from(position, side, helpmate).unwrap_or_default();
         (
             MatingPotential::CanMate,
             Some(MateWitness {
                 side,
-                helpmate,
+                helpmate: Vec::new(),
+                searched: helpmate.iter().map(uci_of).collect(),
                 position: position.clone(),
             }),
         )
     };
-    let (one, _, helpmate) = potential_with_helpmate(position, first, SearchEffort::Full);
+    let (one, helpmate) = potential_search_first(position, first);
     if one == MatingPotential::CanMate {
         return found(first, &helpmate);
     }
-    let (other, _, helpmate) = potential_with_helpmate(position, !first, SearchEffort::Full);
+    let (other, helpmate) = potential_search_first(position, !first);
     match (one, other) {
         (_, MatingPotential::CanMate) => found(!first, &helpmate),
         (MatingPotential::CannotMate, MatingPotential::CannotMate) => {
@@ -185,17 +220,27 @@ fn search_both(position: &Chess, first: Color) -> (MatingPotential, Option<MateW
 ///
 /// Only a proof makes one: the helpmate search, a helpmate played and checked move by move
 /// ([`MateWitness::from_helpmate`], [`witness_along`]), or a way back to a position with a
-/// witness. Its helpmate is therefore always a series of legal moves from its position ending
-/// in checkmate by its player, and a check that starts from it may take the rest of that
-/// series as proven without playing it again. It belongs to one position, and a check from
-/// another position ignores it.
+/// witness. It belongs to one position, and a check that starts from another position ignores
+/// it. It carries at most one of two lines:
+///
+/// * [`MateWitness::helpmate`]: a series of legal moves from its position ending in checkmate
+///   by its player, each move checked by playing it. A check that starts from it may take the
+///   rest of that series as proven without playing it again.
+/// * [`MateWitness::searched_line`]: the helpmate chasolver returned with its verdict, as it
+///   returned it. The verdict (the player can checkmate) is the search's; the line itself is
+///   relied upon only after it has been played and checked move by move, which the next
+///   move's check does when the game follows its first move. Most lines are never followed,
+///   and playing every one through as it is found cost as much as a fifth of the search.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MateWitness {
     /// The player proven able to checkmate.
     side: Color,
-    /// A series of legal moves from `position` that ends in checkmate by `side` (empty when
-    /// none is known).
+    /// A series of legal moves from `position` that ends in checkmate by `side`, checked move
+    /// by move (empty when none is known or the line is still `searched`).
     helpmate: Vec<Move>,
+    /// The helpmate the search returned from `position`, not yet played through (empty when
+    /// none is kept this way).
+    searched: Vec<UciMove>,
     /// The position the proof is about.
     position: Chess,
 }
@@ -215,6 +260,7 @@ impl MateWitness {
         (reached.turn() != side && reached.is_checkmate()).then(|| MateWitness {
             side,
             helpmate: helpmate.to_vec(),
+            searched: Vec::new(),
             position: position.clone(),
         })
     }
@@ -225,9 +271,16 @@ impl MateWitness {
     }
 
     /// A series of legal moves from the witness's position ending in checkmate by
-    /// [`MateWitness::side`]; empty when the proof was not a helpmate (a way back).
+    /// [`MateWitness::side`], checked move by move; empty when the proof was not a helpmate
+    /// (a way back) or its line is still [`MateWitness::searched_line`].
     pub fn helpmate(&self) -> &[Move] {
         &self.helpmate
+    }
+
+    /// The helpmate the search returned from the witness's position, not yet played through
+    /// here (see [`MateWitness`]); empty when the witness has none kept this way.
+    pub fn searched_line(&self) -> &[UciMove] {
+        &self.searched
     }
 
     /// The position the witness is about.
@@ -259,10 +312,8 @@ pub fn witness_along(position: &Chess, line: &[Move]) -> Option<MateWitness> {
     } else {
         let (potential, witness) = search_both(&end, Color::White);
         let witness = witness.filter(|_| potential == MatingPotential::CanMate)?;
-        if witness.helpmate.is_empty() {
-            return None;
-        }
-        (witness.side, witness.helpmate)
+        let tail = helpmate_of_uci(&end, witness.side, &witness.searched)?;
+        (witness.side, tail)
     };
     let mut helpmate = Vec::with_capacity(line.len() + tail.len());
     helpmate.extend_from_slice(line);
@@ -270,6 +321,7 @@ pub fn witness_along(position: &Chess, line: &[Move]) -> Option<MateWitness> {
     Some(MateWitness {
         side: tail_side,
         helpmate,
+        searched: Vec::new(),
         position: position.clone(),
     })
 }
@@ -338,6 +390,7 @@ pub fn dead_position_after_move(
         witness: Some(MateWitness {
             side,
             helpmate,
+            searched: Vec::new(),
             position: after.clone(),
         }),
         proof,
@@ -349,6 +402,14 @@ pub fn dead_position_after_move(
             && *first == m
         {
             return can_mate(witness.side, rest.to_vec(), AfterMoveProof::FollowsHelpmate);
+        }
+        // The game follows the searched line: its rest, played through and checked here, is
+        // the proof from now on.
+        if let Some((first, rest)) = witness.searched.split_first()
+            && *first == m.to_uci(CastlingMode::Standard)
+            && let Some(helpmate) = helpmate_of_uci(after, witness.side, rest)
+        {
+            return can_mate(witness.side, helpmate, AfterMoveProof::FollowsHelpmate);
         }
         if let Some(helpmate) = helpmate_after_move(after, m, witness) {
             return can_mate(witness.side, helpmate, AfterMoveProof::Helpmate);
@@ -378,11 +439,15 @@ pub fn dead_position_after_move(
 ///   further on, say): the helpmate without that move, the moves before it exchanged pair by
 ///   pair so that the other player, now to move, goes first.
 fn helpmate_after_move(after: &Chess, m: Move, witness: &MateWitness) -> Option<Vec<Move>> {
-    let line: Vec<UciMove> = witness
-        .helpmate
-        .iter()
-        .map(|m| m.to_uci(CastlingMode::Standard))
-        .collect();
+    let line: Vec<UciMove> = if witness.helpmate.is_empty() {
+        witness.searched.clone()
+    } else {
+        witness
+            .helpmate
+            .iter()
+            .map(|m| m.to_uci(CastlingMode::Standard))
+            .collect()
+    };
     let played = m.to_uci(CastlingMode::Standard);
     let (_, rest) = line.split_first()?;
     if let Some(helpmate) = helpmate_of_uci(after, witness.side, rest) {
@@ -419,28 +484,23 @@ fn helpmate_of_uci(position: &Chess, winner: Color, line: &[UciMove]) -> Option<
     (position.turn() != winner && position.is_checkmate()).then_some(helpmate)
 }
 
-/// The helpmate chasolver found (the `chess` crate's moves) as moves from `position`, when it
-/// checks out move by move and ends in checkmate by `winner`.
-fn helpmate_from(position: &Chess, winner: Color, line: &[chess::ChessMove]) -> Option<Vec<Move>> {
-    let uci: Vec<UciMove> = line
-        .iter()
-        .map(|m| {
-            let square = |s: chess::Square| shakmaty::Square::new(u32::from(s.to_int()));
-            UciMove::Normal {
-                from: square(m.get_source()),
-                to: square(m.get_dest()),
-                promotion: m.get_promotion().map(|piece| match piece {
-                    chess::Piece::Knight => Role::Knight,
-                    chess::Piece::Bishop => Role::Bishop,
-                    chess::Piece::Rook => Role::Rook,
-                    chess::Piece::Queen => Role::Queen,
-                    chess::Piece::Pawn => Role::Pawn,
-                    chess::Piece::King => Role::King,
-                }),
-            }
-        })
-        .collect();
-    helpmate_of_uci(position, winner, &uci)
+/// A move of chasolver's helpmate (the `chess` crate's move: from, to, promotion) as UCI,
+/// which [`helpmate_of_uci`] reads in the position it is played from (castling is the king's
+/// two-square step in both).
+fn uci_of(m: &chess::ChessMove) -> UciMove {
+    let square = |s: chess::Square| shakmaty::Square::new(u32::from(s.to_int()));
+    UciMove::Normal {
+        from: square(m.get_source()),
+        to: square(m.get_dest()),
+        promotion: m.get_promotion().map(|piece| match piece {
+            chess::Piece::Knight => Role::Knight,
+            chess::Piece::Bishop => Role::Bishop,
+            chess::Piece::Rook => Role::Rook,
+            chess::Piece::Queen => Role::Queen,
+            chess::Piece::Pawn => Role::Pawn,
+            chess::Piece::King => Role::King,
+        }),
+    }
 }
 
 /// Whether a side that could checkmate in `before` provably still can after the move `m`,
@@ -565,4 +625,38 @@ fn chess_board_via_fen(position: &Chess) -> Option<chess::Board> {
     }
     let fen = Fen::try_from_setup(setup).ok()?.to_string();
     chess::Board::from_str(&fen).ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn position(fen: &str) -> Chess {
+        Fen::from_str(fen)
+            .expect("a FEN")
+            .into_position(CastlingMode::Standard)
+            .expect("a legal position")
+    }
+
+    #[test]
+    fn a_searched_line_that_does_not_mate_when_played_is_not_taken_as_proof() {
+        // Given a witness whose searched line begins with the game's move but does not go on
+        // to mate (forged: the search never returns one; only this module can make it)
+        let before = position("r1bqkbnr/pppp1ppp/2n5/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR b KQkq - 3 3");
+        let uci = |text: &str| UciMove::from_ascii(text.as_bytes()).expect("UCI");
+        let witness = MateWitness {
+            side: Color::White,
+            helpmate: Vec::new(),
+            searched: vec![uci("a7a6"), uci("h5h6"), uci("g8f6")],
+            position: before.clone(),
+        };
+        let m = uci("a7a6").to_move(&before).expect("legal");
+        let mut after = before.clone();
+        after.play_unchecked(m);
+        // When the game plays its first move
+        let check = dead_position_after_move(&before, m, &after, Some(&witness));
+        // Then the rest is played through, found wanting, and the search decides
+        assert_eq!(check.proof, AfterMoveProof::Search);
+        assert_eq!(check.potential, dead_position(&after));
+    }
 }

@@ -15,6 +15,7 @@ use arbiter::rules::mating_potential::{
 use arbiter::rules::move_parsing::{parse_move, position_from_fen};
 use arbiter::rules::position_identity::PositionHistory;
 use pgn_reader::{RawTag, Reader, SanPlus, Visitor};
+use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Chess, Color, Move, Position};
 
 use crate::table::{Table, settings};
@@ -41,6 +42,21 @@ fn mates(position: &Chess, side: Color, helpmate: &[Move]) -> bool {
             return false;
         }
         position.play_unchecked(*m);
+    }
+    position.is_checkmate() && position.turn() != side
+}
+
+/// [`mates`] for a line in UCI (the search's line, kept unplayed): each move read in the
+/// position it is played from.
+fn mates_uci(position: &Chess, side: Color, line: &[UciMove]) -> bool {
+    let mut position = position.clone();
+    let mut moves = Vec::new();
+    for uci in line {
+        let Ok(m) = uci.to_move(&position) else {
+            return false;
+        };
+        position.play_unchecked(m);
+        moves.push(m);
     }
     position.is_checkmate() && position.turn() != side
 }
@@ -90,7 +106,7 @@ fn a_helpmate_the_move_spoils_is_not_taken_as_proof_and_the_search_decides() {
     let found = check
         .witness
         .expect("the search finds a player able to checkmate");
-    assert!(mates(&after, found.side(), found.helpmate()));
+    assert!(mates_uci(&after, found.side(), found.searched_line()));
 }
 
 #[test]
@@ -104,10 +120,10 @@ fn a_capture_that_leaves_a_knight_alone_is_dead_though_a_helpmate_was_known_befo
     assert_eq!(searched.potential, MatingPotential::CanMate);
     let witness = searched.witness.expect("a player able to checkmate");
     assert!(
-        !witness.helpmate().is_empty(),
+        !witness.searched_line().is_empty(),
         "the search's helpmate is kept"
     );
-    assert!(mates(&before, witness.side(), witness.helpmate()));
+    assert!(mates_uci(&before, witness.side(), witness.searched_line()));
 
     let (m, after) = play(&before, "Nxh7");
     let check = dead_position_after_move(&before, m, &after, Some(&witness));
@@ -151,6 +167,33 @@ fn the_move_a_helpmate_begins_with_leaves_the_rest_of_it_as_the_proof_without_a_
     assert_eq!(found.helpmate(), sans(&after, &["Qxf7#"]));
     assert_eq!(found.position(), &after);
     assert!(mates(&after, Color::White, found.helpmate()));
+}
+
+#[test]
+fn the_line_a_search_returned_is_played_through_when_the_game_follows_it_and_kept_as_checked() {
+    // Given a search after 1. e4 (White can checkmate; the line it returned is kept as it
+    // came, not played through)
+    let start = Chess::default();
+    let (m0, before) = play(&start, "e4");
+    let searched = dead_position_after_move(&start, m0, &before, None);
+    assert_eq!(searched.proof, AfterMoveProof::Search);
+    let witness = searched.witness.expect("a player able to checkmate");
+    assert!(witness.helpmate().is_empty());
+    let line = witness.searched_line().to_vec();
+    assert!(line.len() > 2, "{line:?}");
+    // When the game plays the line's first move
+    let first = line[0]
+        .to_move(&before)
+        .expect("the line's first move is legal");
+    let mut after = before.clone();
+    after.play_unchecked(first);
+    let check = dead_position_after_move(&before, first, &after, Some(&witness));
+    // Then the rest of it, played through, is the proof, and kept as a checked helpmate
+    assert_eq!(check.proof, AfterMoveProof::FollowsHelpmate);
+    let found = check.witness.expect("a witness after the move");
+    assert!(found.searched_line().is_empty());
+    assert_eq!(found.helpmate().len(), line.len() - 1);
+    assert!(mates(&after, found.side(), found.helpmate()));
 }
 
 #[test]
@@ -289,6 +332,17 @@ fn the_check_after_every_move_of_both_game_files_agrees_with_the_full_helpmate_s
                             found.helpmate().is_empty()
                                 || mates(position, found.side(), found.helpmate()),
                             "{name} game {index} ply {}: the helpmate kept does not mate",
+                            ply + 1
+                        );
+                        assert!(
+                            found.searched_line().is_empty()
+                                || mates_uci(position, found.side(), found.searched_line()),
+                            "{name} game {index} ply {}: the searched line kept does not mate",
+                            ply + 1
+                        );
+                        assert!(
+                            found.helpmate().is_empty() || found.searched_line().is_empty(),
+                            "{name} game {index} ply {}: a witness keeps one line",
                             ply + 1
                         );
                     }
