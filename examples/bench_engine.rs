@@ -12,13 +12,19 @@
 //! the game before they are recorded (`Game::look_ahead`, as the service's append does): the
 //! cost per move, the look-ahead's counted with each append's first move.
 //!
-//! `cargo run --release --example bench_engine [-- [--appends N] FILE.pgn ...]`; without files, every
+//! With `--upstream`, then the helpmate search alone on the positions where the check ran it
+//! (the witness's player first, as the check asks): the service's chasolver
+//! (`vendor/chasolver-arbiter`) and chasolver 3.0.0 as published, three rounds interleaved,
+//! the mean per search of each.
+//!
+//! `cargo run --release --example bench_engine [-- [--appends N] [--upstream] FILE.pgn ...]`; without files, every
 //! `*.pgn` of `../shared/data/games` (or `tests/shared/data/games`). `scripts/bench-engine.sh`
 //! runs it three times.
 
 use std::collections::BTreeMap;
 use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
+use std::str::FromStr;
 use std::time::{Duration, Instant};
 
 use arbiter::game::Game;
@@ -27,11 +33,14 @@ use arbiter::game::event::{
     TimeControl, TimeControlKind,
 };
 use arbiter::rules::automatic_end::automatic_end_after;
-use arbiter::rules::mating_potential::{MatingPotential, dead_position_after_move};
+use arbiter::rules::mating_potential::{
+    AfterMoveProof, MateWitness, MatingPotential, dead_position_after_move,
+};
 use arbiter::rules::move_parsing::parse_move;
 use arbiter::rules::position_identity::PositionHistory;
 use pgn_reader::{RawTag, Reader, SanPlus, Visitor};
-use shakmaty::{CastlingMode, Chess, Position};
+use shakmaty::fen::Fen;
+use shakmaty::{CastlingMode, Chess, EnPassantMode, Position};
 
 /// The main-line SAN of every game of a PGN file.
 struct Moves;
@@ -107,6 +116,9 @@ struct Figures {
     proofs: BTreeMap<&'static str, (usize, Duration)>,
     /// Moves after which the check did not run (mate or stalemate on the board).
     unchecked: usize,
+    /// The positions where the check ran the helpmate search, with the player it searched
+    /// for first (as FEN, for the `chess` crate's board).
+    searched: Vec<(String, chess::Color)>,
 }
 
 /// Records every move of `games` through `Game::record`, timing each call; with `run` above
@@ -181,10 +193,21 @@ fn replay_checks(games: &[Vec<String>], figures: &mut Figures) {
             let mut after = before.clone();
             after.play_unchecked(m);
             let mut checked = None;
+            let first = witness
+                .as_ref()
+                .map_or(shakmaty::Color::White, MateWitness::side);
             let end = automatic_end_after(&history, &after, |position| {
                 let start = Instant::now();
                 let check = dead_position_after_move(&before, m, position, witness.as_ref());
                 checked = Some((check.proof.name(), start.elapsed()));
+                if check.proof == AfterMoveProof::Search {
+                    let fen = Fen::from_position(position, EnPassantMode::Legal).to_string();
+                    let first = match first {
+                        shakmaty::Color::White => chess::Color::White,
+                        shakmaty::Color::Black => chess::Color::Black,
+                    };
+                    figures.searched.push((fen, first));
+                }
                 witness = check.witness;
                 check.potential == MatingPotential::CannotMate
             });
@@ -201,6 +224,37 @@ fn replay_checks(games: &[Vec<String>], figures: &mut Figures) {
             }
             history.play(m);
         }
+    }
+}
+
+/// The helpmate search alone on `positions`, the service's chasolver against the published
+/// one, `ROUNDS` rounds interleaved (the same answers: `tests/rules/helpmate_search_patch.rs`).
+fn compare_with_upstream(name: &str, positions: &[(String, chess::Color)]) {
+    const ROUNDS: usize = 3;
+    let boards: Vec<(chess::Board, chess::Color)> = positions
+        .iter()
+        .map(|(fen, first)| (chess::Board::from_str(fen).expect("a board"), *first))
+        .collect();
+    let n = boards.len().max(1) as f64;
+    println!(
+        "{name}: the helpmate search alone, {} positions where the check ran it",
+        boards.len()
+    );
+    for round in 1..=ROUNDS {
+        let start = Instant::now();
+        for (board, first) in &boards {
+            std::hint::black_box(chasolver_upstream::winnability(board, *first));
+        }
+        let upstream = micros(start.elapsed()) / n;
+        let start = Instant::now();
+        for (board, first) in &boards {
+            std::hint::black_box(chasolver::winnability(board, *first));
+        }
+        let ours = micros(start.elapsed()) / n;
+        println!(
+            "  round {round}: chasolver 3.0.0 {upstream:.2} µs a search, vendor/chasolver-arbiter {ours:.2} µs ({:.2}x)",
+            ours / upstream
+        );
     }
 }
 
@@ -269,6 +323,8 @@ fn main() {
     // `--appends N` (default 100): the size of the appends in the second measurement.
     let mut args: Vec<String> = std::env::args().skip(1).collect();
     let mut run = 100;
+    let upstream = args.iter().any(|arg| arg == "--upstream");
+    args.retain(|arg| arg != "--upstream");
     if let Some(at) = args.iter().position(|arg| arg == "--appends") {
         run = args
             .get(at + 1)
@@ -295,6 +351,9 @@ fn main() {
         record_all(&games, 1, &mut figures);
         replay_checks(&games, &mut figures);
         report(&format!("{name}, one move per append"), &figures);
+        if upstream {
+            compare_with_upstream(&name, &figures.searched);
+        }
         let mut appended = Figures::default();
         record_all(&games, run, &mut appended);
         report(&format!("{name}, appends of {run} moves"), &appended);
@@ -313,6 +372,7 @@ impl Figures {
         self.costs.extend(figures.costs);
         self.after_the_end += figures.after_the_end;
         self.unchecked += figures.unchecked;
+        self.searched.extend(figures.searched);
         for (proof, (count, cost)) in figures.proofs {
             let entry = self.proofs.entry(proof).or_default();
             entry.0 += count;
