@@ -422,12 +422,49 @@ pub fn dead_position_after_move(
         }
     }
     let first = witness.map_or(Color::White, |witness| witness.side);
+    if let Some(witness) = search_after_recapture(after, m, first) {
+        return AfterMoveCheck {
+            potential: MatingPotential::CanMate,
+            witness: Some(witness),
+            proof: AfterMoveProof::Search,
+        };
+    }
     let (potential, witness) = search_both(after, first);
     AfterMoveCheck {
         potential,
         witness,
         proof: AfterMoveProof::Search,
     }
+}
+
+/// After a capture, the search one move ahead: from the position after the likeliest reply,
+/// a recapture on the same square (by the least valuable piece that can make it). A player
+/// able to checkmate there can from `after` too, by the recapture and then the helpmate
+/// (5.2.2: "any possible series of legal moves"), so the witness for `after` is the
+/// recapture followed by the searched line, and when the game does recapture so, the next
+/// move's check follows it instead of searching again. `None` when the move was not a
+/// capture, no recapture is legal, or the search there does not find a player able to
+/// checkmate: then `after` is searched itself, and its verdict is the search's.
+fn search_after_recapture(after: &Chess, m: Move, first: Color) -> Option<MateWitness> {
+    m.capture()?;
+    let recapture = after
+        .legal_moves()
+        .into_iter()
+        .filter(|reply| reply.is_capture() && reply.to() == m.to())
+        .min_by_key(|reply| reply.role())?;
+    let mut next = after.clone();
+    next.play_unchecked(recapture);
+    let (potential, witness) = search_both(&next, first);
+    let witness = witness.filter(|_| potential == MatingPotential::CanMate)?;
+    let mut searched = Vec::with_capacity(witness.searched.len() + 1);
+    searched.push(recapture.to_uci(CastlingMode::Standard));
+    searched.extend(witness.searched);
+    Some(MateWitness {
+        side: witness.side,
+        helpmate: Vec::new(),
+        searched,
+        position: after.clone(),
+    })
 }
 
 /// A helpmate by the witness's player from `after`, made of the witness's helpmate from the

@@ -197,6 +197,54 @@ fn the_line_a_search_returned_is_played_through_when_the_game_follows_it_and_kep
 }
 
 #[test]
+fn after_a_capture_the_search_looks_past_the_recapture_and_the_recapture_needs_no_search() {
+    // Given 1. e4 d5 2. exd5: the check after the capture searches from the position after
+    // the likeliest recapture, 2... Qxd5
+    let start = Chess::default();
+    let line = sans(&start, &["e4", "d5"]);
+    let mut before = start.clone();
+    for m in &line {
+        before.play_unchecked(*m);
+    }
+    let (capture, after) = play(&before, "exd5");
+    let check = dead_position_after_move(&before, capture, &after, None);
+    assert_eq!(check.proof, AfterMoveProof::Search);
+    assert_eq!(check.potential, MatingPotential::CanMate);
+    let witness = check.witness.expect("a player able to checkmate");
+    let (recapture, recaptured) = play(&after, "Qxd5");
+    assert_eq!(
+        witness.searched_line().first(),
+        Some(&recapture.to_uci(CastlingMode::Standard))
+    );
+    assert!(mates_uci(&after, witness.side(), witness.searched_line()));
+    // When the game recaptures so, the rest of that line is the proof: no search
+    let next = dead_position_after_move(&after, recapture, &recaptured, Some(&witness));
+    assert_eq!(next.proof, AfterMoveProof::FollowsHelpmate);
+    let found = next.witness.expect("a witness after the recapture");
+    assert!(mates(&recaptured, found.side(), found.helpmate()));
+    // And another recapture is checked as any other move
+    let (other, elsewhere) = play(&after, "Nf6");
+    let other_check = dead_position_after_move(&after, other, &elsewhere, Some(&witness));
+    assert_ne!(other_check.proof, AfterMoveProof::FollowsHelpmate);
+    assert_eq!(other_check.potential, MatingPotential::CanMate);
+}
+
+#[test]
+fn a_recapture_that_leaves_the_kings_alone_does_not_hide_that_the_capture_left_a_live_position() {
+    // White: Kb1, Qf5; Black: Kg7, Nf6. 1. Qxf6+ leaves king and queen against king (live);
+    // the likeliest recapture, Kxf6, would leave the kings alone (dead, 5.2.2).
+    let before = position("8/6k1/5n2/5Q2/8/8/8/1K6 w - - 0 1");
+    let (capture, after) = play(&before, "Qxf6+");
+    let check = dead_position_after_move(&before, capture, &after, None);
+    assert_eq!(check.proof, AfterMoveProof::Search);
+    assert_eq!(check.potential, MatingPotential::CanMate);
+    assert_eq!(dead_position(&after), MatingPotential::CanMate);
+    let (recapture, recaptured) = play(&after, "Kxf6");
+    let next = dead_position_after_move(&after, recapture, &recaptured, check.witness.as_ref());
+    assert_eq!(next.potential, MatingPotential::CannotMate);
+}
+
+#[test]
 fn a_move_the_helpmate_makes_later_is_taken_out_of_it_and_the_rest_reordered_still_mates() {
     // White's helpmate 4. d3 a6 5. Bd2 b6 6. Qxf7#... written so that the bishop's move comes
     // second: when White plays it first, Black's a6 and White's d3 change places.
