@@ -58,7 +58,6 @@ pub(super) fn after_move(
 ) -> AfterMove {
     let history = ctx.board().history();
     let before = history.current();
-    let san = san_of(before, m);
     let mut after = before.clone();
     after.play_unchecked(m);
     let mut witness_after = None;
@@ -68,7 +67,8 @@ pub(super) fn after_move(
         check.potential == MatingPotential::CannotMate
     });
     AfterMove {
-        end: end.map(|end| automatic_end(ctx, by, &san, &after, end)),
+        // The move's SAN is only needed for the evidence of an end (most moves end nothing).
+        end: end.map(|end| automatic_end(ctx, by, &san_of(before, m), &after, end)),
         witness: witness_after,
     }
 }
