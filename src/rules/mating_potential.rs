@@ -195,8 +195,7 @@ fn search_both(position: &Chess, first: Color) -> (MatingPotential, Option<MateW
             MatingPotential::CanMate,
             Some(MateWitness {
                 side,
-                helpmate: Vec::new(),
-                searched: helpmate.iter().map(uci_of).collect(),
+                line: WitnessLine::Searched(helpmate.iter().map(uci_of).collect()),
                 position: position.clone(),
             }),
         )
@@ -235,14 +234,36 @@ fn search_both(position: &Chess, first: Color) -> (MatingPotential, Option<MateW
 pub struct MateWitness {
     /// The player proven able to checkmate.
     side: Color,
-    /// A series of legal moves from `position` that ends in checkmate by `side`, checked move
-    /// by move (empty when none is known or the line is still `searched`).
-    helpmate: Vec<Move>,
-    /// The helpmate the search returned from `position`, not yet played through (empty when
-    /// none is kept this way).
-    searched: Vec<UciMove>,
+    /// The line from `position` that proves it, if one is known.
+    line: WitnessLine,
     /// The position the proof is about.
     position: Chess,
+}
+
+/// The line a [`MateWitness`] keeps: one of the two, never both.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum WitnessLine {
+    /// None known (a way back proved the witness).
+    None,
+    /// A series of legal moves ending in checkmate by the witness's player, checked move by
+    /// move.
+    Checked(Vec<Move>),
+    /// The helpmate the search returned, not yet played through.
+    Searched(Vec<UciMove>),
+}
+
+impl WitnessLine {
+    /// The line as UCI, each move to be read in the position it is played from.
+    fn uci(&self) -> Vec<UciMove> {
+        match self {
+            WitnessLine::None => Vec::new(),
+            WitnessLine::Checked(moves) => moves
+                .iter()
+                .map(|m| m.to_uci(CastlingMode::Standard))
+                .collect(),
+            WitnessLine::Searched(line) => line.clone(),
+        }
+    }
 }
 
 impl MateWitness {
@@ -259,8 +280,7 @@ impl MateWitness {
         }
         (reached.turn() != side && reached.is_checkmate()).then(|| MateWitness {
             side,
-            helpmate: helpmate.to_vec(),
-            searched: Vec::new(),
+            line: WitnessLine::Checked(helpmate.to_vec()),
             position: position.clone(),
         })
     }
@@ -274,13 +294,19 @@ impl MateWitness {
     /// [`MateWitness::side`], checked move by move; empty when the proof was not a helpmate
     /// (a way back) or its line is still [`MateWitness::searched_line`].
     pub fn helpmate(&self) -> &[Move] {
-        &self.helpmate
+        match &self.line {
+            WitnessLine::Checked(moves) => moves,
+            WitnessLine::None | WitnessLine::Searched(_) => &[],
+        }
     }
 
     /// The helpmate the search returned from the witness's position, not yet played through
     /// here (see [`MateWitness`]); empty when the witness has none kept this way.
     pub fn searched_line(&self) -> &[UciMove] {
-        &self.searched
+        match &self.line {
+            WitnessLine::Searched(line) => line,
+            WitnessLine::None | WitnessLine::Checked(_) => &[],
+        }
     }
 
     /// The position the witness is about.
@@ -312,7 +338,7 @@ pub fn witness_along(position: &Chess, line: &[Move]) -> Option<MateWitness> {
     } else {
         let (potential, witness) = search_both(&end, Color::White);
         let witness = witness.filter(|_| potential == MatingPotential::CanMate)?;
-        let tail = helpmate_of_uci(&end, witness.side, &witness.searched)?;
+        let tail = helpmate_of_uci(&end, witness.side, witness.searched_line())?;
         (witness.side, tail)
     };
     let mut helpmate = Vec::with_capacity(line.len() + tail.len());
@@ -320,8 +346,7 @@ pub fn witness_along(position: &Chess, line: &[Move]) -> Option<MateWitness> {
     helpmate.extend(tail);
     Some(MateWitness {
         side: tail_side,
-        helpmate,
-        searched: Vec::new(),
+        line: WitnessLine::Checked(helpmate),
         position: position.clone(),
     })
 }
@@ -385,12 +410,11 @@ pub fn dead_position_after_move(
     after: &Chess,
     witness: Option<&MateWitness>,
 ) -> AfterMoveCheck {
-    let can_mate = |side, helpmate, proof| AfterMoveCheck {
+    let can_mate = |side, line, proof| AfterMoveCheck {
         potential: MatingPotential::CanMate,
         witness: Some(MateWitness {
             side,
-            helpmate,
-            searched: Vec::new(),
+            line,
             position: after.clone(),
         }),
         proof,
@@ -398,27 +422,32 @@ pub fn dead_position_after_move(
     // A witness about another position proves nothing here.
     let witness = witness.filter(|witness| witness.position == *before);
     if let Some(witness) = witness {
-        if let Some((first, rest)) = witness.helpmate.split_first()
-            && *first == m
-        {
-            return can_mate(witness.side, rest.to_vec(), AfterMoveProof::FollowsHelpmate);
-        }
-        // The game follows the searched line: its rest, played through and checked here, is
-        // the proof from now on.
-        if let Some((first, rest)) = witness.searched.split_first()
-            && *first == m.to_uci(CastlingMode::Standard)
-            && let Some(helpmate) = helpmate_of_uci(after, witness.side, rest)
-        {
-            return can_mate(witness.side, helpmate, AfterMoveProof::FollowsHelpmate);
+        let followed = match &witness.line {
+            WitnessLine::None => None,
+            WitnessLine::Checked(moves) => moves
+                .split_first()
+                .filter(|(first, _)| **first == m)
+                .map(|(_, rest)| rest.to_vec()),
+            // The game follows the searched line: its rest, played through and checked here,
+            // is the proof from now on.
+            WitnessLine::Searched(line) => line
+                .split_first()
+                .filter(|(first, _)| **first == m.to_uci(CastlingMode::Standard))
+                .and_then(|(_, rest)| helpmate_of_uci(after, witness.side, rest)),
+        };
+        if let Some(rest) = followed {
+            let line = WitnessLine::Checked(rest);
+            return can_mate(witness.side, line, AfterMoveProof::FollowsHelpmate);
         }
         if let Some(helpmate) = helpmate_after_move(after, m, witness) {
-            return can_mate(witness.side, helpmate, AfterMoveProof::Helpmate);
+            let line = WitnessLine::Checked(helpmate);
+            return can_mate(witness.side, line, AfterMoveProof::Helpmate);
         }
         if way_back(before, m, after).is_some() {
             // The helpmate kept is from `before`; none is known from `after` (the way back
             // followed by it would be one, but a line the game does not follow is of no use
             // to the next move's check).
-            return can_mate(witness.side, Vec::new(), AfterMoveProof::WayBack);
+            return can_mate(witness.side, WitnessLine::None, AfterMoveProof::WayBack);
         }
     }
     let first = witness.map_or(Color::White, |witness| witness.side);
@@ -456,13 +485,11 @@ fn search_after_recapture(after: &Chess, m: Move, first: Color) -> Option<MateWi
     next.play_unchecked(recapture);
     let (potential, witness) = search_both(&next, first);
     let witness = witness.filter(|_| potential == MatingPotential::CanMate)?;
-    let mut searched = Vec::with_capacity(witness.searched.len() + 1);
-    searched.push(recapture.to_uci(CastlingMode::Standard));
-    searched.extend(witness.searched);
+    let mut line = vec![recapture.to_uci(CastlingMode::Standard)];
+    line.extend_from_slice(witness.searched_line());
     Some(MateWitness {
         side: witness.side,
-        helpmate: Vec::new(),
-        searched,
+        line: WitnessLine::Searched(line),
         position: after.clone(),
     })
 }
@@ -476,15 +503,7 @@ fn search_after_recapture(after: &Chess, m: Move, first: Color) -> Option<MateWi
 ///   further on, say): the helpmate without that move, the moves before it exchanged pair by
 ///   pair so that the other player, now to move, goes first.
 fn helpmate_after_move(after: &Chess, m: Move, witness: &MateWitness) -> Option<Vec<Move>> {
-    let line: Vec<UciMove> = if witness.helpmate.is_empty() {
-        witness.searched.clone()
-    } else {
-        witness
-            .helpmate
-            .iter()
-            .map(|m| m.to_uci(CastlingMode::Standard))
-            .collect()
-    };
+    let line = witness.line.uci();
     let played = m.to_uci(CastlingMode::Standard);
     let (_, rest) = line.split_first()?;
     if let Some(helpmate) = helpmate_of_uci(after, witness.side, rest) {
@@ -683,8 +702,7 @@ mod tests {
         let uci = |text: &str| UciMove::from_ascii(text.as_bytes()).expect("UCI");
         let witness = MateWitness {
             side: Color::White,
-            helpmate: Vec::new(),
-            searched: vec![uci("a7a6"), uci("h5h6"), uci("g8f6")],
+            line: WitnessLine::Searched(vec![uci("a7a6"), uci("h5h6"), uci("g8f6")]),
             position: before.clone(),
         };
         let m = uci("a7a6").to_move(&before).expect("legal");

@@ -50,13 +50,11 @@ fn mates(position: &Chess, side: Color, helpmate: &[Move]) -> bool {
 /// position it is played from.
 fn mates_uci(position: &Chess, side: Color, line: &[UciMove]) -> bool {
     let mut position = position.clone();
-    let mut moves = Vec::new();
     for uci in line {
         let Ok(m) = uci.to_move(&position) else {
             return false;
         };
         position.play_unchecked(m);
-        moves.push(m);
     }
     position.is_checkmate() && position.turn() != side
 }
@@ -222,7 +220,7 @@ fn after_a_capture_the_search_looks_past_the_recapture_and_the_recapture_needs_n
     assert_eq!(next.proof, AfterMoveProof::FollowsHelpmate);
     let found = next.witness.expect("a witness after the recapture");
     assert!(mates(&recaptured, found.side(), found.helpmate()));
-    // And another recapture is checked as any other move
+    // And a move other than that recapture is checked as any other move
     let (other, elsewhere) = play(&after, "Nf6");
     let other_check = dead_position_after_move(&after, other, &elsewhere, Some(&witness));
     assert_ne!(other_check.proof, AfterMoveProof::FollowsHelpmate);
