@@ -45,8 +45,11 @@ use super::events::{
 };
 use super::{Store, StoreError, to_i64, to_u64};
 use chrono::{DateTime, Utc};
+use sqlx::Postgres;
 use sqlx::Row;
+use sqlx::pool::PoolConnection;
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 use tokio::sync::{Mutex, mpsc, oneshot};
 use uuid::Uuid;
 
@@ -173,95 +176,106 @@ impl Store {
         group: Vec<PreparedAppend>,
         links: GroupLinks,
     ) -> Result<Vec<GroupedOutcome>, StoreError> {
-        let events: usize = group.iter().map(PreparedAppend::len).sum();
-        // Each append's game and number of events, to tell the rows apart afterwards.
-        let shape: Vec<(Uuid, usize)> = group.iter().map(|a| (a.game_id, a.len())).collect();
-        let mut game_ids = Vec::with_capacity(group.len());
-        let mut expected = Vec::with_capacity(group.len());
-        let mut last = Vec::with_capacity(group.len());
-        let mut sets_outcome = Vec::with_capacity(group.len());
-        let mut status = Vec::with_capacity(group.len());
-        let mut result = Vec::with_capacity(group.len());
-        let mut termination = Vec::with_capacity(group.len());
-        let mut event_games = Vec::with_capacity(events);
-        let mut seqs = Vec::with_capacity(events);
-        let mut batches = Vec::with_capacity(events);
-        let mut recorders = Vec::with_capacity(events);
-        let mut event_ids = Vec::with_capacity(events);
-        let mut types = Vec::with_capacity(events);
-        let mut payloads = Vec::with_capacity(events);
-        let mut metadata = Vec::with_capacity(events);
-        let mut occurred_at = Vec::with_capacity(events);
-        for append in group {
-            let (s, r, t) = append.columns.summary(append.outcome.as_ref());
-            let count = append.len();
-            game_ids.push(append.game_id);
-            expected.push(to_i64(append.expected_seq));
-            last.push(to_i64(append.expected_seq + count as u64));
-            sets_outcome.push(append.outcome.is_some());
-            status.push(s);
-            result.push(r);
-            termination.push(t);
-            for offset in 0..count {
-                event_games.push(append.game_id);
-                seqs.push(to_i64(append.expected_seq + 1 + offset as u64));
-                batches.push(append.batch_id());
-                recorders.push(append.recorded_by.clone());
-            }
-            append.columns.extend_into(
-                &mut event_ids,
-                &mut types,
-                &mut payloads,
-                &mut metadata,
-                &mut occurred_at,
-            );
-        }
-        let statement = match links {
-            GroupLinks::ByTrigger => GROUP_APPEND_STATEMENT,
-            GroupLinks::ByGroup => GROUP_APPEND_LINKED_STATEMENT,
-        };
-        let rows = sqlx::query(statement)
-            .bind(&game_ids)
-            .bind(&expected)
-            .bind(&last)
-            .bind(&sets_outcome)
-            .bind(&status)
-            .bind(&result)
-            .bind(&termination)
-            .bind(&event_games)
-            .bind(&seqs)
-            .bind(&event_ids)
-            .bind(&batches)
-            .bind(&types)
-            .bind(&payloads)
-            .bind(&metadata)
-            .bind(&occurred_at)
-            .bind(&recorders)
-            .fetch_all(&self.pool)
-            .await?;
-        let mut links: std::collections::HashMap<Uuid, Vec<StoredLink>> =
-            std::collections::HashMap::with_capacity(shape.len());
-        for row in &rows {
-            let game_id: Uuid = row.try_get("game_id")?;
-            links.entry(game_id).or_default().push(StoredLink {
-                seq: to_u64(row.try_get("seq")?),
-                recorded_at: row.try_get("recorded_at")?,
-                prev_hash: row.try_get("prev_hash")?,
-                hash: row.try_get("hash")?,
-            });
-        }
-        Ok(shape
-            .iter()
-            .map(|(game_id, count)| match links.remove(game_id) {
-                Some(mut stored) if stored.len() == *count => {
-                    stored.sort_by_key(|link| link.seq);
-                    GroupedOutcome::Stored(stored)
-                }
-                // The statement stores a game's events all or none (its guard).
-                _ => GroupedOutcome::GuardFailed,
-            })
-            .collect())
+        let mut connection = self.pool.acquire().await?;
+        append_group_on(&mut connection, group, links).await
     }
+}
+
+/// [`Store::append_group_linked_by`] on `connection`, which must be one of the store's pool
+/// (a writer keeps one for the groups that follow each other without a pause).
+async fn append_group_on(
+    connection: &mut sqlx::PgConnection,
+    group: Vec<PreparedAppend>,
+    links: GroupLinks,
+) -> Result<Vec<GroupedOutcome>, StoreError> {
+    let events: usize = group.iter().map(PreparedAppend::len).sum();
+    // Each append's game and number of events, to tell the rows apart afterwards.
+    let shape: Vec<(Uuid, usize)> = group.iter().map(|a| (a.game_id, a.len())).collect();
+    let mut game_ids = Vec::with_capacity(group.len());
+    let mut expected = Vec::with_capacity(group.len());
+    let mut last = Vec::with_capacity(group.len());
+    let mut sets_outcome = Vec::with_capacity(group.len());
+    let mut status = Vec::with_capacity(group.len());
+    let mut result = Vec::with_capacity(group.len());
+    let mut termination = Vec::with_capacity(group.len());
+    let mut event_games = Vec::with_capacity(events);
+    let mut seqs = Vec::with_capacity(events);
+    let mut batches = Vec::with_capacity(events);
+    let mut recorders = Vec::with_capacity(events);
+    let mut event_ids = Vec::with_capacity(events);
+    let mut types = Vec::with_capacity(events);
+    let mut payloads = Vec::with_capacity(events);
+    let mut metadata = Vec::with_capacity(events);
+    let mut occurred_at = Vec::with_capacity(events);
+    for append in group {
+        let (s, r, t) = append.columns.summary(append.outcome.as_ref());
+        let count = append.len();
+        game_ids.push(append.game_id);
+        expected.push(to_i64(append.expected_seq));
+        last.push(to_i64(append.expected_seq + count as u64));
+        sets_outcome.push(append.outcome.is_some());
+        status.push(s);
+        result.push(r);
+        termination.push(t);
+        for offset in 0..count {
+            event_games.push(append.game_id);
+            seqs.push(to_i64(append.expected_seq + 1 + offset as u64));
+            batches.push(append.batch_id());
+            recorders.push(append.recorded_by.clone());
+        }
+        append.columns.extend_into(
+            &mut event_ids,
+            &mut types,
+            &mut payloads,
+            &mut metadata,
+            &mut occurred_at,
+        );
+    }
+    let statement = match links {
+        GroupLinks::ByTrigger => GROUP_APPEND_STATEMENT,
+        GroupLinks::ByGroup => GROUP_APPEND_LINKED_STATEMENT,
+    };
+    let rows = sqlx::query(statement)
+        .bind(&game_ids)
+        .bind(&expected)
+        .bind(&last)
+        .bind(&sets_outcome)
+        .bind(&status)
+        .bind(&result)
+        .bind(&termination)
+        .bind(&event_games)
+        .bind(&seqs)
+        .bind(&event_ids)
+        .bind(&batches)
+        .bind(&types)
+        .bind(&payloads)
+        .bind(&metadata)
+        .bind(&occurred_at)
+        .bind(&recorders)
+        .fetch_all(&mut *connection)
+        .await?;
+    let mut links: std::collections::HashMap<Uuid, Vec<StoredLink>> =
+        std::collections::HashMap::with_capacity(shape.len());
+    for row in &rows {
+        let game_id: Uuid = row.try_get("game_id")?;
+        links.entry(game_id).or_default().push(StoredLink {
+            seq: to_u64(row.try_get("seq")?),
+            recorded_at: row.try_get("recorded_at")?,
+            prev_hash: row.try_get("prev_hash")?,
+            hash: row.try_get("hash")?,
+        });
+    }
+    Ok(shape
+        .iter()
+        .map(|(game_id, count)| match links.remove(game_id) {
+            Some(mut stored) if stored.len() == *count => {
+                stored.sort_by_key(|link| link.seq);
+                GroupedOutcome::Stored(stored)
+            }
+            // The statement stores a game's events all or none (its guard).
+            _ => GroupedOutcome::GuardFailed,
+        })
+        .collect())
 }
 
 /// The envelopes of `events` as a group stored them: what the
@@ -320,7 +334,10 @@ enum GroupAnswer {
 /// them with [`Store::append_group`], answers each, and starts again; appends that arrive
 /// while a group is being written wait for the next one. With one writer, the group size
 /// follows the load by itself: one append alone when there is no contention, the whole queue
-/// when many writers wait.
+/// when many writers wait. A writer keeps the pooled connection it took while groups follow
+/// each other without a pause (for at most [`HOLD_AT_MOST`]) and gives it back as soon as
+/// nothing is queued: one backend, its caches warm, writes a busy stretch instead of a
+/// different one of the pool for every group (docs/write-path.md, "Seventh pass").
 ///
 /// Long appends (a relay's or an import's many moves) can have queues and writers of their
 /// own ([`GroupCommitter::with_bulk`]): their statements then run beside the short appends'
@@ -469,6 +486,17 @@ fn spawn_writers(
     Some(sender)
 }
 
+/// How long a writer keeps one pooled connection for groups that follow each other without a
+/// pause before it takes one from the pool again (which closes a connection made before a
+/// failover instead of handing it out, `src/store/failover.rs`).
+const HOLD_AT_MOST: Duration = Duration::from_millis(50);
+
+/// A writer's connection, and since when it has kept it.
+struct Held {
+    connection: PoolConnection<Postgres>,
+    since: Instant,
+}
+
 /// A writer: takes what is queued, writes it as one group, answers, again; ends when every
 /// committer handle is gone.
 async fn write_groups(
@@ -480,15 +508,25 @@ async fn write_groups(
     // An append taken from the queue but left for the next group (its game was already in
     // this one).
     let mut carried: Option<Queued> = None;
+    // The connection of the groups that follow each other without a pause.
+    let mut held: Option<Held> = None;
     loop {
         let mut group: Vec<Queued> = Vec::new();
         {
             let mut receiver = queue.lock().await;
             let first = match carried.take() {
                 Some(first) => first,
-                None => match receiver.recv().await {
-                    Some(first) => first,
-                    None => return,
+                None => match receiver.try_recv() {
+                    Ok(first) => first,
+                    Err(mpsc::error::TryRecvError::Disconnected) => return,
+                    Err(mpsc::error::TryRecvError::Empty) => {
+                        // Nothing waits: the connection goes back to the pool until something does.
+                        held = None;
+                        match receiver.recv().await {
+                            Some(first) => first,
+                            None => return,
+                        }
+                    }
                 },
             };
             let mut events = first.append.len();
@@ -519,7 +557,24 @@ async fn write_groups(
             .map(|queued| (queued.append, queued.answer))
             .unzip();
         let group_size = appends.len();
-        match store.append_group_linked_by(appends, links).await {
+        let connection = match held.take() {
+            Some(kept) if kept.since.elapsed() < HOLD_AT_MOST => Ok(kept),
+            _ => store.pool.acquire().await.map(|connection| Held {
+                connection,
+                since: Instant::now(),
+            }),
+        };
+        let written = match connection {
+            Ok(mut kept) => {
+                let written = append_group_on(&mut kept.connection, appends, links).await;
+                if written.is_ok() {
+                    held = Some(kept);
+                }
+                written
+            }
+            Err(error) => Err(error.into()),
+        };
+        match written {
             Ok(outcomes) => {
                 for (answer, outcome) in answers.into_iter().zip(outcomes) {
                     // A writer that gave up waiting (its request was dropped) is not told.

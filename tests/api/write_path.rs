@@ -1107,3 +1107,49 @@ async fn a_long_append_is_written_by_a_writer_of_its_own_while_the_short_appends
     }
     db.finish().await;
 }
+
+#[actix_web::test]
+async fn a_group_writer_gives_its_connection_back_to_the_pool_as_soon_as_nothing_is_queued() {
+    use std::time::Duration;
+    let db = TestDb::new().await;
+    let arbitration = Arbitration::new(db.service.clone()).with_group_commit(1, 1000);
+    let mut games = Vec::new();
+    for _ in 0..8 {
+        games.push(new_game(&db).await);
+    }
+    // Groups that follow each other without a pause: eight games, two moves each, sent at once.
+    for (seq, by, san) in [(1, "white", "e4"), (2, "black", "e5")] {
+        let sent: Vec<_> = games
+            .iter()
+            .map(|game| {
+                let (arbitration, game) = (arbitration.clone(), *game);
+                actix_web::rt::spawn(async move {
+                    arbitration
+                        .record(game, seq, vec![a_move(by, san)], "a")
+                        .await
+                })
+            })
+            .collect();
+        for reply in sent {
+            assert!(reply.await.unwrap().expect("stored").newly_stored);
+        }
+    }
+    // Nothing is queued now: every connection the service's pool opened is idle again, so
+    // none is kept past a failover's check (docs/operations.md), and closing the pool at
+    // shutdown does not wait for a writer.
+    let pool = db.service.pool();
+    let started = std::time::Instant::now();
+    while pool.num_idle() < pool.size() as usize {
+        assert!(
+            started.elapsed() < Duration::from_secs(5),
+            "the writer still holds a connection: {} of {} idle",
+            pool.num_idle(),
+            pool.size()
+        );
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    for game in games {
+        assert!(db.store.verify_chain(game).await.unwrap().intact);
+    }
+    db.finish().await;
+}
