@@ -557,9 +557,13 @@ async fn write_groups(
             .map(|queued| (queued.append, queued.answer))
             .unzip();
         let group_size = appends.len();
-        let connection = match held.take() {
-            Some(kept) if kept.since.elapsed() < HOLD_AT_MOST => Ok(kept),
-            _ => store.pool.acquire().await.map(|connection| Held {
+        // A connection kept too long goes back to the pool before another is taken from it.
+        let kept = held
+            .take()
+            .filter(|kept| kept.since.elapsed() < HOLD_AT_MOST);
+        let connection = match kept {
+            Some(kept) => Ok(kept),
+            None => store.pool.acquire().await.map(|connection| Held {
                 connection,
                 since: Instant::now(),
             }),
