@@ -23,8 +23,13 @@ fn a_move(by: &str, san: &str) -> NewEvent {
 }
 
 async fn new_game(db: &TestDb) -> Uuid {
+    new_game_through(&db.service).await
+}
+
+/// A standard game created through `store` (its connection's statistics are its own).
+async fn new_game_through(store: &arbiter::store::Store) -> Uuid {
     let settings = serde_json::from_value(standard_game()).unwrap();
-    db.service
+    store
         .create_game(None, None, &settings, "test")
         .await
         .unwrap()
@@ -768,16 +773,10 @@ async fn a_group_finds_its_games_by_key_after_the_table_grew_under_a_plan_made_w
     // The games are created through `writer` too: a scan of `games` by another backend could
     // reach the statistics late (a backend reports at most once a second) and be counted
     // below as the groups'.
-    let settings = serde_json::from_value(standard_game()).unwrap();
-    let mut games = [Uuid::nil(); 2];
-    for game in &mut games {
-        *game = writer
-            .create_game(None, None, &settings, "test")
-            .await
-            .unwrap()
-            .summary
-            .game_id;
-    }
+    let games = [
+        new_game_through(&writer).await,
+        new_game_through(&writer).await,
+    ];
     let sans = [
         "e4", "e5", "Nf3", "Nc6", "Bb5", "a6", "Ba4", "Nf6", "O-O", "Be7",
     ];
