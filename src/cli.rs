@@ -135,6 +135,60 @@ pub enum TokenAction {
     },
 }
 
+/// What the command line prints when a command fails: the error and its causes joined by
+/// `: `, as anyhow's `{:#}` does, but as a person reads it. A cause whose words the text
+/// already holds is left out (sqlx repeats its database error as its own source), and a
+/// database error gives PostgreSQL's message alone (its "at line N" is the line of
+/// PostgreSQL's own source code, which tells the reader nothing).
+pub fn error_message(error: &anyhow::Error) -> String {
+    let mut text = String::new();
+    let mut hint = None;
+    let mut last = String::new();
+    for cause in error.chain() {
+        let database = match cause.downcast_ref::<sqlx::Error>() {
+            Some(sqlx::Error::Database(database)) => Some(&**database),
+            _ => cause
+                .downcast_ref::<sqlx::postgres::PgDatabaseError>()
+                .map(|database| database as &dyn sqlx::error::DatabaseError),
+        };
+        let part = match database {
+            Some(database) => {
+                hint = hint.or(match database.code().as_deref() {
+                    // invalid_catalog_name
+                    Some("3D000") => Some(
+                        "create that database (`createdb NAME` as a role that may) or point \
+                         DATABASE_URL at one that exists",
+                    ),
+                    // invalid_authorization_specification, invalid_password
+                    Some("28000" | "28P01") => Some(
+                        "check the user and password in DATABASE_URL, and that pg_hba.conf \
+                         lets that user in from this host",
+                    ),
+                    _ => None,
+                });
+                database.message().to_string()
+            }
+            None => cause.to_string(),
+        };
+        // A cause that repeats what is said already, or the last part with more words
+        // after it (PostgreSQL's error under sqlx's, with its source line), adds nothing.
+        if part.is_empty() || text.contains(&part) || (!last.is_empty() && part.starts_with(&last))
+        {
+            continue;
+        }
+        if !text.is_empty() {
+            text.push_str(": ");
+        }
+        text.push_str(&part);
+        last = part;
+    }
+    if let Some(hint) = hint {
+        text.push_str("; ");
+        text.push_str(hint);
+    }
+    text
+}
+
 /// Runs a subcommand.
 pub async fn run(command: Command) -> Result<ExitCode> {
     match command {

@@ -9,6 +9,7 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 use arbiter::cli::Command;
 use clap::Parser;
+use std::io::IsTerminal;
 use std::process::ExitCode;
 
 #[derive(Debug, Parser)]
@@ -36,8 +37,11 @@ struct Cli {
 fn init_logging(cli: &Cli) {
     let filter = tracing_subscriber::EnvFilter::try_new(&cli.log_level)
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
+    // Colours only on a terminal: a log written to a file or read by a collector gets plain
+    // text, never escape codes.
     let builder = tracing_subscriber::fmt()
         .with_env_filter(filter)
+        .with_ansi(std::io::stderr().is_terminal())
         .with_writer(std::io::stderr);
     if cli.log_json {
         builder.json().init();
@@ -53,7 +57,7 @@ async fn main() -> ExitCode {
     match arbiter::cli::run(cli.command).await {
         Ok(code) => code,
         Err(error) => {
-            eprintln!("arbiter: {error:#}");
+            eprintln!("arbiter: {}", arbiter::cli::error_message(&error));
             ExitCode::FAILURE
         }
     }

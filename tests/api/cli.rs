@@ -71,3 +71,49 @@ fn a_messy_pgn_gives_a_per_game_error_and_the_other_games_are_analysed() {
     );
     std::fs::remove_dir_all(dir).ok();
 }
+
+/// The test server's URL with another database name in its path.
+fn url_of_database(name: &str) -> String {
+    let mut url = url::Url::parse(&crate::support::admin_url()).expect("the test server's URL");
+    url.set_path(&format!("/{name}"));
+    url.to_string()
+}
+
+#[test]
+fn a_database_that_does_not_exist_is_named_once_with_what_to_do() {
+    let missing = format!("arbiter_missing_{}", uuid::Uuid::new_v4().simple());
+    let output = Command::new(env!("CARGO_BIN_EXE_arbiter"))
+        .arg("migrate")
+        .env("DATABASE_URL", url_of_database(&missing))
+        .env("ARBITER_LOG", "warn")
+        .output()
+        .expect("run arbiter migrate");
+    assert!(!output.status.success());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    let said = format!("database \"{missing}\" does not exist");
+    assert_eq!(stderr.matches(&said).count(), 1, "{stderr}");
+    assert!(
+        !stderr.contains(" at line "),
+        "PostgreSQL's source line: {stderr}"
+    );
+    assert!(stderr.contains("createdb"), "says what to do: {stderr}");
+}
+
+#[test]
+fn a_log_written_to_a_pipe_carries_no_terminal_colour_codes() {
+    // `analyze` logs nothing; `migrate` on a database that cannot be reached logs its retries
+    // at debug, which is enough text to look at.
+    let missing = format!("arbiter_missing_{}", uuid::Uuid::new_v4().simple());
+    let output = Command::new(env!("CARGO_BIN_EXE_arbiter"))
+        .arg("migrate")
+        .env("DATABASE_URL", url_of_database(&missing))
+        .env("ARBITER_LOG", "debug")
+        .output()
+        .expect("run arbiter migrate");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("DEBUG"), "the log was written: {stderr}");
+    assert!(
+        !stderr.contains('\u{1b}'),
+        "escape codes in a piped log: {stderr:?}"
+    );
+}
