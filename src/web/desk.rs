@@ -289,7 +289,9 @@ pub fn describe(event: &Event) -> String {
                 ..
             } => format!(
                 "Game ended {} ({article}): {reason}",
-                layout::result_text(*result)
+                // A non-breaking hyphen: a narrow column never splits the result into "1-"
+                // and "0".
+                layout::result_text(*result).replace('-', "\u{2011}")
             ),
         },
     }
@@ -870,7 +872,7 @@ fn undo_panel(frame: &FormFrame, entry: &crate::app::undo::LastEntry<'_>) -> Mar
                 p.hint { "Typed something wrong? This retracts what the last form recorded. Nothing is deleted: each event is retracted by a correction that names you and the reason." }
                 ul.retracted {
                     @for envelope in &entry.retracted {
-                        li { "#" (envelope.seq) " " (describe(&envelope.event)) span.hint { " (recorded by " (envelope.recorded_by) ")" } }
+                        li { "#" (envelope.seq) " " (describe(&envelope.event)) span.hint { " (recorded by " (layout::recorder(&envelope.recorded_by)) ")" } }
                     }
                     @for envelope in &entry.caused {
                         li.caused { "#" (envelope.seq) " " (describe(&envelope.event)) span.hint { " (retracted with it)" } }

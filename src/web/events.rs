@@ -88,13 +88,10 @@ pub fn clock_behaviour_text(behaviour: ClockBehaviour) -> Option<String> {
     Some(format!("Clocks: {added}; {credit}"))
 }
 
-/// The choices of the form's time control: the one-period form, the presets, or periods as
-/// written (value, label).
+/// The choices of the form's time control: the presets (FIDE's standard control first), the
+/// one-period form, or periods as written (value, label).
 fn control_forms() -> Vec<(String, String)> {
-    let mut forms = vec![(
-        "single".to_string(),
-        "One period: base time and increment below".to_string(),
-    )];
+    let mut forms = Vec::new();
     for preset in Preset::ALL {
         let control = preset.control();
         let kind = crate::rules::time_control::kind_name(control.kind);
@@ -103,6 +100,10 @@ fn control_forms() -> Vec<(String, String)> {
             format!("{kind}: {} ({})", describe(&control), preset.pgn()),
         ));
     }
+    forms.push((
+        "single".to_string(),
+        "One period: base time and increment below".to_string(),
+    ));
     forms.push((
         "written".to_string(),
         "Periods, as written below".to_string(),
@@ -591,9 +592,14 @@ pub async fn new_form(viewer: Viewer) -> Result<HttpResponse, WebError> {
             layout::role_name(viewer.principal.role)
         )));
     }
+    // The form opens on the control of most FIDE-rated standard play, 90 minutes for 40
+    // moves then 30 minutes, 30 seconds a move from move 1: the one-period form with its own
+    // numbers is a choice to make, never a default one click away from the usual control.
     let mut values = HashMap::new();
-    values.insert("base_minutes".to_string(), "90".to_string());
-    values.insert("increment_seconds".to_string(), "30".to_string());
+    values.insert(
+        "tc_form".to_string(),
+        layout::wire_name(&Preset::FideStandard),
+    );
     Ok(layout::ok(new_page(&viewer, &values, None)))
 }
 

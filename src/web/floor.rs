@@ -1,7 +1,7 @@
 //! The round floor: every board of a round on one screen, as the chief arbiter follows it:
 //! players, status, both clocks and which one runs, the move number, the time since the last
 //! event, and badges for what needs the arbiter (a claim to decide, a pending draw offer,
-//! illegal moves, the end). The rows are a fragment of their own (`/office/floor/rows`) so
+//! illegal moves). The rows are a fragment of their own (`/office/floor/rows`) so
 //! that the page's script can replace them when the round's live stream reports an event.
 
 use super::error::WebError;
@@ -151,9 +151,18 @@ pub fn badges(view: &GameView, status: &BoardStatus, settings: &GameSettings) ->
             (layout::badge("paused", "clock paused"))
         }
         (periods::floor_badges(view, &settings.time_control, settings.laws_edition))
-        @if let Some(result) = view.result {
-            (layout::badge("ended", &format!("ended {}", layout::result_text(result))))
-        }
+    }
+}
+
+/// A running board's state in words: paused, not started (no move made and no clock
+/// started), or in progress. A finished board shows its result instead.
+fn board_state(view: &GameView, status: &BoardStatus) -> &'static str {
+    if status.paused {
+        "paused"
+    } else if view.ply == 0 && status.running_clock.is_none() {
+        "not started"
+    } else {
+        "in progress"
     }
 }
 
@@ -186,7 +195,7 @@ pub fn rows(boards: &[Board]) -> Markup {
                     td.status {
                         @match view.result {
                             Some(result) => { strong { (layout::result_text(result)) } }
-                            None => @if board.status.paused { "paused" } @else { "in progress" },
+                            None => (board_state(view, &board.status)),
                         }
                     }
                     td.clocks { (clock_cell(view, &board.status, &settings.time_control, Side::White)) " " (clock_cell(view, &board.status, &settings.time_control, Side::Black)) }

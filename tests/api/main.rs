@@ -13,6 +13,7 @@ mod fair_play;
 mod follower;
 mod generated_client;
 mod import;
+mod layout;
 mod log_guarantees;
 mod office;
 mod openapi;

@@ -742,3 +742,161 @@ async fn a_double_forfeit_entered_on_the_results_page_is_each_players_forfeit_in
     assert!(page.contains("Nothing is missing"));
     db.finish().await;
 }
+
+#[actix_web::test]
+async fn the_token_form_gives_an_expiry_and_the_fair_play_capability_and_the_list_says_which_tokens_no_longer_work()
+ {
+    let db = TestDb::new().await;
+    let app = test::init_service(arbiter::startup::app(db.state())).await;
+    let cookie = signed_in(&app, &db.admin).await;
+    let page = page_text(&app, "/office/tokens", &cookie).await;
+    assert!(
+        page.contains("name=\"expires_in\""),
+        "the form asks for a lifetime"
+    );
+    assert!(
+        page.contains("name=\"fair_play_role\""),
+        "and for fair play"
+    );
+    let csrf_at = page.find("name=\"csrf\" value=\"").expect("a form") + 19;
+    let csrf = &page[csrf_at..csrf_at + page[csrf_at..].find('"').expect("end")];
+    let response = test::call_service(
+        &app,
+        test::TestRequest::post()
+            .uri("/office/tokens")
+            .insert_header(("Cookie", cookie.clone()))
+            .insert_header(("Origin", ORIGIN))
+            .set_form(vec![
+                ("csrf", csrf.to_string()),
+                ("name", "FA Ane Etxeberria, fair-play arbiter".to_string()),
+                ("role", "arbiter".to_string()),
+                ("events", String::new()),
+                ("expires_in", "7d".to_string()),
+                ("fair_play_role", "fair_play_arbiter".to_string()),
+            ])
+            .to_request(),
+    )
+    .await;
+    assert_eq!(response.status().as_u16(), 200);
+    let tokens = db.store.list_tokens().await.expect("tokens");
+    let made = tokens
+        .iter()
+        .find(|t| t.name == "FA Ane Etxeberria, fair-play arbiter")
+        .expect("the token was made");
+    let lifetime = made.expires_at.expect("an expiry") - chrono::Utc::now();
+    assert!((6..=7).contains(&lifetime.num_days()), "{lifetime}");
+    assert_eq!(
+        made.fair_play_role,
+        Some(arbiter::access::FairPlayRole::FairPlayArbiter)
+    );
+
+    // The reader's token expired an hour ago; the arbiter's was revoked.
+    sqlx::query("UPDATE api_tokens SET created_at = now() - interval '2 days', expires_at = now() - interval '1 hour' WHERE name = 'test reader'")
+        .execute(db.store.pool())
+        .await
+        .expect("the reader's token expires");
+    sqlx::query("UPDATE api_tokens SET revoked_at = now() WHERE name = 'test arbiter'")
+        .execute(db.store.pool())
+        .await
+        .expect("the arbiter's token is revoked");
+    let page = page_text(&app, "/office/tokens", &cookie).await;
+    let row_of = |name: &str| {
+        let at = page.find(&format!("<td>{name}</td>")).expect(name);
+        page[at..at + page[at..].find("</tr>").expect("end of row")].to_string()
+    };
+    let reader = row_of("test reader");
+    assert!(
+        reader.contains("expired") && !reader.contains("valid"),
+        "{reader}"
+    );
+    let arbiter = row_of("test arbiter");
+    assert!(
+        arbiter.contains("revoked") && !arbiter.contains("valid"),
+        "{arbiter}"
+    );
+    let deputy = row_of("FA Ane Etxeberria, fair-play arbiter");
+    assert!(
+        deputy.contains("valid") && deputy.contains("until"),
+        "{deputy}"
+    );
+    assert!(
+        deputy.contains("fair play: fair-play arbiter"),
+        "marked: {deputy}"
+    );
+    let admin = row_of("test admin");
+    assert!(admin.contains("no expiry"), "{admin}");
+    db.finish().await;
+}
+
+#[actix_web::test]
+async fn the_floor_says_a_board_not_started_is_not_started_and_keeps_a_finished_game_out_of_what_needs_attention()
+ {
+    use crate::support::{append, send};
+    use serde_json::json;
+    let db = TestDb::new().await;
+    let app = test::init_service(arbiter::startup::app(db.state())).await;
+    let open = crate::tournaments::city_open();
+    let (status, body, _) = send(&app, db.post().uri("/v1/tournaments").set_json(&open)).await;
+    assert_eq!(status, 201, "{body}");
+    let tournament = body["tournament_id"].as_str().expect("id").to_string();
+    let (status, round, _) = send(
+        &app,
+        db.post()
+            .uri(&format!("/v1/tournaments/{tournament}/rounds/1/pairings"))
+            .set_json(json!({"pairings": [
+                {"board": 1, "white": {"name": "Sokolova, Anna"}, "black": {"name": "Meier, Jan"}},
+                {"board": 2, "white": {"name": "Lee, Ann"}, "black": {"name": "Okafor, Ben"}},
+                {"board": 3, "white": {"name": "Absent, Ann"}, "black": {"name": "Away, Bob"}}
+            ]})),
+    )
+    .await;
+    assert_eq!(status, 201, "{round}");
+    let game = |board: usize| -> uuid::Uuid {
+        round["games"][board]["game_id"]
+            .as_str()
+            .expect("id")
+            .parse()
+            .expect("uuid")
+    };
+    let (status, body) = append(
+        &app,
+        &db,
+        game(0),
+        1,
+        json!([{"type": "move", "by": "white", "san": "e4"},
+               {"type": "move", "by": "black", "san": "e5"},
+               {"type": "resign", "by": "black"}]),
+    )
+    .await;
+    assert_eq!(status, 201, "{body}");
+    let (status, body) = append(
+        &app,
+        &db,
+        game(1),
+        1,
+        json!([{"type": "move", "by": "white", "san": "d4"}]),
+    )
+    .await;
+    assert_eq!(status, 201, "{body}");
+    let cookie = signed_in(&app, &db.arbiter).await;
+    let page = page_text(&app, "/office/floor?event=City+Open+2026&round=1", &cookie).await;
+    let row_of = |board: usize| {
+        let at = page
+            .find(&format!("data-game=\"{}\"", game(board)))
+            .expect("the board's row");
+        page[at..at + page[at..].find("</tr>").expect("end of row")].to_string()
+    };
+    let finished = row_of(0);
+    let attention = &finished[finished.find("class=\"badges\"").expect("badges")..];
+    assert!(
+        finished.contains("1-0"),
+        "its status is its result: {finished}"
+    );
+    assert!(
+        !attention.contains("1-0") && !attention.contains("ended"),
+        "{attention}"
+    );
+    assert!(row_of(1).contains("in progress"), "{}", row_of(1));
+    assert!(row_of(2).contains("not started"), "{}", row_of(2));
+    db.finish().await;
+}

@@ -186,6 +186,20 @@ async fn a_tournament_is_set_up_and_a_round_loaded_from_a_trf_file_creates_its_g
         .fill(Locator::Id("name"), "XX Open Internacional de Gros")
         .await;
     browser.fill(Locator::Id("site"), "Donostia").await;
+    // The form opens on FIDE's 90/40+30+30; this event plays one period of 90 minutes.
+    assert_eq!(
+        browser
+            .client
+            .find(Locator::Css("#tc_form option:checked"))
+            .await
+            .expect("the chosen control")
+            .attr("value")
+            .await
+            .expect("value")
+            .as_deref(),
+        Some("fide_standard")
+    );
+    browser.choose(Locator::Id("tc_form"), "single").await;
     browser.fill(Locator::Id("base_minutes"), "90").await;
     browser.fill(Locator::Id("increment_seconds"), "30").await;
     browser
@@ -737,7 +751,7 @@ fn the_url_check_finds_foreign_urls_and_passes_loopback_ones() {
 }
 
 /// Scenario for the screens: a tournament with a loaded round and games in every state.
-async fn venue(office: &Office, db: &TestDb) -> Vec<String> {
+pub(crate) async fn venue(office: &Office, db: &TestDb) -> Vec<String> {
     let mut settings = city_open();
     settings["name"] = json!("XX Open Internacional de Gros");
     settings["site"] = json!("Donostia");
@@ -1198,7 +1212,7 @@ async fn the_round_floor_of_a_second_session_updates_without_reloading() {
         .expect("mark the page");
     let row = format!("#floor-rows tr[data-game='{}']", games[0]);
     let before = screen.text_now(&row).await.unwrap_or_default();
-    assert!(before.contains("in progress"), "{before}");
+    assert!(before.contains("not started"), "{before}");
 
     // An arbiter at board 1 records a move and the clock press.
     let desk = Browser::open(1024, 768).await;
