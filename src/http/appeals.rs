@@ -3,7 +3,7 @@
 
 use super::auth::Caller;
 use super::error::{ApiError, Problem};
-use super::query::{AtSeqQuery, check_query_text, page_limit};
+use super::query::{AtSeqQuery, Query, check_query_text, page_limit};
 use crate::app::arbitration::AuditReport;
 use crate::game::PositionOccurrences;
 use crate::game::event::DECISION_TYPES;
@@ -47,7 +47,7 @@ pub async fn positions(
     _caller: Caller,
     reads: Reads,
     id: web::Path<Uuid>,
-    query: web::Query<AtSeqQuery>,
+    query: Query<AtSeqQuery>,
 ) -> Result<web::Json<PositionsResponse>, ApiError> {
     let (game, as_of_seq) = state
         .arbitration
@@ -172,7 +172,7 @@ pub struct RulingsQuery {
 pub async fn rulings(
     _caller: Caller,
     reads: Reads,
-    query: web::Query<RulingsQuery>,
+    query: Query<RulingsQuery>,
 ) -> Result<web::Json<RulingPage>, ApiError> {
     let query = query.into_inner();
     let limit = page_limit(query.limit, 100, 500)?;

@@ -5,6 +5,7 @@
 
 use super::auth::Caller;
 use super::error::{ApiError, Problem};
+use super::query::Query;
 use crate::game::event::{ClaimKind, Event, RecordedEvent, ServiceEvent};
 use crate::interchange::diagram::{
     Arrow, Circle, DEFAULT_SIZE, Diagram, DrawnAt, MAX_SIZE, MIN_SIZE, board_at,
@@ -212,7 +213,7 @@ pub async fn board_svg(
     state: web::Data<AppState>,
     _caller: Caller,
     id: web::Path<Uuid>,
-    query: web::Query<BoardQuery>,
+    query: Query<BoardQuery>,
 ) -> Result<HttpResponse, ApiError> {
     let game_id = id.into_inner();
     let query = query.into_inner();
@@ -298,7 +299,7 @@ pub async fn occurrences_svg(
     state: web::Data<AppState>,
     _caller: Caller,
     path: web::Path<(Uuid, u64)>,
-    query: web::Query<DrawingQuery>,
+    query: Query<DrawingQuery>,
 ) -> Result<HttpResponse, ApiError> {
     let (game_id, claim_seq) = path.into_inner();
     let drawing = Drawing::parse(&query)?;

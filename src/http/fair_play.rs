@@ -117,7 +117,13 @@ pub async fn record_fair_play(
     if caller.0.fair_play.is_none() {
         return Err(hidden(&request));
     }
-    let body = read_limited(payload, state.limits.body_bytes).await?;
+    let body = read_limited(
+        payload,
+        state.limits.body_bytes,
+        "Send the evidence file on its own request, or a smaller copy of it (its SHA-256 \
+         names the original).",
+    )
+    .await?;
     let mut object = json_object(&body)?;
     let record: FairPlayRecord = take_required(&mut object, "record", "")?;
     let placement = Placement {

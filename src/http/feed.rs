@@ -2,7 +2,7 @@
 
 use super::auth::Caller;
 use super::error::{ApiError, Problem};
-use super::query::page_limit;
+use super::query::{Query, page_limit};
 use crate::problem::RequestCode;
 use crate::request::Reads;
 use crate::store::{FeedCursor, FeedPage};
@@ -41,7 +41,7 @@ pub struct FeedQuery {
 pub async fn read_feed(
     _caller: Caller,
     reads: Reads,
-    query: web::Query<FeedQuery>,
+    query: Query<FeedQuery>,
 ) -> Result<web::Json<FeedPage>, ApiError> {
     let limit = page_limit(query.limit, 100, 1000)?;
     let after = match query.after.as_deref() {

@@ -125,7 +125,12 @@ pub async fn set_follow(
 ) -> Result<web::Json<FollowView>, ApiError> {
     let (id, round) = path.into_inner();
     tournament::check_round(&round)?;
-    let body = read_limited(payload, 16 * 1024).await?;
+    let body = read_limited(
+        payload,
+        16 * 1024,
+        "Send only the fields of the setting or the decision.",
+    )
+    .await?;
     let request: FollowRequest = decode_at(serde_json::Value::Object(json_object(&body)?), "")?;
     let url = request.url.trim();
     if !(url.starts_with("http://") || url.starts_with("https://"))
@@ -279,7 +284,12 @@ pub async fn decide_attention(
     payload: web::Payload,
 ) -> Result<web::Json<Decided>, ApiError> {
     let attention_id = path.into_inner();
-    let body = read_limited(payload, 16 * 1024).await?;
+    let body = read_limited(
+        payload,
+        16 * 1024,
+        "Send only the fields of the setting or the decision.",
+    )
+    .await?;
     let request: DecisionRequest = decode_at(serde_json::Value::Object(json_object(&body)?), "")?;
     let decided = state
         .followers

@@ -6,7 +6,7 @@
 use super::auth::Caller;
 use super::body::{json_object, read_limited};
 use super::error::{ApiError, Problem};
-use super::query::{AtSeqQuery, check_query_text, page_limit};
+use super::query::{AtSeqQuery, Query, check_query_text, page_limit};
 use crate::app::commands::{decode_at, decode_event, json_kind, take_optional, take_required};
 use crate::game::event::{ClockReading, GAME_SETTINGS_FIELDS, GameSettings, RecordedEvent};
 use crate::problem::RequestCode;
@@ -171,7 +171,14 @@ pub async fn create_game(
     caller: Caller,
     payload: web::Payload,
 ) -> Result<HttpResponse, ApiError> {
-    let body = read_limited(payload, state.limits.body_bytes).await?;
+    let body = read_limited(
+        payload,
+        state.limits.body_bytes,
+        "A game is created from its settings alone: send its players, event, round, board, \
+         time control and regulations, then record its events with \
+         POST /v1/games/{id}/events.",
+    )
+    .await?;
     let mut object = json_object(&body)?;
     let game_id: Option<Uuid> = take_optional(&mut object, "game_id", "")?;
     let event_id: Option<Uuid> = take_optional(&mut object, "event_id", "")?;
@@ -243,7 +250,7 @@ pub(super) async fn add_lsn_header(
 pub async fn list_games(
     _caller: Caller,
     reads: Reads,
-    query: web::Query<ListGamesQuery>,
+    query: Query<ListGamesQuery>,
 ) -> Result<web::Json<GameListPage>, ApiError> {
     let query = query.into_inner();
     let limit = page_limit(query.limit, 50, 500)?;
@@ -303,7 +310,7 @@ pub async fn get_game(
     _caller: Caller,
     reads: Reads,
     id: web::Path<Uuid>,
-    query: web::Query<AtSeqQuery>,
+    query: Query<AtSeqQuery>,
 ) -> Result<web::Json<GameDetail>, ApiError> {
     let id = id.into_inner();
     let game = reads
@@ -415,7 +422,13 @@ pub async fn append_events(
         body_bytes,
         events_per_append,
     } = state.limits;
-    let body = read_limited(payload, body_bytes).await?;
+    let body = read_limited(
+        payload,
+        body_bytes,
+        "Send fewer events per request (the events after `expected_seq`, in order, over \
+         several requests).",
+    )
+    .await?;
     let mut object = json_object(&body)?;
     let expected_seq: u64 = take_required(&mut object, "expected_seq", "")?;
     let events = object.remove("events").ok_or_else(|| {
@@ -466,7 +479,7 @@ pub async fn read_events(
     _caller: Caller,
     reads: Reads,
     id: web::Path<Uuid>,
-    query: web::Query<ReadEventsQuery>,
+    query: Query<ReadEventsQuery>,
 ) -> Result<web::Json<EventPage>, ApiError> {
     let game_id = id.into_inner();
     let limit = page_limit(query.limit, 1000, 10_000)?;

@@ -8,7 +8,6 @@ use crate::app::import::{ImportReport, Importer};
 use crate::interchange::pgn_import::read_games;
 use crate::problem::RequestCode;
 use crate::state::AppState;
-use actix_web::http::StatusCode;
 use actix_web::{HttpResponse, post, web};
 
 /// The largest PGN body accepted, in bytes (a round of a big open fits many times over).
@@ -63,19 +62,13 @@ pub async fn import_games(
         ))
         .into());
     }
-    let body = super::body::read_limited(payload, IMPORT_BODY_BYTES)
-        .await
-        .map_err(|error| {
-            if error.status() == StatusCode::PAYLOAD_TOO_LARGE {
-                ApiError::too_large(format!(
-                    "The PGN is larger than {IMPORT_BODY_BYTES} bytes; nothing was stored. \
-                     Split the file and send the parts one after the other (games already \
-                     imported are recognised)."
-                ))
-            } else {
-                error
-            }
-        })?;
+    let body = super::body::read_limited(
+        payload,
+        IMPORT_BODY_BYTES,
+        "Split the PGN file and send the parts one after the other (games already imported \
+         are recognised).",
+    )
+    .await?;
     let games = read_games(body.as_slice()).map_err(|e| ApiError::internal(e.into()))?;
     if games.is_empty() {
         return Err(ApiError::unprocessable(

@@ -3,8 +3,94 @@
 
 use super::error::ApiError;
 use crate::problem::RequestCode;
+use actix_web::dev::Payload;
+use actix_web::{FromRequest, HttpRequest};
 use serde::Deserialize;
+use serde::de::DeserializeOwned;
+use std::future::{Ready, ready};
 use utoipa::IntoParams;
+
+/// A route's query parameters, decoded as `web::Query` decodes them, but refused with a 400
+/// that names the parameter (`field`) and says what it must be: `at_seq=abc` is "`at_seq`
+/// must be a whole number, not `abc`", never a deserializer's message without a name.
+#[derive(Debug)]
+pub struct Query<T>(pub T);
+
+impl<T> Query<T> {
+    /// The decoded parameters.
+    pub fn into_inner(self) -> T {
+        self.0
+    }
+}
+
+impl<T> std::ops::Deref for Query<T> {
+    type Target = T;
+
+    fn deref(&self) -> &T {
+        &self.0
+    }
+}
+
+impl<T: DeserializeOwned> FromRequest for Query<T> {
+    type Error = ApiError;
+    type Future = Ready<Result<Query<T>, ApiError>>;
+
+    fn from_request(request: &HttpRequest, _: &mut Payload) -> Self::Future {
+        ready(decode_query(request.query_string()).map(Query))
+    }
+}
+
+/// Decodes a query string, naming the parameter that is wrong.
+pub fn decode_query<T: DeserializeOwned>(query: &str) -> Result<T, ApiError> {
+    let pairs = form_urlencoded::parse(query.as_bytes());
+    serde_path_to_error::deserialize(serde_urlencoded::Deserializer::new(pairs)).map_err(|error| {
+        let message = error.inner().to_string();
+        let field = match error.path().to_string() {
+            path if path != "." => path,
+            // A parameter that is missing has no path of its own; serde names it.
+            _ => message
+                .strip_prefix("missing field `")
+                .and_then(|rest| rest.split('`').next())
+                .unwrap_or_default()
+                .to_string(),
+        };
+        let value = form_urlencoded::parse(query.as_bytes())
+            .find(|(key, _)| *key == field)
+            .map(|(_, value)| value.into_owned());
+        let detail = match value {
+            Some(value) if message.contains("too large") || message.contains("too small") => {
+                format!("`{field}` = `{value}` is out of range; nothing was changed.")
+            }
+            Some(value) if is_number_error(&message) => {
+                format!("`{field}` must be a whole number, not `{value}`; nothing was changed.")
+            }
+            Some(value) => {
+                format!("`{field}` cannot be `{value}`: {message}; nothing was changed.")
+            }
+            None if field.is_empty() => {
+                format!("A query parameter is wrong: {message}; nothing was changed.")
+            }
+            None => format!("`{field}` is wrong: {message}; nothing was changed."),
+        };
+        let problem = ApiError::bad_request(RequestCode::InvalidQuery, detail);
+        if field.is_empty() {
+            problem
+        } else {
+            problem.with_field(field)
+        }
+    })
+}
+
+/// Whether a decoder's message says a text is not a number.
+fn is_number_error(message: &str) -> bool {
+    [
+        "invalid digit",
+        "cannot parse integer",
+        "invalid float literal",
+    ]
+    .iter()
+    .any(|words| message.contains(words))
+}
 
 /// Checks a free-text query filter: at most 200 characters, no U+0000 (which PostgreSQL
 /// cannot take as text).

@@ -6,7 +6,7 @@
 
 use super::auth::{BroadcastReader, Caller};
 use super::error::{ApiError, Problem};
-use super::query::check_query_text;
+use super::query::{Query, check_query_text};
 use crate::app::streams::{GameFollow, RoundPgn, StreamError, StreamMessage};
 use crate::interchange::broadcast::Audience;
 use crate::problem::RequestCode;
@@ -255,7 +255,7 @@ pub async fn round_stream(
     state: web::Data<AppState>,
     _caller: Caller,
     request: HttpRequest,
-    query: web::Query<RoundQuery>,
+    query: Query<RoundQuery>,
 ) -> Result<HttpResponse, ApiError> {
     round_stream_for(&state, &request, &query, Audience::Full).await
 }
@@ -288,7 +288,7 @@ pub async fn round_pgn(
     state: web::Data<AppState>,
     _caller: Caller,
     request: HttpRequest,
-    query: web::Query<RoundQuery>,
+    query: Query<RoundQuery>,
 ) -> Result<HttpResponse, ApiError> {
     round_pgn_for(&state, &request, &query, Audience::Full).await
 }
@@ -347,7 +347,7 @@ pub async fn public_round_stream(
     state: web::Data<AppState>,
     _reader: BroadcastReader,
     request: HttpRequest,
-    query: web::Query<RoundQuery>,
+    query: Query<RoundQuery>,
 ) -> Result<HttpResponse, ApiError> {
     round_stream_for(&state, &request, &query, Audience::Public).await
 }
@@ -378,7 +378,7 @@ pub async fn public_round_pgn(
     state: web::Data<AppState>,
     _reader: BroadcastReader,
     request: HttpRequest,
-    query: web::Query<RoundQuery>,
+    query: Query<RoundQuery>,
 ) -> Result<HttpResponse, ApiError> {
     round_pgn_for(&state, &request, &query, Audience::Public).await
 }

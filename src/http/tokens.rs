@@ -101,7 +101,7 @@ pub async fn create_token(
     payload: web::Payload,
 ) -> Result<HttpResponse, ApiError> {
     caller.0.may_manage_tokens()?;
-    let body = read_limited(payload, 64 * 1024).await?;
+    let body = read_limited(payload, 64 * 1024, "Send only the token's fields.").await?;
     let request: CreateTokenRequest =
         decode_at(serde_json::Value::Object(json_object(&body)?), "")?;
     check_token_fields(&request.name, request.events.as_deref())?;
@@ -199,7 +199,7 @@ pub async fn rotate_token(
 ) -> Result<HttpResponse, ApiError> {
     caller.0.may_manage_tokens()?;
     let id = id.into_inner();
-    let body = read_limited(payload, 64 * 1024).await?;
+    let body = read_limited(payload, 64 * 1024, "Send only the token's fields.").await?;
     let request: RotateTokenRequest = if body.iter().all(u8::is_ascii_whitespace) {
         RotateTokenRequest::default()
     } else {

@@ -6,6 +6,7 @@
 use super::auth::Caller;
 use super::body::{json_object, read_limited};
 use super::error::{ApiError, Problem};
+use super::query::Query;
 use crate::app::commands::{decode_at, overrides_by_board, pairings_from};
 use crate::app::rounds::{self, LoadError, RoundGame};
 use crate::app::trf::{self, TrfError};
@@ -67,7 +68,7 @@ pub async fn create_tournament(
     caller: Caller,
     payload: web::Payload,
 ) -> Result<HttpResponse, ApiError> {
-    let body = read_limited(payload, 64 * 1024).await?;
+    let body = read_limited(payload, 64 * 1024, "Send only the tournament's settings.").await?;
     let settings: TournamentSettings =
         decode_at(serde_json::Value::Object(json_object(&body)?), "")?;
     settings.validate()?;
@@ -152,7 +153,7 @@ pub async fn update_tournament(
     payload: web::Payload,
 ) -> Result<web::Json<Tournament>, ApiError> {
     let id = id.into_inner();
-    let body = read_limited(payload, 64 * 1024).await?;
+    let body = read_limited(payload, 64 * 1024, "Send only the tournament's settings.").await?;
     let settings: TournamentSettings =
         decode_at(serde_json::Value::Object(json_object(&body)?), "")?;
     settings.validate()?;
@@ -250,7 +251,13 @@ pub async fn load_pairings(
 ) -> Result<HttpResponse, ApiError> {
     let (id, round) = path.into_inner();
     tournament::check_round(&round)?;
-    let body = read_limited(payload, state.limits.body_bytes).await?;
+    let body = read_limited(
+        payload,
+        state.limits.body_bytes,
+        "Send one round's pairings: a list, a CSV of the round's boards, or a TRF file \
+         (whose player lines are shorter once the rounds not loaded are left out).",
+    )
+    .await?;
     let request: LoadPairingsRequest =
         decode_at(serde_json::Value::Object(json_object(&body)?), "")?;
     let tournament = state
@@ -342,7 +349,7 @@ pub async fn tournament_trf(
     state: web::Data<AppState>,
     _caller: Caller,
     id: web::Path<Uuid>,
-    query: web::Query<TrfQuery>,
+    query: Query<TrfQuery>,
 ) -> Result<HttpResponse, ApiError> {
     let id = id.into_inner();
     let tournament = state

@@ -291,7 +291,51 @@ async fn an_oversized_body_is_refused_and_nothing_is_stored() {
     )
     .await;
     assert_problem(&reply, 413, "body_too_large");
+    assert!(
+        reply.1["detail"]
+            .as_str()
+            .is_some_and(|d| d.contains("Send fewer events per request")),
+        "{}",
+        reply.1
+    );
     assert_eq!(db.event_count().await, 1);
+    db.finish().await;
+}
+
+#[actix_web::test]
+async fn an_oversized_body_says_what_to_send_instead_for_the_route_it_was_sent_to() {
+    let db = TestDb::new().await;
+    let app = test::init_service(arbiter::startup::app(db.state())).await;
+    let padding = "x".repeat(2 * 1024 * 1024);
+    let (status, tournament, _) = send(
+        &app,
+        db.post()
+            .uri("/v1/tournaments")
+            .set_json(crate::tournaments::city_open()),
+    )
+    .await;
+    assert_eq!(status, 201, "{tournament}");
+    let pairings = format!(
+        "/v1/tournaments/{}/rounds/1/pairings",
+        tournament["tournament_id"].as_str().expect("id")
+    );
+    for (uri, says) in [
+        ("/v1/games", "A game is created from its settings alone"),
+        (pairings.as_str(), "Send one round's pairings"),
+        ("/v1/tournaments", "Send only the tournament's settings"),
+    ] {
+        let reply = send(
+            &app,
+            db.post()
+                .uri(uri)
+                .set_json(json!({"white": {"name": padding}})),
+        )
+        .await;
+        assert_problem(&reply, 413, "body_too_large");
+        let detail = reply.1["detail"].as_str().unwrap_or_default();
+        assert!(detail.contains(says), "{uri}: {detail}");
+        assert!(!detail.contains("events per request"), "{uri}: {detail}");
+    }
     db.finish().await;
 }
 
@@ -511,6 +555,87 @@ async fn at_seq_zero_is_refused_as_a_bad_query_that_names_seq_one_not_as_a_missi
         .await;
         assert_eq!(reply.0, 200, "at_seq=1 is the game as created: {}", reply.1);
     }
+    db.finish().await;
+}
+
+#[actix_web::test]
+async fn a_query_parameter_that_cannot_be_read_is_named_with_what_it_must_be() {
+    let db = TestDb::new().await;
+    let app = test::init_service(arbiter::startup::app(db.state())).await;
+    let game = create_game(&app, &db).await;
+    for (uri, field, says) in [
+        (
+            format!("/v1/games/{game}?at_seq=abc"),
+            "at_seq",
+            "`at_seq` must be a whole number, not `abc`",
+        ),
+        (
+            format!("/v1/games/{game}/events?limit=ten"),
+            "limit",
+            "`limit` must be a whole number, not `ten`",
+        ),
+        (
+            format!("/v1/games/{game}/positions?at_seq=99999999999999999999999"),
+            "at_seq",
+            "is out of range",
+        ),
+        (
+            "/v1/games?status=lost".to_string(),
+            "status",
+            "`status` cannot be `lost`",
+        ),
+    ] {
+        let reply = send(&app, db.get().uri(&uri)).await;
+        assert_problem(&reply, 400, "invalid_query");
+        assert_eq!(reply.1["field"], field, "{uri}: {}", reply.1);
+        let detail = reply.1["detail"].as_str().unwrap_or_default();
+        assert!(detail.contains(says), "{uri}: {detail}");
+        assert!(!detail.contains("Query deserialize error"), "{detail}");
+    }
+    db.finish().await;
+}
+
+#[actix_web::test]
+async fn a_json_body_that_holds_a_key_twice_is_refused_naming_it_and_nothing_is_stored() {
+    let db = TestDb::new().await;
+    let app = test::init_service(arbiter::startup::app(db.state())).await;
+    let game = create_game(&app, &db).await;
+    let body = r#"{"expected_seq": 1, "events": [
+        {"type": "move", "by": "white", "san": "e4"},
+        {"type": "resign", "by": "white", "by": "black"}]}"#;
+    let reply = send(
+        &app,
+        db.post()
+            .uri(&format!("/v1/games/{game}/events"))
+            .insert_header(("content-type", "application/json"))
+            .set_payload(body),
+    )
+    .await;
+    assert_problem(&reply, 422, "invalid_field");
+    assert_eq!(reply.1["field"], "events[1].by", "{}", reply.1);
+    assert_eq!(db.event_count().await, 1, "nothing stored");
+    let top = r#"{"expected_seq": 1, "expected_seq": 2, "events": []}"#;
+    let reply = send(
+        &app,
+        db.post()
+            .uri(&format!("/v1/games/{game}/events"))
+            .insert_header(("content-type", "application/json"))
+            .set_payload(top),
+    )
+    .await;
+    assert_problem(&reply, 422, "invalid_field");
+    assert_eq!(reply.1["field"], "expected_seq", "{}", reply.1);
+    // The same keys in different objects are no duplicate.
+    let (status, body) = append(
+        &app,
+        &db,
+        game,
+        1,
+        json!([{"type": "move", "by": "white", "san": "e4"},
+               {"type": "move", "by": "black", "san": "e5"}]),
+    )
+    .await;
+    assert_eq!(status, 201, "{body}");
     db.finish().await;
 }
 
