@@ -356,8 +356,13 @@ impl Game {
         let position = board.position();
         let mut scoresheet = board.moves().to_vec();
         for offer in state.offers.marks() {
-            if offer.after_ply >= 1
-                && let Some(entry) = scoresheet.get_mut(offer.after_ply - 1)
+            // The `(=)` follows the move the offer was made with (9.1.2.1: after making the
+            // move, before pressing the clock). An offer made before moving (irregular, still
+            // valid) goes with the move the offerer then makes, not with the opponent's last
+            // move; until that move is made it marks nothing.
+            let marked_ply = offer.after_ply + usize::from(offer.irregular);
+            if marked_ply >= 1
+                && let Some(entry) = scoresheet.get_mut(marked_ply - 1)
                 && !entry.ends_with("(=)")
             {
                 entry.push_str(" (=)");

@@ -411,11 +411,54 @@ fn answer_panel(game_id: Uuid, stored: &[&EventEnvelope], follows: Option<String
             @if let Some(follows) = follows.filter(|_| decisions.is_empty()) {
                 p { (follows) }
             } @else if decisions.is_empty() {
-                p.hint { "Stored. The Laws attach no consequence to it." }
+                p.hint { "Stored. No ruling follows from it." }
             }
             @for e in decisions { (decision_panel(game_id, e)) }
         }
     }
+}
+
+/// What a stored event binds the players to when no ruling follows from it: a touched piece
+/// (4.3) or a draw offer the regulations do not let the players agree yet (9.1.1).
+fn follows(game: &Game, view: &GameView, stored: &[&EventEnvelope]) -> Option<String> {
+    touch_follows(game, view, stored).or_else(|| offer_follows(game, stored))
+}
+
+/// What a piece touched with the intention of moving or capturing it binds its player to
+/// (4.3, with 4.5 when none of the pieces touched can be moved or captured) and costs them
+/// (9.4: no claim under 9.2 or 9.3 on this move). Read from the game as it stands, so only
+/// when nothing was recorded after the touch.
+fn touch_follows(game: &Game, view: &GameView, stored: &[&EventEnvelope]) -> Option<String> {
+    let (seq, by, square) = stored.iter().find_map(|e| match &e.event {
+        Event::Recorded(RecordedEvent::Touch { by, square }) => Some((e.seq, *by, square)),
+        _ => None,
+    })?;
+    let latest = game.standing_events().map(|(seq, _)| seq).max()?;
+    if stored.iter().map(|e| e.seq).max()? < latest || seq > latest || game.is_over() {
+        return None;
+    }
+    let side = layout::side_name(by);
+    let binds = match &view.obligations.touched {
+        Some(touched) if touched.opponents_piece => format!(
+            "{side} must capture the piece on {} (4.3.2)",
+            touched.square
+        ),
+        Some(touched) => format!("{side} must move the piece on {} (4.3.1)", touched.square),
+        None => format!(
+            "none of the pieces {side} touched can be moved or captured, so {side} may make \
+             any legal move (4.5); the piece on {square} binds nothing"
+        ),
+    };
+    let moves = &view.obligations.acceptable_moves;
+    let choices = if view.obligations.touched.is_some() && !moves.is_empty() && moves.len() <= 12 {
+        format!(": {}", moves.join(", "))
+    } else {
+        String::new()
+    };
+    Some(format!(
+        "Stored. {binds}{choices}. Having touched a piece, {side} can no longer claim a draw \
+         under 9.2 or 9.3 on this move (9.4)."
+    ))
 }
 
 /// What follows from a draw offer the regulations do not let the players agree yet (9.1.1):
@@ -1048,7 +1091,7 @@ pub async fn page(
             div.desk-side {
                 @if let Some(attention) = attention.as_ref().filter(|_| !time_travel) { (super::follow::desk_panel(&viewer, attention, &summary.event)) }
                 @if let Some(flash) = flash.as_ref().filter(|f| f.refused) { (refusal_panel(flash)) }
-                @if !recorded.is_empty() { (answer_panel(game_id, &recorded, offer_follows(&game, &recorded))) }
+                @if !recorded.is_empty() { (answer_panel(game_id, &recorded, follows(&game, &view, &recorded))) }
                 (super::periods::discrepancy_panel(&view, summary.settings.laws_edition))
                 @if !time_travel {
                     (record_forms(&frame, &view, &summary.event))

@@ -384,6 +384,37 @@ async fn a_draw_offer_before_the_agreement_move_says_it_stands_and_that_agreemen
     db.finish().await;
 }
 
+#[actix_web::test]
+async fn after_a_piece_is_touched_the_answer_says_what_4_3_binds_the_player_to_and_that_9_4_takes_the_claim()
+ {
+    let db = TestDb::new().await;
+    let app = test::init_service(arbiter::startup::app(db.state())).await;
+    let game = crate::support::create_game(&app, &db).await;
+    let (status, appended) = crate::support::append(
+        &app,
+        &db,
+        game,
+        1,
+        serde_json::json!([{"type": "move", "by": "white", "san": "e4"},
+                           {"type": "move", "by": "black", "san": "e5"},
+                           {"type": "touch", "by": "white", "square": "g1"}]),
+    )
+    .await;
+    assert_eq!(status, 201, "{appended}");
+    let cookie = signed_in(&app, &db.arbiter).await;
+    let page = page_text(&app, &format!("/office/games/{game}?recorded=4-4"), &cookie).await;
+    let answer = &page[page.find("id=\"answer\"").expect("the answer")..];
+    let answer = &answer[..answer.find("</section>").expect("its end")];
+    assert!(
+        answer.contains("White must move the piece on g1 (4.3.1): Ne2, Nf3, Nh3")
+            && answer.contains("(9.4)"),
+        "{answer}"
+    );
+    assert!(!answer.contains("no consequence"), "{answer}");
+
+    db.finish().await;
+}
+
 /// The page at `uri` as the session of `cookie` sees it.
 pub(crate) async fn page_text<S, B>(app: &S, uri: &str, cookie: &str) -> String
 where

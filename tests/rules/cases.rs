@@ -392,6 +392,27 @@ fn ill_01_in_rapid_the_first_illegal_move_gives_one_minute_and_the_second_loses(
 }
 
 #[test]
+fn an_offer_made_before_moving_is_marked_on_the_offerers_next_move_not_on_the_opponents_last() {
+    // Given 1. e4 e5, when White offers a draw while having the move (before 2. Nf3, 9.1.2.1:
+    // irregular but valid), then nothing is marked yet; when White then plays 2. Nf3, the
+    // `(=)` follows Nf3, White's move, never Black's 1... e5.
+    let mut t = Table::new(None);
+    t.play("e4");
+    t.play("e5");
+    t.record(RecordedEvent::DrawOffer { by: Side::White })
+        .expect("offer");
+    let view = t.game.view();
+    assert!(view.pending_offer.as_ref().expect("pending").irregular);
+    assert_eq!(view.scoresheet, vec!["e4".to_string(), "e5".to_string()]);
+    t.play("Nf3");
+    let view = t.game.view();
+    assert_eq!(
+        view.scoresheet,
+        vec!["e4".to_string(), "e5".to_string(), "Nf3 (=)".to_string()]
+    );
+}
+
+#[test]
 fn off_01_offer_after_moving_accepted_is_a_draw_by_agreement() {
     let mut t = Table::from_case("OFF-01", TimeControlKind::Standard);
     t.record(RecordedEvent::DrawOffer { by: Side::White })
