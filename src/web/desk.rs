@@ -479,7 +479,7 @@ fn offer_follows(game: &Game, stored: &[&EventEnvelope]) -> Option<String> {
     ))
 }
 
-fn refusal_panel(flash: &Flash) -> Markup {
+fn refusal_panel(flash: &Flash, frame: &FormFrame, event_name: &str) -> Markup {
     html! {
         section.panel.answer.refused #answer role="alert" {
             h2 { "Not recorded" }
@@ -488,7 +488,46 @@ fn refusal_panel(flash: &Flash) -> Markup {
                 (flash.message)
             }
             p.hint { "Nothing was stored. The form below keeps what you typed." }
+            (played_as_illegal(flash, frame, event_name))
         }
+    }
+}
+
+/// A typed move the engine refused as not legal (or as played out of turn) may be what was
+/// played on the board: one button records it as the illegal move it was (7.5.1), with the
+/// move as typed (which names the piece touched, 4.3) and completed when the form said the
+/// clock was pressed. Nothing for other refusals.
+fn played_as_illegal(flash: &Flash, frame: &FormFrame, event_name: &str) -> Markup {
+    let values = &flash.values;
+    let refused_move = values.get("type").map(String::as_str) == Some("move")
+        && matches!(
+            flash.code.as_deref(),
+            Some("illegal_move" | "not_your_turn")
+        );
+    let (Some(by), Some(san)) = (values.get("by"), values.get("san")) else {
+        return html! {};
+    };
+    let san = san.trim();
+    if !refused_move
+        || san.is_empty()
+        || frame
+            .viewer
+            .principal
+            .may_record("illegal_move", event_name)
+            .is_err()
+    {
+        return html! {};
+    }
+    let pressed = values.contains_key("press");
+    html! {
+        (frame.form("illegal_move", "form-played-as-illegal", "inline", html! {
+            input type="hidden" name="by" value=(by);
+            input type="hidden" name="kind" value="illegal_move";
+            input type="hidden" name="attempted_move" value=(san);
+            input type="hidden" name="description" value={ (san) " played on the board, not a legal move there" };
+            label.check { input type="checkbox" name="completed" checked[pressed]; " completed (the clock was pressed)" }
+            button type="submit" { "Record " (san) " as an illegal move (7.5)" }
+        }))
     }
 }
 
@@ -1090,7 +1129,7 @@ pub async fn page(
             }
             div.desk-side {
                 @if let Some(attention) = attention.as_ref().filter(|_| !time_travel) { (super::follow::desk_panel(&viewer, attention, &summary.event)) }
-                @if let Some(flash) = flash.as_ref().filter(|f| f.refused) { (refusal_panel(flash)) }
+                @if let Some(flash) = flash.as_ref().filter(|f| f.refused) { (refusal_panel(flash, &frame, &summary.event)) }
                 @if !recorded.is_empty() { (answer_panel(game_id, &recorded, follows(&game, &view, &recorded))) }
                 (super::periods::discrepancy_panel(&view, summary.settings.laws_edition))
                 @if !time_travel {

@@ -415,6 +415,71 @@ async fn after_a_piece_is_touched_the_answer_says_what_4_3_binds_the_player_to_a
     db.finish().await;
 }
 
+#[actix_web::test]
+async fn a_typed_move_refused_as_illegal_is_recorded_in_one_click_as_the_illegal_move_it_was() {
+    let db = TestDb::new().await;
+    let app = test::init_service(arbiter::startup::app(db.state())).await;
+    let game = crate::support::create_game(&app, &db).await;
+    let cookie = signed_in(&app, &db.arbiter).await;
+    let desk = format!("/office/games/{game}");
+    let post = |fields: Vec<(&'static str, String)>| {
+        test::TestRequest::post()
+            .uri(&format!("/office/games/{game}/record"))
+            .insert_header(("Cookie", cookie.clone()))
+            .insert_header(("Origin", ORIGIN))
+            .set_form(fields)
+            .to_request()
+    };
+    let page = page_text(&app, &desk, &cookie).await;
+    let typed = vec![
+        ("csrf", field_in(&page, "form-move", "csrf")),
+        ("expected_seq", field_in(&page, "form-move", "expected_seq")),
+        ("event_id", field_in(&page, "form-move", "event_id")),
+        ("type", "move".to_string()),
+        ("by", "white".to_string()),
+        ("san", "Ke2".to_string()),
+        ("press", "on".to_string()),
+    ];
+    let refused = test::call_service(&app, post(typed)).await;
+    assert_eq!(refused.status().as_u16(), 303);
+    assert_eq!(
+        db.event_count().await,
+        1,
+        "the illegal move is not stored as a move"
+    );
+    let page = page_text(&app, &desk, &cookie).await;
+    assert!(
+        page.contains("Record Ke2 as an illegal move (7.5)"),
+        "the refusal offers it"
+    );
+    let form = |name: &str| field_in(&page, "form-played-as-illegal", name);
+    let as_illegal = vec![
+        ("csrf", form("csrf")),
+        ("expected_seq", form("expected_seq")),
+        ("event_id", form("event_id")),
+        ("type", form("type")),
+        ("by", form("by")),
+        ("kind", form("kind")),
+        ("attempted_move", form("attempted_move")),
+        ("description", form("description")),
+        ("completed", "on".to_string()),
+    ];
+    let stored = test::call_service(&app, post(as_illegal)).await;
+    assert_eq!(stored.status().as_u16(), 303);
+    let (event, attempted, completed): (String, Option<String>, Option<bool>) = sqlx::query_as(
+        "SELECT event_type, payload->>'attempted_move', (payload->>'completed')::boolean \
+         FROM events WHERE game_id = $1 AND event_type = 'illegal_move'",
+    )
+    .bind(game)
+    .fetch_one(db.store.pool())
+    .await
+    .expect("the illegal move, stored (with the penalty it brings, 7.5.5)");
+    assert_eq!(event, "illegal_move");
+    assert_eq!(attempted.as_deref(), Some("Ke2"));
+    assert_eq!(completed, Some(true));
+    db.finish().await;
+}
+
 /// The page at `uri` as the session of `cookie` sees it.
 pub(crate) async fn page_text<S, B>(app: &S, uri: &str, cookie: &str) -> String
 where
