@@ -11,12 +11,15 @@
 //! own way; [`sessions`] turns a back-office session into the principal it signs in;
 //! [`throttle`] counts failed authentications per address; [`undo`] finds what the last form
 //! recorded, for "undo the last entry"; [`trf`] builds the FIDE tournament report from the
-//! log; [`follower`] follows a round's electronic boards live (DGT LiveChess feeds).
+//! log; [`follower`] follows a round's electronic boards live (DGT LiveChess feeds);
+//! [`confirmations`] says what the clock's or the board's evidence holds against an entered
+//! end of the game, for the desk to confirm.
 
 pub mod arbitration;
 pub mod authentication;
 pub mod chief_report;
 pub mod commands;
+pub mod confirmations;
 pub mod fair_play;
 pub mod follower;
 pub mod import;

@@ -687,7 +687,8 @@ async fn problems_only(
         ApiError::with_status(
             status,
             format!(
-                "The request was refused ({status}). The routes and what they accept are                  described at /docs."
+                "The request was refused ({status}). The routes and what they accept are \
+                 described at /docs."
             ),
         )
     };

@@ -487,8 +487,37 @@ fn refusal_panel(flash: &Flash, frame: &FormFrame, event_name: &str) -> Markup {
                 @if let Some(title) = flash.code.as_deref().and_then(crate::problem::ProblemCode::parse).and_then(crate::problem::ProblemCode::title) { span.code { (title) } ": " }
                 (flash.message)
             }
-            p.hint { "Nothing was stored. The form below keeps what you typed." }
+            @if flash.code.as_deref() == Some("needs_confirmation") {
+                (confirm_form(frame.viewer, flash))
+            } @else {
+                p.hint { "Nothing was stored. The form below keeps what you typed." }
+            }
             (played_as_illegal(flash, frame, event_name))
+        }
+    }
+}
+
+/// The form an arbiter confirms an entry with after the evidence was shown
+/// ([`crate::app::confirmations`]): the same values again, with `confirmed`. It is drawn at
+/// the `seq` the first form was drawn at, so an entry overtaken by another one is refused as
+/// stale rather than confirmed blind. Also shown by the results page.
+pub fn confirm_form(viewer: &Viewer, flash: &Flash) -> Markup {
+    let (Some(game_id), Some(expected_seq)) =
+        (flash.values.get("game_id"), flash.values.get("confirm_seq"))
+    else {
+        return html! {};
+    };
+    html! {
+        form.record.confirm method="post" action={ (PREFIX) "/games/" (game_id) "/record" } {
+            (layout::csrf_field(viewer))
+            input type="hidden" name="expected_seq" value=(expected_seq);
+            input type="hidden" name="event_id" value=(Uuid::new_v4());
+            @for (name, value) in flash.values.iter().filter(|(name, _)| !matches!(name.as_str(), "csrf" | "game_id" | "confirm_seq" | "confirmed")) {
+                input type="hidden" name=(name) value=(value);
+            }
+            input type="hidden" name="confirmed" value="yes";
+            p.hint { "Nothing was stored. If the entry is right after all, confirm it:" }
+            button.danger type="submit" { "Record it as entered" }
         }
     }
 }
@@ -1169,6 +1198,49 @@ fn refused(fields: &Fields, code: Option<&str>, message: String) -> Flash {
     }
 }
 
+/// What the clock's or the board's evidence holds against recording `events` after
+/// `expected_seq` (an end of the game: a flag, a resignation, a result), for the arbiter to
+/// confirm; `None` when nothing does, or when the form was drawn before the log's end (the
+/// engine then refuses the stale form anyway).
+async fn doubt_of(
+    state: &AppState,
+    game_id: Uuid,
+    expected_seq: u64,
+    events: &[crate::store::NewEvent],
+) -> Result<Option<String>, WebError> {
+    let recorded: Vec<RecordedEvent> = events
+        .iter()
+        .filter_map(|new| match &new.event {
+            Event::Recorded(recorded) => Some(recorded.clone()),
+            Event::Service(_) => None,
+        })
+        .collect();
+    let ends = recorded.iter().any(|event| {
+        matches!(
+            event,
+            RecordedEvent::Flag { .. }
+                | RecordedEvent::Resign { .. }
+                | RecordedEvent::ArbiterDecision {
+                    decision: ArbiterRuling::GameEnded,
+                    ..
+                }
+        )
+    });
+    if !ends {
+        return Ok(None);
+    }
+    let Loaded { game, seq, log, .. } = load(state, &state.store, game_id, None).await?;
+    if seq != expected_seq {
+        return Ok(None);
+    }
+    Ok(crate::app::confirmations::doubt(
+        &game,
+        &log,
+        &recorded,
+        chrono::Utc::now(),
+    ))
+}
+
 /// Leaves a refusal for the page at `location` and sends the browser there.
 async fn refuse(
     state: &AppState,
@@ -1234,6 +1306,16 @@ pub async fn record(
                 .await;
             }
         }
+    }
+    if fields.get("confirmed") != Some("yes")
+        && let Some(doubt) = doubt_of(&state, game_id, expected_seq, &events).await?
+    {
+        let mut flash = refused(&fields, Some("needs_confirmation"), doubt);
+        flash.values.insert("game_id".into(), game_id.to_string());
+        flash
+            .values
+            .insert("confirm_seq".into(), expected_seq.to_string());
+        return refuse(&state, &viewer, flash, &refusal_target).await;
     }
     match state
         .arbitration

@@ -190,7 +190,8 @@ pub fn events_from_form(fields: &Fields) -> Result<Vec<Value>, String> {
                 if let Some(moves) = fields.get("count_moves") {
                     let moves: u32 = moves.trim().parse().map_err(|_| {
                         format!(
-                            "The move count is a number of completed moves (e.g. 40), not                              `{moves}`; leave it empty when the count cannot be established."
+                            "The move count is a number of completed moves (e.g. 40), not \
+                             `{moves}`; leave it empty when the count cannot be established."
                         )
                     })?;
                     count.insert("moves".into(), json!(moves));

@@ -724,6 +724,7 @@ pub async fn results(
         (head)
         @if let Some(flash) = viewer.flash() {
             @if flash.refused { p.refusal role="alert" { (flash.message) } } @else { p.notice role="status" { (flash.message) } }
+            @if flash.code.as_deref() == Some("needs_confirmation") { (super::desk::confirm_form(&viewer, &flash)) }
         }
         p.screen-only.head-links {
             (finished) " of " (boards.len()) " games finished · "

@@ -480,6 +480,234 @@ async fn a_typed_move_refused_as_illegal_is_recorded_in_one_click_as_the_illegal
     db.finish().await;
 }
 
+/// Sends a desk form of `kind` with `fields` as the page at `desk` draws it; the answer's
+/// status.
+async fn send_desk_form<S, B>(
+    app: &S,
+    cookie: &str,
+    game: uuid::Uuid,
+    form_id: &str,
+    fields: Vec<(&'static str, String)>,
+) -> u16
+where
+    S: actix_web::dev::Service<
+            actix_http::Request,
+            Response = actix_web::dev::ServiceResponse<B>,
+            Error = actix_web::Error,
+        >,
+    B: actix_web::body::MessageBody,
+{
+    let page = page_text(app, &format!("/office/games/{game}"), cookie).await;
+    let mut form = vec![
+        ("csrf", field_in(&page, form_id, "csrf")),
+        ("expected_seq", field_in(&page, form_id, "expected_seq")),
+        ("event_id", field_in(&page, form_id, "event_id")),
+        ("type", field_in(&page, form_id, "type")),
+    ];
+    form.extend(fields);
+    test::call_service(
+        app,
+        test::TestRequest::post()
+            .uri(&format!("/office/games/{game}/record"))
+            .insert_header(("Cookie", cookie.to_string()))
+            .insert_header(("Origin", ORIGIN))
+            .set_form(form)
+            .to_request(),
+    )
+    .await
+    .status()
+    .as_u16()
+}
+
+/// Sends the confirmation form the refusal drew on the desk `page` (a flash is shown once).
+async fn confirm_on_desk<S, B>(app: &S, cookie: &str, game: uuid::Uuid, page: &str) -> u16
+where
+    S: actix_web::dev::Service<
+            actix_http::Request,
+            Response = actix_web::dev::ServiceResponse<B>,
+            Error = actix_web::Error,
+        >,
+    B: actix_web::body::MessageBody,
+{
+    let form = &page[page
+        .find("class=\"record confirm\"")
+        .expect("a confirmation form")..];
+    let form = &form[..form.find("</form>").expect("its end")];
+    let mut fields = Vec::new();
+    let mut rest = form;
+    while let Some(at) = rest.find("name=\"") {
+        let after = &rest[at + 6..];
+        let name = &after[..after.find('"').expect("end of name")];
+        let value_at = after.find("value=\"").expect("a value") + 7;
+        let value = &after[value_at..value_at + after[value_at..].find('"').expect("end")];
+        fields.push((name.to_string(), value.replace("&amp;", "&")));
+        rest = &after[value_at..];
+    }
+    test::call_service(
+        app,
+        test::TestRequest::post()
+            .uri(&format!("/office/games/{game}/record"))
+            .insert_header(("Cookie", cookie.to_string()))
+            .insert_header(("Origin", ORIGIN))
+            .set_form(fields)
+            .to_request(),
+    )
+    .await
+    .status()
+    .as_u16()
+}
+
+#[actix_web::test]
+async fn a_flag_for_a_clock_that_cannot_have_run_down_asks_the_arbiter_to_confirm_before_it_is_recorded()
+ {
+    let db = TestDb::new().await;
+    let app = test::init_service(arbiter::startup::app(db.state())).await;
+    let game = crate::support::create_game(&app, &db).await;
+    let (status, appended) = crate::support::append(
+        &app,
+        &db,
+        game,
+        1,
+        serde_json::json!([{"type": "move", "by": "white", "san": "e4"},
+                           {"type": "clock_press", "by": "white", "white_ms": 5_400_000}]),
+    )
+    .await;
+    assert_eq!(status, 201, "{appended}");
+    let cookie = signed_in(&app, &db.arbiter).await;
+    let status = send_desk_form(
+        &app,
+        &cookie,
+        game,
+        "form-flag",
+        vec![("side", "white".to_string())],
+    )
+    .await;
+    assert_eq!(status, 303);
+    assert_eq!(db.event_count().await, 3, "nothing stored yet");
+    let page = page_text(&app, &format!("/office/games/{game}"), &cookie).await;
+    assert!(
+        page.contains("White's clock read 1:30:00")
+            && page.contains("has not run since (Black's clock runs)"),
+        "the evidence is shown"
+    );
+    assert_eq!(confirm_on_desk(&app, &cookie, game, &page).await, 303);
+    let ended: String = sqlx::query_scalar(
+        "SELECT payload->>'termination' FROM events WHERE game_id = $1 AND event_type = 'game_ended'",
+    )
+    .bind(game)
+    .fetch_one(db.store.pool())
+    .await
+    .expect("the confirmed flag ended the game");
+    assert_eq!(ended, "flag");
+
+    // Black's clock runs and was never read: no evidence, nothing to confirm.
+    let other = crate::support::create_game(&app, &db).await;
+    let status = send_desk_form(
+        &app,
+        &cookie,
+        other,
+        "form-flag",
+        vec![("side", "black".to_string())],
+    )
+    .await;
+    assert_eq!(status, 303);
+    let page = page_text(&app, &format!("/office/games/{other}"), &cookie).await;
+    assert!(!page.contains("record confirm"), "no confirmation asked");
+    db.finish().await;
+}
+
+#[actix_web::test]
+async fn a_resignation_or_a_result_the_board_contradicts_asks_the_arbiter_to_confirm() {
+    let db = TestDb::new().await;
+    let app = test::init_service(arbiter::startup::app(db.state())).await;
+    let mut settings = crate::support::standard_game();
+    // White has a king and a rook, Black a lone king: Black cannot checkmate.
+    settings["start_fen"] = serde_json::json!("4k3/8/8/8/8/8/8/R3K3 w - - 0 40");
+    let (status, created, _) =
+        crate::support::send(&app, db.post().uri("/v1/games").set_json(&settings)).await;
+    assert_eq!(status, 201, "{created}");
+    let game: uuid::Uuid = created["game"]["game_id"]
+        .as_str()
+        .expect("id")
+        .parse()
+        .expect("uuid");
+    let (status, appended) = crate::support::append(
+        &app,
+        &db,
+        game,
+        1,
+        serde_json::json!([{"type": "move", "by": "white", "san": "Ra7"}]),
+    )
+    .await;
+    assert_eq!(status, 201, "{appended}");
+    let cookie = signed_in(&app, &db.arbiter).await;
+    let status = send_desk_form(
+        &app,
+        &cookie,
+        game,
+        "form-resign",
+        vec![("by", "white".to_string())],
+    )
+    .await;
+    assert_eq!(status, 303);
+    assert_eq!(db.event_count().await, 2, "nothing stored yet");
+    let page = page_text(&app, &format!("/office/games/{game}"), &cookie).await;
+    assert!(
+        page.contains("Black cannot checkmate White by any series of legal moves")
+            && page.contains("(5.1.2)"),
+        "the evidence is shown"
+    );
+    // A 0-1 entered on the results page for this board is asked about there.
+    let results = "/office/results?event=Test+Open+2026&round=1";
+    let page = page_text(&app, results, &cookie).await;
+    let csrf_at = page.find("name=\"csrf\" value=\"").expect("a form") + 19;
+    let csrf = &page[csrf_at..csrf_at + page[csrf_at..].find('"').expect("end")];
+    let response = test::call_service(
+        &app,
+        test::TestRequest::post()
+            .uri(&format!("/office/games/{game}/record"))
+            .insert_header(("Cookie", cookie.clone()))
+            .insert_header(("Origin", ORIGIN))
+            .set_form(vec![
+                ("csrf", csrf.to_string()),
+                ("expected_seq", "2".to_string()),
+                ("event_id", uuid::Uuid::new_v4().to_string()),
+                ("type", "result".to_string()),
+                ("result", "0-1".to_string()),
+                ("return_to", results.to_string()),
+            ])
+            .to_request(),
+    )
+    .await;
+    assert_eq!(response.status().as_u16(), 303);
+    assert_eq!(db.event_count().await, 2, "nothing stored yet");
+    let page = page_text(&app, results, &cookie).await;
+    assert!(
+        page.contains("Black cannot checkmate by any series of legal moves")
+            && page.contains("record confirm"),
+        "the results page shows the evidence and the confirmation"
+    );
+    // Black resigned after all: nothing needs confirming.
+    let status = send_desk_form(
+        &app,
+        &cookie,
+        game,
+        "form-resign",
+        vec![("by", "black".to_string())],
+    )
+    .await;
+    assert_eq!(status, 303);
+    let result: String = sqlx::query_scalar(
+        "SELECT payload->>'result' FROM events WHERE game_id = $1 AND event_type = 'game_ended'",
+    )
+    .bind(game)
+    .fetch_one(db.store.pool())
+    .await
+    .expect("the game ended");
+    assert_eq!(result, "1-0");
+    db.finish().await;
+}
+
 /// The page at `uri` as the session of `cookie` sees it.
 pub(crate) async fn page_text<S, B>(app: &S, uri: &str, cookie: &str) -> String
 where
