@@ -674,15 +674,20 @@ fn position_facts(view: &GameView, status: &BoardStatus) -> Markup {
 }
 
 /// The timeline: every event of the log, with who recorded it, when, and its hash.
-fn timeline(log: &[EventEnvelope], standing: &HashSet<u64>, game_id: Uuid) -> Markup {
+fn timeline(
+    log: &[EventEnvelope],
+    standing: &HashSet<u64>,
+    game_id: Uuid,
+    hall: layout::HallTime,
+) -> Markup {
     html! {
         table.list.timeline {
-            thead { tr { th.num { "#" } th { "Time (UTC)" } th { "Event" } th { "Recorded by" } th { "Hash" } } }
+            thead { tr { th.num { "#" } th { (hall.heading()) } th { "Event" } th { "Recorded by" } th { "Hash" } } }
             tbody {
                 @for e in log.iter().rev() {
                     tr class={ @if matches!(e.event, Event::Service(_)) { "decision" } @if !standing.contains(&e.seq) { " retracted" } } {
                         td.num { a href={ (PREFIX) "/games/" (game_id) "?at_seq=" (e.seq) } title="The game as it stood after this event" { (e.seq) } }
-                        td { time datetime=(e.recorded_at.to_rfc3339()) title=(layout::timestamp(e.recorded_at)) { (layout::time_of_day(e.recorded_at)) } }
+                        td.when { time datetime=(e.recorded_at.to_rfc3339()) title=(hall.timestamp(e.recorded_at)) { (hall.time_of_day(e.recorded_at)) } }
                         td {
                             (describe(&e.event))
                             @if !standing.contains(&e.seq) { " " (layout::badge("retracted", "retracted")) }
@@ -1114,6 +1119,8 @@ pub async fn page(
         .unwrap_or_default();
     let flash = viewer.flash_for("record");
     let attention = reads.game_attention(game_id).await?;
+    // The venue's clock, as on every sheet of the tournament.
+    let hall = layout::HallTime::of(reads.tournament_named(&summary.event).await?.as_ref());
     let frame = FormFrame {
         viewer: &viewer,
         game_id,
@@ -1172,7 +1179,7 @@ pub async fn page(
         section.panel #timeline {
             h2 { "Timeline" }
             p.hint { "Every event of the log, newest first, with who recorded it and its hash (each hash covers the one before). Follow a number to see the game as it stood then." }
-            (timeline(&log, &standing, game_id))
+            (timeline(&log, &standing, game_id, hall))
         }
     };
     Ok(layout::ok(layout::page(

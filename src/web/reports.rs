@@ -481,6 +481,8 @@ pub async fn decision(
         .filter(|e| e.batch_id == decision.batch_id && e.seq >= cause)
         .collect();
     let audit = state.arbitration.audit_on(&reads, game_id).await?;
+    // The venue's clock, as on every sheet of the tournament.
+    let hall = HallTime::of(reads.tournament_named(&now.summary.event).await?.as_ref());
     let audited = audit
         .decisions
         .iter()
@@ -610,7 +612,7 @@ pub async fn decision(
                     @if history.is_empty() { p.hint { "No appeal against this decision." } }
                     ul.plain.history {
                         @for e in &history {
-                            li { span.when { (layout::timestamp(e.recorded_at)) } " · #" (e.seq) " " (desk::describe(&e.event)) " · " span.who { (layout::recorder(&e.recorded_by)) } }
+                            li { span.when { (hall.timestamp(e.recorded_at)) } " · #" (e.seq) " " (desk::describe(&e.event)) " · " span.who { (layout::recorder(&e.recorded_by)) } }
                         }
                     }
                     @if may_lodge {

@@ -889,6 +889,46 @@ async fn the_incident_sheet_prints_the_times_of_the_log_in_the_venues_time_zone(
         "the claim's time is printed as the hall's clocks showed it ({in_sao_paulo})"
     );
     assert!(!page.contains("Time (UTC)"), "not UTC");
+
+    // The desk's timeline and the decision's review page keep the same clock.
+    let claim_seq = appended["events"][0]["seq"].as_u64().expect("seq");
+    let desk = page_text(&app, &format!("/office/games/{game}"), &cookie).await;
+    assert!(
+        desk.contains(&in_sao_paulo),
+        "the timeline in the hall's time"
+    );
+    let (status, appeal) = crate::support::append(
+        &app,
+        &db,
+        game,
+        appended["last_seq"].as_u64().expect("last_seq"),
+        serde_json::json!([{"type": "appeal_lodged", "by": "White", "against_seq": claim_seq + 1,
+                            "grounds": "The count of moves was wrong."}]),
+    )
+    .await;
+    assert_eq!(status, 201, "{appeal}");
+    let lodged_at: chrono::DateTime<chrono::Utc> = appeal["events"][0]["recorded_at"]
+        .as_str()
+        .expect("recorded_at")
+        .parse()
+        .expect("a time");
+    let lodged = lodged_at
+        .with_timezone(&chrono_tz::America::Sao_Paulo)
+        .format("%H:%M:%S %Z")
+        .to_string();
+    let review = page_text(
+        &app,
+        &format!("/office/games/{game}/decisions/{}", claim_seq + 1),
+        &cookie,
+    )
+    .await;
+    assert!(
+        review.contains(&lodged),
+        "the appeal in the hall's time ({lodged})"
+    );
+    for (name, page) in [("desk", &desk), ("review", &review)] {
+        assert!(!page.contains(" UTC"), "the {name} prints no UTC time");
+    }
     db.finish().await;
 }
 
