@@ -12,6 +12,7 @@ mod failover;
 mod fair_play;
 mod follower;
 mod generated_client;
+mod harness;
 mod import;
 mod layout;
 mod log_guarantees;

@@ -128,8 +128,10 @@ pub fn answers(url: &str) -> bool {
     .unwrap_or(false)
 }
 
-/// A fresh, migrated database for one test. Dropped by [`TestDb::finish`]; kept for
-/// inspection when a test fails before reaching it.
+/// A fresh, migrated database for one test. It drops itself when the test ends, passed or
+/// failed (a panicking test unwinds through [`Drop`]), so a run leaves no database behind;
+/// `ARBITER_KEEP_FAILED_TEST_DB=1` keeps the database of a failed test for inspection (its
+/// name is printed). [`TestDb::finish`] closes the pools first, for a quiet end.
 pub struct TestDb {
     pub name: String,
     /// The database's URL (as its owner).
@@ -266,21 +268,55 @@ impl TestDb {
             .expect("count events")
     }
 
+    /// Closes the test's pools; the database is dropped when `self` is ([`Drop`]).
     pub async fn finish(self) {
         self.service.pool().close().await;
         self.store.pool().close().await;
-        let pool = PgPoolOptions::new()
-            .max_connections(1)
-            .connect(&admin_url())
-            .await
-            .expect("admin connection");
-        sqlx::query(sqlx::AssertSqlSafe(format!(
-            "DROP DATABASE IF EXISTS {} WITH (FORCE)",
-            self.name
-        )))
-        .execute(&pool)
-        .await
-        .expect("drop test database");
+    }
+}
+
+impl Drop for TestDb {
+    fn drop(&mut self) {
+        if std::thread::panicking()
+            && std::env::var("ARBITER_KEEP_FAILED_TEST_DB").as_deref() == Ok("1")
+        {
+            eprintln!("kept the failed test's database {}", self.name);
+            return;
+        }
+        drop_database(&self.name);
+    }
+}
+
+/// Drops the test database `name` (and ends its connections), on a thread and runtime of its
+/// own: [`Drop`] cannot wait for the test's runtime, which may be unwinding.
+fn drop_database(name: &str) {
+    let statement = format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)");
+    let dropped = std::thread::spawn(move || {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .map_err(|e| e.to_string())?;
+        runtime.block_on(async {
+            let pool = PgPoolOptions::new()
+                .max_connections(1)
+                .acquire_timeout(Duration::from_secs(10))
+                .connect(&admin_url())
+                .await
+                .map_err(|e| e.to_string())?;
+            let dropped = sqlx::query(sqlx::AssertSqlSafe(statement))
+                .execute(&pool)
+                .await
+                .map(|_| ())
+                .map_err(|e| e.to_string());
+            pool.close().await;
+            dropped
+        })
+    })
+    .join();
+    match dropped {
+        Ok(Ok(())) => {}
+        Ok(Err(error)) => eprintln!("the test database {name} could not be dropped: {error}"),
+        Err(_) => eprintln!("dropping the test database {name} panicked"),
     }
 }
 
