@@ -22,6 +22,7 @@ mod operations;
 mod recording;
 mod replica;
 mod requests;
+mod schema;
 mod second_pass;
 mod shared;
 mod streams;
