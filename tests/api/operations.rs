@@ -10,7 +10,6 @@ use arbiter::access::Role;
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
 use std::net::SocketAddr;
-use std::sync::{Arc, Mutex};
 use uuid::Uuid;
 
 /// One sample of the Prometheus text: name, labels, value.
@@ -198,23 +197,6 @@ async fn metrics_count_requests_by_route_pattern_appends_refusals_and_rulings_fo
     db.finish().await;
 }
 
-/// Log output captured for the current thread (the test's runtime runs on it).
-#[derive(Clone, Default)]
-struct CapturedLog(Arc<Mutex<Vec<u8>>>);
-
-impl std::io::Write for CapturedLog {
-    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
-        self.0
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .extend_from_slice(bytes);
-        Ok(bytes.len())
-    }
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
-}
-
 #[actix_web::test]
 async fn a_500_names_its_request_id_which_is_the_header_and_the_key_of_its_log_line() {
     let db = TestDb::new().await;
@@ -233,17 +215,10 @@ async fn a_500_names_its_request_id_which_is_the_header_and_the_key_of_its_log_l
     .await
     .expect("the owner appends a row");
 
-    let log = CapturedLog::default();
-    let writer = log.clone();
-    let subscriber = tracing_subscriber::fmt()
-        .json()
-        .with_max_level(tracing::Level::INFO)
-        .with_writer(move || writer.clone())
-        .finish();
-    let guard = tracing::subscriber::set_default(subscriber);
+    let (log, capturing) = crate::support::capture_log();
     let (status, headers, body) =
         send_raw(&app, db.get().uri(&format!("/v1/games/{game}/events"))).await;
-    drop(guard);
+    drop(capturing);
 
     assert_eq!(status, 500, "{body}");
     assert_eq!(
@@ -260,7 +235,7 @@ async fn a_500_names_its_request_id_which_is_the_header_and_the_key_of_its_log_l
         "no internals leak: {body}"
     );
 
-    let text = String::from_utf8(log.0.lock().unwrap().clone()).expect("UTF-8 log");
+    let text = log.text();
     let lines: Vec<Value> = text
         .lines()
         .map(|line| serde_json::from_str(line).expect("JSON log lines"))

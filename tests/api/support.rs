@@ -161,6 +161,8 @@ impl TestDb {
     }
 
     async fn restored(dump: &str) -> TestDb {
+        // Before this test handles any request: see `capture_log`.
+        install_log_capture();
         let admin = admin_url();
         let name = format!("arbiter_test_{}", Uuid::new_v4().simple());
         let pool = PgPoolOptions::new()
@@ -479,4 +481,84 @@ pub fn assert_problem(reply: &(u16, Value, Option<String>), status: u16, code: &
         body["detail"].as_str().is_some_and(|d| d.len() > 20),
         "a detail a person can act on: {body}"
     );
+}
+
+thread_local! {
+    /// Where the log of this thread's requests goes while a test captures it.
+    static CAPTURED: std::cell::RefCell<Option<CapturedLog>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Log lines (JSON, one a line) captured for one test's thread.
+#[derive(Clone, Default)]
+pub struct CapturedLog(pub std::sync::Arc<std::sync::Mutex<Vec<u8>>>);
+
+impl CapturedLog {
+    /// What was captured, as text.
+    pub fn text(&self) -> String {
+        String::from_utf8(self.0.lock().unwrap_or_else(|p| p.into_inner()).clone())
+            .expect("UTF-8 log")
+    }
+}
+
+/// Writes a log line into the capture of the thread that logs it, if it has one.
+struct ThreadCapture;
+
+impl std::io::Write for ThreadCapture {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        CAPTURED.with(|captured| {
+            if let Some(log) = captured.borrow().as_ref() {
+                log.0
+                    .lock()
+                    .unwrap_or_else(|p| p.into_inner())
+                    .extend_from_slice(bytes);
+            }
+        });
+        Ok(bytes.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// Installs, once for the test process and before any test handles a request, the one
+/// tracing subscriber of the tests: JSON lines at INFO and above, written to the capture of
+/// the logging thread when it has one, decided per event. A subscriber set per test
+/// (`set_default`) was not enough: tracing caches each call site's interest when the site
+/// is first hit, and a site first hit on another test's thread while the capture was being
+/// set up could stay disabled for it (the request's span missing from its lines, once in a
+/// fresh-clone run). Deciding per event leaves nothing to cache.
+pub fn install_log_capture() {
+    use tracing_subscriber::Layer;
+    use tracing_subscriber::layer::SubscriberExt;
+    static INSTALLED: OnceLock<()> = OnceLock::new();
+    INSTALLED.get_or_init(|| {
+        let capturing = tracing_subscriber::filter::dynamic_filter_fn(|metadata, _| {
+            *metadata.level() <= tracing::Level::INFO
+                && CAPTURED.with(|captured| captured.borrow().is_some())
+        });
+        let layer = tracing_subscriber::fmt::layer()
+            .json()
+            .with_writer(|| ThreadCapture)
+            .with_filter(capturing);
+        // Another harness may have set one already; then capturing finds nothing, and the
+        // test that relies on it says so.
+        let _ = tracing::subscriber::set_global_default(tracing_subscriber::registry().with(layer));
+    });
+}
+
+/// Captures the log of this thread until the guard is dropped.
+pub fn capture_log() -> (CapturedLog, CaptureGuard) {
+    install_log_capture();
+    let log = CapturedLog::default();
+    CAPTURED.with(|captured| *captured.borrow_mut() = Some(log.clone()));
+    (log, CaptureGuard)
+}
+
+/// Ends the capture of [`capture_log`].
+pub struct CaptureGuard;
+
+impl Drop for CaptureGuard {
+    fn drop(&mut self) {
+        CAPTURED.with(|captured| *captured.borrow_mut() = None);
+    }
 }
