@@ -44,6 +44,41 @@ fn reads_the_same(old: &Value, now: &Value, path: &str, differences: &mut Vec<St
     }
 }
 
+/// Whether the scoresheets `old` and `now` differ only where a draw offer's `(=)` moved from
+/// a move to the move after it: an offer made before moving (9.1.2.1, irregular) is marked on
+/// the move its maker then plays, no longer on the opponent's move before it (issue 38; until
+/// that move is made it marks nothing). Nothing else may differ.
+fn only_early_offer_marks_moved(old: &Value, now: &Value) -> bool {
+    let (Some(old), Some(now)) = (old.as_array(), now.as_array()) else {
+        return false;
+    };
+    let bare = |moves: &[Value]| -> Vec<String> {
+        moves
+            .iter()
+            .map(|m| {
+                m.as_str()
+                    .unwrap_or_default()
+                    .trim_end_matches(" (=)")
+                    .to_string()
+            })
+            .collect()
+    };
+    let marked = |moves: &[Value]| -> Vec<usize> {
+        (0..moves.len())
+            .filter(|i| moves[*i].as_str().is_some_and(|m| m.ends_with(" (=)")))
+            .collect()
+    };
+    if old.len() != now.len() || bare(old) != bare(now) {
+        return false;
+    }
+    let (was, is) = (marked(old), marked(now));
+    was.iter()
+        .all(|ply| is.contains(ply) || is.contains(&(ply + 1)) || *ply + 1 == old.len())
+        && is
+            .iter()
+            .all(|ply| was.contains(ply) || (*ply > 0 && was.contains(&(ply - 1))))
+}
+
 #[actix_web::test]
 async fn a_database_written_by_each_earlier_release_upgrades_with_every_game_intact_and_reproduced()
 {
@@ -81,6 +116,12 @@ async fn a_database_written_by_each_earlier_release_upgrades_with_every_game_int
             assert_eq!(status, 200, "{release} {id}: {now}");
             let mut differences = Vec::new();
             reads_the_same(old, &now, id, &mut differences);
+            if only_early_offer_marks_moved(
+                &old["state"]["scoresheet"],
+                &now["state"]["scoresheet"],
+            ) {
+                differences.retain(|d| !d.starts_with(&format!("{id}.state.scoresheet[")));
+            }
             assert!(
                 differences.is_empty(),
                 "{release}: {}",
