@@ -168,15 +168,29 @@ impl Browser {
             .unwrap_or_else(|e| panic!("choose {value} in {locator:?}: {e}"));
     }
 
-    /// The text of the first element matching `locator`.
+    /// The text of the first element matching `locator` (as rendered). A page whose script
+    /// replaces the element between finding it and reading it (the floor's rows when the
+    /// round's stream reports an event) is read again, up to a few times.
     pub async fn text(&self, locator: Locator<'_>) -> String {
-        self.client
-            .find(locator)
-            .await
-            .unwrap_or_else(|e| panic!("find {locator:?}: {e}"))
-            .text()
-            .await
-            .expect("text")
+        let mut attempts = 0;
+        loop {
+            let element = self
+                .client
+                .find(locator)
+                .await
+                .unwrap_or_else(|e| panic!("find {locator:?}: {e}"));
+            match element.text().await {
+                Ok(text) => return text,
+                Err(fantoccini::error::CmdError::Standard(error))
+                    if error.error == fantoccini::error::ErrorStatus::StaleElementReference
+                        && attempts < 5 =>
+                {
+                    attempts += 1;
+                    tokio::time::sleep(Duration::from_millis(100)).await;
+                }
+                Err(error) => panic!("text of {locator:?}: {error}"),
+            }
+        }
     }
 
     /// The text of the first element matching `css` as the page holds it now, read in one
