@@ -249,11 +249,12 @@ pub fn check_round(round: &str) -> Result<(), SettingsProblem> {
         || round.chars().count() > 20
         || round.chars().any(char::is_control)
         || round.contains('/')
+        || round.starts_with('.')
     {
         return Err(problem(
             "round",
             "A round is named like `5` or `5.1`: 1 to 20 characters, no slash, no spaces \
-             around it.",
+             around it, not starting with a dot.",
         ));
     }
     Ok(())

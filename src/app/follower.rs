@@ -92,9 +92,11 @@ pub enum FollowError {
     NoTournament(Uuid),
 }
 
-/// What the arbiter decides about what the feed said.
+/// What the arbiter decides about what the feed said. Named `FollowDecision` in the OpenAPI
+/// document: the 12.9 penalty choice is its `ArbiterChoice`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "snake_case")]
+#[schema(as = FollowDecision)]
 pub enum ArbiterChoice {
     /// For a move taken back or a line that no longer extends the stored one: the stored
     /// line is corrected to the board's (the moves after the common part are retracted by

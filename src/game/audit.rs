@@ -185,10 +185,42 @@ pub struct AuditedDecision {
     pub notes: Vec<String>,
     /// The decisions as stored (when not reproduced).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub stored: Option<Vec<serde_json::Value>>,
-    /// The decisions the engine gives now (when not reproduced), or its refusal.
+    pub stored: Option<Vec<ServiceEvent>>,
+    /// The decisions the engine gives now (when not reproduced and it decides).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub recomputed: Option<serde_json::Value>,
+    pub recomputed: Option<Vec<ServiceEvent>>,
+    /// Why the engine gives no decision now: it refuses the recorded event, or the stored
+    /// log cannot be folded from here (`corrupt_log`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub refusal: Option<AuditRefusal>,
+}
+
+/// What the engine decides today on a stored prefix: the decisions it would store, or why it
+/// refuses the recorded event.
+#[derive(Clone, Debug, PartialEq)]
+enum Recomputed {
+    /// The decisions the engine gives now, in the order it would store them.
+    Decisions(Vec<ServiceEvent>),
+    /// The engine refuses the recorded event.
+    Refused(AuditRefusal),
+}
+
+/// Why the engine, re-run on a stored prefix, gives no decision.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+pub struct AuditRefusal {
+    /// The refusal's code (`corrupt_log` when the stored events cannot be folded from here).
+    pub refused: String,
+    /// The refusal in words.
+    pub message: String,
+}
+
+impl AuditRefusal {
+    fn of(refusal: &super::Refusal) -> AuditRefusal {
+        AuditRefusal {
+            refused: refusal.code().to_string(),
+            message: refusal.message().to_string(),
+        }
+    }
 }
 
 /// The decisions re-checked, and the first that does not reproduce.
@@ -323,10 +355,8 @@ pub fn audit_decisions(log: &[StoredEvent<'_>]) -> DecisionsAudit {
             (Some(current), Event::Recorded(recorded)) => {
                 let outcome =
                     current.record_with_clock(stored_event.seq, recorded, stored_event.clock);
-                let stored_values: Vec<serde_json::Value> = stored_services
-                    .iter()
-                    .map(|d| serde_json::to_value(Event::Service((*d).clone())).unwrap_or_default())
-                    .collect();
+                let stored_values: Vec<ServiceEvent> =
+                    stored_services.iter().map(|d| (*d).clone()).collect();
                 let (reproduced, recomputed, notes) = compare(&outcome, &stored_services);
                 if !stored.is_empty() || !reproduced || outcome.is_err() {
                     decisions.push(AuditedDecision {
@@ -340,7 +370,14 @@ pub fn audit_decisions(log: &[StoredEvent<'_>]) -> DecisionsAudit {
                             .map(str::to_string),
                         notes,
                         stored: (!reproduced).then_some(stored_values),
-                        recomputed: (!reproduced).then_some(recomputed),
+                        recomputed: match &recomputed {
+                            Recomputed::Decisions(now) if !reproduced => Some(now.clone()),
+                            _ => None,
+                        },
+                        refusal: match recomputed {
+                            Recomputed::Refused(refusal) if !reproduced => Some(refusal),
+                            _ => None,
+                        },
                     });
                 }
                 // The state must follow the log as stored: where today's decisions differ, or
@@ -361,7 +398,11 @@ pub fn audit_decisions(log: &[StoredEvent<'_>]) -> DecisionsAudit {
                         stored_engine_version: None,
                         notes: Vec::new(),
                         stored: None,
-                        recomputed: Some(serde_json::json!({"refused": "corrupt_log", "message": "the stored events cannot be folded from here on"})),
+                        recomputed: None,
+                        refusal: Some(AuditRefusal {
+                            refused: "corrupt_log".to_string(),
+                            message: "the stored events cannot be folded from here on".to_string(),
+                        }),
                     });
                     break;
                 }
@@ -385,7 +426,7 @@ pub fn audit_decisions(log: &[StoredEvent<'_>]) -> DecisionsAudit {
 fn compare(
     outcome: &Result<Vec<ServiceEvent>, super::Refusal>,
     stored_services: &[&ServiceEvent],
-) -> (bool, serde_json::Value, Vec<String>) {
+) -> (bool, Recomputed, Vec<String>) {
     match outcome {
         Ok(now) => {
             let same = now.len() == stored_services.len()
@@ -409,18 +450,14 @@ fn compare(
                     notes.extend(justification_notes(b, a));
                 }
             }
-            let recomputed: Vec<serde_json::Value> = now
-                .iter()
-                .map(|d| serde_json::to_value(Event::Service(d.clone())).unwrap_or_default())
-                .collect();
-            (same, serde_json::Value::Array(recomputed), notes)
+            (same, Recomputed::Decisions(now.clone()), notes)
         }
         // An event stored without a decision that today's rules refuse (an appeal decided a
         // second time, accepted before appeals were final): no decision of the engine rests
         // on it, so none is ruled differently; the note says what the rules say now.
         Err(refusal) if stored_services.is_empty() => (
             true,
-            serde_json::json!({"refused": refusal.code(), "message": refusal.message()}),
+            Recomputed::Refused(AuditRefusal::of(refusal)),
             vec![format!(
                 "accepted when it was recorded; {} would refuse it now ({}: {}); no decision \
                  rests on it",
@@ -431,7 +468,7 @@ fn compare(
         ),
         Err(refusal) => (
             false,
-            serde_json::json!({"refused": refusal.code(), "message": refusal.message()}),
+            Recomputed::Refused(AuditRefusal::of(refusal)),
             Vec::new(),
         ),
     }

@@ -1,12 +1,12 @@
 //! Read models of a game, served over HTTP: [`GameView`] and [`PositionOccurrences`].
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use super::event::{ClaimKind, GameResult, LawsEdition, Side, Termination};
 
 /// Whether the game is still being played.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, ToSchema)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum GameStatus {
     /// The game is in progress.

@@ -104,7 +104,7 @@ fn no_follow(round: &str) -> ApiError {
     security(("bearer" = [])),
     params(
         ("id" = Uuid, Path, description = "The tournament's id."),
-        ("round" = String, Path, description = "The round, e.g. `5`."),
+        ("round" = String, Path, description = "The round, e.g. `5`.", max_length = 20, pattern = r"^[^\s/.\x00-\x1F\x7F-\x9F]([^/\x00-\x1F\x7F-\x9F]{0,18}[^\s/\x00-\x1F\x7F-\x9F])?$"),
     ),
     request_body = FollowRequest,
     responses(
@@ -183,7 +183,7 @@ pub async fn set_follow(
     security(("bearer" = [])),
     params(
         ("id" = Uuid, Path, description = "The tournament's id."),
-        ("round" = String, Path, description = "The round, e.g. `5`."),
+        ("round" = String, Path, description = "The round, e.g. `5`.", max_length = 20, pattern = r"^[^\s/.\x00-\x1F\x7F-\x9F]([^/\x00-\x1F\x7F-\x9F]{0,18}[^\s/\x00-\x1F\x7F-\x9F])?$"),
     ),
     responses(
         (status = 200, description = "The round's follow.", body = FollowView),
@@ -220,7 +220,7 @@ pub async fn get_follow(
     security(("bearer" = [])),
     params(
         ("id" = Uuid, Path, description = "The tournament's id."),
-        ("round" = String, Path, description = "The round, e.g. `5`."),
+        ("round" = String, Path, description = "The round, e.g. `5`.", max_length = 20, pattern = r"^[^\s/.\x00-\x1F\x7F-\x9F]([^/\x00-\x1F\x7F-\x9F]{0,18}[^\s/\x00-\x1F\x7F-\x9F])?$"),
     ),
     responses(
         (status = 200, description = "The round is no longer followed.", body = FollowView),

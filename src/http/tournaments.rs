@@ -228,7 +228,7 @@ pub struct LoadedRound {
     security(("bearer" = [])),
     params(
         ("id" = Uuid, Path, description = "The tournament's id."),
-        ("round" = String, Path, description = "The round, e.g. `5` (a TRF file's round number)."),
+        ("round" = String, Path, description = "The round, e.g. `5` (a TRF file's round number).", max_length = 20, pattern = r"^[^\s/.\x00-\x1F\x7F-\x9F]([^/\x00-\x1F\x7F-\x9F]{0,18}[^\s/\x00-\x1F\x7F-\x9F])?$"),
     ),
     request_body = LoadPairingsRequest,
     responses(

@@ -6,6 +6,7 @@
 use super::events::{insert_batch, violates};
 use super::{EventEnvelope, NewEvent, Store, StoreError, to_i64, to_u64};
 use crate::game::event::{Event, GameResult, GameSettings, ServiceEvent, Termination};
+pub use crate::game::view::GameStatus;
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use chrono::{DateTime, Utc};
@@ -15,35 +16,23 @@ use sqlx::postgres::PgRow;
 use utoipa::ToSchema;
 use uuid::Uuid;
 
-/// Whether a game is still being played.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum GameStatus {
-    /// No result yet.
-    InProgress,
-    /// The game has a result.
-    Ended,
+/// The stored name of a game's status (the games table's `status` column).
+fn status_name(status: GameStatus) -> &'static str {
+    match status {
+        GameStatus::InProgress => "in_progress",
+        GameStatus::Ended => "ended",
+    }
 }
 
-impl GameStatus {
-    /// The stored name.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            GameStatus::InProgress => "in_progress",
-            GameStatus::Ended => "ended",
-        }
-    }
-
-    /// The stored status; an unknown one is an error, never a default.
-    fn parse(text: &str) -> Result<GameStatus, StoreError> {
-        match text {
-            "ended" => Ok(GameStatus::Ended),
-            "in_progress" => Ok(GameStatus::InProgress),
-            other => Err(StoreError::UnknownStoredValue {
-                what: "game status",
-                value: other.to_string(),
-            }),
-        }
+/// The stored status; an unknown one is an error, never a default.
+fn parse_status(text: &str) -> Result<GameStatus, StoreError> {
+    match text {
+        "ended" => Ok(GameStatus::Ended),
+        "in_progress" => Ok(GameStatus::InProgress),
+        other => Err(StoreError::UnknownStoredValue {
+            what: "game status",
+            value: other.to_string(),
+        }),
     }
 }
 
@@ -204,7 +193,7 @@ fn summary_from_row(row: &PgRow) -> Result<GameSummary, StoreError> {
         board: board.and_then(|b| u32::try_from(b).ok()),
         white: row.try_get("white")?,
         black: row.try_get("black")?,
-        status: GameStatus::parse(&status)?,
+        status: parse_status(&status)?,
         result: stored_name(game_id, "result", row.try_get("result")?, GameResult::parse)?,
         termination: stored_name(
             game_id,
@@ -344,7 +333,7 @@ impl Store {
         )
         .bind(filter.event.as_deref())
         .bind(filter.round.as_deref())
-        .bind(filter.status.map(GameStatus::as_str))
+        .bind(filter.status.map(status_name))
         .bind(after_time)
         .bind(after_id)
         .bind(to_i64(filter.limit.saturating_add(1)))

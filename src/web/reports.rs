@@ -602,7 +602,11 @@ pub async fn decision(
                         details open {
                             summary { "Stored and recomputed" }
                             pre.json { (serde_json::to_string_pretty(&d.stored).unwrap_or_default()) }
-                            pre.json { (serde_json::to_string_pretty(&d.recomputed).unwrap_or_default()) }
+                            @if let Some(refusal) = &d.refusal {
+                                p { "The engine refuses it now: " (refusal.message) " (" code { (refusal.refused) } ")." }
+                            } @else {
+                                pre.json { (serde_json::to_string_pretty(&d.recomputed).unwrap_or_default()) }
+                            }
                         }
                     }
                     p.hint { "Hash chain: " @if audit.chain.intact { "intact" } @else { "broken" } ", head #" (audit.chain.head_seq) "." }

@@ -253,3 +253,79 @@ fn no_all_of_takes_an_object_that_forbids_the_other_parts_properties() {
         );
     }
 }
+
+/// Every type the document describes, by the name it has there: its Rust name, or the one
+/// `#[schema(as = ...)]` gives it. Read from the source, since the document itself keeps
+/// only one of two types with the same name and so cannot show the collision.
+fn schema_names_in_source() -> Vec<(String, String)> {
+    fn walk(dir: &std::path::Path, found: &mut Vec<(String, String)>) {
+        let mut entries: Vec<_> = std::fs::read_dir(dir)
+            .expect("source directory")
+            .map(|e| e.expect("entry").path())
+            .collect();
+        entries.sort();
+        for path in entries {
+            if path.is_dir() {
+                walk(&path, found);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                let text = std::fs::read_to_string(&path).expect("source file");
+                let mut derives_schema = false;
+                let mut renamed: Option<String> = None;
+                for line in text.lines().map(str::trim) {
+                    if line.starts_with("#[derive(") && line.contains("ToSchema") {
+                        derives_schema = true;
+                    } else if let Some(rest) = line.strip_prefix("#[schema(as = ") {
+                        renamed = rest.split(')').next().map(|n| n.trim().to_string());
+                    } else if derives_schema
+                        && (line.starts_with("pub struct ") || line.starts_with("pub enum "))
+                    {
+                        let name = line
+                            .split_whitespace()
+                            .nth(2)
+                            .unwrap_or_default()
+                            .split(['<', '{', '(', ';'])
+                            .next()
+                            .unwrap_or_default()
+                            .to_string();
+                        found.push((renamed.take().unwrap_or(name), path.display().to_string()));
+                        derives_schema = false;
+                    } else if !line.starts_with("#[") && !line.starts_with("///") {
+                        derives_schema = false;
+                        renamed = None;
+                    }
+                }
+            }
+        }
+    }
+    let mut found = Vec::new();
+    walk(
+        &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src"),
+        &mut found,
+    );
+    found
+}
+
+#[test]
+fn no_two_types_of_the_document_share_a_name() {
+    let names = schema_names_in_source();
+    assert!(
+        names.len() > 100,
+        "the scan finds the document's types ({} found)",
+        names.len()
+    );
+    let mut by_name: std::collections::BTreeMap<&str, Vec<&str>> = Default::default();
+    for (name, file) in &names {
+        by_name.entry(name).or_default().push(file);
+    }
+    let shared: Vec<String> = by_name
+        .iter()
+        .filter(|(_, files)| files.len() > 1)
+        .map(|(name, files)| format!("{name}: {}", files.join(", ")))
+        .collect();
+    assert!(
+        shared.is_empty(),
+        "two types with one schema name: the document keeps one of them and a generated client \
+         gets the other wrong; rename one or give it #[schema(as = ...)]:\n{}",
+        shared.join("\n")
+    );
+}
