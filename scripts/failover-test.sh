@@ -33,7 +33,7 @@ WRITERS=${WRITERS:-8}
 PROFILE=${ARBITER_PROFILE:-debug}
 HA=scripts/ha-cluster.sh
 export ARBITER_HA_DIR=${ARBITER_HA_DIR:-/tmp/arbiter-ha-failover-$$}
-export ARBITER_HA_PORT=${ARBITER_HA_PORT:-55400}
+export ARBITER_HA_PORT=${ARBITER_HA_PORT:-18400}
 MONITOR_URL="postgres://autoctl_node@127.0.0.1:$ARBITER_HA_PORT/pg_auto_failover?sslmode=disable"
 WORK=$(mktemp -d /tmp/arbiter-failover-test.XXXXXX)
 SERVICE_PORT=${SERVICE_PORT:-$((ARBITER_HA_PORT + 10))}

@@ -14,12 +14,13 @@
 # `runuser`. Run as another user, the set runs as that user.
 #
 # Environment: ARBITER_HA_DIR (default /tmp/arbiter-ha), ARBITER_HA_PORT (first of three ports,
-# default 55400: monitor, node1 = +1, node2 = +2).
+# default 18400, below the kernel's ephemeral range (32768-60999) so that no outgoing
+# connection holds one of them: monitor, node1 = +1, node2 = +2).
 set -euo pipefail
 
 HA_USER=${ARBITER_HA_USER:-arbiter-ha}
 DIR=${ARBITER_HA_DIR:-/tmp/arbiter-ha}
-PORT=${ARBITER_HA_PORT:-55400}
+PORT=${ARBITER_HA_PORT:-18400}
 HOST=127.0.0.1
 MONITOR_PORT=$PORT
 NODE_PORTS=([1]=$((PORT + 1)) [2]=$((PORT + 2)))
