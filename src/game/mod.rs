@@ -27,6 +27,7 @@ pub mod event;
 pub mod fair_play;
 mod illegal_moves;
 mod moves;
+pub mod narration;
 mod offers;
 mod parts;
 mod prepared;

@@ -25,6 +25,7 @@ use uuid::Uuid;
 
 use crate::game::Game;
 use crate::game::event::{ClaimOutcome, ClaimRuling, ClockReading, Event, RecordedEvent, Side};
+use crate::game::narration::Narrator;
 use crate::rules::move_parsing::parse_move;
 
 /// The side of a square, in drawing units (the pieces are drawn on a 45-unit grid).
@@ -809,6 +810,7 @@ pub fn board_at(game: &Game, at: &DrawnAt<'_>) -> Diagram {
     let view = game.view();
     let settings = game.settings();
     let mut diagram = game_diagram(game);
+    let narrator = Narrator::with_names(&settings.white.name, &settings.black.name);
     let mut caption = vec![
         format!("{} – {}", settings.white.name, settings.black.name),
         position_line(game.position()),
@@ -820,7 +822,7 @@ pub fn board_at(game: &Game, at: &DrawnAt<'_>) -> Diagram {
     if let Some(touched) = &view.obligations.touched {
         caption.push(format!(
             "{} touched the piece on {} (4.3)",
-            capitalised(touched.by.name()),
+            narrator.player(touched.by),
             touched.square
         ));
     }
@@ -833,10 +835,19 @@ pub fn board_at(game: &Game, at: &DrawnAt<'_>) -> Diagram {
         }
         caption.push(format!(
             "Illegal move by {}: {description} (7.5)",
-            by.name()
+            narrator.player(*by)
         ));
     }
-    caption.push(format!("After seq {} ({})", at.seq, at.event.type_name()));
+    // The event drawn at, unless a line above already tells it.
+    if !matches!(
+        at.event,
+        Event::Recorded(RecordedEvent::Touch { .. } | RecordedEvent::IllegalMove { .. })
+    ) {
+        caption.push(format!(
+            "Last recorded: {}",
+            narrator.sentence(None, at.event)
+        ));
+    }
     caption.push(format!("event {}", at.event_id));
     diagram.caption(caption)
 }
@@ -901,14 +912,6 @@ pub fn occurrence_sheet(
         ]));
     }
     sheet
-}
-
-fn capitalised(word: &str) -> String {
-    let mut chars = word.chars();
-    match chars.next() {
-        Some(first) => first.to_uppercase().chain(chars).collect(),
-        None => String::new(),
-    }
 }
 
 /// The `id` of a piece's drawing in `<defs>`.

@@ -4,7 +4,6 @@
 //! (`app::chief_report`).
 
 use super::PREFIX;
-use super::desk;
 use super::error::WebError;
 use super::layout::{self, Nav};
 use super::reports::{self, ReportHead};
@@ -61,7 +60,7 @@ pub async fn page(
                                 td.nowrap { (hall.time_of_day(item.decision.recorded_at)) }
                                 td { (reports::board_label(item)) }
                                 td { (reports::players(item)) }
-                                td { (desk::describe(&item.decision.event)) (reports::retracted_mark(item)) }
+                                td { (reports::told(item)) (reports::retracted_mark(item)) }
                                 td { (layout::recorder(&item.decision.recorded_by)) }
                             }
                         }
@@ -80,10 +79,10 @@ pub async fn page(
                                 td.nowrap { (hall.time_of_day(appeal.lodged.decision.recorded_at)) }
                                 td { (reports::board_label(&appeal.lodged)) }
                                 td { (reports::players(&appeal.lodged)) }
-                                td { (desk::describe(&appeal.lodged.decision.event)) (reports::retracted_mark(&appeal.lodged)) }
+                                td { (reports::told(&appeal.lodged)) (reports::retracted_mark(&appeal.lodged)) }
                                 td {
                                     @match &appeal.decided {
-                                        Some(decided) => { (desk::describe(&decided.decision.event)) " (" (hall.time_of_day(decided.decision.recorded_at)) ")" }
+                                        Some(decided) => { (reports::told(decided)) " (" (hall.time_of_day(decided.decision.recorded_at)) ")" }
                                         None => strong { "not decided yet" },
                                     }
                                 }

@@ -23,6 +23,7 @@ use crate::game::event::{
     ArbiterRuling, ClaimKind, ClaimOutcome, Event, IllegalMoveKind, RecordedEvent, ServiceEvent,
     Side,
 };
+use crate::game::narration::Narrator;
 use crate::game::view::GameStatus;
 use crate::game::{Game, GameView};
 use crate::request::Reads;
@@ -65,240 +66,14 @@ pub fn occurrence_sheet(game_id: Uuid, claim_seq: u64) -> Markup {
     }
 }
 
-/// A one-line account of an event, as the timeline and the reports print it.
-pub fn describe(event: &Event) -> String {
-    let side = |s: &Side| layout::side_name(*s);
-    match event {
-        Event::Recorded(recorded) => match recorded {
-            RecordedEvent::Move { by, san } => format!("{} plays {san}", side(by)),
-            RecordedEvent::IllegalMove {
-                by,
-                description,
-                completed,
-                attempted_move,
-                kind,
-            } => {
-                let what = match kind {
-                    Some(kind) => layout::words(&layout::wire_name(kind)),
-                    None => "illegal move".into(),
-                };
-                let mut what = what.chars();
-                let what: String = what
-                    .next()
-                    .map(|first| first.to_uppercase().chain(what).collect())
-                    .unwrap_or_default();
-                format!(
-                    "{what} by {}{}, {}: {description}",
-                    side(by),
-                    attempted_move
-                        .as_deref()
-                        .map(|m| format!(" ({m})"))
-                        .unwrap_or_default(),
-                    if *completed {
-                        "completed"
-                    } else {
-                        "not completed"
-                    }
-                )
-            }
-            RecordedEvent::ClockPress {
-                by,
-                white_ms,
-                black_ms,
-            } => {
-                let mut text = format!("{} presses the clock", side(by));
-                if white_ms.is_some() || black_ms.is_some() {
-                    text.push_str(&format!(
-                        " (W {}, B {})",
-                        layout::clock(*white_ms),
-                        layout::clock(*black_ms)
-                    ));
-                }
-                text
-            }
-            RecordedEvent::ClockPause { by } => match by {
-                Some(by) => format!("{} pauses the clock", side(by)),
-                None => "The arbiter pauses the clock".into(),
-            },
-            RecordedEvent::ClockResume {} => "The clock is restarted".into(),
-            RecordedEvent::ClockAdjust {
-                side: s,
-                delta_ms,
-                reason,
-            } => format!(
-                "{}'s clock {} {} s: {reason}",
-                side(s),
-                if *delta_ms >= 0 { "+" } else { "−" },
-                delta_ms.unsigned_abs() / 1000
-            ),
-            RecordedEvent::Touch { by, square } => {
-                format!("{} touches the piece on {square}", side(by))
-            }
-            RecordedEvent::DrawOffer { by } => format!("{} offers a draw", side(by)),
-            RecordedEvent::DrawAccept { by } => format!("{} accepts the draw", side(by)),
-            RecordedEvent::DrawDecline { by } => format!("{} declines the draw", side(by)),
-            RecordedEvent::Claim {
-                by,
-                kind,
-                intended_move,
-            } => match intended_move {
-                Some(m) => format!(
-                    "{} claims a draw ({}) writing {m}",
-                    side(by),
-                    layout::words(&layout::wire_name(kind))
-                ),
-                None => format!(
-                    "{} claims a draw ({})",
-                    side(by),
-                    layout::words(&layout::wire_name(kind))
-                ),
-            },
-            RecordedEvent::Flag { side: s } => format!("{}'s flag falls", side(s)),
-            RecordedEvent::BothFlags {} => "Both flags fall, order unknown".to_string(),
-            RecordedEvent::Resign { by } => format!("{} resigns", side(by)),
-            RecordedEvent::ArbiterDecision {
-                subject_seq,
-                decision,
-                reason,
-                result,
-                penalty,
-                attempted_move,
-                fen,
-                increment_ms,
-                move_count,
-            } => {
-                let mut text = format!(
-                    "Arbiter's decision ({})",
-                    layout::words(&layout::wire_name(decision))
-                );
-                if let Some(subject) = subject_seq {
-                    text.push_str(&format!(" on #{subject}"));
-                }
-                if let Some(result) = result {
-                    text.push_str(&format!(", result {}", layout::result_text(*result)));
-                }
-                if let Some(bonus) = penalty {
-                    text.push_str(&format!(
-                        ", {} s to {}",
-                        bonus.add_ms / 1000,
-                        side(&bonus.side)
-                    ));
-                }
-                if let Some(m) = attempted_move {
-                    text.push_str(&format!(", the move {m}"));
-                }
-                if let Some(fen) = fen {
-                    text.push_str(&format!(", position {fen}"));
-                }
-                if let Some(ms) = increment_ms {
-                    text.push_str(&format!(", increment {} s", ms / 1000));
-                }
-                if let Some(count) = move_count {
-                    match count.moves {
-                        Some(moves) => text
-                            .push_str(&format!(", {} completed {moves} moves", side(&count.side))),
-                        None => {
-                            text.push_str(&format!(", {}'s count unknown (8.6)", side(&count.side)))
-                        }
-                    }
-                }
-                format!("{text}: {reason}")
-            }
-            RecordedEvent::AppealLodged {
-                by,
-                against_seq,
-                grounds,
-            } => format!("Appeal by {by} against #{against_seq}: {grounds}"),
-            RecordedEvent::AppealDecided {
-                against_seq,
-                upheld,
-                result,
-                reason,
-            } => format!(
-                "Appeal against #{against_seq} {}{}: {reason}",
-                if *upheld { "upheld" } else { "dismissed" },
-                result
-                    .map(|r| format!(", result {}", layout::result_text(r)))
-                    .unwrap_or_default()
-            ),
-            RecordedEvent::Correction {
-                retracts_seq,
-                reason,
-            } => format!("Correction: #{retracts_seq} retracted ({reason})"),
-            RecordedEvent::FairPlay {
-                forfeit,
-                time_penalty,
-                ..
-            } => match (forfeit, time_penalty) {
-                (Some(f), _) => format!(
-                    "Fair-play event (sealed): {} loses under {}",
-                    side(&f.loser),
-                    f.article
-                ),
-                (None, Some(t)) => format!(
-                    "Fair-play event (sealed): {} s {} {}'s clock under {}",
-                    t.delta_ms.unsigned_abs() / 1000,
-                    if t.delta_ms > 0 {
-                        "added to"
-                    } else {
-                        "taken from"
-                    },
-                    side(&t.side),
-                    t.article
-                ),
-                (None, None) => "Fair-play event (sealed; only the fair-play roles read it)".into(),
-            },
-        },
-        Event::Service(service) => match service {
-            ServiceEvent::GameCreated(settings) => format!(
-                "Game created: {} – {}, {} round {}{}",
-                settings.white.name,
-                settings.black.name,
-                settings.event,
-                settings.round,
-                settings
-                    .board
-                    .map(|b| format!(" board {b}"))
-                    .unwrap_or_default()
-            ),
-            ServiceEvent::ClaimRuled(ruling) => format!(
-                "Claim #{} {} ({}): {}",
-                ruling.claim_seq,
-                match ruling.outcome {
-                    ClaimOutcome::Upheld => "upheld",
-                    ClaimOutcome::Rejected => "rejected",
-                },
-                ruling.article,
-                ruling.reason
-            ),
-            ServiceEvent::PenaltyApplied {
-                side: s,
-                add_ms,
-                article,
-                reason,
-                ..
-            } => format!(
-                "{} s added to {}'s clock ({article}): {reason}",
-                add_ms / 1000,
-                side(s)
-            ),
-            ServiceEvent::GameEnded {
-                result,
-                article,
-                reason,
-                ..
-            } => format!(
-                "Game ended {} ({article}): {reason}",
-                // A non-breaking hyphen: a narrow column never splits the result into "1-"
-                // and "0".
-                layout::result_text(*result).replace('-', "\u{2011}")
-            ),
-        },
-    }
+/// A one-line account of an event (its `seq` in the log `narrator` was made from), in the
+/// arbiter's words ([`Narrator`]).
+pub fn describe(narrator: &Narrator, seq: u64, event: &Event) -> String {
+    narrator.sentence(Some(seq), event)
 }
 
 /// The engine's decisions as an arbiter reads them: ruling, article, evidence, penalty.
-pub fn decision_panel(game_id: Uuid, envelope: &EventEnvelope) -> Markup {
+pub fn decision_panel(game_id: Uuid, envelope: &EventEnvelope, narrator: &Narrator) -> Markup {
     match &envelope.event {
         Event::Service(ServiceEvent::ClaimRuled(ruling)) => {
             let evidence = &ruling.evidence;
@@ -315,8 +90,12 @@ pub fn decision_panel(game_id: Uuid, envelope: &EventEnvelope) -> Markup {
                     }
                     p.reason { (ruling.reason) }
                     dl.evidence {
-                        dt { "Claimant" } dd { (evidence.claimant.name()) }
-                        dt { "Form" } dd { (layout::words(evidence.form.map_or("–", |form| form.name()))) }
+                        dt { "Claimant" } dd { (narrator.player_and_colour(evidence.claimant)) }
+                        dt { "Form" } dd { (match evidence.form {
+                            Some(crate::rules::evidence::ClaimForm::HasJustAppeared) => "the position has just appeared (9.2.1.2)",
+                            Some(crate::rules::evidence::ClaimForm::IntendedMove) => "the position appears after the written move (9.2.1.1)",
+                            None => "–",
+                        }) }
                         @if let Some(m) = &evidence.intended_move { dt { "Written move" } dd { (m) } }
                         dt { "50-move count" }
                         dd {
@@ -330,8 +109,8 @@ pub fn decision_panel(game_id: Uuid, envelope: &EventEnvelope) -> Markup {
                         @if is_repetition {
                             dt { "Occurrences" }
                             dd {
-                                @if plies.is_empty() { "–" } @else { "plies " (plies.iter().map(usize::to_string).collect::<Vec<_>>().join(", ")) }
-                                @if let Some(next) = evidence.occurrence_after_intended_move { " and " (next) " after the written move" }
+                                @if plies.is_empty() { "–" } @else { (plies.iter().map(|p| narrator.position_after_ply(*p)).collect::<Vec<_>>().join("; ")) }
+                                @if evidence.occurrence_after_intended_move.is_some() { "; and again after the written move" }
                             }
                         }
                         dt { "Position" } dd { code.fen { (evidence.fen) } }
@@ -343,7 +122,7 @@ pub fn decision_panel(game_id: Uuid, envelope: &EventEnvelope) -> Markup {
                         h4 { "Same pieces, not the same position (9.2.3)" }
                         ul.near {
                             @for miss in near {
-                                li { "ply " (miss.ply) ": differs by "
+                                li { (narrator.position_after_ply(miss.ply)) ": differs by "
                                     (miss.differs_by.iter().map(|d| layout::words(d.name())).collect::<Vec<_>>().join(", ")) }
                             }
                         }
@@ -390,12 +169,17 @@ pub fn decision_panel(game_id: Uuid, envelope: &EventEnvelope) -> Markup {
                 }
             }
         },
-        other => html! { p.recorded { "#" (envelope.seq) " " (describe(other)) } },
+        other => html! { p.recorded { (describe(narrator, envelope.seq, other)) } },
     }
 }
 
 /// The answer to the events stored by one form.
-fn answer_panel(game_id: Uuid, stored: &[&EventEnvelope], follows: Option<String>) -> Markup {
+fn answer_panel(
+    game_id: Uuid,
+    stored: &[&EventEnvelope],
+    follows: Option<String>,
+    narrator: &Narrator,
+) -> Markup {
     let decisions: Vec<&&EventEnvelope> = stored
         .iter()
         .filter(|e| matches!(e.event, Event::Service(_)))
@@ -405,7 +189,7 @@ fn answer_panel(game_id: Uuid, stored: &[&EventEnvelope], follows: Option<String
             h2 { "The engine's answer" }
             ul.plain {
                 @for e in stored.iter().filter(|e| matches!(e.event, Event::Recorded(_))) {
-                    li { "Recorded #" (e.seq) ": " (describe(&e.event)) }
+                    li { "Recorded: " (describe(narrator, e.seq, &e.event)) }
                 }
             }
             @if let Some(follows) = follows.filter(|_| decisions.is_empty()) {
@@ -413,7 +197,7 @@ fn answer_panel(game_id: Uuid, stored: &[&EventEnvelope], follows: Option<String
             } @else if decisions.is_empty() {
                 p.hint { "Stored. No ruling follows from it." }
             }
-            @for e in decisions { (decision_panel(game_id, e)) }
+            @for e in decisions { (decision_panel(game_id, e, narrator)) }
         }
     }
 }
@@ -676,6 +460,7 @@ fn position_facts(view: &GameView, status: &BoardStatus) -> Markup {
 /// The timeline: every event of the log, with who recorded it, when, and its hash.
 fn timeline(
     log: &[EventEnvelope],
+    narrator: &Narrator,
     standing: &HashSet<u64>,
     game_id: Uuid,
     hall: layout::HallTime,
@@ -689,7 +474,7 @@ fn timeline(
                         td.num { a href={ (PREFIX) "/games/" (game_id) "?at_seq=" (e.seq) } title="The game as it stood after this event" { (e.seq) } }
                         td.when { time datetime=(e.recorded_at.to_rfc3339()) title=(hall.timestamp(e.recorded_at)) { (hall.time_of_day(e.recorded_at)) } }
                         td {
-                            (describe(&e.event))
+                            (describe(narrator, e.seq, &e.event))
                             @if !standing.contains(&e.seq) { " " (layout::badge("retracted", "retracted")) }
                             @if matches!(e.event, Event::Service(ServiceEvent::ClaimRuled(_)) | Event::Service(ServiceEvent::PenaltyApplied { .. }) | Event::Service(ServiceEvent::GameEnded { .. }) | Event::Recorded(RecordedEvent::ArbiterDecision { .. })) {
                                 " " a.small href={ (PREFIX) "/games/" (game_id) "/decisions/" (e.seq) } { "review" }
@@ -971,7 +756,11 @@ fn record_forms(frame: &FormFrame, view: &GameView, event_name: &str) -> Markup 
 
 /// "Undo the last entry": what the last form recorded, shown before anything is retracted,
 /// and one button that records its corrections with the arbiter's name and a reason.
-fn undo_panel(frame: &FormFrame, entry: &crate::app::undo::LastEntry<'_>) -> Markup {
+fn undo_panel(
+    frame: &FormFrame,
+    entry: &crate::app::undo::LastEntry<'_>,
+    narrator: &Narrator,
+) -> Markup {
     if entry.is_empty() {
         return html! {};
     }
@@ -988,10 +777,10 @@ fn undo_panel(frame: &FormFrame, entry: &crate::app::undo::LastEntry<'_>) -> Mar
                 p.hint { "Typed something wrong? This retracts what the last form recorded. Nothing is deleted: each event is retracted by a correction that names you and the reason." }
                 ul.retracted {
                     @for envelope in &entry.retracted {
-                        li { "#" (envelope.seq) " " (describe(&envelope.event)) span.hint { " (recorded by " (layout::recorder(&envelope.recorded_by)) ")" } }
+                        li { (describe(narrator, envelope.seq, &envelope.event)) span.hint { " (recorded by " (layout::recorder(&envelope.recorded_by)) ")" } }
                     }
                     @for envelope in &entry.caused {
-                        li.caused { "#" (envelope.seq) " " (describe(&envelope.event)) span.hint { " (retracted with it)" } }
+                        li.caused { (describe(narrator, envelope.seq, &envelope.event)) span.hint { " (retracted with it)" } }
                     }
                 }
                 input type="hidden" name="retracts" value=(retracts.join(","));
@@ -1105,6 +894,7 @@ pub async fn page(
     let view = game.view();
     let status = board_status(&game);
     let standing: HashSet<u64> = game.standing_events().map(|(seq, _)| seq).collect();
+    let narrator = Narrator::for_log(log.iter().map(|e| (e.seq, &e.event)));
     let time_travel = query.at_seq.is_some() && seq < summary.last_seq;
     let recorded: Vec<&EventEnvelope> = query
         .recorded
@@ -1166,12 +956,12 @@ pub async fn page(
             div.desk-side {
                 @if let Some(attention) = attention.as_ref().filter(|_| !time_travel) { (super::follow::desk_panel(&viewer, attention, &summary.event)) }
                 @if let Some(flash) = flash.as_ref().filter(|f| f.refused) { (refusal_panel(flash, &frame, &summary.event)) }
-                @if !recorded.is_empty() { (answer_panel(game_id, &recorded, follows(&game, &view, &recorded))) }
+                @if !recorded.is_empty() { (answer_panel(game_id, &recorded, follows(&game, &view, &recorded), &narrator)) }
                 (super::periods::discrepancy_panel(&view, summary.settings.laws_edition))
                 @if !time_travel {
                     (record_forms(&frame, &view, &summary.event))
                     @if viewer.principal.may_record("correction", &summary.event).is_ok() {
-                        (undo_panel(&frame, &crate::app::undo::last_entry(&log, &standing)))
+                        (undo_panel(&frame, &crate::app::undo::last_entry(&log, &standing), &narrator))
                     }
                 }
             }
@@ -1179,7 +969,7 @@ pub async fn page(
         section.panel #timeline {
             h2 { "Timeline" }
             p.hint { "Every event of the log, newest first, with who recorded it and its hash (each hash covers the one before). Follow a number to see the game as it stood then." }
-            (timeline(&log, &standing, game_id, hall))
+            (timeline(&log, &narrator, &standing, game_id, hall))
         }
     };
     Ok(layout::ok(layout::page(
@@ -1349,7 +1139,7 @@ pub async fn record(
                 let message = appended
                     .envelopes
                     .iter()
-                    .map(|e| format!("#{} {}", e.seq, describe(&e.event)))
+                    .map(|e| Narrator::default().sentence(None, &e.event))
                     .collect::<Vec<_>>()
                     .join(" · ");
                 leave_flash(

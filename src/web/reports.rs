@@ -11,6 +11,7 @@ use super::floor;
 use super::layout::{self, HallTime, Nav};
 use super::session::Viewer;
 use crate::game::event::{Event, GameResult, RecordedEvent, ServiceEvent, Termination};
+use crate::game::narration::Narrator;
 use crate::game::view::GameStatus;
 use crate::request::Reads;
 use crate::state::AppState;
@@ -99,6 +100,11 @@ pub(super) fn row_class(item: &RulingItem) -> &'static str {
     } else {
         ""
     }
+}
+
+/// A ruling item's event in the arbiter's words, naming the game's players.
+pub(super) fn told(item: &RulingItem) -> String {
+    Narrator::with_names(&item.white, &item.black).sentence(None, &item.decision.event)
 }
 
 pub(super) fn players(item: &RulingItem) -> Markup {
@@ -241,7 +247,7 @@ pub async fn incidents(
                                 td { (hall.time_of_day(claim.decision.recorded_at)) }
                                 td { (board_label(claim)) }
                                 td { (players(claim)) }
-                                td { (desk::describe(&claim.decision.event)) (retracted_mark(claim)) }
+                                td { (told(claim)) (retracted_mark(claim)) }
                                 @match ruling.map(|r| &r.decision.event) {
                                     Some(Event::Service(ServiceEvent::ClaimRuled(r))) => {
                                         td { strong { (layout::wire_name(&r.outcome)) } ": " (r.reason) }
@@ -302,7 +308,7 @@ pub async fn incidents(
                                 td { (hall.time_of_day(item.decision.recorded_at)) }
                                 td { (board_label(item)) }
                                 td { (players(item)) }
-                                td { (desk::describe(&item.decision.event)) (retracted_mark(item)) }
+                                td { (told(item)) (retracted_mark(item)) }
                                 td.who { (layout::recorder(&item.decision.recorded_by)) }
                                 td { (position_link(item)) }
                             }
@@ -327,7 +333,7 @@ pub async fn incidents(
                                 td { (hall.time_of_day(item.decision.recorded_at)) }
                                 td { (board_label(item)) }
                                 td { (players(item)) }
-                                td { (desk::describe(&item.decision.event)) }
+                                td { (told(item)) }
                                 td.who { (layout::recorder(&item.decision.recorded_by)) }
                                 td { a href={ (PREFIX) "/games/" (item.decision.game_id) "/decisions/" (against) } { "review" } }
                             }
@@ -418,11 +424,11 @@ pub async fn appeals(
                                 td { (hall.time_of_day(item.decision.recorded_at)) }
                                 td { (board_label(item)) }
                                 td { (players(item)) }
-                                td { (desk::describe(&item.decision.event)) (retracted_mark(item)) }
+                                td { (told(item)) (retracted_mark(item)) }
                                 td {
                                     @if against.is_empty() { "–" }
                                     @for a in &against {
-                                        div { (desk::describe(&a.decision.event)) }
+                                        div { (told(a)) }
                                     }
                                 }
                                 td { a.button href={ (PREFIX) "/games/" (item.decision.game_id) "/decisions/" (item.decision.seq) } { "Review" } }
@@ -545,6 +551,7 @@ pub async fn decision(
     };
     let here = format!("{PREFIX}/games/{game_id}/decisions/{seq}");
     let cause_event = now.log.iter().find(|e| e.seq == cause);
+    let narrator = Narrator::for_log(now.log.iter().map(|e| (e.seq, &e.event)));
     let person_decided = cause_event.is_some_and(|c| {
         matches!(
             c.event,
@@ -570,7 +577,7 @@ pub async fn decision(
         div.desk {
             div.desk-board {
                 h2 { "As the arbiter saw it" }
-                p.hint { "The game as it stood after event #" (before_seq) ", just before " @if let Some(c) = cause_event { "#" (c.seq) " (" (desk::describe(&c.event)) ")" } @else { "the decision" } }
+                p.hint { "The game as it stood just before " @if let Some(c) = cause_event { (narrator.reference(c.seq)) ": " (desk::describe(&narrator, c.seq, &c.event)) } @else { "the decision" } "." }
                 (desk::diagram(game_id, before_seq, 320, &format!("After event #{before_seq}: {} to move", layout::side_name(before.side_to_move))))
                 dl.facts {
                     dt { "Clocks" } dd { "W " (layout::clock(before.clocks.white_ms)) " · B " (layout::clock(before.clocks.black_ms)) }
@@ -582,7 +589,7 @@ pub async fn decision(
             div.desk-side {
                 section.panel {
                     h2 { "The decision" }
-                    @for e in &batch { (desk::decision_panel(game_id, e)) }
+                    @for e in &batch { (desk::decision_panel(game_id, e, &narrator)) }
                 }
                 section.panel {
                     h2 { "Audit" }
@@ -616,7 +623,7 @@ pub async fn decision(
                     @if history.is_empty() { p.hint { "No appeal against this decision." } }
                     ul.plain.history {
                         @for e in &history {
-                            li { span.when { (hall.timestamp(e.recorded_at)) } " · #" (e.seq) " " (desk::describe(&e.event)) " · " span.who { (layout::recorder(&e.recorded_by)) } }
+                            li { span.when { (hall.timestamp(e.recorded_at)) } " · " (desk::describe(&narrator, e.seq, &e.event)) " · " span.who { (layout::recorder(&e.recorded_by)) } }
                         }
                     }
                     @if may_lodge {

@@ -1,6 +1,7 @@
 //! The desk reads a ruling's evidence through its typed fields: every part of the evidence
 //! a stored log holds is shown, none as "–" (no database needed).
 
+use arbiter::game::narration::Narrator;
 use arbiter::store::EventEnvelope;
 use arbiter::web::desk::decision_panel;
 use serde_json::{Value, json};
@@ -20,18 +21,18 @@ fn stored(fixture: &str, kind: &str) -> Value {
 
 fn panel(line: Value) -> String {
     let envelope: EventEnvelope = serde_json::from_value(line).expect("the envelope decodes");
-    decision_panel(envelope.game_id, &envelope).into_string()
+    decision_panel(envelope.game_id, &envelope, &Narrator::default()).into_string()
 }
 
 #[test]
 fn desk_shows_every_part_of_a_written_move_claims_evidence() {
     let html = panel(stored("written-move-claim-rejected", "claim_ruled"));
     for shown in [
-        "<dd>black</dd>",
-        "<dd>intended move</dd>",
+        "<dd>Black</dd>",
+        "<dd>the position appears after the written move (9.2.1.1)</dd>",
         "<dt>Written move</dt><dd>Nf6</dd>",
         "5 half-moves without a capture or pawn move, 6 after the written move",
-        "plies 2 and 6 after the written move",
+        "after ply 2; and again after the written move",
         "rnbqkbnr/pppppppp/8/8/8/5N2/PPPPPPPP/RNBQKB1R b KQkq - 5 3",
         "occurrences.svg",
     ] {
@@ -50,10 +51,13 @@ fn desk_shows_the_near_misses_and_what_made_them_differ() {
     }]);
     let html = panel(line);
     assert!(
-        html.contains("ply 4: differs by castling rights, en passant"),
+        html.contains("after ply 4: differs by castling rights, en passant"),
         "{html}"
     );
-    assert!(html.contains("plies 0, 4, 8"), "{html}");
+    assert!(
+        html.contains("the starting position; after ply 4; after ply 8"),
+        "{html}"
+    );
 }
 
 #[test]

@@ -339,9 +339,9 @@ async fn moves_and_clock_presses_are_recorded_at_the_desk_and_a_refused_move_kee
     browser
         .click(Locator::Css("#form-move button[type=submit]"))
         .await;
-    let answer = answer_containing(&browser, "White plays e4").await;
+    let answer = answer_containing(&browser, "Sokolova, Anna plays 1. e4").await;
     assert!(
-        answer.contains("White presses the clock (W 1:59:51"),
+        answer.contains("Sokolova, Anna presses the clock (White 1:59:51"),
         "{answer}"
     );
 
@@ -351,7 +351,7 @@ async fn moves_and_clock_presses_are_recorded_at_the_desk_and_a_refused_move_kee
     browser
         .click(Locator::Css("#form-move button[type=submit]"))
         .await;
-    answer_containing(&browser, "Black plays c5").await;
+    answer_containing(&browser, "Okafor, Ben plays 1... c5").await;
     let sheet = browser.text(Locator::Css("table.scoresheet")).await;
     assert!(
         sheet.contains("e4") && sheet.contains("1:59:51") && sheet.contains("c5"),
@@ -1291,7 +1291,9 @@ async fn a_wrong_move_with_its_press_and_a_wrong_result_are_undone_in_one_action
     browser.wait_for("#answer").await;
     let panel = browser.text(Locator::Css("#undo")).await;
     assert!(
-        panel.contains("#3 White presses the clock") && panel.contains("#2 White plays e4"),
+        panel.contains("Sokolova, Anna presses the clock")
+            && panel.contains("Sokolova, Anna plays 1. e4")
+            && !panel.contains('#'),
         "{panel}"
     );
     let stored = db.event_count().await;
@@ -1303,7 +1305,8 @@ async fn a_wrong_move_with_its_press_and_a_wrong_result_are_undone_in_one_action
         .await;
     let answer = answer_containing(&browser, "retracted").await;
     assert!(
-        answer.contains("#3 retracted") && answer.contains("#2 retracted"),
+        answer.contains("Sokolova, Anna's clock press after 1. e4 is retracted")
+            && answer.contains("Correction: 1. e4 is retracted"),
         "{answer}"
     );
     assert_eq!(

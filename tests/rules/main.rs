@@ -11,6 +11,7 @@ mod evidence;
 mod fair_play;
 mod helpmate_search_patch;
 mod live_engine_oracle;
+mod narration;
 mod oracle;
 mod periods;
 mod properties;
