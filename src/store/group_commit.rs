@@ -53,6 +53,102 @@ use std::time::{Duration, Instant};
 use tokio::sync::{Mutex, mpsc, oneshot};
 use uuid::Uuid;
 
+/// The parameters of the group statement, named once: each is one array bound to the
+/// functions `events_append_group` (migration `0015`) and `events_append_group_linked`
+/// (`0017`), whose 16 arguments take them in this order. The macro gives the struct that
+/// collects them ([`GroupColumns`]), its binds in this order and the statement's typed
+/// parameter list (`$1::uuid[], ...`), so that a column cannot be bound in one place and
+/// typed or placed differently in another.
+macro_rules! group_columns {
+    ($( $(#[$doc:meta])* $field:ident: $rust:ty => $sql:literal, per $per:ident ),* $(,)?) => {
+        /// The columns of one group statement: the guards (one entry per game) and the rows
+        /// (one entry per event), each a parameter of the statement in declaration order.
+        #[derive(Debug)]
+        struct GroupColumns {
+            $( $(#[$doc])* $field: Vec<$rust>, )*
+        }
+
+        impl GroupColumns {
+            /// Empty columns for `games` guards and `events` rows.
+            fn with_capacity(games: usize, events: usize) -> GroupColumns {
+                GroupColumns {
+                    $( $field: Vec::with_capacity(match Per::$per {
+                        Per::Game => games,
+                        Per::Event => events,
+                    }), )*
+                }
+            }
+
+            /// The statement with every column bound, in the functions' argument order.
+            fn bind(
+                self,
+                statement: &'static str,
+            ) -> sqlx::query::Query<'static, Postgres, sqlx::postgres::PgArguments> {
+                sqlx::query(statement)$( .bind(self.$field) )*
+            }
+        }
+
+        /// The SQL types of the parameters, in the functions' argument order.
+        const GROUP_PARAMETER_TYPES: &[&str] = &[$( $sql ),*];
+    };
+}
+
+/// Whether a column of the group statement has an entry per game (a guard) or per event (a
+/// row).
+enum Per {
+    Game,
+    Event,
+}
+
+group_columns! {
+    /// Each game of the group, once.
+    game_ids: Uuid => "uuid[]", per Game,
+    /// Each game's expected `last_seq` (its guard).
+    expected: i64 => "bigint[]", per Game,
+    /// Each game's `last_seq` once its events are stored.
+    last: i64 => "bigint[]", per Game,
+    /// Whether the append sets the game's status, result and termination.
+    sets_outcome: bool => "boolean[]", per Game,
+    /// The game's status when it sets it.
+    status: Option<&'static str> => "text[]", per Game,
+    /// The game's result when it sets it.
+    result: Option<&'static str> => "text[]", per Game,
+    /// The game's termination when it sets it.
+    termination: Option<&'static str> => "text[]", per Game,
+    /// Each row's game.
+    event_games: Uuid => "uuid[]", per Event,
+    /// Each row's `seq`.
+    seqs: i64 => "bigint[]", per Event,
+    /// Each row's `event_id`.
+    event_ids: Uuid => "uuid[]", per Event,
+    /// Each row's `batch_id` (its append's).
+    batches: Uuid => "uuid[]", per Event,
+    /// Each row's event type.
+    types: &'static str => "text[]", per Event,
+    /// Each row's payload.
+    payloads: serde_json::Value => "jsonb[]", per Event,
+    /// Each row's metadata (the clock reading).
+    metadata: serde_json::Value => "jsonb[]", per Event,
+    /// Each row's `occurred_at`.
+    occurred_at: Option<DateTime<Utc>> => "timestamptz[]", per Event,
+    /// Each row's recorder.
+    recorders: String => "text[]", per Event,
+}
+
+/// `SELECT ... FROM function($1::uuid[], ...)` over the group's parameters.
+fn group_statement(function: &str) -> String {
+    let parameters: Vec<String> = GROUP_PARAMETER_TYPES
+        .iter()
+        .enumerate()
+        .map(|(index, sql_type)| format!("${}::{sql_type}", index + 1))
+        .collect();
+    format!(
+        "SELECT stored_game_id AS game_id, stored_seq AS seq, stored_recorded_at AS recorded_at,\n       \
+         stored_prev_hash AS prev_hash, stored_hash AS hash\n  FROM {function}({})",
+        parameters.join(", ")
+    )
+}
+
 /// The appends of several games in one statement: every game's guard (`last_seq` must be its
 /// expected `seq`; the row lock serialises the game's writers across instances), then the
 /// events of the games whose guard held, as one multi-row insert in the order given (game by
@@ -62,27 +158,18 @@ use uuid::Uuid;
 /// The statement is the function `events_append_group` (migration `0015`), whose plan finds
 /// every game by its primary key whatever the size of `games` was when the plan was made, and
 /// which keeps that one generic plan for the session (migration `0018`: with the statistics of
-/// a million stored events PostgreSQL had planned it afresh on every call).
-pub const GROUP_APPEND_STATEMENT: &str = "\
-SELECT stored_game_id AS game_id, stored_seq AS seq, stored_recorded_at AS recorded_at,
-       stored_prev_hash AS prev_hash, stored_hash AS hash
-  FROM events_append_group($1::uuid[], $2::bigint[], $3::bigint[], $4::boolean[], $5::text[],
-                           $6::text[], $7::text[], $8::uuid[], $9::bigint[], $10::uuid[],
-                           $11::uuid[], $12::text[], $13::jsonb[], $14::jsonb[],
-                           $15::timestamptz[], $16::text[])";
+/// a million stored events PostgreSQL had planned it afresh on every call). Its parameters
+/// are [`GroupColumns`].
+pub static GROUP_APPEND_STATEMENT: std::sync::LazyLock<String> =
+    std::sync::LazyLock::new(|| group_statement("events_append_group"));
 
 /// [`GROUP_APPEND_STATEMENT`] through `events_append_group_linked` (migration `0017`), which
 /// also links the rows it stores itself: one lookup of each game's last stored hash, then the
 /// links in memory, instead of the chain trigger's lookup per row. For groups of long appends,
 /// where most rows follow a row of the same statement (docs/write-path.md, "The group links
 /// its rows"; docs/trust.md, "Who computes a link").
-pub const GROUP_APPEND_LINKED_STATEMENT: &str = "\
-SELECT stored_game_id AS game_id, stored_seq AS seq, stored_recorded_at AS recorded_at,
-       stored_prev_hash AS prev_hash, stored_hash AS hash
-  FROM events_append_group_linked($1::uuid[], $2::bigint[], $3::bigint[], $4::boolean[],
-                                  $5::text[], $6::text[], $7::text[], $8::uuid[],
-                                  $9::bigint[], $10::uuid[], $11::uuid[], $12::text[],
-                                  $13::jsonb[], $14::jsonb[], $15::timestamptz[], $16::text[])";
+pub static GROUP_APPEND_LINKED_STATEMENT: std::sync::LazyLock<String> =
+    std::sync::LazyLock::new(|| group_statement("events_append_group_linked"));
 
 /// Who links a group's rows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -191,69 +278,40 @@ async fn append_group_on(
     let events: usize = group.iter().map(PreparedAppend::len).sum();
     // Each append's game and number of events, to tell the rows apart afterwards.
     let shape: Vec<(Uuid, usize)> = group.iter().map(|a| (a.game_id, a.len())).collect();
-    let mut game_ids = Vec::with_capacity(group.len());
-    let mut expected = Vec::with_capacity(group.len());
-    let mut last = Vec::with_capacity(group.len());
-    let mut sets_outcome = Vec::with_capacity(group.len());
-    let mut status = Vec::with_capacity(group.len());
-    let mut result = Vec::with_capacity(group.len());
-    let mut termination = Vec::with_capacity(group.len());
-    let mut event_games = Vec::with_capacity(events);
-    let mut seqs = Vec::with_capacity(events);
-    let mut batches = Vec::with_capacity(events);
-    let mut recorders = Vec::with_capacity(events);
-    let mut event_ids = Vec::with_capacity(events);
-    let mut types = Vec::with_capacity(events);
-    let mut payloads = Vec::with_capacity(events);
-    let mut metadata = Vec::with_capacity(events);
-    let mut occurred_at = Vec::with_capacity(events);
+    let mut columns = GroupColumns::with_capacity(group.len(), events);
     for append in group {
-        let (s, r, t) = append.columns.summary(append.outcome.as_ref());
+        let (status, result, termination) = append.columns.summary(append.outcome.as_ref());
         let count = append.len();
-        game_ids.push(append.game_id);
-        expected.push(to_i64(append.expected_seq));
-        last.push(to_i64(append.expected_seq + count as u64));
-        sets_outcome.push(append.outcome.is_some());
-        status.push(s);
-        result.push(r);
-        termination.push(t);
+        columns.game_ids.push(append.game_id);
+        columns.expected.push(to_i64(append.expected_seq));
+        columns
+            .last
+            .push(to_i64(append.expected_seq + count as u64));
+        columns.sets_outcome.push(append.outcome.is_some());
+        columns.status.push(status);
+        columns.result.push(result);
+        columns.termination.push(termination);
         for offset in 0..count {
-            event_games.push(append.game_id);
-            seqs.push(to_i64(append.expected_seq + 1 + offset as u64));
-            batches.push(append.batch_id());
-            recorders.push(append.recorded_by.clone());
+            columns.event_games.push(append.game_id);
+            columns
+                .seqs
+                .push(to_i64(append.expected_seq + 1 + offset as u64));
+            columns.batches.push(append.batch_id());
+            columns.recorders.push(append.recorded_by.clone());
         }
         append.columns.extend_into(
-            &mut event_ids,
-            &mut types,
-            &mut payloads,
-            &mut metadata,
-            &mut occurred_at,
+            &mut columns.event_ids,
+            &mut columns.types,
+            &mut columns.payloads,
+            &mut columns.metadata,
+            &mut columns.occurred_at,
         );
     }
     let statement = match links {
-        GroupLinks::ByTrigger => GROUP_APPEND_STATEMENT,
-        GroupLinks::ByGroup => GROUP_APPEND_LINKED_STATEMENT,
+        GroupLinks::ByTrigger => GROUP_APPEND_STATEMENT.as_str(),
+        GroupLinks::ByGroup => GROUP_APPEND_LINKED_STATEMENT.as_str(),
     };
-    let rows = sqlx::query(statement)
-        .bind(&game_ids)
-        .bind(&expected)
-        .bind(&last)
-        .bind(&sets_outcome)
-        .bind(&status)
-        .bind(&result)
-        .bind(&termination)
-        .bind(&event_games)
-        .bind(&seqs)
-        .bind(&event_ids)
-        .bind(&batches)
-        .bind(&types)
-        .bind(&payloads)
-        .bind(&metadata)
-        .bind(&occurred_at)
-        .bind(&recorders)
-        .fetch_all(&mut *connection)
-        .await?;
+    let rows = columns.bind(statement).fetch_all(&mut *connection).await?;
     let mut links: std::collections::HashMap<Uuid, Vec<StoredLink>> =
         std::collections::HashMap::with_capacity(shape.len());
     for row in &rows {
@@ -595,5 +653,30 @@ async fn write_groups(
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_group_statement_types_each_of_the_functions_sixteen_arguments_in_order() {
+        assert_eq!(GROUP_PARAMETER_TYPES.len(), 16);
+        for statement in [
+            GROUP_APPEND_STATEMENT.as_str(),
+            GROUP_APPEND_LINKED_STATEMENT.as_str(),
+        ] {
+            assert!(
+                statement.contains(
+                    "($1::uuid[], $2::bigint[], $3::bigint[], $4::boolean[], $5::text[], \
+                     $6::text[], $7::text[], $8::uuid[], $9::bigint[], $10::uuid[], \
+                     $11::uuid[], $12::text[], $13::jsonb[], $14::jsonb[], \
+                     $15::timestamptz[], $16::text[])"
+                ),
+                "{statement}"
+            );
+        }
+        assert!(GROUP_APPEND_LINKED_STATEMENT.contains("FROM events_append_group_linked("));
     }
 }

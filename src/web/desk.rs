@@ -954,7 +954,7 @@ pub async fn page(
                 (scoresheet(&view, &game, &log))
             }
             div.desk-side {
-                @if let Some(attention) = attention.as_ref().filter(|_| !time_travel) { (super::follow::desk_panel(&viewer, attention, &summary.event)) }
+                @if let Some(attention) = attention.as_ref().filter(|_| !time_travel) { (super::follow::desk_panel(&viewer, attention, &summary.event, hall)) }
                 @if let Some(flash) = flash.as_ref().filter(|f| f.refused) { (refusal_panel(flash, &frame, &summary.event)) }
                 @if !recorded.is_empty() { (answer_panel(game_id, &recorded, follows(&game, &view, &recorded), &narrator)) }
                 (super::periods::discrepancy_panel(&view, summary.settings.laws_edition))

@@ -40,6 +40,7 @@ pub fn floor_panel(
             .may_create_game(&tournament.settings.name)
             .is_ok();
     let flash = viewer.flash_for("follow");
+    let hall = layout::HallTime::of(Some(tournament));
     let action = format!(
         "{PREFIX}/events/{}/rounds/{}/follow",
         tournament.tournament_id,
@@ -56,7 +57,7 @@ pub fn floor_panel(
                         " (board N is its game-N.json). "
                         @match (&follow.last_error, follow.last_ok_at) {
                             (Some(error), _) => { strong { "The feed fails (" (follow.failures) " polls in a row): " } (error) }
-                            (None, Some(ok)) => { "Last answered " (ok.format("%H:%M:%S UTC")) "." }
+                            (None, Some(ok)) => { "Last answered " (hall.timestamp(ok)) "." }
                             (None, None) => { "Not polled yet." }
                         }
                     }
@@ -180,7 +181,12 @@ fn choice_label(choice: ArbiterChoice) -> &'static str {
 }
 
 /// The desk's panel for a board the feed says needs the arbiter.
-pub fn desk_panel(viewer: &Viewer, attention: &FollowAttention, event: &str) -> Markup {
+pub fn desk_panel(
+    viewer: &Viewer,
+    attention: &FollowAttention,
+    event: &str,
+    hall: layout::HallTime,
+) -> Markup {
     let may_decide = viewer
         .principal
         .may_record("arbiter_decision", event)
@@ -189,7 +195,7 @@ pub fn desk_panel(viewer: &Viewer, attention: &FollowAttention, event: &str) -> 
         section.panel.answer.refused #needs-arbiter role="alert" {
             h2 { "Needs the arbiter: board feed" }
             p { (follower::describe(&attention.attention)) "." }
-            p.hint { "Not stored: the log keeps what the engine accepted. Seen first " (attention.opened_at.format("%H:%M:%S UTC")) "." }
+            p.hint { "Not stored: the log keeps what the engine accepted. Seen first " (hall.timestamp(attention.opened_at)) "." }
             h3 { "The feed's moves" }
             p.moves {
                 @for (index, feed_move) in attention.feed_moves.iter().enumerate() {
