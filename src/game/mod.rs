@@ -28,6 +28,7 @@ pub mod fair_play;
 mod illegal_moves;
 mod moves;
 mod offers;
+pub mod outcome;
 mod parts;
 mod prepared;
 mod quickplay;

@@ -166,6 +166,7 @@ pub fn describe(event: &Event) -> String {
                 fen,
                 increment_ms,
                 move_count,
+                cause,
             } => {
                 let mut text = format!(
                     "Arbiter's decision ({})",
@@ -176,6 +177,9 @@ pub fn describe(event: &Event) -> String {
                 }
                 if let Some(result) = result {
                     text.push_str(&format!(", result {}", layout::result_text(*result)));
+                }
+                if let Some(cause) = cause {
+                    text.push_str(&format!(", {}", layout::words(cause.name())));
                 }
                 if let Some(bonus) = penalty {
                     text.push_str(&format!(
@@ -924,6 +928,12 @@ fn record_forms(frame: &FormFrame, view: &GameView, event_name: &str) -> Markup 
                             option value="" { "none" }
                             @for (value, label) in [("1-0", "1-0"), ("1/2-1/2", "½-½"), ("0-1", "0-1"), ("0-0", "0-0 (both lose)")] {
                                 option value=(value) selected[frame.value("arbiter_decision", "result") == value] { (label) }
+                            }
+                        }
+                        label for="decision-cause" { "Ended as" }
+                        select #decision-cause name="cause" {
+                            @for (value, label) in [("adjudication", "the arbiter's ruling"), ("rules_infraction", "a loss for breaking the Laws (e.g. 11.3.2.2)"), ("reported_result", "the result the players reported (8.7)"), ("forfeit", "a forfeit: not played (6.7.1)")] {
+                                option value=(value) selected[frame.value("arbiter_decision", "cause") == value] { (label) }
                             }
                         }
                         label for="penalty_time" { "Time to" } (by_select("arbiter_decision", "penalty_side", to_move.opponent()))
