@@ -2,7 +2,7 @@
 //! after each round and to the rating officer at the end.
 //!
 //! * **Players and start ranks.** Loading a round from a TRF file keeps the file's player
-//!   lines ([`keep_trf_players`]), so the report numbers the players as the pairing program
+//!   lines ([`round_file`], stored with the round's games), so the report numbers the players as the pairing program
 //!   does and carries their sex, title, rating, federation, FIDE id and birth date. A game's
 //!   player is found among them by FIDE id, else by name; a player of a game who is not among
 //!   them (rounds loaded from CSV or a list) gets the next start rank, in the order of first
@@ -26,6 +26,7 @@
 //!   them (with their FIDE ids if written there), `122` and (TRF26) `222` the time control.
 
 use super::arbitration::{Arbitration, RecordError};
+use super::rounds::RoundFile;
 use crate::game::event::GameResult;
 use crate::game::outcome::{Outcome, Played};
 use crate::interchange::trf_report::{
@@ -49,19 +50,11 @@ pub enum TrfError {
     Store(#[from] StoreError),
 }
 
-/// Keeps the player lines of a TRF file and the byes of round `round` (a number) it gives,
-/// after the round's games were loaded from it.
-pub async fn keep_trf_players(
-    store: &Store,
-    tournament: &Tournament,
-    round: &str,
-    trf: &str,
-    recorded_by: &str,
-) -> Result<(), TrfError> {
+/// Reads what a TRF file says of its players and of the byes of round `round` (a number),
+/// to be kept with the round's games when they are loaded from it (nothing is stored here:
+/// a file that cannot be read refuses the load before anything is created).
+pub fn round_file(round: &str, trf: &str) -> Result<RoundFile, TrfError> {
     let report = trf_report::read_report(trf).map_err(|e| TrfError::Unreadable(e.0))?;
-    store
-        .keep_tournament_players(tournament.tournament_id, &report.players)
-        .await?;
     let index = round
         .parse::<usize>()
         .ok()
@@ -77,10 +70,10 @@ pub async fn keep_trf_players(
                 .then_some((player.start_number, code))
         })
         .collect();
-    store
-        .replace_round_byes(tournament.tournament_id, round, &byes, recorded_by)
-        .await?;
-    Ok(())
+    Ok(RoundFile {
+        players: report.players,
+        byes,
+    })
 }
 
 /// What a game's end reports for White and for Black: the codes of a game played (`1`, `=`,

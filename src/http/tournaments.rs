@@ -273,25 +273,22 @@ pub async fn load_pairings(
         request.trf.as_deref(),
     )?;
     let overrides = overrides_by_board(request.overrides)?;
+    // The whole file is read before anything is stored: a load is all or nothing.
+    let file = request
+        .trf
+        .as_deref()
+        .map(|text| trf::round_file(&round, text))
+        .transpose()?;
     let games = rounds::load_round(
         &state.store,
         &tournament,
         &round,
         &read.boards,
         &overrides,
+        file.as_ref(),
         &caller.0.recorder(),
     )
     .await?;
-    if let Some(text) = request.trf.as_deref() {
-        trf::keep_trf_players(
-            &state.store,
-            &tournament,
-            &round,
-            text,
-            &caller.0.recorder(),
-        )
-        .await?;
-    }
     let status = if games.iter().any(|g| g.created) {
         actix_web::http::StatusCode::CREATED
     } else {

@@ -393,3 +393,93 @@ async fn games_created_with_only_an_event_name_keep_working_beside_tournaments()
     );
     db.finish().await;
 }
+
+/// Counts a tournament's rows in the tables a round load writes: the round's games, the
+/// players kept from a TRF file, the byes.
+async fn left_behind(db: &TestDb, tournament: &str, event: &str) -> (i64, i64, i64) {
+    let id: uuid::Uuid = tournament.parse().expect("uuid");
+    let pool = db.store.pool();
+    let games: i64 =
+        sqlx::query_scalar("SELECT count(*) FROM games WHERE event_name = $1 AND round = '1'")
+            .bind(event)
+            .fetch_one(pool)
+            .await
+            .expect("games");
+    let players: i64 =
+        sqlx::query_scalar("SELECT count(*) FROM tournament_players WHERE tournament_id = $1")
+            .bind(id)
+            .fetch_one(pool)
+            .await
+            .expect("players");
+    let byes: i64 =
+        sqlx::query_scalar("SELECT count(*) FROM tournament_byes WHERE tournament_id = $1")
+            .bind(id)
+            .fetch_one(pool)
+            .await
+            .expect("byes");
+    (games, players, byes)
+}
+
+#[actix_web::test]
+async fn a_load_refused_while_its_games_are_being_stored_leaves_no_game_player_or_bye_in_any_form()
+{
+    let db = TestDb::new().await;
+    let app = app!(db);
+    let list = json!({"pairings": [
+        {"board": 1, "white": {"name": "A"}, "black": {"name": "B"}},
+        {"board": 2, "white": {"name": "C"}, "black": {"name": "D"}},
+        {"board": 3, "white": {"name": "E"}, "black": {"name": "F"}},
+        {"board": 4, "white": {"name": "G"}, "black": {"name": "H"}}
+    ]});
+    let csv = json!({"csv": "board,white,black\n1,A,B\n2,C,D\n3,E,F\n4,G,H\n"});
+    let trf = json!({ "trf": GROS_TRF });
+    for (form, body) in [("list", list), ("csv", csv), ("trf", trf)] {
+        let mut settings = city_open();
+        let event = format!("Atomic Open ({form})");
+        settings["name"] = json!(event);
+        let id = create(&app, &db, settings).await;
+        // Board 3's game id is taken by a game of another event, so the third creation fails
+        // inside the load's transaction, after boards 1 and 2 were written in it.
+        let taken = arbiter::tournament::game_id(id.parse().expect("uuid"), "1", 3);
+        let mut game = crate::support::standard_game();
+        game["game_id"] = json!(taken);
+        let (status, body_created, _) = send(&app, db.post().uri("/v1/games").set_json(game)).await;
+        assert_eq!(status, 201, "{body_created}");
+
+        let uri = format!("/v1/tournaments/{id}/rounds/1/pairings");
+        let reply = send(&app, db.post().uri(&uri).set_json(&body)).await;
+        assert_problem(&reply, 409, "round_conflict");
+        let detail = reply.1["detail"].as_str().expect("detail");
+        assert!(
+            detail.contains("nothing was stored") && detail.contains("board 3"),
+            "{form}: {detail}"
+        );
+        assert_eq!(
+            left_behind(&db, &id, &event).await,
+            (0, 0, 0),
+            "{form}: no game, no player, no bye"
+        );
+    }
+    db.finish().await;
+}
+
+#[actix_web::test]
+async fn a_trf_file_refused_for_a_player_line_creates_nothing() {
+    let db = TestDb::new().await;
+    let app = app!(db);
+    let id = create(&app, &db, city_open()).await;
+    // A start rank that is not a number: the line cannot be paired.
+    let broken = GROS_TRF.replacen("001   30", "001   3x", 1);
+    assert_ne!(broken, GROS_TRF);
+    let reply = send(
+        &app,
+        db.post()
+            .uri(&format!("/v1/tournaments/{id}/rounds/1/pairings"))
+            .set_json(json!({ "trf": broken })),
+    )
+    .await;
+    assert_eq!(reply.0, 422, "{}", reply.1);
+    assert_eq!(reply.1["field"], "trf");
+    assert_eq!(left_behind(&db, &id, "City Open 2026").await, (0, 0, 0));
+    db.finish().await;
+}
