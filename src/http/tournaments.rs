@@ -215,6 +215,11 @@ pub struct LoadedRound {
     pub games: Vec<RoundGame>,
     /// Players of a TRF file without a board this round (byes).
     pub unpaired: Vec<Unpaired>,
+    /// What the file's older conventions needed, line by line: what was kept in another form
+    /// than written (`line 31: \`N0001\` ... is not a FIDE id; the player is loaded without
+    /// one.`). Empty when the file was read as written.
+    #[serde(default)]
+    pub notes: Vec<String>,
 }
 
 /// Load a round's pairings as games.
@@ -300,6 +305,7 @@ pub async fn load_pairings(
         round,
         games,
         unpaired: read.unpaired,
+        notes: read.notes,
     }))
 }
 

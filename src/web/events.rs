@@ -959,11 +959,11 @@ pub async fn load_round(
             &viewer.principal.recorder(),
         )
         .await?;
-        Ok::<_, LoadError>((games, read.unpaired))
+        Ok::<_, LoadError>((games, read.unpaired, read.notes))
     }
     .await;
     match outcome {
-        Ok((games, unpaired)) => {
+        Ok((games, unpaired, notes)) => {
             let created = games.iter().filter(|g| g.created).count();
             let mut message = if created == games.len() {
                 format!("Round {round}: {created} games created.")
@@ -986,6 +986,9 @@ pub async fn load_round(
                         .collect::<Vec<_>>()
                         .join(", ")
                 ));
+            }
+            if !notes.is_empty() {
+                message.push_str(&format!(" Read with notes: {}", notes.join(" ")));
             }
             leave_flash(
                 &state,

@@ -1,7 +1,7 @@
 //! Tournaments and rounds through the JSON API: settings, pairings from a list, a CSV file
 //! and a real TRF-16 file, idempotent loading, conflicts, and games created the old way.
 
-use crate::support::{TestDb, assert_problem, bearer, send, standard_game};
+use crate::support::{TestDb, assert_problem, bearer, send, send_raw, standard_game};
 use actix_web::test;
 use serde_json::{Value, json};
 
@@ -481,5 +481,85 @@ async fn a_trf_file_refused_for_a_player_line_creates_nothing() {
     assert_eq!(reply.0, 422, "{}", reply.1);
     assert_eq!(reply.1["field"], "trf");
     assert_eq!(left_behind(&db, &id, "City Open 2026").await, (0, 0, 0));
+    db.finish().await;
+}
+
+/// The Gros file as older programs and Irish Swiss Master write theirs: lines ended by CR
+/// alone, `N0001` in the FIDE-id columns of line 31, a birth date `yyyy.mm.dd`, and the three
+/// forfeits of round 1 without colours (`  39 - +`, as FIDE's 2005 example report writes
+/// them).
+fn gros_the_older_way() -> String {
+    let lines: Vec<String> = GROS_TRF
+        .lines()
+        .enumerate()
+        .map(|(index, line)| {
+            let mut chars: Vec<char> = line.trim_end_matches('\r').chars().collect();
+            let number = index + 1;
+            if number == 31 {
+                let id: String = chars[57..68].iter().collect();
+                assert_eq!(id, "    2265346");
+                chars.splice(57..68, "      N0001".chars());
+                chars.splice(69..79, "1946.03.12".chars());
+            }
+            if [26, 29, 33, 52, 55, 59].contains(&number) {
+                assert!(matches!(chars[98], '+' | '-'));
+                chars[96] = '-';
+            }
+            chars.into_iter().collect()
+        })
+        .collect();
+    lines.join("\r")
+}
+
+#[actix_web::test]
+async fn a_file_in_the_older_conventions_loads_with_a_note_for_each_thing_kept_otherwise() {
+    let db = TestDb::new().await;
+    let app = app!(db);
+    let id = create(&app, &db, city_open()).await;
+    let (status, loaded, _) = send(
+        &app,
+        db.post()
+            .uri(&format!("/v1/tournaments/{id}/rounds/1/pairings"))
+            .set_json(json!({ "trf": gros_the_older_way() })),
+    )
+    .await;
+    assert_eq!(status, 201, "{loaded}");
+    assert_eq!(loaded["games"].as_array().map(Vec::len), Some(25));
+    let notes: Vec<&str> = loaded["notes"]
+        .as_array()
+        .expect("notes")
+        .iter()
+        .map(|n| n.as_str().expect("text"))
+        .collect();
+    assert!(
+        notes.contains(
+            &"line 31: `N0001` (columns 58-68, Tung Siu Hung) is not a FIDE id; the player is \
+              loaded without one."
+        ),
+        "{notes:#?}"
+    );
+    assert!(
+        notes.contains(
+            &"line 31: the birth date `1946.03.12` of Tung Siu Hung is kept as `1946/03/12`."
+        ),
+        "{notes:#?}"
+    );
+    let forfeits: Vec<&&str> = notes
+        .iter()
+        .filter(|n| n.contains("without both colours"))
+        .collect();
+    assert_eq!(forfeits.len(), 3, "{notes:#?}");
+    assert!(
+        forfeits[0].starts_with("round 1: ") && forfeits[0].contains("is loaded as White"),
+        "{forfeits:?}"
+    );
+
+    // The report carries the player without a FIDE id, with the birth date as TRF26 writes it.
+    let (_, _, text) = send_raw(&app, db.get().uri(&format!("/v1/tournaments/{id}/trf"))).await;
+    let line = text
+        .lines()
+        .find(|l| l.starts_with("001   18"))
+        .expect("player 18");
+    assert_eq!(&line[57..79], "            1946/03/12", "{line}");
     db.finish().await;
 }
