@@ -210,6 +210,7 @@ async fn measure(cli: &Cli, url: &str) -> Result<()> {
         "1",
         &pairings,
         &HashMap::new(),
+        None,
         "bench",
     )
     .await?;

@@ -83,9 +83,11 @@ pub struct BoardResult {
     pub article: Option<String>,
     /// The half-moves played.
     pub plies: usize,
-    /// Whether the game was not played: ended by the arbiter (or on appeal) before any move,
-    /// a forfeit (6.7.1), as the TRF report counts it.
+    /// Whether the game was not played: the arbiter recorded a forfeit (6.7.1), as the TRF
+    /// report counts it.
     pub forfeit: bool,
+    /// What the end rests on and whether the game counts as played, once ended.
+    pub outcome: Option<crate::game::outcome::Outcome>,
 }
 
 /// An appeal and its decision.
@@ -129,11 +131,8 @@ pub async fn chief_arbiter_report(
             termination: state.termination(),
             article: view.article.clone(),
             plies: state.moves().len(),
-            forfeit: state.moves().is_empty()
-                && matches!(
-                    state.termination(),
-                    Some(Termination::Arbiter | Termination::Appeal)
-                ),
+            forfeit: view.outcome.is_some_and(|o| o.is_forfeit()),
+            outcome: view.outcome,
         };
         match rounds.last_mut() {
             Some(last) if last.round == game.round => last.boards.push(board),

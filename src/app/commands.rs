@@ -324,6 +324,7 @@ pub fn pairings_from(
             pairings::check_boards(&boards).map(|()| RoundPairings {
                 boards,
                 unpaired: Vec::new(),
+                notes: Vec::new(),
             }),
             "pairings",
         )

@@ -583,6 +583,8 @@ impl Followers {
                         fen: None,
                         increment_ms: None,
                         move_count: None,
+                        // The board's result of a game played on it.
+                        cause: Some(crate::game::event::EndCause::ReportedResult),
                     },
                 )],
                 AttentionResolution::ResultRecorded,

@@ -4,6 +4,10 @@
 //! the board (UUID v5, [`crate::tournament::game_id`]), so loading the same pairings again
 //! finds the games it created and creates nothing twice; other players on a board already
 //! created are refused before anything is created.
+//!
+//! A load is all or nothing (issue 35): everything that can refuse it (the pairings, the
+//! settings, the boards already created, a TRF file's player lines) is read first, and the
+//! games, the file's players and the round's byes are then stored in one transaction.
 
 use crate::interchange::pairings::Pairing;
 use crate::store::{GameFilter, Store, StoreError};
@@ -53,6 +57,7 @@ pub async fn load_round(
     round: &str,
     pairings: &[Pairing],
     overrides: &std::collections::HashMap<u32, GameOverrides>,
+    file: Option<&RoundFile>,
     recorded_by: &str,
 ) -> Result<Vec<RoundGame>, LoadError> {
     check_round(round).map_err(LoadError::Invalid)?;
@@ -115,18 +120,53 @@ pub async fn load_round(
             conflicts.join("; ")
         )));
     }
-    let mut games = Vec::with_capacity(planned.len());
-    for (pairing, id, settings) in planned {
-        let created = store
-            .create_game(Some(id), None, &settings, recorded_by)
-            .await?;
-        games.push(RoundGame {
+    let exists = |id: Uuid| existing.iter().any(|g| g.game_id == id);
+    let to_create: Vec<(Uuid, crate::game::event::GameSettings)> = planned
+        .iter()
+        .filter(|(_, id, _)| !exists(*id))
+        .map(|(_, id, settings)| (*id, settings.clone()))
+        .collect();
+    let roster = file.map(|file| crate::store::RoundRoster {
+        tournament_id: tournament.tournament_id,
+        round,
+        players: &file.players,
+        byes: &file.byes,
+    });
+    match store.create_round(&to_create, roster, recorded_by).await {
+        Ok(()) => {}
+        Err(StoreError::GameIdTaken(taken)) => {
+            let board = planned
+                .iter()
+                .find(|(_, id, _)| *id == taken)
+                .map(|(pairing, _, _)| pairing.board)
+                .unwrap_or_default();
+            return Err(LoadError::Conflict(format!(
+                "Round {round} of {} was not loaded, and nothing was stored: the game of board \
+                 {board} (id {taken}) was created while this load ran (another load of the \
+                 same round?). Load the round again: the games already created are kept.",
+                tournament.settings.name
+            )));
+        }
+        Err(other) => return Err(other.into()),
+    }
+    Ok(planned
+        .into_iter()
+        .map(|(pairing, id, settings)| RoundGame {
             board: pairing.board,
             game_id: id,
             white: settings.white.name.clone(),
             black: settings.black.name.clone(),
-            created: created.newly_created,
-        });
-    }
-    Ok(games)
+            created: !exists(id),
+        })
+        .collect())
+}
+
+/// What a round's TRF file says besides its boards: the players (their static columns) and
+/// the byes of the round, read before anything is stored.
+#[derive(Clone, Debug, Default)]
+pub struct RoundFile {
+    /// The file's players.
+    pub players: Vec<crate::interchange::trf_report::TrfPlayer>,
+    /// The round's byes: start rank and `H`, `F`, `U` or `Z`.
+    pub byes: Vec<(u32, char)>,
 }

@@ -2,7 +2,7 @@
 //! after each round and to the rating officer at the end.
 //!
 //! * **Players and start ranks.** Loading a round from a TRF file keeps the file's player
-//!   lines ([`keep_trf_players`]), so the report numbers the players as the pairing program
+//!   lines ([`round_file`], stored with the round's games), so the report numbers the players as the pairing program
 //!   does and carries their sex, title, rating, federation, FIDE id and birth date. A game's
 //!   player is found among them by FIDE id, else by name; a player of a game who is not among
 //!   them (rounds loaded from CSV or a list) gets the next start rank, in the order of first
@@ -11,12 +11,11 @@
 //!   other rounds (`5.1`) are not reported. A player with two games in one round is reported
 //!   with the later board's.
 //! * **Results, as the log stands now** (the engine folds each game's log, so a result changed
-//!   on appeal is reported as changed, and a retracted end is no end): a game with a move of
-//!   each player (two plies or more) `1`/`=`/`0`; a game the arbiter (or the appeals
-//!   committee) ended before any move `+`/`-`, a forfeit, which is how an absence at the
-//!   default time (6.7.1) is recorded; any other game that lasted less than one move
-//!   (a resignation or an agreement before both players moved) `W`/`D`/`L`, not rated; a game
-//!   not ended yet its opponent and colour with a blank result.
+//!   on appeal is reported as changed, and a retracted end is no end), coded from the cause of
+//!   the end ([`crate::game::outcome`]): `+`/`-` only for a forfeit the arbiter recorded
+//!   (6.7.1); a reported result (8.7) `1`/`=`/`0`; any other end `1`/`=`/`0`, or `W`/`D`/`L`
+//!   (not rated) when it lasted less than one move; a game not ended yet its opponent and
+//!   colour with a blank result.
 //! * **Byes** are those the TRF file gave for the loaded round (`H`, `F`, `U`, `Z`): a bye is
 //!   not a game, so it is kept beside the log, not in it.
 //! * **Points and rank** are computed, with FIDE's default scoring; the rank shares places on
@@ -27,7 +26,9 @@
 //!   them (with their FIDE ids if written there), `122` and (TRF26) `222` the time control.
 
 use super::arbitration::{Arbitration, RecordError};
-use crate::game::event::{GameResult, Termination};
+use super::rounds::RoundFile;
+use crate::game::event::GameResult;
+use crate::game::outcome::{Outcome, Played};
 use crate::interchange::trf_report::{
     self, TrfColour, TrfPlayer, TrfReport, TrfResult, TrfRound, TrfTournament, TrfVersion,
 };
@@ -49,19 +50,11 @@ pub enum TrfError {
     Store(#[from] StoreError),
 }
 
-/// Keeps the player lines of a TRF file and the byes of round `round` (a number) it gives,
-/// after the round's games were loaded from it.
-pub async fn keep_trf_players(
-    store: &Store,
-    tournament: &Tournament,
-    round: &str,
-    trf: &str,
-    recorded_by: &str,
-) -> Result<(), TrfError> {
+/// Reads what a TRF file says of its players and of the byes of round `round` (a number),
+/// to be kept with the round's games when they are loaded from it (nothing is stored here:
+/// a file that cannot be read refuses the load before anything is created).
+pub fn round_file(round: &str, trf: &str) -> Result<RoundFile, TrfError> {
     let report = trf_report::read_report(trf).map_err(|e| TrfError::Unreadable(e.0))?;
-    store
-        .keep_tournament_players(tournament.tournament_id, &report.players)
-        .await?;
     let index = round
         .parse::<usize>()
         .ok()
@@ -77,57 +70,48 @@ pub async fn keep_trf_players(
                 .then_some((player.start_number, code))
         })
         .collect();
-    store
-        .replace_round_byes(tournament.tournament_id, round, &byes, recorded_by)
-        .await?;
-    Ok(())
+    Ok(RoundFile {
+        players: report.players,
+        byes,
+    })
 }
 
-/// What a game's current state reports for White and for Black.
-fn results_of(
-    result: Option<GameResult>,
-    termination: Option<Termination>,
-    plies: usize,
-) -> (TrfResult, TrfResult) {
-    let Some(result) = result else {
+/// What a game's end reports for White and for Black: the codes of a game played (`1`, `=`,
+/// `0`), of one that lasted less than one move (`W`, `D`, `L`) or of a forfeit (`+`, `-`), as
+/// [`crate::game::outcome`] sorts it from the cause; a blank while the game goes on.
+fn results_of(outcome: Option<Outcome>) -> (TrfResult, TrfResult) {
+    let Some(outcome) = outcome else {
         return (TrfResult::Blank, TrfResult::Blank);
     };
-    let by_arbiter = matches!(
-        termination,
-        Some(Termination::Arbiter | Termination::Appeal)
-    );
     // A double forfeit (0-0) is each player's `-`; a game lost by both after moves were
     // played (the arbiter's ruling) is each player's `0`. Neither is one result and its
     // opposite.
-    if result == GameResult::BothLose {
-        let both = if plies == 0 && by_arbiter {
-            TrfResult::ForfeitLoss
-        } else if plies >= 2 {
-            TrfResult::Loss
-        } else {
-            TrfResult::UnratedLoss
+    if outcome.result == GameResult::BothLose {
+        let both = match outcome.played {
+            Played::NotPlayed => TrfResult::ForfeitLoss,
+            Played::Played => TrfResult::Loss,
+            Played::LessThanOneMove => TrfResult::UnratedLoss,
         };
         return (both, both);
     }
-    let (played, forfeit, unrated) = match result {
+    let (played, forfeit, unrated) = match outcome.result {
         GameResult::WhiteWins => (TrfResult::Win, TrfResult::ForfeitWin, TrfResult::UnratedWin),
         GameResult::BlackWins => (
             TrfResult::Loss,
             TrfResult::ForfeitLoss,
             TrfResult::UnratedLoss,
         ),
+        // TRF has no forfeit draw: a drawn game not played is a draw not rated.
         GameResult::Draw | GameResult::BothLose => (
             TrfResult::Draw,
             TrfResult::UnratedDraw,
             TrfResult::UnratedDraw,
         ),
     };
-    let white = if plies >= 2 {
-        played
-    } else if plies == 0 && by_arbiter {
-        forfeit
-    } else {
-        unrated
+    let white = match outcome.played {
+        Played::Played => played,
+        Played::NotPlayed => forfeit,
+        Played::LessThanOneMove => unrated,
     };
     (white, white.opposite())
 }
@@ -209,8 +193,7 @@ pub async fn report(
         let settings = state.settings();
         let white = find_or_add(&mut players, &settings.white.name, settings.white.fide_id);
         let black = find_or_add(&mut players, &settings.black.name, settings.black.fide_id);
-        let (white_result, black_result) =
-            results_of(state.result(), state.termination(), state.moves().len());
+        let (white_result, black_result) = results_of(crate::game::outcome::outcome(&state));
         entries.push((
             white,
             round,
@@ -368,43 +351,58 @@ pub async fn undecided_appeals(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::outcome::EndedAs;
+
+    fn ended(result: GameResult, ended_as: EndedAs, played: Played) -> Option<Outcome> {
+        Some(Outcome {
+            result,
+            ended_as,
+            played,
+        })
+    }
 
     #[test]
-    fn results_follow_the_moves_played_and_who_ended_the_game() {
-        let arbiter = Some(Termination::Arbiter);
-        let resigned = Some(Termination::Resignation);
-        let white = Some(GameResult::WhiteWins);
-        let for_white = |result, termination, plies| results_of(result, termination, plies).0;
-        assert_eq!(for_white(white, resigned, 2), TrfResult::Win);
-        assert_eq!(for_white(white, arbiter, 0), TrfResult::ForfeitWin);
-        assert_eq!(for_white(white, arbiter, 1), TrfResult::UnratedWin);
-        assert_eq!(for_white(white, resigned, 0), TrfResult::UnratedWin);
+    fn results_follow_whether_the_game_was_played() {
+        use EndedAs::*;
+        let white = GameResult::WhiteWins;
+        let for_white = |outcome| results_of(outcome).0;
         assert_eq!(
-            for_white(Some(GameResult::Draw), Some(Termination::Agreement), 1),
+            for_white(ended(white, OverTheBoard, Played::Played)),
+            TrfResult::Win
+        );
+        assert_eq!(
+            for_white(ended(white, Forfeit, Played::NotPlayed)),
+            TrfResult::ForfeitWin
+        );
+        assert_eq!(
+            for_white(ended(white, RulesInfraction, Played::LessThanOneMove)),
+            TrfResult::UnratedWin
+        );
+        assert_eq!(
+            for_white(ended(
+                GameResult::Draw,
+                OverTheBoard,
+                Played::LessThanOneMove
+            )),
             TrfResult::UnratedDraw
         );
         assert_eq!(
-            results_of(Some(GameResult::BlackWins), Some(Termination::Appeal), 0),
+            results_of(ended(GameResult::BlackWins, Forfeit, Played::NotPlayed)),
             (TrfResult::ForfeitLoss, TrfResult::ForfeitWin)
         );
-        assert_eq!(
-            results_of(None, None, 30),
-            (TrfResult::Blank, TrfResult::Blank)
-        );
+        assert_eq!(results_of(None), (TrfResult::Blank, TrfResult::Blank));
     }
 
     #[test]
     fn a_double_forfeit_is_each_players_forfeit_loss_and_a_game_lost_by_both_each_ones_loss() {
-        let both = Some(GameResult::BothLose);
-        let arbiter = Some(Termination::Arbiter);
+        let both = GameResult::BothLose;
         assert_eq!(
-            results_of(both, arbiter, 0),
+            results_of(ended(both, EndedAs::Forfeit, Played::NotPlayed)),
             (TrfResult::ForfeitLoss, TrfResult::ForfeitLoss)
         );
         assert_eq!(
-            results_of(both, arbiter, 31),
+            results_of(ended(both, EndedAs::Adjudication, Played::Played)),
             (TrfResult::Loss, TrfResult::Loss)
         );
-        assert_eq!(results_of(both, arbiter, 0).0.half_points(), 0);
     }
 }

@@ -398,6 +398,7 @@ impl Game {
             article: end.map(|e| e.article.clone()),
             reason: end.map(|e| e.reason.clone()),
             ended_at_seq: end.map(|e| e.seq),
+            outcome: super::outcome::outcome(self),
             repetition_count: board.history().count_at_ply(board.ply()),
             laws_edition: self.settings.laws_edition,
             increment_ms: state.clocks.increment_ms(),

@@ -85,6 +85,7 @@ pub(super) fn judge(ctx: &JudgeContext<'_>, event: &RecordedEvent) -> Judgement 
         fen,
         increment_ms,
         move_count,
+        cause: _,
     } = event
     else {
         return Ok(Judged::nothing());

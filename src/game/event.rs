@@ -226,6 +226,13 @@ pub enum RecordedEvent {
         /// For `move_count_set`: whose completed moves the arbiter counted, and how many.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         move_count: Option<MoveCount>,
+        /// For `game_ended`: what the result rests on, which decides how the tournament report
+        /// (TRF), the PGN `Termination` and the chief arbiter's report write it: a forfeit
+        /// (the game was not played, 6.7.1), a result the players reported (8.7), a loss for
+        /// breaking the Laws, or the arbiter's adjudication. Absent in logs written before it
+        /// existed: the reason's words decide then (docs/interchange.md).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        cause: Option<EndCause>,
     },
     /// An appeal against a decision.
     AppealLodged {
@@ -298,6 +305,36 @@ pub struct TimePenalty {
     pub delta_ms: i64,
     /// The article (`12.9.2` or `12.9.3`).
     pub article: String,
+}
+
+/// What an arbiter's `game_ended` decision rests on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum EndCause {
+    /// The game was not played: a player (or both, a double forfeit) was not present at the
+    /// default time or did not play it (6.7.1). Reported as a forfeit, `+`/`-`; not rated.
+    Forfeit,
+    /// The players reported the result of a game they played (8.7); its moves need not be in
+    /// the log. Reported as a game played.
+    ReportedResult,
+    /// The arbiter declared the game lost for breaking the Laws (e.g. 11.3.2.2, 11.5, 12.9.6).
+    /// A game played: its moves decide whether it lasted a move.
+    RulesInfraction,
+    /// Any other ruling by the arbiter on the game (e.g. a quickplay finish, III.5). A game
+    /// played: its moves decide whether it lasted a move.
+    Adjudication,
+}
+
+impl EndCause {
+    /// The snake_case name, as on the wire.
+    pub fn name(self) -> &'static str {
+        match self {
+            EndCause::Forfeit => "forfeit",
+            EndCause::ReportedResult => "reported_result",
+            EndCause::RulesInfraction => "rules_infraction",
+            EndCause::Adjudication => "adjudication",
+        }
+    }
 }
 
 /// The arbiter's judgement in an `arbiter_decision` event.

@@ -29,6 +29,7 @@ mod illegal_moves;
 mod moves;
 pub mod narration;
 mod offers;
+pub mod outcome;
 mod parts;
 mod prepared;
 mod quickplay;

@@ -12,8 +12,8 @@
 use std::collections::BTreeMap;
 
 use super::event::{
-    ArbiterRuling, ClaimKind, ClaimOutcome, Event, GameResult, GameSettings, IllegalMoveKind,
-    RecordedEvent, ServiceEvent, Side, Termination,
+    ArbiterRuling, ClaimKind, ClaimOutcome, EndCause, Event, GameResult, GameSettings,
+    IllegalMoveKind, RecordedEvent, ServiceEvent, Side, Termination,
 };
 
 /// Tells a game's events in words: the players' names, and for every event of the log the
@@ -319,6 +319,7 @@ impl Narrator {
                 fen: _,
                 increment_ms,
                 move_count,
+                cause,
             } => {
                 let mut text = format!("The arbiter {}", ruling_words(*decision));
                 if let Some(subject) = subject_seq {
@@ -326,6 +327,14 @@ impl Narrator {
                 }
                 if let Some(result) = result {
                     text.push_str(&format!(", result {}", result_text(*result)));
+                }
+                if let Some(cause) = cause {
+                    text.push_str(match cause {
+                        EndCause::Forfeit => ", a forfeit: the game was not played (6.7.1)",
+                        EndCause::ReportedResult => ", the result the players reported",
+                        EndCause::RulesInfraction => ", a loss for breaking the Laws",
+                        EndCause::Adjudication => "",
+                    });
                 }
                 if let Some(bonus) = penalty {
                     text.push_str(&format!(

@@ -170,6 +170,10 @@ pub struct GameView {
     pub reason: Option<String>,
     /// The `seq` of the `game_ended` event.
     pub ended_at_seq: Option<u64>,
+    /// Once ended, what the end rests on and whether the game counts as played (a forfeit,
+    /// 6.7.1, only when the arbiter recorded one), as the tournament report, the PGN and the
+    /// chief arbiter's report write it.
+    pub outcome: Option<super::outcome::Outcome>,
     /// How many times the current position has occurred (9.2, 9.6.1).
     pub repetition_count: usize,
     /// The edition of the Laws governing the game.

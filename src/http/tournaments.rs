@@ -215,6 +215,11 @@ pub struct LoadedRound {
     pub games: Vec<RoundGame>,
     /// Players of a TRF file without a board this round (byes).
     pub unpaired: Vec<Unpaired>,
+    /// What the file's older conventions needed, line by line: what was kept in another form
+    /// than written (`line 31: \`N0001\` ... is not a FIDE id; the player is loaded without
+    /// one.`). Empty when the file was read as written.
+    #[serde(default)]
+    pub notes: Vec<String>,
 }
 
 /// Load a round's pairings as games.
@@ -273,25 +278,22 @@ pub async fn load_pairings(
         request.trf.as_deref(),
     )?;
     let overrides = overrides_by_board(request.overrides)?;
+    // The whole file is read before anything is stored: a load is all or nothing.
+    let file = request
+        .trf
+        .as_deref()
+        .map(|text| trf::round_file(&round, text))
+        .transpose()?;
     let games = rounds::load_round(
         &state.store,
         &tournament,
         &round,
         &read.boards,
         &overrides,
+        file.as_ref(),
         &caller.0.recorder(),
     )
     .await?;
-    if let Some(text) = request.trf.as_deref() {
-        trf::keep_trf_players(
-            &state.store,
-            &tournament,
-            &round,
-            text,
-            &caller.0.recorder(),
-        )
-        .await?;
-    }
     let status = if games.iter().any(|g| g.created) {
         actix_web::http::StatusCode::CREATED
     } else {
@@ -303,6 +305,7 @@ pub async fn load_pairings(
         round,
         games,
         unpaired: read.unpaired,
+        notes: read.notes,
     }))
 }
 

@@ -6,7 +6,9 @@
 //! * **CSV** with a header row naming the columns `board`, `white`, `black` and optionally
 //!   `white_fide_id`, `black_fide_id` (any order, any case; comma, semicolon or tab
 //!   separated; names holding the separator are quoted, `"Carlsen, Magnus"`).
-//! * **FIDE TRF-16** (the Tournament Report File that Swiss-Manager, Vega and JaVaFo write):
+//! * **FIDE TRF-16 and TRF26** (read by the one TRF reader, [`read_report_noting`], with its
+//!   notes on older conventions; the Tournament Report File that Swiss-Manager, Vega and
+//!   JaVaFo write):
 //!   the player lines `001` in fixed columns (start number 5-8, name 15-47, FIDE id 58-68)
 //!   and, per round, the opponent's start number (columns 92-95 for round 1, ten columns
 //!   further for each next round), the colour (97: `w`, `b` or `-`) and the result (99).
@@ -17,6 +19,7 @@
 //! Reading is pure: the caller decides what the pairings become (games, in
 //! `crate::tournament`).
 
+use super::trf_report::{TrfColour, TrfPlayer, TrfResult, TrfRound, read_report_noting};
 use crate::game::event::Player;
 use std::collections::{BTreeMap, HashMap};
 
@@ -50,6 +53,9 @@ pub struct RoundPairings {
     pub boards: Vec<Pairing>,
     /// Players without a board this round (TRF byes).
     pub unpaired: Vec<Unpaired>,
+    /// What was kept in another form than written, line by line (TRF: an id that is not a
+    /// FIDE id, a pair without colours, ...).
+    pub notes: Vec<String>,
 }
 
 /// Why a pairing file cannot be read; the message names the line and what to fix.
@@ -193,25 +199,8 @@ pub fn parse_csv(text: &str) -> Result<RoundPairings, PairingFileError> {
     Ok(RoundPairings {
         boards,
         unpaired: Vec::new(),
+        notes: Vec::new(),
     })
-}
-
-/// A player line (`001`) of a TRF file.
-#[derive(Clone, Debug)]
-struct TrfPlayer {
-    start_number: u32,
-    name: String,
-    fide_id: Option<u64>,
-    /// Per round (1-based index - 1): opponent start number (0 for none), colour, result.
-    rounds: Vec<(u32, char, char)>,
-}
-
-/// The characters of columns `from..=to` (1-based, as the TRF specification numbers them).
-fn columns(line: &[char], from: usize, to: usize) -> String {
-    line.iter()
-        .skip(from - 1)
-        .take(to + 1 - from)
-        .collect::<String>()
 }
 
 /// Decodes a file as UTF-8, or as Latin-1 (what older Windows programs write) when it is not.
@@ -222,85 +211,23 @@ pub fn decode_text(bytes: &[u8]) -> String {
     }
 }
 
-fn parse_trf_players(text: &str) -> Result<Vec<TrfPlayer>, PairingFileError> {
-    let mut players = Vec::new();
-    for (index, raw) in text.lines().enumerate() {
-        if !raw.starts_with("001") {
-            continue;
-        }
-        let line: Vec<char> = raw.trim_end_matches('\r').chars().collect();
-        let number = |from, to| columns(&line, from, to).trim().to_string();
-        let start_number = number(5, 8).parse::<u32>().or_else(|_| {
-            fail(format!(
-                "TRF line {}: columns 5-8 must hold the start number, not `{}`.",
-                index + 1,
-                number(5, 8)
-            ))
-        })?;
-        let name = number(15, 47);
-        let fide_id = number(58, 68).parse::<u64>().ok().filter(|id| *id != 0);
-        let mut rounds = Vec::new();
-        let mut from = 92;
-        while from <= line.len() {
-            let opponent_text = number(from, from + 3);
-            let colour = columns(&line, from + 5, from + 5)
-                .chars()
-                .next()
-                .unwrap_or(' ');
-            let result = columns(&line, from + 7, from + 7)
-                .chars()
-                .next()
-                .unwrap_or(' ');
-            let opponent = if opponent_text.is_empty() {
-                0
-            } else {
-                opponent_text.parse::<u32>().or_else(|_| {
-                    fail(format!(
-                        "TRF line {} (start number {start_number}): round {} must have the \
-                         opponent's start number in columns {}-{}, not `{opponent_text}`.",
-                        index + 1,
-                        rounds.len() + 1,
-                        from,
-                        from + 3
-                    ))
-                })?
-            };
-            rounds.push((opponent, colour.to_ascii_lowercase(), result));
-            from += 10;
-        }
-        players.push(TrfPlayer {
-            start_number,
-            name,
-            fide_id,
-            rounds,
-        });
-    }
-    if players.is_empty() {
-        return fail(
-            "The file has no player lines (`001`): is it a FIDE TRF-16 file as Swiss-Manager \
-             or Vega export it?",
-        );
-    }
-    Ok(players)
+/// Points a result is worth under FIDE's default scoring, in half points (so that sorting
+/// stays exact).
+fn points(result: TrfResult) -> u32 {
+    result.half_points()
 }
 
-/// Points a TRF result code is worth (TRF-16: `1 + W F U` a win or full-point bye, `= D H` a
-/// draw or half-point bye, anything else nothing).
-fn points(result: char) -> u32 {
-    // In half points, so that sorting stays exact.
-    match result {
-        '1' | '+' | 'W' | 'F' | 'U' => 2,
-        '=' | 'D' | 'H' => 1,
-        _ => 0,
-    }
-}
-
-/// Reads the pairings of round `round` (1-based) from a TRF-16 file.
+/// Reads the pairings of round `round` (1-based) from a TRF-16 or TRF26 file, with the one
+/// reader of the format ([`read_report_noting`]) and its notes. A pair written without
+/// colours (`204 - +`: a forfeit as FIDE's 2005 example report and older programs write it),
+/// or with one player's colour only, is loaded with the colour given, else with the lower
+/// start rank as White, and a note saying so.
 pub fn parse_trf_round(text: &str, round: u32) -> Result<RoundPairings, PairingFileError> {
     if round == 0 {
         return fail("Rounds are numbered from 1.");
     }
-    let players = parse_trf_players(text)?;
+    let (report, mut notes) = read_report_noting(text)?;
+    let players = report.players;
     let index = (round - 1) as usize;
     let by_number: BTreeMap<u32, &TrfPlayer> =
         players.iter().map(|p| (p.start_number, p)).collect();
@@ -312,21 +239,22 @@ pub fn parse_trf_round(text: &str, round: u32) -> Result<RoundPairings, PairingF
             .rounds
             .iter()
             .take(index)
-            .map(|(_, _, result)| points(*result))
+            .map(|r| points(r.result))
             .sum()
     };
+    let column = 92 + 10 * index + 5;
     let mut pairs = Vec::new();
     let mut unpaired = Vec::new();
     for player in &players {
-        let (opponent, colour, result) = player.rounds.get(index).copied().unwrap_or((0, '-', ' '));
-        if opponent == 0 {
+        let entry = player.rounds.get(index).copied().unwrap_or(TrfRound::BLANK);
+        let Some(opponent) = entry.opponent.filter(|o| *o != 0) else {
             unpaired.push(Unpaired {
                 start_number: player.start_number,
                 name: player.name.clone(),
-                code: result.to_string().trim().to_string(),
+                code: entry.result.code().to_string().trim().to_string(),
             });
             continue;
-        }
+        };
         let Some(other) = by_number.get(&opponent) else {
             return fail(format!(
                 "Round {round}: {} (start number {}) is paired with start number {opponent}, \
@@ -334,27 +262,63 @@ pub fn parse_trf_round(text: &str, round: u32) -> Result<RoundPairings, PairingF
                 player.name, player.start_number
             ));
         };
-        let (back, back_colour, _) = other.rounds.get(index).copied().unwrap_or((0, '-', ' '));
-        if back != player.start_number {
+        let back = other.rounds.get(index).copied().unwrap_or(TrfRound::BLANK);
+        if back.opponent != Some(player.start_number) {
             return fail(format!(
                 "Round {round}: {} (start number {}) is paired with {} (start number \
-                 {opponent}), but that player's line names start number {back}.",
-                player.name, player.start_number, other.name
+                 {opponent}), but that player's line names start number {}.",
+                player.name,
+                player.start_number,
+                other.name,
+                back.opponent.unwrap_or(0)
             ));
         }
-        match (colour, back_colour) {
-            ('w', 'b') => pairs.push((player, *other)),
-            ('b', 'w') => {}
-            _ => {
+        // Each pair once, from the lower start rank's line.
+        if player.start_number > opponent {
+            continue;
+        }
+        let (first, second) = (player, *other);
+        let pair = match (entry.colour, back.colour) {
+            (TrfColour::White, TrfColour::Black) => (first, second),
+            (TrfColour::Black, TrfColour::White) => (second, first),
+            (TrfColour::White, TrfColour::None) | (TrfColour::None, TrfColour::Black) => {
+                (first, second)
+            }
+            (TrfColour::Black, TrfColour::None) | (TrfColour::None, TrfColour::White) => {
+                (second, first)
+            }
+            (TrfColour::None, TrfColour::None) => (first, second),
+            (colour, back_colour) => {
+                let letter = |c: TrfColour| match c {
+                    TrfColour::White => 'w',
+                    TrfColour::Black => 'b',
+                    TrfColour::None => '-',
+                };
                 return fail(format!(
-                    "Round {round}: {} and {} must have the colours w and b (column {}), not \
-                     `{colour}` and `{back_colour}`.",
-                    player.name,
-                    other.name,
-                    92 + 10 * index + 5
+                    "Round {round}: {} and {} must have the colours w and b (column \
+                     {column}), not `{}` and `{}`.",
+                    first.name,
+                    second.name,
+                    letter(colour),
+                    letter(back_colour)
                 ));
             }
+        };
+        if entry.colour == TrfColour::None || back.colour == TrfColour::None {
+            notes.push(format!(
+                "round {round}: {} ({}) and {} ({}) are paired without both colours (column \
+                 {column}, `{}` and `{}`, as older programs write a forfeit); {} is loaded as \
+                 White.",
+                first.name,
+                first.start_number,
+                second.name,
+                second.start_number,
+                entry.result.code(),
+                back.result.code(),
+                pair.0.name
+            ));
         }
+        pairs.push(pair);
     }
     if pairs.is_empty() {
         return fail(format!(
@@ -379,16 +343,20 @@ pub fn parse_trf_round(text: &str, round: u32) -> Result<RoundPairings, PairingF
             board: i as u32 + 1,
             white: Player {
                 name: white.name.clone(),
-                fide_id: white.fide_id,
+                fide_id: white.fide_id.filter(|id| *id != 0),
             },
             black: Player {
                 name: black.name.clone(),
-                fide_id: black.fide_id,
+                fide_id: black.fide_id.filter(|id| *id != 0),
             },
         })
         .collect();
     check_boards(&boards)?;
-    Ok(RoundPairings { boards, unpaired })
+    Ok(RoundPairings {
+        boards,
+        unpaired,
+        notes,
+    })
 }
 
 #[cfg(test)]
@@ -469,5 +437,57 @@ mod tests {
         assert_eq!(boards, vec![(1, "Two", "One"), (2, "Three", "Four")]);
         assert_eq!(round.unpaired.len(), 1);
         assert_eq!(round.unpaired[0].code, "U");
+    }
+
+    #[test]
+    fn a_file_with_club_ids_short_lines_and_forfeits_without_colours_is_read_with_notes() {
+        let mut one = trf_line(1, "One", &[(4, '-', '+'), (2, 'w', ' ')]);
+        one.replace_range(57..68, "     CLB12");
+        let mut two = trf_line(2, "Two", &[(3, 'b', '='), (1, 'b', ' ')]);
+        two.replace_range(48..52, "abc ");
+        let three = trf_line(3, "Three", &[(2, 'w', '='), (0, '-', 'Z')]);
+        // Four withdrew after round 1: the line ends there.
+        let four = trf_line(4, "Four", &[(1, 'w', '-')]);
+        let text = [one, two, three, four].join("\r\n");
+        let first = parse_trf_round(&text, 1).expect("readable");
+        let boards: Vec<(&str, &str)> = first
+            .boards
+            .iter()
+            .map(|p| (p.white.name.as_str(), p.black.name.as_str()))
+            .collect();
+        // One has no colour and Four has `w`: Four's colour is kept. Board order: equal
+        // scores, so the better start rank first.
+        assert_eq!(boards, vec![("Four", "One"), ("Three", "Two")]);
+        assert_eq!(first.boards[0].black.fide_id, None);
+        assert!(
+            first
+                .notes
+                .contains(&"line 1: `CLB12` (columns 58-68, One) is not a FIDE id; the player is loaded without one.".to_string()),
+            "{:#?}",
+            first.notes
+        );
+        assert!(
+            first.notes.iter().any(|n| n.starts_with("line 2: `abc`")),
+            "{:#?}",
+            first.notes
+        );
+        assert!(
+            first
+                .notes
+                .iter()
+                .any(|n| n
+                    .starts_with("round 1: One (1) and Four (4) are paired without both colours")),
+            "{:#?}",
+            first.notes
+        );
+        // Round 2: the short line is a player without a pairing, not a refusal.
+        let second = parse_trf_round(&text, 2).expect("readable");
+        assert_eq!(second.boards.len(), 1);
+        let unpaired: Vec<(u32, &str)> = second
+            .unpaired
+            .iter()
+            .map(|u| (u.start_number, u.code.as_str()))
+            .collect();
+        assert_eq!(unpaired, vec![(3, "Z"), (4, "")]);
     }
 }

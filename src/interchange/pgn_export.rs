@@ -13,6 +13,7 @@ use super::broadcast::{Audience, Disclosure};
 use crate::game::event::{
     ClockReading, Event, GameResult, RecordedEvent, ServiceEvent, Side, Termination,
 };
+use crate::game::outcome::Outcome;
 use crate::game::{CorruptLog, Game};
 use shakmaty::{Color, Position};
 use std::collections::BTreeMap;
@@ -48,14 +49,18 @@ fn escape_comment(text: &str) -> String {
     text.replace('}', ")").replace('{', "(")
 }
 
-/// The PGN `Termination` tag value (PGN standard 9.8.1) and words for a comment.
-fn termination_tag(termination: Option<Termination>) -> &'static str {
-    match termination {
-        None => "unterminated",
-        Some(Termination::Flag) => "time forfeit",
-        Some(Termination::IllegalMoves) => "rules infraction",
-        Some(Termination::Arbiter) | Some(Termination::Appeal) => "adjudication",
-        Some(_) => "normal",
+/// The PGN `Termination` tag value (PGN standard 9.8.1), from what the end rests on
+/// ([`crate::game::outcome`]): a forfeit is `abandoned`, a reported result `normal`, a loss
+/// for breaking the Laws (7.5.5, 11.3.2.2) `rules infraction`, a flag fall `time forfeit`, an
+/// arbiter's other ruling `adjudication`.
+fn termination_tag(termination: Option<Termination>, outcome: Option<&Outcome>) -> &'static str {
+    match (termination, outcome) {
+        (None, _) => "unterminated",
+        (termination, Some(outcome)) => outcome.pgn_termination(termination),
+        (Some(Termination::Flag), None) => "time forfeit",
+        (Some(Termination::IllegalMoves), None) => "rules infraction",
+        (Some(Termination::Arbiter) | Some(Termination::Appeal), None) => "adjudication",
+        (Some(_), None) => "normal",
     }
 }
 
@@ -364,7 +369,7 @@ pub fn export_pgn_styled(
             result,
             TagsOf {
                 termination: if last_segment {
-                    termination_tag(view.termination)
+                    termination_tag(view.termination, view.outcome.as_ref())
                 } else {
                     "unterminated"
                 },

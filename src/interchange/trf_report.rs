@@ -303,10 +303,29 @@ pub fn points_text(half_points: u32) -> String {
 
 /// Reads a TRF-16 or TRF26 file: the header lines named in [`TrfTournament`] and every `001`
 /// line with its fixed columns. Other lines (comments `###`, `XXC`, team records) are skipped.
+/// What the file's older conventions needed (see [`read_report_noting`]) is not reported.
 pub fn read_report(text: &str) -> Result<TrfReport, PairingFileError> {
+    read_report_noting(text).map(|(report, _)| report)
+}
+
+/// Reads a TRF file as [`read_report`] does, with a note for each thing kept in another form
+/// than written (issue 35): real files carry older conventions, and what can be kept is kept.
+///
+/// * A FIDE id or a rating that is not a number (a club code, `N0001` of Irish Swiss Master
+///   exports): the player is kept without it.
+/// * A birth date written `yyyy.mm.dd` or `yyyy-mm-dd`: kept as `yyyy/mm/dd` (TRF26's form).
+/// * Points or a rank that cannot be read: the points are counted from the results, the rank
+///   left out.
+/// * Lines ended by CR LF, or by CR alone (TRF's Remark 1: "Each line shall have a CR as last
+///   character"); short lines (a player who withdrew has no columns for the later rounds).
+///
+/// Refused, with the line and the columns, is only what cannot be paired: a start rank, an
+/// opponent or a colour that is not one, a result code that is not one.
+pub fn read_report_noting(text: &str) -> Result<(TrfReport, Vec<String>), PairingFileError> {
+    let text = text.replace("\r\n", "\n").replace('\r', "\n");
     let mut report = TrfReport::default();
+    let mut notes = Vec::new();
     for (index, raw) in text.lines().enumerate() {
-        let raw = raw.trim_end_matches('\r');
         let tag = raw.get(..3).unwrap_or_default();
         let rest = || raw.get(4..).unwrap_or_default().trim().to_string();
         let some = || Some(rest()).filter(|t| !t.is_empty());
@@ -323,17 +342,33 @@ pub fn read_report(text: &str) -> Result<TrfReport, PairingFileError> {
             "122" => header.time_control = some(),
             "222" => header.encoded_time_control = some(),
             "142" | "XXR" => header.rounds = rest().parse().ok(),
-            "001" => report.players.push(read_player(raw, index + 1)?),
+            "001" => report
+                .players
+                .push(read_player(raw, index + 1, &mut notes)?),
             _ => {}
         }
     }
     if report.players.is_empty() {
         return fail("The file has no player lines (`001`): is it a FIDE TRF file?");
     }
-    Ok(report)
+    Ok((report, notes))
 }
 
-fn read_player(raw: &str, line_number: usize) -> Result<TrfPlayer, PairingFileError> {
+/// A birth date as TRF26 writes it (`yyyy/mm/dd`) from `yyyy.mm.dd` or `yyyy-mm-dd`; `None`
+/// when it is not in one of those forms.
+fn birth_date_with_slashes(text: &str) -> Option<String> {
+    let parts: Vec<&str> = text.split(['.', '-']).collect();
+    let digits =
+        |part: &str, len: usize| part.len() == len && part.bytes().all(|b| b.is_ascii_digit());
+    (parts.len() == 3 && digits(parts[0], 4) && digits(parts[1], 2) && digits(parts[2], 2))
+        .then(|| parts.join("/"))
+}
+
+fn read_player(
+    raw: &str,
+    line_number: usize,
+    notes: &mut Vec<String>,
+) -> Result<TrfPlayer, PairingFileError> {
     let line: Vec<char> = raw.chars().collect();
     let at = |what: &str, from: usize, to: usize, text: &str| {
         PairingFileError(format!(
@@ -344,24 +379,52 @@ fn read_player(raw: &str, line_number: usize) -> Result<TrfPlayer, PairingFileEr
     let start_number = start
         .parse::<u32>()
         .map_err(|_| at("start rank", 5, 8, &start))?;
-    let number = |from, to, what: &str| -> Result<Option<u64>, PairingFileError> {
+    let name = field(&line, 15, 47);
+    // A number the pairing does not need: kept when it is one, else left out with a note.
+    let mut optional = |from, to, what: &str, without: &str| -> Option<u64> {
         let text = field(&line, from, to);
         if text.is_empty() {
-            return Ok(None);
+            return None;
         }
-        text.parse::<u64>()
-            .map(Some)
-            .map_err(|_| at(what, from, to, &text))
+        let read = text.parse::<u64>().ok();
+        if read.is_none() {
+            notes.push(format!(
+                "line {line_number}: `{text}` (columns {from}-{to}, {name}) is not a {what}; \
+                 {without}."
+            ));
+        }
+        read
     };
-    let rating = number(49, 52, "FIDE rating")?.map(|r| r as u32);
-    let fide_id = number(58, 68, "FIDE id")?;
+    let rating = optional(
+        49,
+        52,
+        "FIDE rating",
+        "the player is loaded without a rating",
+    )
+    .map(|r| u32::try_from(r).unwrap_or(u32::MAX));
+    let fide_id = optional(58, 68, "FIDE id", "the player is loaded without one");
+    let rank = optional(86, 89, "rank", "the rank is left out")
+        .map(|r| u32::try_from(r).unwrap_or(u32::MAX));
     let points = field(&line, 81, 84);
     let half_points = if points.is_empty() {
         0
+    } else if let Some(points) = parse_points(&points) {
+        points
     } else {
-        parse_points(&points).ok_or_else(|| at("points (`11.5`)", 81, 84, &points))?
+        notes.push(format!(
+            "line {line_number}: `{points}` (columns 81-84, {name}) are not points (`11.5`); \
+             the points are counted from the results."
+        ));
+        0
     };
-    let rank = number(86, 89, "rank")?.map(|r| r as u32);
+    let mut birth_date = field(&line, 70, 79);
+    if let Some(with_slashes) = birth_date_with_slashes(&birth_date) {
+        notes.push(format!(
+            "line {line_number}: the birth date `{birth_date}` of {name} is kept as \
+             `{with_slashes}`."
+        ));
+        birth_date = with_slashes;
+    }
     let mut rounds = Vec::new();
     let mut from = 92;
     while from <= line.len() {
@@ -405,11 +468,11 @@ fn read_player(raw: &str, line_number: usize) -> Result<TrfPlayer, PairingFileEr
         start_number,
         sex: field(&line, 10, 10),
         title: field(&line, 11, 13),
-        name: field(&line, 15, 47),
+        name,
         rating,
         federation: field(&line, 54, 56),
         fide_id,
-        birth_date: field(&line, 70, 79),
+        birth_date,
         half_points,
         rank,
         rounds,

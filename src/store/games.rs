@@ -114,6 +114,43 @@ impl ListCursor {
     }
 }
 
+/// Appends `game_created` (seq 1) for `game_id` and its row in `games`, inside `tx`.
+async fn insert_creation(
+    tx: &mut sqlx::Transaction<'_, sqlx::Postgres>,
+    game_id: Uuid,
+    event_id: Option<Uuid>,
+    settings: &GameSettings,
+    recorded_by: &str,
+) -> Result<(EventEnvelope, GameSummary), StoreError> {
+    let new = NewEvent {
+        event_id: event_id.unwrap_or_else(Uuid::new_v4),
+        event: Event::Service(ServiceEvent::GameCreated(Box::new(settings.clone()))),
+        occurred_at: None,
+        clock: None,
+    };
+    let envelope = insert_batch(tx, game_id, 1, std::slice::from_ref(&new), recorded_by)
+        .await?
+        .into_iter()
+        .next()
+        .ok_or(StoreError::GameNotFound(game_id))?;
+    let row = sqlx::query(
+        "INSERT INTO games (game_id, created_at, event_name, round, board, white, black, \
+         settings, last_seq, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 1, $2) \
+         RETURNING *",
+    )
+    .bind(game_id)
+    .bind(envelope.recorded_at)
+    .bind(&settings.event)
+    .bind(&settings.round)
+    .bind(settings.board.and_then(|b| i32::try_from(b).ok()))
+    .bind(&settings.white.name)
+    .bind(&settings.black.name)
+    .bind(serde_json::json!(settings))
+    .fetch_one(&mut **tx)
+    .await?;
+    Ok((envelope, summary_from_row(&row)?))
+}
+
 #[cfg(test)]
 mod cursor_tests {
     use super::*;
@@ -223,60 +260,55 @@ impl Store {
         if let Some(existing) = self.existing_creation(game_id, &created).await? {
             return Ok(existing);
         }
-        let new = NewEvent {
-            event_id: event_id.unwrap_or_else(Uuid::new_v4),
-            event: created.clone(),
-            occurred_at: None,
-            clock: None,
-        };
         let mut tx = self.pool.begin().await?;
-        let stored = match insert_batch(
-            &mut tx,
-            game_id,
-            1,
-            std::slice::from_ref(&new),
-            recorded_by,
-        )
-        .await
-        {
-            Ok(stored) => stored,
-            Err(StoreError::Database(error)) if violates(&error, "events_game_seq_key") => {
-                drop(tx);
-                // Created concurrently by a retry of the same request, or by someone else.
-                return self
-                    .existing_creation(game_id, &created)
-                    .await?
-                    .ok_or(StoreError::GameIdTaken(game_id));
-            }
-            Err(other) => return Err(other),
-        };
-        let envelope = stored
-            .into_iter()
-            .next()
-            .ok_or(StoreError::GameNotFound(game_id))?;
-        let settings_json = serde_json::json!(settings);
-        let row = sqlx::query(
-            "INSERT INTO games (game_id, created_at, event_name, round, board, white, black, \
-             settings, last_seq, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 1, $2) \
-             RETURNING *",
-        )
-        .bind(game_id)
-        .bind(envelope.recorded_at)
-        .bind(&settings.event)
-        .bind(&settings.round)
-        .bind(settings.board.and_then(|b| i32::try_from(b).ok()))
-        .bind(&settings.white.name)
-        .bind(&settings.black.name)
-        .bind(settings_json)
-        .fetch_one(&mut *tx)
-        .await?;
-        let summary = summary_from_row(&row)?;
+        let (envelope, summary) =
+            match insert_creation(&mut tx, game_id, event_id, settings, recorded_by).await {
+                Ok(created) => created,
+                Err(StoreError::Database(error)) if violates(&error, "events_game_seq_key") => {
+                    drop(tx);
+                    // Created concurrently by a retry of the same request, or by someone else.
+                    return self
+                        .existing_creation(game_id, &created)
+                        .await?
+                        .ok_or(StoreError::GameIdTaken(game_id));
+                }
+                Err(other) => return Err(other),
+            };
         tx.commit().await?;
         Ok(CreatedGame {
             summary,
             envelope,
             newly_created: true,
         })
+    }
+
+    /// Creates the games of a loaded round and keeps what its pairing file says of the players
+    /// and the round's byes, **in one transaction**: all of it or, when anything fails (a
+    /// board taken meanwhile, the store), nothing (issue 35). `games` are the ones to create;
+    /// games the round already holds are not in it.
+    pub async fn create_round(
+        &self,
+        games: &[(Uuid, GameSettings)],
+        roster: Option<super::roster::RoundRoster<'_>>,
+        recorded_by: &str,
+    ) -> Result<(), StoreError> {
+        let mut tx = self.pool.begin().await?;
+        for (game_id, settings) in games {
+            match insert_creation(&mut tx, *game_id, None, settings, recorded_by).await {
+                Ok(_) => {}
+                // Created meanwhile (another load at the same time) or under another event:
+                // the transaction is dropped, so nothing of the round is stored.
+                Err(StoreError::Database(error)) if violates(&error, "events_game_seq_key") => {
+                    return Err(StoreError::GameIdTaken(*game_id));
+                }
+                Err(other) => return Err(other),
+            }
+        }
+        if let Some(roster) = roster {
+            super::roster::keep_round_roster(&mut tx, &roster, recorded_by).await?;
+        }
+        tx.commit().await?;
+        Ok(())
     }
 
     /// The stored creation of `game_id` if it is `created`; an error if the id is taken by

@@ -36,7 +36,7 @@ pub use group_commit::{
 pub use notifications::{EVENTS_CHANNEL, Wakeup, Wakeups};
 pub use read_model::{LoggedEvent, ReadModelRebuild, ReadModelWritten, RebuiltSummary};
 pub use replica::{Lsn, ReadHandle, ServedBy};
-pub use roster::{RoundBye, TournamentGame};
+pub use roster::{RoundBye, RoundRoster, TournamentGame};
 pub use rounds::{RoundFeedPage, RoundGameHead};
 pub use rulings::{RulingFilter, RulingItem, RulingPage};
 pub use sessions::{OpenedSession, Session};

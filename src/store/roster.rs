@@ -29,6 +29,96 @@ pub struct TournamentGame {
     pub board: Option<u32>,
 }
 
+/// What a round's pairing file (a TRF file) says besides the boards: its players and the
+/// round's byes, kept with the round's games in one transaction ([`Store::create_round`]).
+#[derive(Clone, Copy, Debug)]
+pub struct RoundRoster<'a> {
+    /// The tournament.
+    pub tournament_id: Uuid,
+    /// The round.
+    pub round: &'a str,
+    /// The file's players (their static columns).
+    pub players: &'a [TrfPlayer],
+    /// The round's byes: start rank and code.
+    pub byes: &'a [(u32, char)],
+}
+
+type Tx<'c> = sqlx::Transaction<'c, sqlx::Postgres>;
+
+/// Keeps `roster` inside `tx`.
+pub(super) async fn keep_round_roster(
+    tx: &mut Tx<'_>,
+    roster: &RoundRoster<'_>,
+    recorded_by: &str,
+) -> Result<(), StoreError> {
+    keep_players(tx, roster.tournament_id, roster.players).await?;
+    replace_byes(
+        tx,
+        roster.tournament_id,
+        roster.round,
+        roster.byes,
+        recorded_by,
+    )
+    .await
+}
+
+async fn keep_players(
+    tx: &mut Tx<'_>,
+    tournament_id: Uuid,
+    players: &[TrfPlayer],
+) -> Result<(), StoreError> {
+    for player in players {
+        sqlx::query(
+            "INSERT INTO tournament_players (tournament_id, start_number, name, fide_id, sex, \
+             title, rating, federation, birth_date) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) \
+             ON CONFLICT (tournament_id, start_number) DO UPDATE SET name = $3, \
+             fide_id = $4, sex = $5, title = $6, rating = $7, federation = $8, \
+             birth_date = $9, updated_at = now()",
+        )
+        .bind(tournament_id)
+        .bind(to_i32(player.start_number))
+        .bind(&player.name)
+        .bind(player.fide_id.and_then(|id| i64::try_from(id).ok()))
+        .bind(&player.sex)
+        .bind(&player.title)
+        .bind(player.rating.map(to_i32))
+        .bind(&player.federation)
+        .bind(&player.birth_date)
+        .execute(&mut **tx)
+        .await?;
+    }
+    Ok(())
+}
+
+async fn replace_byes(
+    tx: &mut Tx<'_>,
+    tournament_id: Uuid,
+    round: &str,
+    byes: &[(u32, char)],
+    recorded_by: &str,
+) -> Result<(), StoreError> {
+    sqlx::query("DELETE FROM tournament_byes WHERE tournament_id = $1 AND round = $2")
+        .bind(tournament_id)
+        .bind(round)
+        .execute(&mut **tx)
+        .await?;
+    for (start_number, code) in byes {
+        sqlx::query(
+            "INSERT INTO tournament_byes (tournament_id, round, start_number, code, \
+             recorded_by) VALUES ($1, $2, $3, $4, $5)",
+        )
+        .bind(tournament_id)
+        .bind(round)
+        .bind(to_i32(*start_number))
+        .bind(code.to_string())
+        .bind(recorded_by)
+        .execute(&mut **tx)
+        .await?;
+    }
+    Ok(())
+}
+
 fn to_i32(value: u32) -> i32 {
     i32::try_from(value).unwrap_or(i32::MAX)
 }
@@ -42,27 +132,7 @@ impl Store {
         players: &[TrfPlayer],
     ) -> Result<(), StoreError> {
         let mut tx = self.pool.begin().await?;
-        for player in players {
-            sqlx::query(
-                "INSERT INTO tournament_players (tournament_id, start_number, name, fide_id, sex, \
-                 title, rating, federation, birth_date) \
-                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) \
-                 ON CONFLICT (tournament_id, start_number) DO UPDATE SET name = $3, \
-                 fide_id = $4, sex = $5, title = $6, rating = $7, federation = $8, \
-                 birth_date = $9, updated_at = now()",
-            )
-            .bind(tournament_id)
-            .bind(to_i32(player.start_number))
-            .bind(&player.name)
-            .bind(player.fide_id.and_then(|id| i64::try_from(id).ok()))
-            .bind(&player.sex)
-            .bind(&player.title)
-            .bind(player.rating.map(to_i32))
-            .bind(&player.federation)
-            .bind(&player.birth_date)
-            .execute(&mut *tx)
-            .await?;
-        }
+        keep_players(&mut tx, tournament_id, players).await?;
         tx.commit().await?;
         Ok(())
     }
@@ -107,24 +177,7 @@ impl Store {
         recorded_by: &str,
     ) -> Result<(), StoreError> {
         let mut tx = self.pool.begin().await?;
-        sqlx::query("DELETE FROM tournament_byes WHERE tournament_id = $1 AND round = $2")
-            .bind(tournament_id)
-            .bind(round)
-            .execute(&mut *tx)
-            .await?;
-        for (start_number, code) in byes {
-            sqlx::query(
-                "INSERT INTO tournament_byes (tournament_id, round, start_number, code, \
-                 recorded_by) VALUES ($1, $2, $3, $4, $5)",
-            )
-            .bind(tournament_id)
-            .bind(round)
-            .bind(to_i32(*start_number))
-            .bind(code.to_string())
-            .bind(recorded_by)
-            .execute(&mut *tx)
-            .await?;
-        }
+        replace_byes(&mut tx, tournament_id, round, byes, recorded_by).await?;
         tx.commit().await?;
         Ok(())
     }

@@ -180,9 +180,8 @@ fn rounds_part(report: &ChiefArbiterReport) -> Markup {
                                 td {
                                     @if board.forfeit { "forfeit (6.7.1)" }
                                     @else if let Some(t) = board.termination {
-                                        (layout::termination_text(t))
-                                        @if let Some(article) = &board.article { " (" (article) ")" }
-                                        " · " (board.plies.div_ceil(2)) " moves"
+                                        (layout::ended_text(t, board.article.as_deref(), board.outcome.as_ref()))
+                                        @if board.plies > 0 { " · " (board.plies.div_ceil(2)) " moves" }
                                     }
                                     @else { "in progress" }
                                 }

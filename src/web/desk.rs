@@ -711,6 +711,12 @@ fn record_forms(frame: &FormFrame, view: &GameView, event_name: &str) -> Markup 
                                 option value=(value) selected[frame.value("arbiter_decision", "result") == value] { (label) }
                             }
                         }
+                        label for="decision-cause" { "Ended as" }
+                        select #decision-cause name="cause" {
+                            @for (value, label) in [("adjudication", "the arbiter's ruling"), ("rules_infraction", "a loss for breaking the Laws (e.g. 11.3.2.2)"), ("reported_result", "the result the players reported (8.7)"), ("forfeit", "a forfeit: not played (6.7.1)")] {
+                                option value=(value) selected[frame.value("arbiter_decision", "cause") == value] { (label) }
+                            }
+                        }
                         label for="penalty_time" { "Time to" } (by_select("arbiter_decision", "penalty_side", to_move.opponent()))
                         input #penalty_time name="penalty_time" size="6" placeholder="2:00" value=(frame.value("arbiter_decision", "penalty_time"));
                     }

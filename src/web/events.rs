@@ -940,34 +940,30 @@ pub async fn load_round(
             pairings_from(&round, None, Some(&content), None)
         }
         .map_err(|e| LoadError::Conflict(e.message))?;
+        // The whole file is read before anything is stored: a load is all or nothing.
+        let file = if is_trf {
+            Some(
+                trf::round_file(&round, &content)
+                    .map_err(|e| LoadError::Conflict(e.to_string()))?,
+            )
+        } else {
+            None
+        };
         let games = rounds::load_round(
             &state.store,
             &tournament,
             &round,
             &read.boards,
             &HashMap::new(),
+            file.as_ref(),
             &viewer.principal.recorder(),
         )
         .await?;
-        if is_trf {
-            trf::keep_trf_players(
-                &state.store,
-                &tournament,
-                &round,
-                &content,
-                &viewer.principal.recorder(),
-            )
-            .await
-            .map_err(|e| match e {
-                trf::TrfError::Store(store) => LoadError::Store(store),
-                other => LoadError::Conflict(other.to_string()),
-            })?;
-        }
-        Ok::<_, LoadError>((games, read.unpaired))
+        Ok::<_, LoadError>((games, read.unpaired, read.notes))
     }
     .await;
     match outcome {
-        Ok((games, unpaired)) => {
+        Ok((games, unpaired, notes)) => {
             let created = games.iter().filter(|g| g.created).count();
             let mut message = if created == games.len() {
                 format!("Round {round}: {created} games created.")
@@ -990,6 +986,9 @@ pub async fn load_round(
                         .collect::<Vec<_>>()
                         .join(", ")
                 ));
+            }
+            if !notes.is_empty() {
+                message.push_str(&format!(" Read with notes: {}", notes.join(" ")));
             }
             leave_flash(
                 &state,

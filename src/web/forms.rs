@@ -164,6 +164,10 @@ pub fn events_from_form(fields: &Fields) -> Result<Vec<Value>, String> {
             );
             if let Some(result) = fields.get("result") {
                 object.insert("result".into(), json!(result));
+                // What the end rests on, for the reports (a forfeit only when said so).
+                if let Some(cause) = fields.get("cause") {
+                    object.insert("cause".into(), json!(cause));
+                }
             }
             if let Some(attempted) = fields.get("attempted_move") {
                 object.insert("attempted_move".into(), json!(attempted));
@@ -213,22 +217,28 @@ pub fn events_from_form(fields: &Fields) -> Result<Vec<Value>, String> {
             // move (6.7.1): an arbiter's decision that the game ended.
             object.insert("type".into(), json!("arbiter_decision"));
             object.insert("decision".into(), json!("game_ended"));
-            let (result, reason) = match fields.require("result", "The result")? {
+            // The cause says how the reports write it: a forfeit is a game not played, a
+            // reported result a game played (crate::game::outcome).
+            let (result, reason, cause) = match fields.require("result", "The result")? {
                 "forfeit:white" => (
                     "1-0",
                     "Forfeit: Black did not play the game (6.7.1); White wins by forfeit.",
+                    "forfeit",
                 ),
                 "forfeit:black" => (
                     "0-1",
                     "Forfeit: White did not play the game (6.7.1); Black wins by forfeit.",
+                    "forfeit",
                 ),
                 "forfeit:both" => (
                     "0-0",
                     "Double forfeit: neither player played the game (6.7.1); both lose.",
+                    "forfeit",
                 ),
                 result @ ("1-0" | "1/2-1/2" | "0-1") => (
                     result,
                     "Result reported by both players at the end of the game (8.7).",
+                    "reported_result",
                 ),
                 other => {
                     return Err(format!(
@@ -237,6 +247,7 @@ pub fn events_from_form(fields: &Fields) -> Result<Vec<Value>, String> {
                 }
             };
             object.insert("result".into(), json!(result));
+            object.insert("cause".into(), json!(cause));
             object.insert(
                 "reason".into(),
                 json!(fields.get("reason").unwrap_or(reason)),

@@ -271,6 +271,38 @@ pub fn termination_text(termination: crate::game::event::Termination) -> &'stati
     }
 }
 
+/// How an ended game ended, in words for the results page and the chief arbiter's report,
+/// from what the end rests on ([`crate::game::outcome`]): "forfeit (6.7.1)", "result reported
+/// (8.7)", "rules infraction (11.3.2.2)", "resignation", ...; a game that lasted less than one
+/// move says that it is not rated.
+pub fn ended_text(
+    termination: crate::game::event::Termination,
+    article: Option<&str>,
+    outcome: Option<&crate::game::outcome::Outcome>,
+) -> String {
+    use crate::game::outcome::{EndedAs, Played};
+    let with_article = |words: &str| match article {
+        Some(article) if !article.is_empty() => format!("{words} ({article})"),
+        _ => words.to_string(),
+    };
+    let Some(outcome) = outcome else {
+        return with_article(termination_text(termination));
+    };
+    let words = match outcome.ended_as {
+        EndedAs::Forfeit => "forfeit (6.7.1)".to_string(),
+        EndedAs::ReportedResult => "result reported (8.7)".to_string(),
+        EndedAs::RulesInfraction => with_article("rules infraction"),
+        EndedAs::Adjudication | EndedAs::OverTheBoard => {
+            with_article(termination_text(termination))
+        }
+    };
+    if outcome.played == Played::LessThanOneMove {
+        format!("{words}; less than one move, not rated")
+    } else {
+        words
+    }
+}
+
 /// `White` or `Black`.
 pub fn side_name(side: Side) -> &'static str {
     match side {

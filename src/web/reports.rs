@@ -10,7 +10,7 @@ use super::error::WebError;
 use super::floor;
 use super::layout::{self, HallTime, Nav};
 use super::session::Viewer;
-use crate::game::event::{Event, GameResult, RecordedEvent, ServiceEvent, Termination};
+use crate::game::event::{Event, RecordedEvent, ServiceEvent};
 use crate::game::narration::Narrator;
 use crate::game::view::GameStatus;
 use crate::request::Reads;
@@ -686,13 +686,7 @@ pub async fn decision(
 /// How a result is written on the pairing list: `1-0`, `½-½`, `0-1`, forfeits `+/−`, `−/+`
 /// and the double forfeit `−/−`.
 pub(super) fn result_cell(view: &crate::game::GameView) -> (String, bool) {
-    let forfeit = view.termination == Some(Termination::Arbiter)
-        && view.ply == 0
-        && (view.result == Some(GameResult::BothLose)
-            || view
-                .reason
-                .as_deref()
-                .is_some_and(|r| r.to_lowercase().contains("forfeit")));
+    let forfeit = view.outcome.is_some_and(|o| o.is_forfeit());
     (
         layout::pairing_result(view.result, forfeit).into(),
         forfeit && view.result.is_some(),
@@ -750,7 +744,7 @@ pub async fn results(
                 thead { tr { th.num { "Board" } th { "White" } th.result { "Result" } th { "Black" } th { "How" } th.screen-only { "Record" } } }
                 tbody {
                     @for board in &boards {
-                        @let (result, forfeit) = result_cell(&board.view);
+                        @let (result, _) = result_cell(&board.view);
                         @let s = &board.summary.settings;
                         tr {
                             td.num { a href={ (PREFIX) "/games/" (board.summary.game_id) } { (board.summary.board.map(|b| b.to_string()).unwrap_or_default()) } }
@@ -758,8 +752,7 @@ pub async fn results(
                             td.result { strong { (result) } }
                             td { (s.black.name) }
                             td {
-                                @if forfeit { "forfeit" }
-                                @else if let Some(t) = board.view.termination { (layout::termination_text(t)) @if let Some(a) = &board.view.article { " (" (a) ")" } }
+                                @if let Some(t) = board.view.termination { (layout::ended_text(t, board.view.article.as_deref(), board.view.outcome.as_ref())) }
                                 @else { "in progress" }
                             }
                             td.screen-only {
@@ -794,7 +787,7 @@ pub async fn results(
         }
         p.hint.screen-only {
             "A result recorded here is an arbiter's decision (game ended) stating that both players reported it (8.7). "
-            "A forfeit (one player, or both: a double forfeit, 0-0) is offered only before the first move and is recorded the same way, with a reason naming the forfeit (6.7.1)."
+            "A forfeit (one player, or both: a double forfeit, 0-0) is offered only before the first move and is recorded as a game not played (6.7.1), which the reports write +/−. A result reported by the players (8.7) is a game played, whether or not its moves were recorded."
         }
     };
     Ok(layout::ok(layout::page(

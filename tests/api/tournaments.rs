@@ -1,7 +1,7 @@
 //! Tournaments and rounds through the JSON API: settings, pairings from a list, a CSV file
 //! and a real TRF-16 file, idempotent loading, conflicts, and games created the old way.
 
-use crate::support::{TestDb, assert_problem, bearer, send, standard_game};
+use crate::support::{TestDb, assert_problem, bearer, send, send_raw, standard_game};
 use actix_web::test;
 use serde_json::{Value, json};
 
@@ -391,5 +391,175 @@ async fn games_created_with_only_an_event_name_keep_working_beside_tournaments()
             .as_str()
             .is_some_and(|d| d.contains("created another way"))
     );
+    db.finish().await;
+}
+
+/// Counts a tournament's rows in the tables a round load writes: the round's games, the
+/// players kept from a TRF file, the byes.
+async fn left_behind(db: &TestDb, tournament: &str, event: &str) -> (i64, i64, i64) {
+    let id: uuid::Uuid = tournament.parse().expect("uuid");
+    let pool = db.store.pool();
+    let games: i64 =
+        sqlx::query_scalar("SELECT count(*) FROM games WHERE event_name = $1 AND round = '1'")
+            .bind(event)
+            .fetch_one(pool)
+            .await
+            .expect("games");
+    let players: i64 =
+        sqlx::query_scalar("SELECT count(*) FROM tournament_players WHERE tournament_id = $1")
+            .bind(id)
+            .fetch_one(pool)
+            .await
+            .expect("players");
+    let byes: i64 =
+        sqlx::query_scalar("SELECT count(*) FROM tournament_byes WHERE tournament_id = $1")
+            .bind(id)
+            .fetch_one(pool)
+            .await
+            .expect("byes");
+    (games, players, byes)
+}
+
+#[actix_web::test]
+async fn a_load_refused_while_its_games_are_being_stored_leaves_no_game_player_or_bye_in_any_form()
+{
+    let db = TestDb::new().await;
+    let app = app!(db);
+    let list = json!({"pairings": [
+        {"board": 1, "white": {"name": "A"}, "black": {"name": "B"}},
+        {"board": 2, "white": {"name": "C"}, "black": {"name": "D"}},
+        {"board": 3, "white": {"name": "E"}, "black": {"name": "F"}},
+        {"board": 4, "white": {"name": "G"}, "black": {"name": "H"}}
+    ]});
+    let csv = json!({"csv": "board,white,black\n1,A,B\n2,C,D\n3,E,F\n4,G,H\n"});
+    let trf = json!({ "trf": GROS_TRF });
+    for (form, body) in [("list", list), ("csv", csv), ("trf", trf)] {
+        let mut settings = city_open();
+        let event = format!("Atomic Open ({form})");
+        settings["name"] = json!(event);
+        let id = create(&app, &db, settings).await;
+        // Board 3's game id is taken by a game of another event, so the third creation fails
+        // inside the load's transaction, after boards 1 and 2 were written in it.
+        let taken = arbiter::tournament::game_id(id.parse().expect("uuid"), "1", 3);
+        let mut game = crate::support::standard_game();
+        game["game_id"] = json!(taken);
+        let (status, body_created, _) = send(&app, db.post().uri("/v1/games").set_json(game)).await;
+        assert_eq!(status, 201, "{body_created}");
+
+        let uri = format!("/v1/tournaments/{id}/rounds/1/pairings");
+        let reply = send(&app, db.post().uri(&uri).set_json(&body)).await;
+        assert_problem(&reply, 409, "round_conflict");
+        let detail = reply.1["detail"].as_str().expect("detail");
+        assert!(
+            detail.contains("nothing was stored") && detail.contains("board 3"),
+            "{form}: {detail}"
+        );
+        assert_eq!(
+            left_behind(&db, &id, &event).await,
+            (0, 0, 0),
+            "{form}: no game, no player, no bye"
+        );
+    }
+    db.finish().await;
+}
+
+#[actix_web::test]
+async fn a_trf_file_refused_for_a_player_line_creates_nothing() {
+    let db = TestDb::new().await;
+    let app = app!(db);
+    let id = create(&app, &db, city_open()).await;
+    // A start rank that is not a number: the line cannot be paired.
+    let broken = GROS_TRF.replacen("001   30", "001   3x", 1);
+    assert_ne!(broken, GROS_TRF);
+    let reply = send(
+        &app,
+        db.post()
+            .uri(&format!("/v1/tournaments/{id}/rounds/1/pairings"))
+            .set_json(json!({ "trf": broken })),
+    )
+    .await;
+    assert_eq!(reply.0, 422, "{}", reply.1);
+    assert_eq!(reply.1["field"], "trf");
+    assert_eq!(left_behind(&db, &id, "City Open 2026").await, (0, 0, 0));
+    db.finish().await;
+}
+
+/// The Gros file as older programs and Irish Swiss Master write theirs: lines ended by CR
+/// alone, `N0001` in the FIDE-id columns of line 31, a birth date `yyyy.mm.dd`, and the three
+/// forfeits of round 1 without colours (`  39 - +`, as FIDE's 2005 example report writes
+/// them).
+fn gros_the_older_way() -> String {
+    let lines: Vec<String> = GROS_TRF
+        .lines()
+        .enumerate()
+        .map(|(index, line)| {
+            let mut chars: Vec<char> = line.trim_end_matches('\r').chars().collect();
+            let number = index + 1;
+            if number == 31 {
+                let id: String = chars[57..68].iter().collect();
+                assert_eq!(id, "    2265346");
+                chars.splice(57..68, "      N0001".chars());
+                chars.splice(69..79, "1946.03.12".chars());
+            }
+            if [26, 29, 33, 52, 55, 59].contains(&number) {
+                assert!(matches!(chars[98], '+' | '-'));
+                chars[96] = '-';
+            }
+            chars.into_iter().collect()
+        })
+        .collect();
+    lines.join("\r")
+}
+
+#[actix_web::test]
+async fn a_file_in_the_older_conventions_loads_with_a_note_for_each_thing_kept_otherwise() {
+    let db = TestDb::new().await;
+    let app = app!(db);
+    let id = create(&app, &db, city_open()).await;
+    let (status, loaded, _) = send(
+        &app,
+        db.post()
+            .uri(&format!("/v1/tournaments/{id}/rounds/1/pairings"))
+            .set_json(json!({ "trf": gros_the_older_way() })),
+    )
+    .await;
+    assert_eq!(status, 201, "{loaded}");
+    assert_eq!(loaded["games"].as_array().map(Vec::len), Some(25));
+    let notes: Vec<&str> = loaded["notes"]
+        .as_array()
+        .expect("notes")
+        .iter()
+        .map(|n| n.as_str().expect("text"))
+        .collect();
+    assert!(
+        notes.contains(
+            &"line 31: `N0001` (columns 58-68, Tung Siu Hung) is not a FIDE id; the player is \
+              loaded without one."
+        ),
+        "{notes:#?}"
+    );
+    assert!(
+        notes.contains(
+            &"line 31: the birth date `1946.03.12` of Tung Siu Hung is kept as `1946/03/12`."
+        ),
+        "{notes:#?}"
+    );
+    let forfeits: Vec<&&str> = notes
+        .iter()
+        .filter(|n| n.contains("without both colours"))
+        .collect();
+    assert_eq!(forfeits.len(), 3, "{notes:#?}");
+    assert!(
+        forfeits[0].starts_with("round 1: ") && forfeits[0].contains("is loaded as White"),
+        "{forfeits:?}"
+    );
+
+    // The report carries the player without a FIDE id, with the birth date as TRF26 writes it.
+    let (_, _, text) = send_raw(&app, db.get().uri(&format!("/v1/tournaments/{id}/trf"))).await;
+    let line = text
+        .lines()
+        .find(|l| l.starts_with("001   18"))
+        .expect("player 18");
+    assert_eq!(&line[57..79], "            1946/03/12", "{line}");
     db.finish().await;
 }

@@ -240,3 +240,268 @@ async fn the_real_tournament_exported_from_the_log_has_the_original_results_and_
     assert_eq!(reply.0, 404);
     db.finish().await;
 }
+
+/// The round of eight boards every cause of an end is tried on: board `b` is player `2b-1`
+/// (White) against player `2b` (Black), so the export numbers them in that order.
+fn eight_boards() -> Value {
+    let boards: Vec<Value> = (1..=8)
+        .map(|b| {
+            json!({"board": b, "white": {"name": format!("Player {:02}", 2 * b - 1)},
+                   "black": {"name": format!("Player {:02}", 2 * b)}})
+        })
+        .collect();
+    json!({ "pairings": boards })
+}
+
+/// The value of the first `name="{name}" value="..."` field on a page.
+fn first_field(page: &str, name: &str) -> String {
+    let key = format!("name=\"{name}\" value=\"");
+    let at = page.find(&key).unwrap_or_else(|| panic!("a field {name}")) + key.len();
+    page[at..at + page[at..].find('"').expect("end of value")].to_string()
+}
+
+#[actix_web::test]
+async fn a_reported_result_and_a_device_loss_are_played_games_and_only_a_recorded_forfeit_is_a_forfeit()
+ {
+    use arbiter::access::{FairPlayRole, Role};
+    let db = TestDb::new().await;
+    let app = test::init_service(arbiter::startup::app(db.state())).await;
+    let (status, body, _) = send(
+        &app,
+        db.post().uri("/v1/tournaments").set_json(json!({
+            "name": "Causes Open", "site": "Cork", "starts_on": "2026-11-20", "ends_on": "2026-11-22",
+            "time_control": {"kind": "standard", "base_ms": 5_400_000, "increment_ms": 30_000},
+            "arbiters": ["IA Chief Arbiter"]
+        })),
+    )
+    .await;
+    assert_eq!(status, 201, "{body}");
+    let id = body["tournament_id"].as_str().expect("id").to_string();
+    let (status, loaded, _) = send(
+        &app,
+        db.post()
+            .uri(&format!("/v1/tournaments/{id}/rounds/1/pairings"))
+            .set_json(eight_boards()),
+    )
+    .await;
+    assert_eq!(status, 201, "{loaded}");
+    let games: Vec<Uuid> = loaded["games"]
+        .as_array()
+        .expect("games")
+        .iter()
+        .map(|g| g["game_id"].as_str().expect("id").parse().expect("uuid"))
+        .collect();
+    let decision = |result: &str, cause: Option<&str>, reason: &str| {
+        let mut event = json!({"type": "arbiter_decision", "decision": "game_ended",
+                               "result": result, "reason": reason});
+        if let Some(cause) = cause {
+            event["cause"] = json!(cause);
+        }
+        event
+    };
+    let ends = |status: u16, body: &Value| {
+        assert_eq!(status, 201, "{body}");
+        assert!(
+            body["events"]
+                .as_array()
+                .expect("events")
+                .iter()
+                .any(|e| e["event"]["type"] == "game_ended"),
+            "{body}"
+        );
+    };
+    // Board 1: the players report 1-0; no move is in the log (not an electronic board).
+    let (status, body) = append(
+        &app,
+        &db,
+        games[0],
+        1,
+        json!([decision(
+            "1-0",
+            Some("reported_result"),
+            "Result reported by both players (8.7)."
+        )]),
+    )
+    .await;
+    ends(status, &body);
+    // Board 3: a phone found on Black's person before the first move (11.3.2.2).
+    let (info, chief) = db
+        .store
+        .create_token("fair play chief", Role::Arbiter, None, "test")
+        .await
+        .expect("token");
+    db.store
+        .set_fair_play_role(info.token_id, Some(FairPlayRole::ChiefArbiter))
+        .await
+        .expect("role")
+        .expect("token exists");
+    let (status, body, _) = send(
+        &app,
+        test::TestRequest::post()
+            .uri(&format!("/v1/games/{}/fair-play", games[2]))
+            .insert_header(bearer(&chief))
+            .set_json(json!({"record": {
+                "arbiter": "Chief arbiter", "at": "2026-11-20T15:01:00Z", "player": "black",
+                "fact": {"type": "device_found", "device": "phone", "location": "on_person",
+                         "switched_on": true, "found_by": "sound", "seized": true}}})),
+    )
+    .await;
+    assert_eq!(status, 201, "{body}");
+    // Board 4: White resigns before making a move.
+    let (status, body) = append(
+        &app,
+        &db,
+        games[3],
+        1,
+        json!([{"type": "resign", "by": "white"}]),
+    )
+    .await;
+    ends(status, &body);
+    // Board 5: two moves, then the arbiter's ruling (a draw).
+    let (status, body) = append(
+        &app,
+        &db,
+        games[4],
+        1,
+        json!([{"type": "move", "by": "white", "san": "d4"}, {"type": "move", "by": "black", "san": "d5"},
+               decision("1/2-1/2", Some("adjudication"), "Quickplay finish: White makes no effort to win (III.5).")]),
+    )
+    .await;
+    ends(status, &body);
+    // Board 6: Black absent at the default time, recorded as a forfeit.
+    let (status, body) = append(
+        &app,
+        &db,
+        games[5],
+        1,
+        json!([decision(
+            "1-0",
+            Some("forfeit"),
+            "Black absent at the default time (6.7.1)."
+        )]),
+    )
+    .await;
+    ends(status, &body);
+    // Board 8: an old log's decision, without a cause, before any move: a forfeit as before.
+    let (status, body) = append(
+        &app,
+        &db,
+        games[7],
+        1,
+        json!([decision("0-1", None, "White did not come.")]),
+    )
+    .await;
+    ends(status, &body);
+
+    // Boards 2 and 7 on the results page: a reported 0-1 and a double forfeit.
+    let cookie = crate::office::signed_in(&app, &db.arbiter).await;
+    for (game, result) in [(games[1], "0-1"), (games[6], "forfeit:both")] {
+        let page = test::call_service(
+            &app,
+            test::TestRequest::get()
+                .uri("/office/results?event=Causes%20Open&round=1")
+                .insert_header(("Cookie", cookie.clone()))
+                .to_request(),
+        )
+        .await;
+        let page = String::from_utf8(test::read_body(page).await.to_vec()).expect("utf-8");
+        let response = test::call_service(
+            &app,
+            test::TestRequest::post()
+                .uri(&format!("/office/games/{game}/record"))
+                .insert_header(("Cookie", cookie.clone()))
+                .insert_header(("Origin", "http://localhost:8080"))
+                .set_form([
+                    ("csrf", first_field(&page, "csrf")),
+                    ("expected_seq", "1".to_string()),
+                    ("event_id", Uuid::new_v4().to_string()),
+                    ("type", "result".to_string()),
+                    ("result", result.to_string()),
+                    (
+                        "return_to",
+                        "/office/results?event=Causes%20Open&round=1".to_string(),
+                    ),
+                ])
+                .to_request(),
+        )
+        .await;
+        assert_eq!(response.status().as_u16(), 303);
+        let (_, view, _) = send(&app, db.get().uri(&format!("/v1/games/{game}"))).await;
+        assert_eq!(view["state"]["status"], "ended", "{view}");
+    }
+
+    // The report: what each player's line says for round 1.
+    let expected = [
+        ('1', '0', "normal"),           // reported 1-0
+        ('0', '1', "normal"),           // reported 0-1 on the results page
+        ('W', 'L', "rules infraction"), // device before move 1: less than one move
+        ('L', 'W', "normal"),           // resignation before move 1
+        ('=', '=', "adjudication"),     // arbiter's ruling after two moves
+        ('+', '-', "abandoned"),        // forfeit
+        ('-', '-', "abandoned"),        // double forfeit
+        ('-', '+', "abandoned"),        // an old log's decision before any move
+    ];
+    for version in [16, 26] {
+        let (status, _, text) = send_raw(
+            &app,
+            db.get()
+                .uri(&format!("/v1/tournaments/{id}/trf?version={version}")),
+        )
+        .await;
+        assert_eq!(status, 200, "{text}");
+        let report = read_report(&text).expect("readable");
+        let players = by_start_number(&report.players);
+        for (board, (white, black, _)) in expected.iter().enumerate() {
+            let number = 2 * board as u32 + 1;
+            assert_eq!(
+                (
+                    players[&number].rounds[0].result.code(),
+                    players[&(number + 1)].rounds[0].result.code()
+                ),
+                (*white, *black),
+                "TRF-{version}, board {}",
+                board + 1
+            );
+        }
+    }
+    for (board, (_, _, termination)) in expected.iter().enumerate() {
+        let (status, _, pgn) = send_raw(
+            &app,
+            db.get().uri(&format!("/v1/games/{}/pgn", games[board])),
+        )
+        .await;
+        assert_eq!(status, 200);
+        assert!(
+            pgn.contains(&format!("[Termination \"{termination}\"]")),
+            "board {}: {pgn}",
+            board + 1
+        );
+    }
+
+    // The chief arbiter's report and the results page say the same.
+    for uri in [
+        format!("/office/events/{id}/report"),
+        "/office/results?event=Causes%20Open&round=1".to_string(),
+    ] {
+        let page = test::call_service(
+            &app,
+            test::TestRequest::get()
+                .uri(&uri)
+                .insert_header(("Cookie", cookie.clone()))
+                .to_request(),
+        )
+        .await;
+        let page = String::from_utf8(test::read_body(page).await.to_vec()).expect("utf-8");
+        assert_eq!(page.matches("result reported (8.7)").count(), 2, "{uri}");
+        assert_eq!(page.matches("forfeit (6.7.1)").count(), 3, "{uri}");
+        assert!(
+            page.contains("rules infraction (11.3.2.2); less than one move, not rated"),
+            "{uri}"
+        );
+        assert!(
+            page.contains("+/−") && page.contains("−/−") && page.contains("−/+"),
+            "{uri}"
+        );
+    }
+    db.finish().await;
+}

@@ -479,6 +479,7 @@ fn qpf_02_quickplay_claim_awaits_the_arbiter_who_decides_with_reasons() {
             fen: None,
             increment_ms: None,
             move_count: None,
+            cause: None,
         })
         .expect("recorded");
     assert_eq!(

@@ -443,6 +443,7 @@ fn move_count(side: Side, moves: Option<u32>) -> RecordedEvent {
         fen: None,
         increment_ms: None,
         move_count: Some(arbiter::game::event::MoveCount { side, moves }),
+        cause: None,
     }
 }
 

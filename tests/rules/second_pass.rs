@@ -64,6 +64,7 @@ fn arbiter(decision: ArbiterRuling, subject_seq: Option<u64>) -> RecordedEvent {
         fen: None,
         increment_ms: None,
         move_count: None,
+        cause: None,
     }
 }
 
