@@ -410,7 +410,8 @@ pub async fn read(
                 .state_at(game_id, None)
                 .await
                 .map_err(|_| FairPlayError::NotFound)?;
-            let events: Vec<_> = game.standing_events().collect();
+            // An appeal that annulled the event still cites it.
+            let events: Vec<_> = game.unretracted_events().collect();
             if !crate::game::fair_play::appeal_cites(&events, seq) {
                 return Err(FairPlayError::NotFound);
             }

@@ -80,6 +80,16 @@ pub struct TimeBonus {
     pub add_ms: u64,
 }
 
+/// The clock times an appeals committee sets when it sends the players back to the board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Resume {
+    /// White's remaining time in milliseconds when play resumes.
+    pub white_ms: u64,
+    /// Black's remaining time in milliseconds when play resumes.
+    pub black_ms: u64,
+}
+
 /// A clock reading, as shown on the clock when the event happened.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
@@ -245,6 +255,12 @@ pub enum RecordedEvent {
         /// The new result, when an upheld appeal changes it.
         #[serde(default)]
         result: Option<GameResult>,
+        /// When an upheld appeal sends the players back to the board: the ruling appealed
+        /// against is annulled (with the event it answered and the other decisions that event
+        /// caused), the game stands where it stood without them (position, offers, move
+        /// count), and the clocks show the times the committee sets. Not with `result`.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        resume: Option<Resume>,
         /// The committee's reasons.
         reason: String,
     },
@@ -403,6 +419,28 @@ pub enum ServiceEvent {
         /// repetition, the plies where the position stood.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         evidence: Option<EndEvidence>,
+    },
+    /// An upheld appeal annulled a ruling and sent the players back to the board: the events
+    /// in `annulled` no longer count (the game is folded without them), and the clocks show
+    /// the committee's times.
+    GameResumed {
+        /// The `seq` of the ruling appealed against.
+        against_seq: u64,
+        /// The stored events annulled: the event the ruling answered and every decision it
+        /// caused.
+        annulled: Vec<u64>,
+        /// White's remaining time in milliseconds when play resumes.
+        white_ms: u64,
+        /// Black's remaining time in milliseconds when play resumes.
+        black_ms: u64,
+        /// The article applied (the right of appeal).
+        article: String,
+        /// Why, in a sentence.
+        reason: String,
+        /// The `appeal_decided` that caused it.
+        cause_seq: u64,
+        /// Who made the ruling.
+        ruled_by: RuledBy,
     },
 }
 
@@ -716,6 +754,7 @@ impl ServiceEvent {
             ServiceEvent::ClaimRuled(_) => "claim_ruled",
             ServiceEvent::PenaltyApplied { .. } => "penalty_applied",
             ServiceEvent::GameEnded { .. } => "game_ended",
+            ServiceEvent::GameResumed { .. } => "game_resumed",
         }
     }
 }
@@ -736,6 +775,7 @@ pub const SERVICE_EVENT_TYPES: &[&str] = &[
     "claim_ruled",
     "penalty_applied",
     "game_ended",
+    "game_resumed",
 ];
 
 /// The `type` tags of decisions, the engine's and the people's: what `/v1/rulings` lists
@@ -744,6 +784,7 @@ pub const DECISION_TYPES: &[&str] = &[
     "claim_ruled",
     "penalty_applied",
     "game_ended",
+    "game_resumed",
     "arbiter_decision",
     "appeal_decided",
 ];

@@ -26,6 +26,8 @@ pub enum RefusalCode {
     AmbiguousMove,
     /// An appeal that was decided already (appeals are final).
     AppealAlreadyDecided,
+    /// An appeal decision that cannot send the players back to the board.
+    AppealCannotResume,
     /// A draw offer under regulations that need the arbiter's consent.
     ArbiterConsentRequired,
     /// A request that waits for the arbiter's decision on an open claim.

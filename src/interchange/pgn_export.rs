@@ -165,6 +165,9 @@ fn comment_for(event: &Event) -> Option<String> {
                 reason,
                 ..
             } => format!("game ended {} ({article}): {reason}", result.pgn()),
+            ServiceEvent::GameResumed {
+                article, reason, ..
+            } => format!("play resumes on appeal ({article}): {reason}"),
         },
     };
     Some(escape_comment(&text))

@@ -213,12 +213,16 @@ pub fn describe(event: &Event) -> String {
                 against_seq,
                 upheld,
                 result,
+                resume,
                 reason,
             } => format!(
-                "Appeal against #{against_seq} {}{}: {reason}",
+                "Appeal against #{against_seq} {}{}{}: {reason}",
                 if *upheld { "upheld" } else { "dismissed" },
                 result
                     .map(|r| format!(", result {}", layout::result_text(r)))
+                    .unwrap_or_default(),
+                resume
+                    .map(|_| ", play resumes".to_string())
                     .unwrap_or_default()
             ),
             RecordedEvent::Correction {
@@ -293,6 +297,9 @@ pub fn describe(event: &Event) -> String {
                 // and "0".
                 layout::result_text(*result).replace('-', "\u{2011}")
             ),
+            ServiceEvent::GameResumed {
+                article, reason, ..
+            } => format!("Play resumes on appeal ({article}): {reason}"),
         },
     }
 }

@@ -927,6 +927,87 @@ async fn an_admin_gives_a_token_the_fair_play_capability_and_a_rotation_keeps_it
 }
 
 #[actix_web::test]
+async fn an_upheld_appeal_against_a_device_loss_resumes_the_game_and_the_audit_reproduces_it() {
+    let db = TestDb::new().await;
+    let app = test::init_service(arbiter::startup::app(db.state())).await;
+    let chief = fair_play_token(&db, FairPlayRole::ChiefArbiter, None).await;
+    let game = create_game(&app, &db).await;
+    let (status, body) = append(
+        &app,
+        &db,
+        game,
+        1,
+        json!([{"type": "move", "by": "white", "san": "d4"},
+               {"type": "move", "by": "black", "san": "d5"}]),
+    )
+    .await;
+    assert_eq!(status, 201, "{body}");
+    let (_, before, _) = send(&app, db.get().uri(&format!("/v1/games/{game}"))).await;
+    // A phone rings in White's pocket: White loses (11.3.2.2).
+    let (status, found) =
+        post_fair_play(&app, &chief, game, record(Some("white"), phone_on_person())).await;
+    assert_eq!(status, 201, "{found}");
+    let found_seq = found["seq"].as_u64().expect("a seq");
+    let ended_seq = found["events"][1]["seq"].as_u64().expect("the game_ended");
+    // The device was an approved medical device: the committee annuls the loss.
+    let (status, lodged) = crate::appeals::append_as(
+        &app,
+        &db.appeals,
+        game,
+        ended_seq,
+        json!([{"type": "appeal_lodged", "by": "white", "against_seq": ended_seq,
+                "grounds": "the device is an approved insulin pump"}]),
+    )
+    .await;
+    assert_eq!(status, 201, "{lodged}");
+    let (status, decided) = crate::appeals::append_as(
+        &app,
+        &db.appeals,
+        game,
+        ended_seq + 1,
+        json!([{"type": "appeal_decided", "against_seq": ended_seq, "upheld": true,
+                "resume": {"white_ms": 5_000_000, "black_ms": 5_100_000},
+                "reason": "an approved medical device is no forbidden device"}]),
+    )
+    .await;
+    assert_eq!(status, 201, "{decided}");
+    assert_eq!(
+        decided["events"][1]["event"]["annulled"],
+        json!([found_seq, ended_seq]),
+        "{decided}"
+    );
+    let (_, after, _) = send(&app, db.get().uri(&format!("/v1/games/{game}"))).await;
+    assert_eq!(after["state"]["status"], "in_progress", "{after}");
+    assert_eq!(after["state"]["fen"], before["state"]["fen"]);
+    assert_eq!(after["state"]["clocks"]["white_ms"], 5_000_000);
+    assert_eq!(after["state"]["clocks"]["black_ms"], 5_100_000);
+    // Play resumes and is recorded like any other.
+    let last = decided["last_seq"].as_u64().expect("last_seq");
+    let (status, body) = append(
+        &app,
+        &db,
+        game,
+        last,
+        json!([{"type": "move", "by": "white", "san": "c4"},
+               {"type": "move", "by": "black", "san": "e6"}]),
+    )
+    .await;
+    assert_eq!(status, 201, "{body}");
+    let (_, audit, _) = send(&app, db.get().uri(&format!("/v1/games/{game}/audit"))).await;
+    assert_eq!(audit["verdict"], "reproduced", "{audit}");
+    // The committee still reads the fair-play event its appeal cited.
+    let (status, cited, _) = send(
+        &app,
+        test::TestRequest::get()
+            .uri(&format!("/v1/games/{game}/fair-play/{found_seq}"))
+            .insert_header(bearer(&db.appeals)),
+    )
+    .await;
+    assert_eq!(status, 200, "{cited}");
+    db.finish().await;
+}
+
+#[actix_web::test]
 async fn the_appeals_member_reads_only_the_fair_play_event_an_appeal_cites() {
     let db = TestDb::new().await;
     let app = test::init_service(arbiter::startup::app(db.state())).await;
