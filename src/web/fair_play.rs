@@ -289,6 +289,7 @@ pub async fn desk(
                                      ": " (layout::wire_name(kind)) " " span.evidence-file { (file_name) }
                                      @if let Some(size) = size { " (" (size) " bytes)" }
                                      @if let Some(sha) = sha256 { br; "SHA-256 " code.sha256 { (sha) } }
+                                     br; a.evidence-download href={ (super::PREFIX) "/fair-play/games/" (game_id) "/evidence/" (i.seq) } { "Download " (file_name) }
                                  } }
                             td { (i.payload.article) }
                             td { @if let Some(r) = &i.payload.ruling { (layout::wire_name(&r.outcome)) " (" (r.article) "): " (r.reason) }
@@ -637,6 +638,43 @@ async fn read_upload_into(
         }
     }
     Ok(())
+}
+
+/// `GET /office/fair-play/games/{id}/evidence/{seq}`: the evidence file of the
+/// `evidence_added` at `seq`, as stored, for the fair-play roles; logged like the API's
+/// download (`evidence`).
+pub async fn download_evidence(
+    state: web::Data<AppState>,
+    viewer: Viewer,
+    path: web::Path<(uuid::Uuid, u64)>,
+) -> Result<HttpResponse, WebError> {
+    let (game_id, seq) = path.into_inner();
+    if viewer.principal.fair_play.is_none() {
+        return Err(not_found());
+    }
+    let file = fair_play::evidence(&state.arbitration, game_id, seq, &viewer.principal)
+        .await
+        .map_err(web_error)?;
+    let name: String = file
+        .file_name
+        .chars()
+        .map(|c| {
+            if c.is_ascii_graphic() && c != '"' && c != '\\' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    Ok(HttpResponse::Ok()
+        .content_type(file.media_type.as_str())
+        .insert_header((
+            "Content-Disposition",
+            format!("attachment; filename=\"{name}\""),
+        ))
+        .insert_header(("X-Content-SHA256", file.sha256))
+        .insert_header(("Cache-Control", "no-store"))
+        .body(file.content))
 }
 
 /// `POST /office/fair-play/games/{id}/evidence`: uploads an evidence file (a photo, a

@@ -500,6 +500,186 @@ async fn a_fair_play_officers_entry_is_a_proposal_the_chief_arbiter_confirms() {
 }
 
 #[actix_web::test]
+async fn evidence_declared_with_a_wrong_sha256_is_refused_naming_the_field_and_nothing_is_stored() {
+    use base64::Engine;
+    let db = TestDb::new().await;
+    let app = test::init_service(arbiter::startup::app(db.state())).await;
+    let chief = fair_play_token(&db, FairPlayRole::ChiefArbiter, None).await;
+    let game = create_game(&app, &db).await;
+    let photo = b"\x89PNG the phone under the table".to_vec();
+    let right = hex::encode(<sha2::Sha256 as sha2::Digest>::digest(&photo));
+    let wrong = hex::encode(<sha2::Sha256 as sha2::Digest>::digest(b"another file"));
+    let before = db.event_count().await;
+    let evidence = |sha256: &str| {
+        record(
+            Some("black"),
+            json!({"type": "evidence_added", "kind": "photo", "file_name": "table.png",
+                   "media_type": "image/png", "sha256": sha256,
+                   "content_base64": base64::engine::general_purpose::STANDARD.encode(&photo)}),
+        )
+    };
+    let (status, refused) = post_fair_play(&app, &chief, game, evidence(&wrong)).await;
+    assert_eq!(status, 422, "{refused}");
+    assert_eq!(refused["field"], "record.fact.sha256", "{refused}");
+    assert!(
+        refused["detail"]
+            .as_str()
+            .is_some_and(|d| d.contains(&right) && d.contains(&wrong)),
+        "the detail gives both hashes: {refused}"
+    );
+    assert_eq!(db.event_count().await, before, "nothing stored");
+    let files: i64 = sqlx::query_scalar("SELECT count(*) FROM fair_play_evidence")
+        .fetch_one(db.store.pool())
+        .await
+        .expect("count files");
+    assert_eq!(files, 0, "no file stored");
+    // The right hash, in capitals as some tools print it, is taken.
+    let (status, added) = post_fair_play(&app, &chief, game, evidence(&right.to_uppercase())).await;
+    assert_eq!(status, 201, "{added}");
+    assert_eq!(added["payload"]["record"]["fact"]["sha256"], right);
+    db.finish().await;
+}
+
+#[actix_web::test]
+async fn a_stored_evidence_file_downloads_for_the_fair_play_roles_only_and_each_download_is_logged()
+{
+    use base64::Engine;
+    let db = TestDb::new().await;
+    let app = test::init_service(arbiter::startup::app(db.state())).await;
+    let chief = fair_play_token(&db, FairPlayRole::ChiefArbiter, None).await;
+    let fpo = fair_play_token(&db, FairPlayRole::Fpo, None).await;
+    let game = create_game(&app, &db).await;
+    let photo = b"\x89PNG\r\n\x1a\n the seized phone".to_vec();
+    let (status, added) = post_fair_play(
+        &app,
+        &chief,
+        game,
+        record(
+            Some("white"),
+            json!({"type": "evidence_added", "kind": "photo", "file_name": "seized phone.png",
+                   "media_type": "image/png",
+                   "content_base64": base64::engine::general_purpose::STANDARD.encode(&photo)}),
+        ),
+    )
+    .await;
+    assert_eq!(status, 201, "{added}");
+    let seq = added["seq"].as_u64().expect("a seq");
+    let download = |token: &str| {
+        test::TestRequest::get()
+            .uri(&format!("/v1/games/{game}/fair-play/{seq}/evidence"))
+            .insert_header(bearer(token))
+    };
+    for token in [&chief, &fpo] {
+        let response = test::call_service(&app, download(token).to_request()).await;
+        assert_eq!(response.status(), 200);
+        let header = |name: &str| {
+            response
+                .headers()
+                .get(name)
+                .and_then(|v| v.to_str().ok())
+                .unwrap_or_default()
+                .to_string()
+        };
+        assert_eq!(header("content-type"), "image/png");
+        assert_eq!(
+            header("x-content-sha256"),
+            hex::encode(<sha2::Sha256 as sha2::Digest>::digest(&photo))
+        );
+        let disposition = header("content-disposition");
+        assert!(
+            disposition.contains("attachment") && disposition.contains("seized_phone.png"),
+            "{disposition}"
+        );
+        let body = test::read_body(response).await;
+        assert_eq!(body.as_ref(), photo.as_slice(), "the bytes as seized");
+    }
+    // Anyone else is told the route does not exist, as for every fair-play route.
+    for token in [&db.arbiter, &db.appeals, &db.reader, &db.admin] {
+        assert_problem(&send(&app, download(token)).await, 404, "no_such_route");
+    }
+    // The back office's desk links the file, and the link downloads it for the fair-play
+    // roles only.
+    let office = format!("/office/fair-play/games/{game}/evidence/{seq}");
+    let chief_session = crate::office::signed_in(&app, &chief).await;
+    let desk = test::call_service(
+        &app,
+        test::TestRequest::get()
+            .uri(&format!("/office/fair-play/games/{game}"))
+            .insert_header(("Cookie", chief_session.clone()))
+            .to_request(),
+    )
+    .await;
+    let desk = String::from_utf8(test::read_body(desk).await.to_vec()).expect("utf-8");
+    assert!(desk.contains(&office), "the desk links the file");
+    let response = test::call_service(
+        &app,
+        test::TestRequest::get()
+            .uri(&office)
+            .insert_header(("Cookie", chief_session))
+            .to_request(),
+    )
+    .await;
+    assert_eq!(response.status(), 200);
+    assert_eq!(test::read_body(response).await.as_ref(), photo.as_slice());
+    let arbiter_session = crate::office::signed_in(&app, &db.arbiter).await;
+    let response = test::call_service(
+        &app,
+        test::TestRequest::get()
+            .uri(&office)
+            .insert_header(("Cookie", arbiter_session))
+            .to_request(),
+    )
+    .await;
+    assert_eq!(
+        response.status(),
+        404,
+        "no file for an arbiter without the capability"
+    );
+    // No file behind a record that is no evidence.
+    let (_, note) = post_fair_play(
+        &app,
+        &chief,
+        game,
+        record(None, json!({"type": "fair_play_note", "text": NOTE})),
+    )
+    .await;
+    let note_seq = note["seq"].as_u64().expect("a seq");
+    assert_problem(
+        &send(
+            &app,
+            test::TestRequest::get()
+                .uri(&format!("/v1/games/{game}/fair-play/{note_seq}/evidence"))
+                .insert_header(bearer(&chief)),
+        )
+        .await,
+        404,
+        "no_such_route",
+    );
+    // Both downloads are in the access log, by whom.
+    let (_, access, _) = send(
+        &app,
+        test::TestRequest::get()
+            .uri(&format!("/v1/games/{game}/fair-play/access"))
+            .insert_header(bearer(&chief)),
+    )
+    .await;
+    let downloads: Vec<&Value> = access["items"]
+        .as_array()
+        .expect("items")
+        .iter()
+        .filter(|i| i["what"] == "evidence" && i["seq"] == seq)
+        .collect();
+    assert_eq!(downloads.len(), 3, "{access}");
+    assert!(
+        downloads
+            .iter()
+            .any(|d| d["reader"].as_str().is_some_and(|r| r.contains("fpo"))),
+        "{access}"
+    );
+    db.finish().await;
+}
+
+#[actix_web::test]
 async fn a_tampered_evidence_file_fails_the_audit_naming_the_event() {
     use base64::Engine;
     let db = TestDb::new().await;
