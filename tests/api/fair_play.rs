@@ -1187,6 +1187,105 @@ async fn an_upheld_appeal_against_a_device_loss_resumes_the_game_and_the_audit_r
     db.finish().await;
 }
 
+/// The PGN at `uri` read with `token`, as text.
+async fn pgn_text<S, B>(app: &S, token: &str, uri: &str) -> String
+where
+    S: actix_web::dev::Service<
+            actix_http::Request,
+            Response = actix_web::dev::ServiceResponse<B>,
+            Error = actix_web::Error,
+        >,
+    B: actix_web::body::MessageBody,
+{
+    let response = test::call_service(
+        app,
+        test::TestRequest::get()
+            .uri(uri)
+            .insert_header(bearer(token))
+            .to_request(),
+    )
+    .await;
+    assert_eq!(response.status(), 200, "{uri}");
+    String::from_utf8(test::read_body(response).await.to_vec()).expect("utf-8")
+}
+
+#[actix_web::test]
+async fn the_pgns_of_a_running_game_show_a_measures_effect_on_the_clock_and_its_article_once_the_game_has_ended()
+ {
+    let db = TestDb::new().await;
+    let app = test::init_service(arbiter::startup::app(db.state())).await;
+    let chief = fair_play_token(&db, FairPlayRole::ChiefArbiter, None).await;
+    // The regulations: a device on the person costs two minutes to the opponent's benefit
+    // (11.3.2.2 with 12.9.2) instead of the loss.
+    let mut settings = crate::support::standard_game();
+    settings["regulations"] = json!({"electronic_devices": {
+        "lesser_penalty": "opponent_time_increased", "lesser_penalty_ms": 120_000}});
+    let (status, created, _) = send(&app, db.post().uri("/v1/games").set_json(settings)).await;
+    assert_eq!(status, 201, "{created}");
+    let game: Uuid = created["game"]["game_id"]
+        .as_str()
+        .and_then(|id| id.parse().ok())
+        .expect("a game id");
+    let (status, body) = append(
+        &app,
+        &db,
+        game,
+        1,
+        json!([{"type": "move", "by": "white", "san": "e4"},
+               {"type": "move", "by": "black", "san": "e5"}]),
+    )
+    .await;
+    assert_eq!(status, 201, "{body}");
+    let (status, found) =
+        post_fair_play(&app, &chief, game, record(Some("white"), phone_on_person())).await;
+    assert_eq!(status, 201, "{found}");
+    assert_eq!(
+        found["events"][1]["event"]["type"], "penalty_applied",
+        "{found}"
+    );
+    assert_eq!(found["events"][1]["event"]["article"], "12.9.2", "{found}");
+    let game_pgn = format!("/v1/games/{game}/pgn");
+    let round_pgn = "/v1/rounds/pgn?event=Test%20Open%202026&round=1";
+    let public_pgn = "/v1/broadcast/rounds/pgn?event=Test%20Open%202026&round=1";
+    for uri in [game_pgn.as_str(), round_pgn, public_pgn] {
+        let text = pgn_text(&app, &db.reader, uri).await;
+        assert!(
+            !text.contains("12.9"),
+            "no article while the game runs at {uri}: {text}"
+        );
+        assert!(
+            !text.contains("11.3"),
+            "no article while the game runs at {uri}: {text}"
+        );
+    }
+    for uri in [game_pgn.as_str(), round_pgn] {
+        let text = pgn_text(&app, &db.reader, uri).await;
+        assert!(
+            text.contains("120 s added to black's clock}"),
+            "the effect on the clock at {uri}: {text}"
+        );
+    }
+    // The game ends: the article appears.
+    let last = found["events"][1]["seq"].as_u64().expect("a seq");
+    let (status, body) = append(
+        &app,
+        &db,
+        game,
+        last,
+        json!([{"type": "resign", "by": "white"}]),
+    )
+    .await;
+    assert_eq!(status, 201, "{body}");
+    for uri in [game_pgn.as_str(), round_pgn, public_pgn] {
+        let text = pgn_text(&app, &db.reader, uri).await;
+        assert!(
+            text.contains("12.9.2"),
+            "the article once ended at {uri}: {text}"
+        );
+    }
+    db.finish().await;
+}
+
 #[actix_web::test]
 async fn the_appeals_member_reads_only_the_fair_play_event_an_appeal_cites() {
     let db = TestDb::new().await;
