@@ -1055,6 +1055,53 @@ async fn an_arbiter_records_a_device_an_inspection_and_a_complaint_at_the_fair_p
 }
 
 #[actix_web::test]
+async fn a_fair_play_desk_form_sent_twice_is_stored_once() {
+    let db = TestDb::new().await;
+    let app = test::init_service(arbiter::startup::app(db.state())).await;
+    let chief = fair_play_token(&db, FairPlayRole::ChiefArbiter, None).await;
+    let game = create_game(&app, &db).await;
+    let desk = format!("/office/fair-play/games/{game}");
+    let cookie = crate::office::signed_in(&app, &chief).await;
+    let page = crate::office::page_text(&app, &desk, &cookie).await;
+    let at = page.find("name=\"csrf\" value=\"").expect("a form's token") + 19;
+    let csrf = page[at..at + page[at..].find('"').expect("end")].to_string();
+    // Every form carries an id of its own.
+    let ids: Vec<&str> = page
+        .match_indices("name=\"event_id\" value=\"")
+        .map(|(i, m)| &page[i + m.len()..i + m.len() + 36])
+        .collect();
+    assert!(ids.len() >= 10, "an id per form: {ids:?}");
+    let distinct: std::collections::HashSet<&&str> = ids.iter().collect();
+    assert_eq!(distinct.len(), ids.len(), "no two forms share an id");
+    let event_id = ids[0].to_string();
+    let before = db.event_count().await;
+    let post = || {
+        test::TestRequest::post()
+            .uri(&desk)
+            .insert_header(("Cookie", cookie.clone()))
+            .insert_header(("Origin", "http://localhost:8080"))
+            .set_form([
+                ("csrf", csrf.as_str()),
+                ("event_id", event_id.as_str()),
+                ("type", "fair_play_note"),
+                ("text", NOTE),
+            ])
+            .to_request()
+    };
+    for _ in 0..2 {
+        let response = test::call_service(&app, post()).await;
+        assert_eq!(response.status().as_u16(), 303);
+    }
+    assert_eq!(db.event_count().await, before + 1, "stored once");
+    let page = crate::office::page_text(&app, &desk, &cookie).await;
+    assert!(
+        page.contains("this form was stored already, as event 2"),
+        "{page}"
+    );
+    db.finish().await;
+}
+
+#[actix_web::test]
 async fn an_admin_gives_a_token_the_fair_play_capability_and_a_rotation_keeps_it() {
     let db = TestDb::new().await;
     let app = test::init_service(arbiter::startup::app(db.state())).await;
