@@ -405,3 +405,70 @@ async fn a_committee_cannot_resume_play_on_a_dismissed_appeal_or_with_a_result_t
     assert_problem(&reply, 422, "appeal_cannot_resume");
     db.finish().await;
 }
+
+#[actix_web::test]
+async fn the_committee_sends_the_players_back_to_the_board_from_the_decisions_review_page() {
+    let db = TestDb::new().await;
+    let app = test::init_service(arbiter::startup::app(db.state())).await;
+    let game = create_game(&app, &db).await;
+    let (seq, flagged) = record(
+        &app,
+        &db,
+        game,
+        1,
+        json!([{"type": "move", "by": "white", "san": "e4"}, {"type": "flag", "side": "black"}]),
+    )
+    .await;
+    let ended = seq_of(&flagged, "game_ended");
+    let (status, _) = append_as(
+        &app,
+        &db.appeals,
+        game,
+        seq,
+        json!([{"type": "appeal_lodged", "by": "black", "against_seq": ended,
+                "grounds": "my flag had not fallen"}]),
+    )
+    .await;
+    assert_eq!(status, 201);
+    let cookie = crate::office::signed_in(&app, &db.appeals).await;
+    let review = format!("/office/games/{game}/decisions/{ended}");
+    let page = crate::office::page_text(&app, &review, &cookie).await;
+    assert!(page.contains("annulled: play resumes"), "{page}");
+    let at = page.find("name=\"csrf\" value=\"").expect("a form's token") + 19;
+    let csrf = page[at..at + page[at..].find('"').expect("end")].to_string();
+    let expected = (seq + 1).to_string();
+    let against = ended.to_string();
+    let event_id = Uuid::new_v4().to_string();
+    let response = test::call_service(
+        &app,
+        test::TestRequest::post()
+            .uri(&format!("/office/games/{game}/record"))
+            .insert_header(("Cookie", cookie.clone()))
+            .insert_header(("Origin", "http://localhost:8080"))
+            .set_form([
+                ("csrf", csrf.as_str()),
+                ("expected_seq", expected.as_str()),
+                ("event_id", event_id.as_str()),
+                ("type", "appeal_decided"),
+                ("against_seq", against.as_str()),
+                ("return_to", review.as_str()),
+                ("upheld", "yes"),
+                ("result", "resume"),
+                ("resume_white", "1:25:00"),
+                ("resume_black", "1:02:30"),
+                (
+                    "reason",
+                    "the clock showed time left; the arbiter misread it",
+                ),
+            ])
+            .to_request(),
+    )
+    .await;
+    assert_eq!(response.status().as_u16(), 303);
+    let state = state(&app, &db, game).await;
+    assert_eq!(state["status"], "in_progress", "{state}");
+    assert_eq!(state["clocks"]["white_ms"], 5_100_000, "{state}");
+    assert_eq!(state["clocks"]["black_ms"], 3_750_000, "{state}");
+    assert_eq!(state["side_to_move"], "black");
+    db.finish().await;
+}
