@@ -11,6 +11,7 @@
 //!   from the events still standing. [`retracted_by`] says which stored events a correction
 //!   retracted, for readers of the log that do not fold it (the rulings list).
 
+use crate::rules::appeals::{AppealRegulations, CommitteeRole, Sitting, check_committee};
 use crate::rules::laws::Rule;
 
 use super::event::{Event, RecordedEvent, Resume, ServiceEvent, Termination};
@@ -85,6 +86,7 @@ impl Appeals {
             upheld,
             result,
             resume,
+            committee,
             reason,
         } = event
         else {
@@ -112,6 +114,20 @@ impl Appeals {
                 ),
             ));
         }
+        let regulations = &ctx.decisions.settings.regulations.appeals;
+        if let Err(problems) = check_committee(regulations, committee) {
+            return Err(Refusal::new(
+                RefusalCode::CommitteeIneligible,
+                format!(
+                    "This committee may not decide the appeal: {} Nothing was stored.",
+                    problems.join(" ")
+                ),
+            ));
+        }
+        // What the decision adds to its reasons: the regulation applied, the deposit and
+        // who sat.
+        let procedure = procedure_text(regulations, *upheld, committee);
+        let reason = &format!("{reason}{procedure}");
         if let Some(resume) = resume {
             if !*upheld {
                 return Err(Refusal::new(
@@ -265,6 +281,47 @@ fn resumed(
         cause_seq: ctx.seq,
         ruled_by: ctx.decisions.ruled_by(),
     })
+}
+
+/// What a decision says of the procedure: ` (ECU Tournament Rules; the deposit of 100 EUR is
+/// returned; the committee: A (chairman), B (by video))`, or nothing when the regulations
+/// say nothing of appeals.
+fn procedure_text(regulations: &AppealRegulations, upheld: bool, sitting: &[Sitting]) -> String {
+    let mut parts = Vec::new();
+    if let Some(regulation) = &regulations.regulation {
+        parts.push(regulation.clone());
+    }
+    if let Some(deposit) = &regulations.deposit {
+        parts.push(format!(
+            "the deposit of {deposit} is {}",
+            if upheld { "returned" } else { "kept" }
+        ));
+    }
+    if !sitting.is_empty() {
+        let names: Vec<String> = sitting
+            .iter()
+            .map(|seat| {
+                let chairman = regulations.committee.iter().any(|m| {
+                    m.role == CommitteeRole::Chairman
+                        && m.name.trim().eq_ignore_ascii_case(seat.name.trim())
+                });
+                let mut name = seat.name.clone();
+                if chairman {
+                    name.push_str(" (chairman)");
+                }
+                if seat.by_video {
+                    name.push_str(" (by video)");
+                }
+                name
+            })
+            .collect();
+        parts.push(format!("the committee: {}", names.join(", ")));
+    }
+    if parts.is_empty() {
+        String::new()
+    } else {
+        format!(" ({})", parts.join("; "))
+    }
 }
 
 /// `3, 4 and 5`.

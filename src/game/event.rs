@@ -13,8 +13,9 @@
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
+pub use crate::rules::appeals::{AppealRegulations, Sitting};
 pub use crate::rules::claims::{ClaimKind, ClaimOutcome};
-pub use crate::rules::electronic_devices::DeviceRegulations;
+use crate::rules::electronic_devices::DeviceRegulations;
 pub use crate::rules::evidence::{ClaimEvidence, EndEvidence};
 pub use crate::rules::laws::{LawsEdition, TimeControlKind};
 pub use crate::rules::side::Side;
@@ -261,6 +262,10 @@ pub enum RecordedEvent {
         /// count), and the clocks show the times the committee sets. Not with `result`.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         resume: Option<Resume>,
+        /// Who sat on the decision, when the regulations name a committee (their
+        /// eligibility is checked: FIDE Handbook C.11, ECU Tournament Rules).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        committee: Vec<Sitting>,
         /// The committee's reasons.
         reason: String,
     },
@@ -635,6 +640,10 @@ pub struct Regulations {
     /// Laws alone apply.
     #[serde(default, skip_serializing_if = "DeviceRegulations::is_default")]
     pub electronic_devices: DeviceRegulations,
+    /// The appeals procedure (11.10 leaves it to the regulations): the deadline, the deposit
+    /// and the committee. Absent when the regulations say nothing.
+    #[serde(default, skip_serializing_if = "AppealRegulations::is_default")]
+    pub appeals: AppealRegulations,
     /// The days after the event's last day by which the chief arbiter's fair-play report is
     /// due (a setting of the event: the README says where the figure comes from). Absent:
     /// no deadline is shown.

@@ -215,6 +215,7 @@ pub fn describe(event: &Event) -> String {
                 result,
                 resume,
                 reason,
+                ..
             } => format!(
                 "Appeal against #{against_seq} {}{}{}: {reason}",
                 if *upheld { "upheld" } else { "dismissed" },

@@ -472,3 +472,152 @@ async fn the_committee_sends_the_players_back_to_the_board_from_the_decisions_re
     assert_eq!(state["side_to_move"], "black");
     db.finish().await;
 }
+
+/// A game whose regulations set the appeals procedure: an hour from the end of the game, a
+/// deposit, a committee of three and a reserve, and the chief arbiter's federation.
+async fn game_with_procedure<S, B>(app: &S, db: &TestDb) -> Uuid
+where
+    S: Service<actix_http::Request, Response = ServiceResponse<B>, Error = actix_web::Error>,
+    B: MessageBody,
+{
+    let mut settings = crate::support::standard_game();
+    settings["regulations"] = json!({"appeals": {
+    "regulation": "ECU Tournament Rules",
+    "deadline_minutes": 60,
+    "deposit": "100 EUR",
+    "chief_arbiter_federation": "FRA",
+    "committee": [
+        {"name": "Anna Chair", "federation": "NED", "role": "chairman"},
+        {"name": "Ben Member", "federation": "GER"},
+        {"name": "Carl Member", "federation": "GER", "banned": true},
+        {"name": "Dora Reserve", "federation": "FRA", "role": "reserve"}
+    ]}});
+    let (status, created, _) = send(app, db.post().uri("/v1/games").set_json(settings)).await;
+    assert_eq!(status, 201, "{created}");
+    created["game"]["game_id"]
+        .as_str()
+        .and_then(|id| id.parse().ok())
+        .expect("a game id")
+}
+
+#[actix_web::test]
+async fn an_appeal_lodged_after_the_regulations_deadline_is_refused_with_the_time() {
+    let db = TestDb::new().await;
+    let app = test::init_service(arbiter::startup::app(db.state())).await;
+    let game = game_with_procedure(&app, &db).await;
+    let (seq, flagged) = record(
+        &app,
+        &db,
+        game,
+        1,
+        json!([{"type": "move", "by": "white", "san": "e4"}, {"type": "flag", "side": "black"}]),
+    )
+    .await;
+    let ended = seq_of(&flagged, "game_ended");
+    let before = db.event_count().await;
+    // Handed in 75 minutes after the end: late.
+    let late = (chrono::Utc::now() + chrono::Duration::minutes(75)).to_rfc3339();
+    let reply = send(
+        &app,
+        test::TestRequest::post()
+            .uri(&format!("/v1/games/{game}/events"))
+            .insert_header(bearer(&db.appeals))
+            .set_json(json!({"expected_seq": seq, "events": [
+                {"type": "appeal_lodged", "by": "black", "against_seq": ended,
+                 "grounds": "my flag had not fallen", "occurred_at": late}]})),
+    )
+    .await;
+    assert_problem(&reply, 422, "appeal_too_late");
+    let detail = reply.1["detail"].as_str().unwrap_or_default().to_string();
+    assert!(
+        detail.contains("60 minutes") && detail.contains("ECU Tournament Rules"),
+        "{detail}"
+    );
+    assert!(detail.contains("after the deadline of"), "{detail}");
+    assert_eq!(db.event_count().await, before, "nothing stored");
+    // In time, it is lodged.
+    let (status, body) = append_as(
+        &app,
+        &db.appeals,
+        game,
+        seq,
+        json!([{"type": "appeal_lodged", "by": "black", "against_seq": ended,
+                "grounds": "my flag had not fallen"}]),
+    )
+    .await;
+    assert_eq!(status, 201, "{body}");
+    db.finish().await;
+}
+
+#[actix_web::test]
+async fn the_committees_members_are_recorded_per_decision_and_an_ineligible_committee_is_refused_in_words()
+ {
+    let db = TestDb::new().await;
+    let app = test::init_service(arbiter::startup::app(db.state())).await;
+    let game = game_with_procedure(&app, &db).await;
+    let (seq, flagged) = record(
+        &app,
+        &db,
+        game,
+        1,
+        json!([{"type": "move", "by": "white", "san": "e4"}, {"type": "flag", "side": "black"}]),
+    )
+    .await;
+    let ended = seq_of(&flagged, "game_ended");
+    let (status, _) = append_as(
+        &app,
+        &db.appeals,
+        game,
+        seq,
+        json!([{"type": "appeal_lodged", "by": "black", "against_seq": ended, "grounds": "g"}]),
+    )
+    .await;
+    assert_eq!(status, 201);
+    let decide = |committee: Value| {
+        test::TestRequest::post()
+            .uri(&format!("/v1/games/{game}/events"))
+            .insert_header(bearer(&db.appeals))
+            .set_json(json!({"expected_seq": seq + 1, "events": [
+                {"type": "appeal_decided", "against_seq": ended, "upheld": true,
+                 "resume": {"white_ms": 4_000_000, "black_ms": 3_000_000},
+                 "committee": committee, "reason": "the flag had not fallen"}]}))
+    };
+    let reply = send(&app, decide(json!([]))).await;
+    assert_problem(&reply, 422, "committee_ineligible");
+    let reply = send(
+        &app,
+        decide(json!([{"name": "Anna Chair", "by_video": true},
+                      {"name": "Carl Member"}, {"name": "Dora Reserve"}])),
+    )
+    .await;
+    assert_problem(&reply, 422, "committee_ineligible");
+    let detail = reply.1["detail"].as_str().unwrap_or_default().to_string();
+    for words in [
+        "Anna Chair is the chairman and must be present",
+        "Carl Member is serving a ban",
+        "Dora Reserve is of the chief arbiter's federation (FRA)",
+    ] {
+        assert!(detail.contains(words), "{words}: {detail}");
+    }
+    let (status, body, _) = send(
+        &app,
+        decide(json!([{"name": "Anna Chair"}, {"name": "Ben Member", "by_video": true}])),
+    )
+    .await;
+    assert_eq!(status, 201, "{body}");
+    assert_eq!(
+        body["events"][0]["event"]["committee"][1]["by_video"], true,
+        "who sat is kept: {body}"
+    );
+    let reason = body["events"][1]["event"]["reason"]
+        .as_str()
+        .unwrap_or_default();
+    assert!(
+        reason.contains("ECU Tournament Rules")
+            && reason.contains("the deposit of 100 EUR is returned")
+            && reason.contains("Anna Chair (chairman), Ben Member (by video)"),
+        "{reason}"
+    );
+    assert_eq!(body["events"][1]["event"]["article"], "11.10");
+    db.finish().await;
+}
