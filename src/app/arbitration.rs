@@ -269,6 +269,23 @@ impl Arbitration {
                 .await;
             return Ok(counted(settled?));
         }
+        // An appeal lodged after the deadline of the regulations is not admissible: refused
+        // with the times (issue 37).
+        if let Some((index, message)) = crate::app::appeals::late_appeal(
+            &self.store,
+            game_id,
+            &state.game,
+            &events,
+            chrono::Utc::now(),
+        )
+        .await?
+        {
+            return Err(RecordError::Refused {
+                index,
+                seq: expected_seq + 1 + index as u64,
+                refusal: Refusal::new(RefusalCode::AppealTooLate, message),
+            });
+        }
         // Judged in place, without a copy: the state is taken out of its slot and put back
         // only once the append is stored. A refusal or a failure leaves the slot empty, and
         // the next writer folds the game again from the log (rare, and always exact).

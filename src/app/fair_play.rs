@@ -176,7 +176,8 @@ pub struct Placement {
 
 /// Takes the file out of an `evidence_added` record (`content_base64`), and puts its SHA-256
 /// and size in its place, as the payload stores them: the record then reads as stored, so a
-/// retry compares equal.
+/// retry compares equal. A `sha256` declared by the client must be the file's: a different
+/// one is refused naming the field.
 fn take_evidence(record: &mut FairPlayRecord) -> Result<Option<EvidenceFile>, FieldError> {
     let FairPlayFact::EvidenceAdded {
         media_type,
@@ -197,7 +198,23 @@ fn take_evidence(record: &mut FairPlayRecord) -> Result<Option<EvidenceFile>, Fi
                       (standard alphabet, with padding)."
                 .into(),
         })?;
-    *sha256 = Some(evidence_sha256(&content));
+    let computed = evidence_sha256(&content);
+    // A declared hash is the client's statement of what it sent: one the bytes do not give
+    // is refused, never replaced (the file was damaged on the way, or is not the one meant).
+    if let Some(declared) = sha256.as_deref()
+        && !declared.trim().eq_ignore_ascii_case(&computed)
+    {
+        return Err(FieldError {
+            field: "record.fact.sha256".into(),
+            message: format!(
+                "The file sent has SHA-256 {computed}, not the {} declared in `sha256`: it \
+                 was damaged on the way or is not the file meant. Nothing was stored; send \
+                 the file again, or leave out `sha256` to take the hash the service computes.",
+                declared.trim()
+            ),
+        });
+    }
+    *sha256 = Some(computed);
     *size = Some(content.len() as u64);
     Ok(Some(EvidenceFile {
         media_type: media_type.clone(),
@@ -410,7 +427,8 @@ pub async fn read(
                 .state_at(game_id, None)
                 .await
                 .map_err(|_| FairPlayError::NotFound)?;
-            let events: Vec<_> = game.standing_events().collect();
+            // An appeal that annulled the event still cites it.
+            let events: Vec<_> = game.unretracted_events().collect();
             if !crate::game::fair_play::appeal_cites(&events, seq) {
                 return Err(FairPlayError::NotFound);
             }
@@ -427,6 +445,58 @@ pub async fn read(
         .log_fair_play_access(game_id, &[Some(seq)], &principal.recorder(), "record")
         .await?;
     Ok(item.into())
+}
+
+/// An evidence file as downloaded: its name, media type, SHA-256 and bytes.
+#[derive(Clone, Debug)]
+pub struct EvidenceDownload {
+    /// The file's name, as the `evidence_added` gave it.
+    pub file_name: String,
+    /// Its media type.
+    pub media_type: String,
+    /// Its SHA-256 (hex), as recorded.
+    pub sha256: String,
+    /// Its bytes.
+    pub content: Vec<u8>,
+}
+
+/// The evidence file of the `evidence_added` at `seq`, for `principal` (the fair-play roles);
+/// the download is logged (`evidence`) like every read of a payload.
+pub async fn evidence(
+    arbitration: &Arbitration,
+    game_id: Uuid,
+    seq: u64,
+    principal: &Principal,
+) -> Result<EvidenceDownload, FairPlayError> {
+    game_for(arbitration, game_id, principal).await?;
+    let store = arbitration.store();
+    let (stored, _) = store.fair_play_events(game_id).await?;
+    let item = stored
+        .into_iter()
+        .find(|s| s.seq == seq)
+        .ok_or(FairPlayError::NotFound)?;
+    let FairPlayFact::EvidenceAdded {
+        file_name,
+        media_type,
+        sha256: Some(sha256),
+        ..
+    } = item.payload.record.fact
+    else {
+        return Err(FairPlayError::NotFound);
+    };
+    let file = store
+        .fair_play_evidence_file(game_id, &sha256)
+        .await?
+        .ok_or(FairPlayError::NotFound)?;
+    store
+        .log_fair_play_access(game_id, &[Some(seq)], &principal.recorder(), "evidence")
+        .await?;
+    Ok(EvidenceDownload {
+        file_name,
+        media_type,
+        sha256,
+        content: file.content,
+    })
 }
 
 /// The access log of the game's fair-play events, for `principal`.

@@ -15,6 +15,7 @@
 //! [`confirmations`] says what the clock's or the board's evidence holds against an entered
 //! end of the game, for the desk to confirm.
 
+pub mod appeals;
 pub mod arbitration;
 pub mod authentication;
 pub mod chief_report;

@@ -113,12 +113,31 @@ impl Game {
     }
 
     /// The standing events of the log in order, with their `seq` (events retracted by a
-    /// correction, and the decisions they caused, left out).
+    /// correction, and the decisions they caused, left out; so are the events an upheld
+    /// appeal annulled).
     pub fn standing_events(&self) -> impl Iterator<Item = (u64, &Event)> {
+        self.log
+            .iter()
+            .filter(|logged| logged.counts())
+            .map(|logged| (logged.seq, &logged.event))
+    }
+
+    /// The events no correction retracted, in order, with their `seq`: the standing events
+    /// and those an upheld appeal annulled (which happened, and were reversed).
+    pub fn unretracted_events(&self) -> impl Iterator<Item = (u64, &Event)> {
         self.log
             .iter()
             .filter(|logged| !logged.retracted)
             .map(|logged| (logged.seq, &logged.event))
+    }
+
+    /// The events an upheld appeal annulled (`game_resumed`), by `seq`.
+    pub fn annulled_seqs(&self) -> Vec<u64> {
+        self.log
+            .iter()
+            .filter(|logged| logged.annulled && !logged.retracted)
+            .map(|logged| logged.seq)
+            .collect()
     }
 
     /// The standing events in order, each with the clock reading recorded with it (a move
@@ -128,7 +147,7 @@ impl Game {
     ) -> impl Iterator<Item = (u64, &Event, Option<&ClockReading>)> {
         self.log
             .iter()
-            .filter(|logged| !logged.retracted)
+            .filter(|logged| logged.counts())
             .map(|logged| (logged.seq, &logged.event, logged.clock.as_ref()))
     }
 
@@ -255,6 +274,7 @@ impl Game {
             event: event.clone(),
             clock: clock.cloned(),
             retracted: false,
+            annulled: false,
         });
         Ok(())
     }
@@ -290,6 +310,21 @@ impl Game {
         clock: Option<&ClockReading>,
         prepared: Prepared,
     ) -> Result<(), CorruptLog> {
+        if let Event::Service(ServiceEvent::GameResumed { .. }) = event {
+            // An upheld appeal annuls events: the standing events are folded again without
+            // them, and the clocks then show the committee's times.
+            let mut resumed = self.clone();
+            resumed.log.push(LoggedEvent {
+                seq,
+                event,
+                clock: clock.cloned(),
+                retracted: false,
+                annulled: false,
+            });
+            resumed.refold()?;
+            *self = resumed;
+            return Ok(());
+        }
         let ctx = self
             .state
             .fold_context(&self.settings, seq, &event, clock, prepared)?;
@@ -299,14 +334,32 @@ impl Game {
             event,
             clock: clock.cloned(),
             retracted: false,
+            annulled: false,
         });
         Ok(())
     }
 
-    /// Folds the standing events again from the start (after a correction).
+    /// Folds the standing events again from the start (after a correction, or an upheld
+    /// appeal that annuls events). What a standing `game_resumed` annuls is worked out first,
+    /// so that retracting the appeal's decision with a correction restores what it annulled.
     fn refold(&mut self) -> Result<(), CorruptLog> {
+        let annulled: Vec<u64> = self
+            .log
+            .iter()
+            .filter(|l| !l.retracted)
+            .filter_map(|l| match &l.event {
+                Event::Service(ServiceEvent::GameResumed { annulled, .. }) => {
+                    Some(annulled.iter().copied())
+                }
+                _ => None,
+            })
+            .flatten()
+            .collect();
+        for logged in self.log.iter_mut() {
+            logged.annulled = annulled.contains(&logged.seq);
+        }
         self.state = State::new(self.start.clone(), self.castling_mode, &self.settings);
-        for logged in self.log.iter().filter(|l| !l.retracted) {
+        for logged in self.log.iter().filter(|l| l.counts()) {
             if matches!(
                 logged.event,
                 Event::Service(ServiceEvent::GameCreated(_))
@@ -317,11 +370,21 @@ impl Game {
             let prepared = self
                 .state
                 .prepare(&self.settings, logged.seq, &logged.event)?;
+            // The committee's times are read off the clock when play resumes.
+            let resumed = match &logged.event {
+                Event::Service(ServiceEvent::GameResumed {
+                    white_ms, black_ms, ..
+                }) => Some(ClockReading {
+                    white_ms: Some(*white_ms),
+                    black_ms: Some(*black_ms),
+                }),
+                _ => None,
+            };
             let ctx = self.state.fold_context(
                 &self.settings,
                 logged.seq,
                 &logged.event,
-                logged.clock.as_ref(),
+                resumed.as_ref().or(logged.clock.as_ref()),
                 prepared,
             )?;
             self.state.fold(&ctx, &logged.event)?;

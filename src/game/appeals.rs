@@ -11,9 +11,10 @@
 //!   from the events still standing. [`retracted_by`] says which stored events a correction
 //!   retracted, for readers of the log that do not fold it (the rulings list).
 
+use crate::rules::appeals::{AppealRegulations, CommitteeRole, Sitting, check_committee};
 use crate::rules::laws::Rule;
 
-use super::event::{Event, RecordedEvent, ServiceEvent, Termination};
+use super::event::{Event, RecordedEvent, Resume, ServiceEvent, Termination};
 use super::parts::{CorruptLog, Fold, FoldContext, JudgeContext, Judged, Judgement};
 use super::refusal::{Refusal, RefusalCode};
 
@@ -84,6 +85,8 @@ impl Appeals {
             against_seq,
             upheld,
             result,
+            resume,
+            committee,
             reason,
         } = event
         else {
@@ -111,6 +114,41 @@ impl Appeals {
                 ),
             ));
         }
+        let regulations = &ctx.decisions.settings.regulations.appeals;
+        if let Err(problems) = check_committee(regulations, committee) {
+            return Err(Refusal::new(
+                RefusalCode::CommitteeIneligible,
+                format!(
+                    "This committee may not decide the appeal: {} Nothing was stored.",
+                    problems.join(" ")
+                ),
+            ));
+        }
+        // What the decision adds to its reasons: the regulation applied, the deposit and
+        // who sat.
+        let procedure = procedure_text(regulations, *upheld, committee);
+        let reason = &format!("{reason}{procedure}");
+        if let Some(resume) = resume {
+            if !*upheld {
+                return Err(Refusal::new(
+                    RefusalCode::AppealCannotResume,
+                    format!(
+                        "A dismissed appeal leaves the ruling of event {against_seq} standing, so \
+                         play cannot resume on it: leave out `resume`, or record the appeal as \
+                         upheld."
+                    ),
+                ));
+            }
+            if result.is_some() {
+                return Err(Refusal::new(
+                    RefusalCode::AppealCannotResume,
+                    "An upheld appeal either sets a result (`result`) or sends the players back \
+                     to the board with the clock times the committee sets (`resume`), not both: \
+                     leave out one of them.",
+                ));
+            }
+            return Ok(vec![resumed(ctx, against_seq, *resume, reason)?]);
+        }
         Ok(match (*upheld, *result) {
             (true, Some(result)) => vec![ServiceEvent::GameEnded {
                 result,
@@ -126,6 +164,183 @@ impl Appeals {
             }],
             _ => Vec::new(),
         })
+    }
+}
+
+/// The `game_resumed` of an upheld appeal against `against_seq` that sends the players back
+/// to the board with the committee's clock times (`resume`), or why it cannot.
+///
+/// The ruling appealed against is annulled with the event it answered (the claim, the flag
+/// fall, the illegal move, the arbiter's or the fair-play decision) and every decision that
+/// event caused: the game is then folded without them, so that the position, the offers,
+/// the move count and the illegal moves counted stand as they stood before it, and the
+/// events recorded since (clock presses, the appeal itself) still count.
+fn resumed(
+    ctx: &JudgeContext<'_>,
+    against_seq: u64,
+    resume: Resume,
+    reason: &str,
+) -> Result<ServiceEvent, Refusal> {
+    let refuse = |message: String| Err(Refusal::new(RefusalCode::AppealCannotResume, message));
+    let log = ctx.log;
+    let Some(index) = log.iter().position(|l| l.seq == against_seq) else {
+        return refuse(format!(
+            "There is no event {against_seq} in this game to annul; give the seq of the ruling appealed against."
+        ));
+    };
+    if !log[index].counts() {
+        return refuse(format!(
+            "Event {against_seq} no longer counts (a correction retracted it, or an appeal \
+             annulled it already): there is nothing left of it to annul."
+        ));
+    }
+    // The event the ruling answered: the ruling itself when it was recorded (an arbiter's
+    // or a fair-play decision, a flag fall, an illegal move, a claim), else the recorded event
+    // its decisions were stored after.
+    let cause = match &log[index].event {
+        Event::Recorded(_) => index,
+        Event::Service(ServiceEvent::GameCreated(_) | ServiceEvent::GameResumed { .. }) => {
+            return refuse(format!(
+                "Event {against_seq} is a {}, not a ruling a committee can annul.",
+                log[index].event.type_name()
+            ));
+        }
+        Event::Service(_) => match log[..index]
+            .iter()
+            .rposition(|l| l.counts() && matches!(l.event, Event::Recorded(_)))
+        {
+            Some(cause) => cause,
+            None => {
+                return refuse(format!(
+                    "No recorded event stands before event {against_seq}: there is no ruling to annul."
+                ));
+            }
+        },
+    };
+    let Event::Recorded(recorded) = &log[cause].event else {
+        return refuse(format!("Event {} is not a recorded event.", log[cause].seq));
+    };
+    let annullable = matches!(
+        recorded,
+        RecordedEvent::Claim { .. }
+            | RecordedEvent::Flag { .. }
+            | RecordedEvent::BothFlags {}
+            | RecordedEvent::IllegalMove { .. }
+            | RecordedEvent::ArbiterDecision { .. }
+            | RecordedEvent::FairPlay { .. }
+    );
+    if !annullable {
+        return refuse(format!(
+            "The ruling of event {against_seq} answers event {} ({}), which is a fact about the \
+             board rather than a ruling: an appeal that sends the players back to the board \
+             annuls a claim's ruling, a flag fall ruled on, an illegal move's penalty, or an \
+             arbiter's or fair-play decision. Give a `result` instead, or record what happens \
+             on the board.",
+            log[cause].seq,
+            recorded.type_name()
+        ));
+    }
+    let mut annulled = vec![log[cause].seq];
+    annulled.extend(
+        log[cause + 1..]
+            .iter()
+            .take_while(|l| matches!(l.event, Event::Service(_)))
+            .filter(|l| l.counts())
+            .map(|l| l.seq),
+    );
+    // Play resumes only if no other end of the game stands.
+    if let Some(end) = log.iter().find(|l| {
+        l.counts()
+            && !annulled.contains(&l.seq)
+            && matches!(l.event, Event::Service(ServiceEvent::GameEnded { .. }))
+    }) {
+        return refuse(format!(
+            "The game ended at event {}, which this appeal does not annul (it annuls events \
+             {}): play cannot resume. Appeal against that end, or give a `result`.",
+            end.seq,
+            seqs_text(&annulled)
+        ));
+    }
+    Ok(ServiceEvent::GameResumed {
+        against_seq,
+        reason: format!(
+            "The appeal against event {against_seq} was upheld: {} annulled, and play resumes \
+             with {} on White's clock and {} on Black's: {reason}",
+            if annulled.len() == 1 {
+                format!("event {} is", annulled[0])
+            } else {
+                format!("events {} are", seqs_text(&annulled))
+            },
+            clock_text(resume.white_ms),
+            clock_text(resume.black_ms)
+        ),
+        annulled,
+        white_ms: resume.white_ms,
+        black_ms: resume.black_ms,
+        article: ctx.decisions.cite(&[Rule::Appeal]),
+        cause_seq: ctx.seq,
+        ruled_by: ctx.decisions.ruled_by(),
+    })
+}
+
+/// What a decision says of the procedure: ` (ECU Tournament Rules; the deposit of 100 EUR is
+/// returned; the committee: A (chairman), B (by video))`, or nothing when the regulations
+/// say nothing of appeals.
+fn procedure_text(regulations: &AppealRegulations, upheld: bool, sitting: &[Sitting]) -> String {
+    let mut parts = Vec::new();
+    if let Some(regulation) = &regulations.regulation {
+        parts.push(regulation.clone());
+    }
+    if let Some(deposit) = &regulations.deposit {
+        parts.push(format!(
+            "the deposit of {deposit} is {}",
+            if upheld { "returned" } else { "kept" }
+        ));
+    }
+    if !sitting.is_empty() {
+        let names: Vec<String> = sitting
+            .iter()
+            .map(|seat| {
+                let chairman = regulations.committee.iter().any(|m| {
+                    m.role == CommitteeRole::Chairman
+                        && m.name.trim().eq_ignore_ascii_case(seat.name.trim())
+                });
+                let mut name = seat.name.clone();
+                if chairman {
+                    name.push_str(" (chairman)");
+                }
+                if seat.by_video {
+                    name.push_str(" (by video)");
+                }
+                name
+            })
+            .collect();
+        parts.push(format!("the committee: {}", names.join(", ")));
+    }
+    if parts.is_empty() {
+        String::new()
+    } else {
+        format!(" ({})", parts.join("; "))
+    }
+}
+
+/// `3, 4 and 5`.
+fn seqs_text(seqs: &[u64]) -> String {
+    let texts: Vec<String> = seqs.iter().map(u64::to_string).collect();
+    match texts.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
+        _ => texts.join(""),
+    }
+}
+
+/// `1:05:00` or `9:30`.
+fn clock_text(ms: u64) -> String {
+    let seconds = ms / 1000;
+    let (h, m, s) = (seconds / 3600, (seconds / 60) % 60, seconds % 60);
+    if h > 0 {
+        format!("{h}:{m:02}:{s:02}")
+    } else {
+        format!("{m}:{s:02}")
     }
 }
 

@@ -111,6 +111,12 @@ pub struct DecisionEssence {
     /// The pieces one of which the claimant must move.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub must_move_one_of: Option<Vec<String>>,
+    /// For play resumed on appeal: the events annulled.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub annulled: Option<Vec<u64>>,
+    /// For play resumed on appeal: White's and Black's times, in milliseconds.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub resume_ms: Option<(u64, u64)>,
 }
 
 impl DecisionEssence {
@@ -127,6 +133,8 @@ impl DecisionEssence {
             penalty_ms: None,
             must_play: None,
             must_move_one_of: None,
+            annulled: None,
+            resume_ms: None,
         };
         Some(match decision {
             ServiceEvent::GameCreated(_) => return None,
@@ -158,6 +166,17 @@ impl DecisionEssence {
                 result: Some(*result),
                 termination: Some(*termination),
                 ..blank("game_ended", *cause_seq)
+            },
+            ServiceEvent::GameResumed {
+                annulled,
+                white_ms,
+                black_ms,
+                cause_seq,
+                ..
+            } => DecisionEssence {
+                annulled: Some(annulled.clone()),
+                resume_ms: Some((*white_ms, *black_ms)),
+                ..blank("game_resumed", *cause_seq)
             },
         })
     }
@@ -235,9 +254,9 @@ pub struct DecisionsAudit {
 fn reason_of(event: &ServiceEvent) -> Option<&str> {
     match event {
         ServiceEvent::ClaimRuled(ruling) => Some(&ruling.reason),
-        ServiceEvent::PenaltyApplied { reason, .. } | ServiceEvent::GameEnded { reason, .. } => {
-            Some(reason)
-        }
+        ServiceEvent::PenaltyApplied { reason, .. }
+        | ServiceEvent::GameEnded { reason, .. }
+        | ServiceEvent::GameResumed { reason, .. } => Some(reason),
         ServiceEvent::GameCreated(_) => None,
     }
 }
@@ -246,7 +265,8 @@ fn ruled_by_of(event: &ServiceEvent) -> Option<&RuledBy> {
     match event {
         ServiceEvent::ClaimRuled(ruling) => Some(&ruling.ruled_by),
         ServiceEvent::PenaltyApplied { ruled_by, .. }
-        | ServiceEvent::GameEnded { ruled_by, .. } => Some(ruled_by),
+        | ServiceEvent::GameEnded { ruled_by, .. }
+        | ServiceEvent::GameResumed { ruled_by, .. } => Some(ruled_by),
         ServiceEvent::GameCreated(_) => None,
     }
 }
@@ -258,9 +278,9 @@ fn engine_of(event: &ServiceEvent) -> Option<&str> {
 fn article_of(event: &ServiceEvent) -> Option<&str> {
     match event {
         ServiceEvent::ClaimRuled(ruling) => Some(&ruling.article),
-        ServiceEvent::PenaltyApplied { article, .. } | ServiceEvent::GameEnded { article, .. } => {
-            Some(article)
-        }
+        ServiceEvent::PenaltyApplied { article, .. }
+        | ServiceEvent::GameEnded { article, .. }
+        | ServiceEvent::GameResumed { article, .. } => Some(article),
         ServiceEvent::GameCreated(_) => None,
     }
 }

@@ -13,8 +13,9 @@
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
+pub use crate::rules::appeals::{AppealRegulations, Sitting};
 pub use crate::rules::claims::{ClaimKind, ClaimOutcome};
-pub use crate::rules::electronic_devices::DeviceRegulations;
+use crate::rules::electronic_devices::DeviceRegulations;
 pub use crate::rules::evidence::{ClaimEvidence, EndEvidence};
 pub use crate::rules::laws::{LawsEdition, TimeControlKind};
 pub use crate::rules::side::Side;
@@ -78,6 +79,16 @@ pub struct TimeBonus {
     pub side: Side,
     /// Milliseconds added to that player's clock.
     pub add_ms: u64,
+}
+
+/// The clock times an appeals committee sets when it sends the players back to the board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Resume {
+    /// White's remaining time in milliseconds when play resumes.
+    pub white_ms: u64,
+    /// Black's remaining time in milliseconds when play resumes.
+    pub black_ms: u64,
 }
 
 /// A clock reading, as shown on the clock when the event happened.
@@ -252,6 +263,16 @@ pub enum RecordedEvent {
         /// The new result, when an upheld appeal changes it.
         #[serde(default)]
         result: Option<GameResult>,
+        /// When an upheld appeal sends the players back to the board: the ruling appealed
+        /// against is annulled (with the event it answered and the other decisions that event
+        /// caused), the game stands where it stood without them (position, offers, move
+        /// count), and the clocks show the times the committee sets. Not with `result`.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        resume: Option<Resume>,
+        /// Who sat on the decision, when the regulations name a committee (their
+        /// eligibility is checked: FIDE Handbook C.11, ECU Tournament Rules).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        committee: Vec<Sitting>,
         /// The committee's reasons.
         reason: String,
     },
@@ -440,6 +461,28 @@ pub enum ServiceEvent {
         /// repetition, the plies where the position stood.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         evidence: Option<EndEvidence>,
+    },
+    /// An upheld appeal annulled a ruling and sent the players back to the board: the events
+    /// in `annulled` no longer count (the game is folded without them), and the clocks show
+    /// the committee's times.
+    GameResumed {
+        /// The `seq` of the ruling appealed against.
+        against_seq: u64,
+        /// The stored events annulled: the event the ruling answered and every decision it
+        /// caused.
+        annulled: Vec<u64>,
+        /// White's remaining time in milliseconds when play resumes.
+        white_ms: u64,
+        /// Black's remaining time in milliseconds when play resumes.
+        black_ms: u64,
+        /// The article applied (the right of appeal).
+        article: String,
+        /// Why, in a sentence.
+        reason: String,
+        /// The `appeal_decided` that caused it.
+        cause_seq: u64,
+        /// Who made the ruling.
+        ruled_by: RuledBy,
     },
 }
 
@@ -634,6 +677,10 @@ pub struct Regulations {
     /// Laws alone apply.
     #[serde(default, skip_serializing_if = "DeviceRegulations::is_default")]
     pub electronic_devices: DeviceRegulations,
+    /// The appeals procedure (11.10 leaves it to the regulations): the deadline, the deposit
+    /// and the committee. Absent when the regulations say nothing.
+    #[serde(default, skip_serializing_if = "AppealRegulations::is_default")]
+    pub appeals: AppealRegulations,
     /// The days after the event's last day by which the chief arbiter's fair-play report is
     /// due (a setting of the event: the README says where the figure comes from). Absent:
     /// no deadline is shown.
@@ -753,6 +800,7 @@ impl ServiceEvent {
             ServiceEvent::ClaimRuled(_) => "claim_ruled",
             ServiceEvent::PenaltyApplied { .. } => "penalty_applied",
             ServiceEvent::GameEnded { .. } => "game_ended",
+            ServiceEvent::GameResumed { .. } => "game_resumed",
         }
     }
 }
@@ -773,6 +821,7 @@ pub const SERVICE_EVENT_TYPES: &[&str] = &[
     "claim_ruled",
     "penalty_applied",
     "game_ended",
+    "game_resumed",
 ];
 
 /// The `type` tags of decisions, the engine's and the people's: what `/v1/rulings` lists
@@ -781,6 +830,7 @@ pub const DECISION_TYPES: &[&str] = &[
     "claim_ruled",
     "penalty_applied",
     "game_ended",
+    "game_resumed",
     "arbiter_decision",
     "appeal_decided",
 ];

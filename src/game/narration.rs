@@ -188,6 +188,7 @@ impl Narrator {
                     format!("the time added to {} clock", self.possessive(*side))
                 }
                 ServiceEvent::GameEnded { .. } => "the end of the game".to_string(),
+                ServiceEvent::GameResumed { .. } => "the resumption of play".to_string(),
             },
         }
     }
@@ -376,14 +377,21 @@ impl Narrator {
                 against_seq,
                 upheld,
                 result,
+                resume,
                 reason,
+                ..
             } => format!(
-                "The appeals committee {} the appeal against {}{}: {reason}",
+                "The appeals committee {} the appeal against {}{}{}: {reason}",
                 if *upheld { "upholds" } else { "dismisses" },
                 self.reference(*against_seq),
                 result
                     .map(|r| format!(", result {}", result_text(r)))
-                    .unwrap_or_default()
+                    .unwrap_or_default(),
+                if resume.is_some() {
+                    ", play resumes"
+                } else {
+                    ""
+                }
             ),
             RecordedEvent::Correction {
                 retracts_seq,
@@ -471,6 +479,20 @@ impl Narrator {
                 "{} added to {} clock ({article}): {reason}",
                 capitalised(&duration(*add_ms)),
                 self.possessive(*side)
+            ),
+            ServiceEvent::GameResumed {
+                against_seq,
+                white_ms,
+                black_ms,
+                article,
+                reason,
+                ..
+            } => format!(
+                "Play resumes on appeal against {} ({article}), the clocks at White {}, Black \
+                 {}: {reason}",
+                self.reference(*against_seq),
+                clock(Some(*white_ms)),
+                clock(Some(*black_ms))
             ),
             ServiceEvent::GameEnded {
                 result,

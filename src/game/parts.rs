@@ -102,12 +102,21 @@ pub(super) struct LoggedEvent {
     pub(super) event: Event,
     pub(super) clock: Option<ClockReading>,
     pub(super) retracted: bool,
+    /// Whether a standing `game_resumed` (an upheld appeal) annulled it: it no longer counts.
+    pub(super) annulled: bool,
+}
+
+impl LoggedEvent {
+    /// Whether it still counts: neither retracted by a correction nor annulled on appeal.
+    pub(super) fn counts(&self) -> bool {
+        !self.retracted && !self.annulled
+    }
 }
 
 /// The index in `log` of the latest standing recorded event (corrections excluded).
 pub(super) fn latest_standing_index(log: &[LoggedEvent]) -> Option<usize> {
     log.iter().rposition(|l| {
-        !l.retracted
+        l.counts()
             && matches!(&l.event, Event::Recorded(e) if !matches!(e, RecordedEvent::Correction { .. }))
     })
 }

@@ -26,6 +26,10 @@ pub enum RefusalCode {
     AmbiguousMove,
     /// An appeal that was decided already (appeals are final).
     AppealAlreadyDecided,
+    /// An appeal decision that cannot send the players back to the board.
+    AppealCannotResume,
+    /// An appeal lodged after the deadline the regulations set.
+    AppealTooLate,
     /// A draw offer under regulations that need the arbiter's consent.
     ArbiterConsentRequired,
     /// A request that waits for the arbiter's decision on an open claim.
@@ -38,6 +42,8 @@ pub enum RefusalCode {
     BothFlagsOutsideGuidelines,
     /// A draw agreement before both players moved.
     BothMustHaveMoved,
+    /// An appeals committee whose members may not decide under the regulations.
+    CommitteeIneligible,
     /// A draw agreement the regulations forbid.
     DrawAgreementForbidden,
     /// A touched piece on an empty square.

@@ -37,6 +37,11 @@ use utoipa::openapi::{Ref, RefOr};
 #[schema(value_type = String, format = Binary)]
 pub struct PgnFile(pub String);
 
+/// An evidence file (any media type: a photo, a scanner's log, a statement), as stored.
+#[derive(utoipa::ToSchema)]
+#[schema(value_type = String, format = Binary)]
+pub struct EvidenceFileBody(pub Vec<u8>);
+
 /// The media types of the files the service answers with (PGN, SVG diagrams, JSON lines)
 /// that a client may also ask for as `text/plain` (see [`TEXT_ALTERNATIVE`]).
 pub const FILE_MEDIA_TYPES: [&str; 3] = [

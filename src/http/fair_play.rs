@@ -256,6 +256,57 @@ pub async fn read_fair_play(
     Ok(web::Json(item))
 }
 
+/// The evidence file of an `evidence_added` (restricted); the download is logged.
+///
+/// The bytes as stored, with the media type recorded, `Content-Disposition: attachment` with
+/// the file's name, and its SHA-256 (hex) in `X-Content-SHA256`, so that the reader can
+/// check the file against the payload's `sha256`.
+#[utoipa::path(
+    tag = "fair play",
+    security(("bearer" = [])),
+    params(
+        ("id" = Uuid, Path, description = "The game's id."),
+        ("seq" = u64, Path, description = "The `seq` of the `evidence_added`.")
+    ),
+    responses(
+        (status = 200, description = "The file, with the media type recorded.", body = inline(super::contract::EvidenceFileBody), content_type = "application/octet-stream"),
+        (status = 400, description = "The id is not a UUID, or the seq not a number of at least 1.", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such route for this caller (no `fair_play` capability), or no such game, no `evidence_added` at that seq, or no file stored for it.", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[get("/games/{id}/fair-play/{seq}/evidence")]
+pub async fn fair_play_evidence(
+    state: web::Data<AppState>,
+    caller: Caller,
+    request: HttpRequest,
+    path: web::Path<(Uuid, u64)>,
+) -> Result<HttpResponse, ApiError> {
+    let (game_id, seq) = path.into_inner();
+    let file = fair_play::evidence(&state.arbitration, game_id, seq, &caller.0)
+        .await
+        .map_err(|e| problem(&request, e))?;
+    let name: String = file
+        .file_name
+        .chars()
+        .map(|c| {
+            if c.is_ascii_graphic() && c != '"' && c != '\\' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    Ok(HttpResponse::Ok()
+        .content_type(file.media_type.as_str())
+        .insert_header((
+            "Content-Disposition",
+            format!("attachment; filename=\"{name}\""),
+        ))
+        .insert_header(("X-Content-SHA256", file.sha256))
+        .insert_header(("Cache-Control", "no-store"))
+        .body(file.content))
+}
+
 /// The chief arbiter's fair-play report of a tournament (restricted), as JSON: the measures
 /// in force, the count of checks, the incidents with their rulings, the complaints and
 /// referrals, every fair-play event, and the deadline (the last day plus the regulations'

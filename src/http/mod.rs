@@ -122,6 +122,7 @@ fn routes_with_cors(config: &mut ServiceConfig, origins: &[String]) {
                 .service(fair_play::list_fair_play)
                 .service(fair_play::fair_play_access)
                 .service(fair_play::audit_fair_play)
+                .service(fair_play::fair_play_evidence)
                 .service(fair_play::read_fair_play)
                 .service(fair_play::fair_play_report)
                 .service(appeals::positions)

@@ -81,9 +81,9 @@ pub fn publicity(event: &Event) -> Publicity {
         },
         Event::Service(service) => match service {
             ServiceEvent::GameCreated(_) | ServiceEvent::GameEnded { .. } => Publicity::Always,
-            ServiceEvent::ClaimRuled(_) | ServiceEvent::PenaltyApplied { .. } => {
-                Publicity::OnceEnded
-            }
+            ServiceEvent::ClaimRuled(_)
+            | ServiceEvent::PenaltyApplied { .. }
+            | ServiceEvent::GameResumed { .. } => Publicity::OnceEnded,
         },
     }
 }

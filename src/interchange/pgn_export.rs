@@ -170,9 +170,31 @@ fn comment_for(event: &Event) -> Option<String> {
                 reason,
                 ..
             } => format!("game ended {} ({article}): {reason}", result.pgn()),
+            ServiceEvent::GameResumed {
+                article, reason, ..
+            } => format!("play resumes on appeal ({article}): {reason}"),
         },
     };
     Some(escape_comment(&text))
+}
+
+/// The comment of a fair-play measure's clock change while the game runs (its effect only,
+/// without the article, which could tell the public a device was found): the
+/// `penalty_applied` of a `fair_play` event among `fair_play_seqs` (12.9.2).
+fn measure_effect(event: &Event, fair_play_seqs: &[u64]) -> Option<String> {
+    match event {
+        Event::Service(ServiceEvent::PenaltyApplied {
+            side,
+            add_ms,
+            cause_seq,
+            ..
+        }) if fair_play_seqs.contains(cause_seq) => Some(escape_comment(&format!(
+            "{} s added to {}'s clock",
+            add_ms / 1000,
+            side.name()
+        ))),
+        _ => None,
+    }
 }
 
 /// How a PGN is written.
@@ -263,6 +285,8 @@ pub fn export_pgn_styled(
     let mut comments: BTreeMap<usize, Vec<(u64, String)>> = BTreeMap::new();
     let mut disclosure = Disclosure::new(style.audience);
     let mut previous_ply = 0;
+    let mut fair_play_seqs: Vec<u64> = Vec::new();
+    let mut measure_effects: BTreeMap<u64, String> = BTreeMap::new();
     for logged in game_log {
         game.apply_with_clock(logged.seq, logged.event, logged.clock)?;
         disclosure.observe(logged.seq, logged.event);
@@ -318,8 +342,14 @@ pub fn export_pgn_styled(
                 clocks.insert(ply, format!("[%clk {}]", clock_text(ms)));
             }
         }
+        if let Event::Recorded(RecordedEvent::FairPlay { .. }) = logged.event {
+            fair_play_seqs.push(logged.seq);
+        }
         if let Some(comment) = comment_for(logged.event) {
             comments.entry(ply).or_default().push((logged.seq, comment));
+        }
+        if let Some(effect) = measure_effect(logged.event, &fair_play_seqs) {
+            measure_effects.insert(logged.seq, effect);
         }
     }
     let view = game.view();
@@ -330,7 +360,12 @@ pub fn export_pgn_styled(
             let shown = texts
                 .into_iter()
                 .filter(|(seq, _)| disclosure.shows_in_record(*seq, ended))
-                .map(|(_, text)| text)
+                .map(|(seq, text)| match measure_effects.get(&seq) {
+                    // While the game runs, a fair-play measure shows only its effect on the
+                    // clock; its article and reason once the game has ended.
+                    Some(effect) if !ended => effect.clone(),
+                    _ => text,
+                })
                 .collect::<Vec<_>>();
             (ply, shown)
         })

@@ -22,9 +22,12 @@
 //! * [`evidence`]: the typed evidence a ruling rests on (claims, automatic ends).
 //! * [`electronic_devices`]: devices found and inspections refused (11.3.2, 11.3.3, 11.4,
 //!   12.9), the rulings of each edition.
+//! * [`appeals`]: the appeals procedure of an event's regulations (11.10; FIDE Handbook
+//!   C.11, ECU Tournament Rules): the deadline, the deposit, who may sit on the committee.
 //! * [`time_control`]: time controls with periods (6.3), their rate of play (A.1, B.1) and
 //!   the per-game period tracker behind the rulings that depend on the period.
 
+pub mod appeals;
 pub mod automatic_end;
 pub mod claims;
 pub mod electronic_devices;

@@ -322,6 +322,33 @@ impl Store {
             .collect()
     }
 
+    /// The evidence file of `game_id` stored under `sha256` (hex): its media type and bytes,
+    /// if one was stored.
+    pub async fn fair_play_evidence_file(
+        &self,
+        game_id: Uuid,
+        sha256: &str,
+    ) -> Result<Option<EvidenceFile>, StoreError> {
+        let Ok(hash) = hex::decode(sha256) else {
+            return Ok(None);
+        };
+        let row = sqlx::query(
+            "SELECT media_type, content FROM fair_play_evidence \
+              WHERE game_id = $1 AND sha256 = $2 ORDER BY stored_at LIMIT 1",
+        )
+        .bind(game_id)
+        .bind(hash)
+        .fetch_optional(&self.pool)
+        .await?;
+        row.map(|row| {
+            Ok(EvidenceFile {
+                media_type: row.try_get("media_type")?,
+                content: row.try_get("content")?,
+            })
+        })
+        .transpose()
+    }
+
     /// Appends a read of restricted fair-play events to the access log.
     pub async fn log_fair_play_access(
         &self,

@@ -550,6 +550,8 @@ fn settings_from(fields: &Fields) -> Result<TournamentSettings, String> {
             // The fair-play measures are set by their own form (`super::measures`).
             electronic_devices: Default::default(),
             fair_play_report_days: None,
+            // The appeals procedure is set through the API (`regulations.appeals`).
+            appeals: Default::default(),
         },
         arbiters: fields
             .get("arbiters")
@@ -838,6 +840,7 @@ pub async fn update(
             let kept = &tournament.settings.regulations;
             settings.regulations.electronic_devices = kept.electronic_devices;
             settings.regulations.fair_play_report_days = kept.fair_play_report_days;
+            settings.regulations.appeals = kept.appeals.clone();
             state
                 .store
                 .update_tournament(tournament.tournament_id, &settings)

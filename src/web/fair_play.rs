@@ -9,6 +9,7 @@ use super::viewer::Viewer;
 use crate::app::fair_play::{self, FairPlayError, ReportEntry, ReportStatus};
 use crate::game::fair_play::FairPlayFact;
 use crate::state::AppState;
+use crate::store::StoreError;
 use actix_web::{HttpResponse, web};
 use maud::{Markup, html};
 use serde::Deserialize;
@@ -255,6 +256,9 @@ pub async fn desk(
     let action = format!("{}/fair-play/games/{game_id}", super::PREFIX);
     let evidence_limit = fair_play::evidence_limit(state.limits.body_bytes);
     let csrf = layout::csrf_field(&viewer);
+    // Each form carries an id of its own for the record: a form sent twice (a double click,
+    // a resend after a lost answer) is stored once.
+    let fresh_id = || html! { input type="hidden" name="event_id" value=(uuid::Uuid::new_v4()); };
     let body = html! {
         h1 { "Fair-play desk" }
         p.facts { "Game " (game_id) " · only the fair-play roles see this page; every visit is logged." }
@@ -289,6 +293,7 @@ pub async fn desk(
                                      ": " (layout::wire_name(kind)) " " span.evidence-file { (file_name) }
                                      @if let Some(size) = size { " (" (size) " bytes)" }
                                      @if let Some(sha) = sha256 { br; "SHA-256 " code.sha256 { (sha) } }
+                                     br; a.evidence-download href={ (super::PREFIX) "/fair-play/games/" (game_id) "/evidence/" (i.seq) } { "Download " (file_name) }
                                  } }
                             td { (i.payload.article) }
                             td { @if let Some(r) = &i.payload.ruling { (layout::wire_name(&r.outcome)) " (" (r.article) "): " (r.reason) }
@@ -302,7 +307,7 @@ pub async fn desk(
         section.panel.screen-only {
             h2 { "Device found" }
             form method="post" action=(action) {
-                (csrf) input type="hidden" name="type" value="device_found";
+                (csrf) (fresh_id()) input type="hidden" name="type" value="device_found";
                 (player_select())
                 label { "Device " input name="device" value="phone"; }
                 label { "Where " select name="location" { option value="on_person" { "on the person" } option value="in_bag" { "in the bag" } option value="elsewhere" { "elsewhere" } } }
@@ -315,13 +320,13 @@ pub async fn desk(
             }
             h2 { "Inspection" }
             form method="post" action=(action) {
-                (csrf) input type="hidden" name="type" value="inspection_requested";
+                (csrf) (fresh_id()) input type="hidden" name="type" value="inspection_requested";
                 (player_select())
                 label { "Reason " input name="reason"; }
                 button type="submit" { "Request an inspection (11.3.3)" }
             }
             form method="post" action=(action) {
-                (csrf) input type="hidden" name="type" value="inspection_done";
+                (csrf) (fresh_id()) input type="hidden" name="type" value="inspection_done";
                 (player_select())
                 label { "Request (event) " input name="request_seq" inputmode="numeric"; }
                 label { "Inspector " input name="inspector"; }
@@ -332,7 +337,7 @@ pub async fn desk(
                 button type="submit" { "Inspection done" }
             }
             form method="post" action=(action) {
-                (csrf) input type="hidden" name="type" value="inspection_refused";
+                (csrf) (fresh_id()) input type="hidden" name="type" value="inspection_refused";
                 (player_select())
                 label { "Request (event) " input name="request_seq" inputmode="numeric"; }
                 (decision_fields())
@@ -340,7 +345,7 @@ pub async fn desk(
             }
             h2 { "Custody of a seized item" }
             form method="post" action=(action) {
-                (csrf) input type="hidden" name="type" value="custody_changed";
+                (csrf) (fresh_id()) input type="hidden" name="type" value="custody_changed";
                 label { "Seized at (event) " input name="item_seq" inputmode="numeric"; }
                 label { "Action " select name="action" { option value="taken" { "taken" } option value="stored" { "stored" } option value="returned" { "returned" } } }
                 label { "From " input name="from"; }
@@ -350,13 +355,13 @@ pub async fn desk(
             }
             h2 { "Referral to the Fair Play panel" }
             form method="post" action=(action) {
-                (csrf) input type="hidden" name="type" value="referred_to_fpl";
+                (csrf) (fresh_id()) input type="hidden" name="type" value="referred_to_fpl";
                 label { "Reason " input name="reason"; }
                 button type="submit" { "Refer" }
             }
             h2 { "Complaint" }
             form method="post" action=(action) {
-                (csrf) input type="hidden" name="type" value="complaint_lodged";
+                (csrf) (fresh_id()) input type="hidden" name="type" value="complaint_lodged";
                 label { "Stage " select name="stage" { option value="in_tournament" { "in the tournament" } option value="post_tournament" { "after the tournament" } } }
                 label { "Complainant " input name="complainant_name"; } label { "FIDE ID " input name="complainant_fide_id" inputmode="numeric"; }
                 label { "Respondent " input name="respondent_name"; } label { "FIDE ID " input name="respondent_fide_id" inputmode="numeric"; }
@@ -374,26 +379,26 @@ pub async fn desk(
             }
             h2 { "Entry scan, random check, broadcast delay" }
             form method="post" action=(action) {
-                (csrf) input type="hidden" name="type" value="entry_scan";
+                (csrf) (fresh_id()) input type="hidden" name="type" value="entry_scan";
                 (player_select())
                 label { "Result " select name="result" { option value="clear" { "clear" } option value="device_found" { "a device (record it above)" } } }
                 button type="submit" { "Record the entry scan" }
             }
             form method="post" action=(action) {
-                (csrf) input type="hidden" name="type" value="random_check";
+                (csrf) (fresh_id()) input type="hidden" name="type" value="random_check";
                 (player_select())
                 label { "With " input name="device" value="wand"; }
                 label { "Result " select name="result" { option value="clear" { "clear" } option value="device_found" { "a device (record it above)" } } }
                 button type="submit" { "Record the random check" }
             }
             form method="post" action=(action) {
-                (csrf) input type="hidden" name="type" value="broadcast_delay_set";
+                (csrf) (fresh_id()) input type="hidden" name="type" value="broadcast_delay_set";
                 label { "Minutes " input name="minutes" type="number" inputmode="numeric" min="0" value="15"; }
                 button type="submit" { "Set the broadcast delay" }
             }
             h2 { "Note" }
             form method="post" action=(action) {
-                (csrf) input type="hidden" name="type" value="fair_play_note";
+                (csrf) (fresh_id()) input type="hidden" name="type" value="fair_play_note";
                 label { "Note " textarea name="text" {} }
                 button type="submit" { "Record" }
             }
@@ -525,18 +530,26 @@ pub async fn record(
     let value = record_from(&fields, &viewer.principal.name);
     let decoded: Result<crate::game::fair_play::FairPlayRecord, String> =
         crate::app::commands::decode_at(value, "record").map_err(|e| e.message);
+    let placement = fair_play::Placement {
+        event_id: fields.get("event_id").and_then(|id| id.trim().parse().ok()),
+        expected_seq: None,
+    };
     let outcome = match decoded {
         Ok(record) => fair_play::record(
             &state.arbitration,
             game_id,
             &viewer.principal,
             record,
-            fair_play::Placement::default(),
+            placement,
         )
         .await
         .map(|stored| format!("Stored as event {}.", stored.seq))
         .map_err(|e| match e {
             FairPlayError::Field(field) => Ok(format!("{}: {}", field.field, field.message)),
+            FairPlayError::Store(StoreError::EventIdReused { seq, .. }) => Ok(format!(
+                "this form was stored already, as event {seq}; the desk has been drawn again \
+                 with fresh forms."
+            )),
             other => Err(web_error(other)),
         }),
         Err(message) => Err(Ok(message)),
@@ -637,6 +650,43 @@ async fn read_upload_into(
         }
     }
     Ok(())
+}
+
+/// `GET /office/fair-play/games/{id}/evidence/{seq}`: the evidence file of the
+/// `evidence_added` at `seq`, as stored, for the fair-play roles; logged like the API's
+/// download (`evidence`).
+pub async fn download_evidence(
+    state: web::Data<AppState>,
+    viewer: Viewer,
+    path: web::Path<(uuid::Uuid, u64)>,
+) -> Result<HttpResponse, WebError> {
+    let (game_id, seq) = path.into_inner();
+    if viewer.principal.fair_play.is_none() {
+        return Err(not_found());
+    }
+    let file = fair_play::evidence(&state.arbitration, game_id, seq, &viewer.principal)
+        .await
+        .map_err(web_error)?;
+    let name: String = file
+        .file_name
+        .chars()
+        .map(|c| {
+            if c.is_ascii_graphic() && c != '"' && c != '\\' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    Ok(HttpResponse::Ok()
+        .content_type(file.media_type.as_str())
+        .insert_header((
+            "Content-Disposition",
+            format!("attachment; filename=\"{name}\""),
+        ))
+        .insert_header(("X-Content-SHA256", file.sha256))
+        .insert_header(("Cache-Control", "no-store"))
+        .body(file.content))
 }
 
 /// `POST /office/fair-play/games/{id}/evidence`: uploads an evidence file (a photo, a

@@ -284,8 +284,20 @@ pub fn events_from_form(fields: &Fields) -> Result<Vec<Value>, String> {
                 _ => return Err("Say whether the appeal is upheld or dismissed.".into()),
             };
             object.insert("upheld".into(), json!(upheld));
-            if let Some(result) = fields.get("result") {
-                object.insert("result".into(), json!(result));
+            match fields.get("result") {
+                // Play resumes, with the times the committee sets.
+                Some("resume") => {
+                    let white = parse_clock(fields.require("resume_white", "White's clock")?)?;
+                    let black = parse_clock(fields.require("resume_black", "Black's clock")?)?;
+                    object.insert(
+                        "resume".into(),
+                        json!({"white_ms": white, "black_ms": black}),
+                    );
+                }
+                Some(result) => {
+                    object.insert("result".into(), json!(result));
+                }
+                None => {}
             }
             object.insert(
                 "reason".into(),

@@ -87,6 +87,10 @@ pub fn routes(config: &mut web::ServiceConfig) {
                 .route("/fair-play/games/{id}", web::get().to(fair_play::desk))
                 .route("/fair-play/games/{id}", web::post().to(fair_play::record))
                 .route(
+                    "/fair-play/games/{id}/evidence/{seq}",
+                    web::get().to(fair_play::download_evidence),
+                )
+                .route(
                     "/fair-play/games/{id}/evidence",
                     web::post().to(fair_play::upload_evidence),
                 )

@@ -657,7 +657,15 @@ pub async fn decision(
                                     select #appeal-result name="result" {
                                         option value="" { "unchanged" }
                                         option value="1-0" { "1-0" } option value="1/2-1/2" { "½-½" } option value="0-1" { "0-1" }
+                                        option value="resume" { "annulled: play resumes" }
                                     }
+                                }
+                                div.row {
+                                    span.hint { "Play resumes (the ruling annulled, 11.10) with the clocks at:" }
+                                    label for="resume-white" { "White" }
+                                    input #resume-white name="resume_white" size="8" inputmode="numeric" placeholder="1:05:00" value=(kept("resume_white"));
+                                    label for="resume-black" { "Black" }
+                                    input #resume-black name="resume_black" size="8" inputmode="numeric" placeholder="0:58:30" value=(kept("resume_black"));
                                 }
                                 div.row {
                                     label for="appeal-reason" { "The committee's reasons" }

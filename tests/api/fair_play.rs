@@ -500,6 +500,186 @@ async fn a_fair_play_officers_entry_is_a_proposal_the_chief_arbiter_confirms() {
 }
 
 #[actix_web::test]
+async fn evidence_declared_with_a_wrong_sha256_is_refused_naming_the_field_and_nothing_is_stored() {
+    use base64::Engine;
+    let db = TestDb::new().await;
+    let app = test::init_service(arbiter::startup::app(db.state())).await;
+    let chief = fair_play_token(&db, FairPlayRole::ChiefArbiter, None).await;
+    let game = create_game(&app, &db).await;
+    let photo = b"\x89PNG the phone under the table".to_vec();
+    let right = hex::encode(<sha2::Sha256 as sha2::Digest>::digest(&photo));
+    let wrong = hex::encode(<sha2::Sha256 as sha2::Digest>::digest(b"another file"));
+    let before = db.event_count().await;
+    let evidence = |sha256: &str| {
+        record(
+            Some("black"),
+            json!({"type": "evidence_added", "kind": "photo", "file_name": "table.png",
+                   "media_type": "image/png", "sha256": sha256,
+                   "content_base64": base64::engine::general_purpose::STANDARD.encode(&photo)}),
+        )
+    };
+    let (status, refused) = post_fair_play(&app, &chief, game, evidence(&wrong)).await;
+    assert_eq!(status, 422, "{refused}");
+    assert_eq!(refused["field"], "record.fact.sha256", "{refused}");
+    assert!(
+        refused["detail"]
+            .as_str()
+            .is_some_and(|d| d.contains(&right) && d.contains(&wrong)),
+        "the detail gives both hashes: {refused}"
+    );
+    assert_eq!(db.event_count().await, before, "nothing stored");
+    let files: i64 = sqlx::query_scalar("SELECT count(*) FROM fair_play_evidence")
+        .fetch_one(db.store.pool())
+        .await
+        .expect("count files");
+    assert_eq!(files, 0, "no file stored");
+    // The right hash, in capitals as some tools print it, is taken.
+    let (status, added) = post_fair_play(&app, &chief, game, evidence(&right.to_uppercase())).await;
+    assert_eq!(status, 201, "{added}");
+    assert_eq!(added["payload"]["record"]["fact"]["sha256"], right);
+    db.finish().await;
+}
+
+#[actix_web::test]
+async fn a_stored_evidence_file_downloads_for_the_fair_play_roles_only_and_each_download_is_logged()
+{
+    use base64::Engine;
+    let db = TestDb::new().await;
+    let app = test::init_service(arbiter::startup::app(db.state())).await;
+    let chief = fair_play_token(&db, FairPlayRole::ChiefArbiter, None).await;
+    let fpo = fair_play_token(&db, FairPlayRole::Fpo, None).await;
+    let game = create_game(&app, &db).await;
+    let photo = b"\x89PNG\r\n\x1a\n the seized phone".to_vec();
+    let (status, added) = post_fair_play(
+        &app,
+        &chief,
+        game,
+        record(
+            Some("white"),
+            json!({"type": "evidence_added", "kind": "photo", "file_name": "seized phone.png",
+                   "media_type": "image/png",
+                   "content_base64": base64::engine::general_purpose::STANDARD.encode(&photo)}),
+        ),
+    )
+    .await;
+    assert_eq!(status, 201, "{added}");
+    let seq = added["seq"].as_u64().expect("a seq");
+    let download = |token: &str| {
+        test::TestRequest::get()
+            .uri(&format!("/v1/games/{game}/fair-play/{seq}/evidence"))
+            .insert_header(bearer(token))
+    };
+    for token in [&chief, &fpo] {
+        let response = test::call_service(&app, download(token).to_request()).await;
+        assert_eq!(response.status(), 200);
+        let header = |name: &str| {
+            response
+                .headers()
+                .get(name)
+                .and_then(|v| v.to_str().ok())
+                .unwrap_or_default()
+                .to_string()
+        };
+        assert_eq!(header("content-type"), "image/png");
+        assert_eq!(
+            header("x-content-sha256"),
+            hex::encode(<sha2::Sha256 as sha2::Digest>::digest(&photo))
+        );
+        let disposition = header("content-disposition");
+        assert!(
+            disposition.contains("attachment") && disposition.contains("seized_phone.png"),
+            "{disposition}"
+        );
+        let body = test::read_body(response).await;
+        assert_eq!(body.as_ref(), photo.as_slice(), "the bytes as seized");
+    }
+    // Anyone else is told the route does not exist, as for every fair-play route.
+    for token in [&db.arbiter, &db.appeals, &db.reader, &db.admin] {
+        assert_problem(&send(&app, download(token)).await, 404, "no_such_route");
+    }
+    // The back office's desk links the file, and the link downloads it for the fair-play
+    // roles only.
+    let office = format!("/office/fair-play/games/{game}/evidence/{seq}");
+    let chief_session = crate::office::signed_in(&app, &chief).await;
+    let desk = test::call_service(
+        &app,
+        test::TestRequest::get()
+            .uri(&format!("/office/fair-play/games/{game}"))
+            .insert_header(("Cookie", chief_session.clone()))
+            .to_request(),
+    )
+    .await;
+    let desk = String::from_utf8(test::read_body(desk).await.to_vec()).expect("utf-8");
+    assert!(desk.contains(&office), "the desk links the file");
+    let response = test::call_service(
+        &app,
+        test::TestRequest::get()
+            .uri(&office)
+            .insert_header(("Cookie", chief_session))
+            .to_request(),
+    )
+    .await;
+    assert_eq!(response.status(), 200);
+    assert_eq!(test::read_body(response).await.as_ref(), photo.as_slice());
+    let arbiter_session = crate::office::signed_in(&app, &db.arbiter).await;
+    let response = test::call_service(
+        &app,
+        test::TestRequest::get()
+            .uri(&office)
+            .insert_header(("Cookie", arbiter_session))
+            .to_request(),
+    )
+    .await;
+    assert_eq!(
+        response.status(),
+        404,
+        "no file for an arbiter without the capability"
+    );
+    // No file behind a record that is no evidence.
+    let (_, note) = post_fair_play(
+        &app,
+        &chief,
+        game,
+        record(None, json!({"type": "fair_play_note", "text": NOTE})),
+    )
+    .await;
+    let note_seq = note["seq"].as_u64().expect("a seq");
+    assert_problem(
+        &send(
+            &app,
+            test::TestRequest::get()
+                .uri(&format!("/v1/games/{game}/fair-play/{note_seq}/evidence"))
+                .insert_header(bearer(&chief)),
+        )
+        .await,
+        404,
+        "no_such_route",
+    );
+    // Both downloads are in the access log, by whom.
+    let (_, access, _) = send(
+        &app,
+        test::TestRequest::get()
+            .uri(&format!("/v1/games/{game}/fair-play/access"))
+            .insert_header(bearer(&chief)),
+    )
+    .await;
+    let downloads: Vec<&Value> = access["items"]
+        .as_array()
+        .expect("items")
+        .iter()
+        .filter(|i| i["what"] == "evidence" && i["seq"] == seq)
+        .collect();
+    assert_eq!(downloads.len(), 3, "{access}");
+    assert!(
+        downloads
+            .iter()
+            .any(|d| d["reader"].as_str().is_some_and(|r| r.contains("fpo"))),
+        "{access}"
+    );
+    db.finish().await;
+}
+
+#[actix_web::test]
 async fn a_tampered_evidence_file_fails_the_audit_naming_the_event() {
     use base64::Engine;
     let db = TestDb::new().await;
@@ -875,6 +1055,53 @@ async fn an_arbiter_records_a_device_an_inspection_and_a_complaint_at_the_fair_p
 }
 
 #[actix_web::test]
+async fn a_fair_play_desk_form_sent_twice_is_stored_once() {
+    let db = TestDb::new().await;
+    let app = test::init_service(arbiter::startup::app(db.state())).await;
+    let chief = fair_play_token(&db, FairPlayRole::ChiefArbiter, None).await;
+    let game = create_game(&app, &db).await;
+    let desk = format!("/office/fair-play/games/{game}");
+    let cookie = crate::office::signed_in(&app, &chief).await;
+    let page = crate::office::page_text(&app, &desk, &cookie).await;
+    let at = page.find("name=\"csrf\" value=\"").expect("a form's token") + 19;
+    let csrf = page[at..at + page[at..].find('"').expect("end")].to_string();
+    // Every form carries an id of its own.
+    let ids: Vec<&str> = page
+        .match_indices("name=\"event_id\" value=\"")
+        .map(|(i, m)| &page[i + m.len()..i + m.len() + 36])
+        .collect();
+    assert!(ids.len() >= 10, "an id per form: {ids:?}");
+    let distinct: std::collections::HashSet<&&str> = ids.iter().collect();
+    assert_eq!(distinct.len(), ids.len(), "no two forms share an id");
+    let event_id = ids[0].to_string();
+    let before = db.event_count().await;
+    let post = || {
+        test::TestRequest::post()
+            .uri(&desk)
+            .insert_header(("Cookie", cookie.clone()))
+            .insert_header(("Origin", "http://localhost:8080"))
+            .set_form([
+                ("csrf", csrf.as_str()),
+                ("event_id", event_id.as_str()),
+                ("type", "fair_play_note"),
+                ("text", NOTE),
+            ])
+            .to_request()
+    };
+    for _ in 0..2 {
+        let response = test::call_service(&app, post()).await;
+        assert_eq!(response.status().as_u16(), 303);
+    }
+    assert_eq!(db.event_count().await, before + 1, "stored once");
+    let page = crate::office::page_text(&app, &desk, &cookie).await;
+    assert!(
+        page.contains("this form was stored already, as event 2"),
+        "{page}"
+    );
+    db.finish().await;
+}
+
+#[actix_web::test]
 async fn an_admin_gives_a_token_the_fair_play_capability_and_a_rotation_keeps_it() {
     let db = TestDb::new().await;
     let app = test::init_service(arbiter::startup::app(db.state())).await;
@@ -923,6 +1150,186 @@ async fn an_admin_gives_a_token_the_fair_play_capability_and_a_rotation_keeps_it
         list["items"][0]["payload"]["recorded_as"],
         "fair_play_arbiter"
     );
+    db.finish().await;
+}
+
+#[actix_web::test]
+async fn an_upheld_appeal_against_a_device_loss_resumes_the_game_and_the_audit_reproduces_it() {
+    let db = TestDb::new().await;
+    let app = test::init_service(arbiter::startup::app(db.state())).await;
+    let chief = fair_play_token(&db, FairPlayRole::ChiefArbiter, None).await;
+    let game = create_game(&app, &db).await;
+    let (status, body) = append(
+        &app,
+        &db,
+        game,
+        1,
+        json!([{"type": "move", "by": "white", "san": "d4"},
+               {"type": "move", "by": "black", "san": "d5"}]),
+    )
+    .await;
+    assert_eq!(status, 201, "{body}");
+    let (_, before, _) = send(&app, db.get().uri(&format!("/v1/games/{game}"))).await;
+    // A phone rings in White's pocket: White loses (11.3.2.2).
+    let (status, found) =
+        post_fair_play(&app, &chief, game, record(Some("white"), phone_on_person())).await;
+    assert_eq!(status, 201, "{found}");
+    let found_seq = found["seq"].as_u64().expect("a seq");
+    let ended_seq = found["events"][1]["seq"].as_u64().expect("the game_ended");
+    // The device was an approved medical device: the committee annuls the loss.
+    let (status, lodged) = crate::appeals::append_as(
+        &app,
+        &db.appeals,
+        game,
+        ended_seq,
+        json!([{"type": "appeal_lodged", "by": "white", "against_seq": ended_seq,
+                "grounds": "the device is an approved insulin pump"}]),
+    )
+    .await;
+    assert_eq!(status, 201, "{lodged}");
+    let (status, decided) = crate::appeals::append_as(
+        &app,
+        &db.appeals,
+        game,
+        ended_seq + 1,
+        json!([{"type": "appeal_decided", "against_seq": ended_seq, "upheld": true,
+                "resume": {"white_ms": 5_000_000, "black_ms": 5_100_000},
+                "reason": "an approved medical device is no forbidden device"}]),
+    )
+    .await;
+    assert_eq!(status, 201, "{decided}");
+    assert_eq!(
+        decided["events"][1]["event"]["annulled"],
+        json!([found_seq, ended_seq]),
+        "{decided}"
+    );
+    let (_, after, _) = send(&app, db.get().uri(&format!("/v1/games/{game}"))).await;
+    assert_eq!(after["state"]["status"], "in_progress", "{after}");
+    assert_eq!(after["state"]["fen"], before["state"]["fen"]);
+    assert_eq!(after["state"]["clocks"]["white_ms"], 5_000_000);
+    assert_eq!(after["state"]["clocks"]["black_ms"], 5_100_000);
+    // Play resumes and is recorded like any other.
+    let last = decided["last_seq"].as_u64().expect("last_seq");
+    let (status, body) = append(
+        &app,
+        &db,
+        game,
+        last,
+        json!([{"type": "move", "by": "white", "san": "c4"},
+               {"type": "move", "by": "black", "san": "e6"}]),
+    )
+    .await;
+    assert_eq!(status, 201, "{body}");
+    let (_, audit, _) = send(&app, db.get().uri(&format!("/v1/games/{game}/audit"))).await;
+    assert_eq!(audit["verdict"], "reproduced", "{audit}");
+    // The committee still reads the fair-play event its appeal cited.
+    let (status, cited, _) = send(
+        &app,
+        test::TestRequest::get()
+            .uri(&format!("/v1/games/{game}/fair-play/{found_seq}"))
+            .insert_header(bearer(&db.appeals)),
+    )
+    .await;
+    assert_eq!(status, 200, "{cited}");
+    db.finish().await;
+}
+
+/// The PGN at `uri` read with `token`, as text.
+async fn pgn_text<S, B>(app: &S, token: &str, uri: &str) -> String
+where
+    S: actix_web::dev::Service<
+            actix_http::Request,
+            Response = actix_web::dev::ServiceResponse<B>,
+            Error = actix_web::Error,
+        >,
+    B: actix_web::body::MessageBody,
+{
+    let response = test::call_service(
+        app,
+        test::TestRequest::get()
+            .uri(uri)
+            .insert_header(bearer(token))
+            .to_request(),
+    )
+    .await;
+    assert_eq!(response.status(), 200, "{uri}");
+    String::from_utf8(test::read_body(response).await.to_vec()).expect("utf-8")
+}
+
+#[actix_web::test]
+async fn the_pgns_of_a_running_game_show_a_measures_effect_on_the_clock_and_its_article_once_the_game_has_ended()
+ {
+    let db = TestDb::new().await;
+    let app = test::init_service(arbiter::startup::app(db.state())).await;
+    let chief = fair_play_token(&db, FairPlayRole::ChiefArbiter, None).await;
+    // The regulations: a device on the person costs two minutes to the opponent's benefit
+    // (11.3.2.2 with 12.9.2) instead of the loss.
+    let mut settings = crate::support::standard_game();
+    settings["regulations"] = json!({"electronic_devices": {
+        "lesser_penalty": "opponent_time_increased", "lesser_penalty_ms": 120_000}});
+    let (status, created, _) = send(&app, db.post().uri("/v1/games").set_json(settings)).await;
+    assert_eq!(status, 201, "{created}");
+    let game: Uuid = created["game"]["game_id"]
+        .as_str()
+        .and_then(|id| id.parse().ok())
+        .expect("a game id");
+    let (status, body) = append(
+        &app,
+        &db,
+        game,
+        1,
+        json!([{"type": "move", "by": "white", "san": "e4"},
+               {"type": "move", "by": "black", "san": "e5"}]),
+    )
+    .await;
+    assert_eq!(status, 201, "{body}");
+    let (status, found) =
+        post_fair_play(&app, &chief, game, record(Some("white"), phone_on_person())).await;
+    assert_eq!(status, 201, "{found}");
+    assert_eq!(
+        found["events"][1]["event"]["type"], "penalty_applied",
+        "{found}"
+    );
+    assert_eq!(found["events"][1]["event"]["article"], "12.9.2", "{found}");
+    let game_pgn = format!("/v1/games/{game}/pgn");
+    let round_pgn = "/v1/rounds/pgn?event=Test%20Open%202026&round=1";
+    let public_pgn = "/v1/broadcast/rounds/pgn?event=Test%20Open%202026&round=1";
+    for uri in [game_pgn.as_str(), round_pgn, public_pgn] {
+        let text = pgn_text(&app, &db.reader, uri).await;
+        assert!(
+            !text.contains("12.9"),
+            "no article while the game runs at {uri}: {text}"
+        );
+        assert!(
+            !text.contains("11.3"),
+            "no article while the game runs at {uri}: {text}"
+        );
+    }
+    for uri in [game_pgn.as_str(), round_pgn] {
+        let text = pgn_text(&app, &db.reader, uri).await;
+        assert!(
+            text.contains("120 s added to black's clock}"),
+            "the effect on the clock at {uri}: {text}"
+        );
+    }
+    // The game ends: the article appears.
+    let last = found["events"][1]["seq"].as_u64().expect("a seq");
+    let (status, body) = append(
+        &app,
+        &db,
+        game,
+        last,
+        json!([{"type": "resign", "by": "white"}]),
+    )
+    .await;
+    assert_eq!(status, 201, "{body}");
+    for uri in [game_pgn.as_str(), round_pgn, public_pgn] {
+        let text = pgn_text(&app, &db.reader, uri).await;
+        assert!(
+            text.contains("12.9.2"),
+            "the article once ended at {uri}: {text}"
+        );
+    }
     db.finish().await;
 }
 

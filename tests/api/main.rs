@@ -1,6 +1,7 @@
 //! API and store tests against a real PostgreSQL (a fresh database per test), driving HTTP
 //! in-process through the same app the server runs. One binary, so one link step.
 
+mod appeals;
 mod broadcast_pgn;
 mod browser;
 mod cases;

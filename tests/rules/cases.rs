@@ -613,6 +613,8 @@ fn upheld_appeal_with_a_result_changes_the_result() {
             against_seq: decision_seq,
             upheld: true,
             result: Some(GameResult::Draw),
+            resume: None,
+            committee: Vec::new(),
             reason: "r".into(),
         })
         .expect("decided");
