@@ -776,10 +776,17 @@ fn truncation(
     let mut game = game.clone();
     let mut seq = seq;
     let mut events = Vec::new();
+    let stored = game.ply();
+    let retracted: Vec<String> = game.moves().iter().skip(keep).cloned().collect();
     while game.ply() > keep {
+        // The latest standing event the arbiter or the feed recorded: a correction stands
+        // too but is never itself retracted (it retracted the event before it).
         let Some(latest) = game
             .standing_events()
-            .filter(|(_, event)| matches!(event, Event::Recorded(_)))
+            .filter(|(_, event)| {
+                matches!(event, Event::Recorded(recorded)
+                    if !matches!(recorded, RecordedEvent::Correction { .. }))
+            })
             .map(|(seq, _)| seq)
             .last()
         else {
@@ -788,8 +795,14 @@ fn truncation(
         let correction = RecordedEvent::Correction {
             retracts_seq: latest,
             reason: format!(
-                "The board feed shows {keep} half-moves; accepted by the arbiter as a \
-                 correction of the stored line. {evidence}"
+                "The board feed shows {keep} half-moves where the log had {stored} (taken \
+                 back: {}); accepted by the arbiter as a correction of the stored line. \
+                 {evidence}",
+                if retracted.is_empty() {
+                    "no move".to_string()
+                } else {
+                    retracted.join(" ")
+                },
             ),
         };
         seq += 1;

@@ -915,3 +915,111 @@ async fn a_round_followed_from_its_pgn_records_every_move_with_its_clock_and_a_m
     app.stop().await;
     db.finish().await;
 }
+
+/// The board shows `shown` plies of the real game after `before` were stored: the takeback
+/// needs the arbiter, and one `accept_correction` retracts every ply taken back in one
+/// append, with the feed's moves as evidence; the board's game then goes on.
+async fn a_takeback_is_one_decision(before: usize, shown: usize) {
+    let db = TestDb::new().await;
+    let app = spawn(&db).await;
+    let (tournament, game) = round_with_one_board(&app, &db).await;
+    let feed = Feed::start().await;
+    let line = real_game();
+    follow(&app, &db, &tournament, &feed.url).await;
+    feed.publish(1, dgt_json(&line[..before], "*"));
+    wait_for_plies(&app, game, before).await;
+    let events_before = events_of(&db, game).await.len();
+
+    feed.publish(1, dgt_json(&line[..shown], "*"));
+    let attention = wait_for_attention(&app, &db, &tournament, "taken_back").await;
+    assert_eq!(attention["attention"]["keep_plies"], shown);
+    assert_eq!(attention["attention"]["stored_plies"], before);
+    let id = attention["attention_id"].as_str().expect("id");
+    let (status, decided) = decide(&app, &db, id, "accept_correction").await;
+    assert_eq!(status, 200, "{decided}");
+    assert_eq!(decided["attention"]["resolution"], "accepted");
+    assert_eq!(
+        decided["appended"],
+        before - shown,
+        "one correction per ply taken back"
+    );
+    let sans =
+        |plies: usize| -> Vec<String> { line[..plies].iter().map(|(s, _)| s.clone()).collect() };
+    assert_eq!(stored_moves(&app, game).await, sans(shown));
+    let events = events_of(&db, game).await;
+    let corrections: Vec<_> = events[events_before..]
+        .iter()
+        .filter_map(|e| match &e.event {
+            Event::Recorded(RecordedEvent::Correction {
+                retracts_seq,
+                reason,
+            }) => Some((e.seq, *retracts_seq, reason.clone())),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(corrections.len(), before - shown);
+    // One append: the corrections follow each other, the latest move retracted first.
+    for (index, (seq, retracts, reason)) in corrections.iter().enumerate() {
+        assert_eq!(*seq, corrections[0].0 + index as u64, "consecutive");
+        assert_eq!(
+            *retracts,
+            1 + before as u64 - index as u64,
+            "the stored moves from the last back"
+        );
+        assert_eq!(
+            events.iter().find(|e| e.seq == *seq).map(|e| e.recorded_at),
+            events
+                .iter()
+                .find(|e| e.seq == corrections[0].0)
+                .map(|e| e.recorded_at),
+            "stored together"
+        );
+        assert!(reason.contains("The feed's moves:"), "{reason}");
+        assert!(
+            reason.contains(&format!(
+                "shows {shown} half-moves where the log had {before}"
+            )),
+            "{reason}"
+        );
+    }
+
+    // The board plays on (the same moves again): recorded as new events after the
+    // corrections, never a branch.
+    feed.publish(1, dgt_json(&line[..before], "*"));
+    wait_for_plies(&app, game, before).await;
+    assert_eq!(stored_moves(&app, game).await, sans(before));
+    let events = events_of(&db, game).await;
+    let ids: HashSet<Uuid> = events.iter().map(|e| e.event_id).collect();
+    assert_eq!(ids.len(), events.len(), "no event id twice");
+    assert_eq!(
+        follow_view(&app, &db, &tournament).await["attentions"],
+        json!([])
+    );
+    app.stop().await;
+    db.finish().await;
+}
+
+#[actix_web::test]
+async fn a_takeback_of_one_ply_is_accepted_in_one_decision() {
+    a_takeback_is_one_decision(12, 11).await;
+}
+
+#[actix_web::test]
+async fn a_takeback_of_two_plies_is_accepted_in_one_decision() {
+    a_takeback_is_one_decision(12, 10).await;
+}
+
+#[actix_web::test]
+async fn a_takeback_of_five_plies_is_accepted_in_one_decision() {
+    a_takeback_is_one_decision(20, 15).await;
+}
+
+#[actix_web::test]
+async fn a_board_set_back_thirty_plies_to_a_middle_position_is_accepted_in_one_decision() {
+    a_takeback_is_one_decision(40, 10).await;
+}
+
+#[actix_web::test]
+async fn a_board_reset_to_the_start_is_accepted_in_one_decision() {
+    a_takeback_is_one_decision(16, 0).await;
+}
