@@ -18,6 +18,9 @@ use crate::access::Principal;
 use crate::app::arbitration::{Arbitration, RecordError};
 use crate::game::Game;
 use crate::game::event::{ArbiterRuling, ClockReading, Event, GameResult, RecordedEvent};
+use crate::interchange::board_feed::{
+    BoardMemory, Frame, Settled, admissible_rise_ms, move_number, reading_admissible,
+};
 use crate::interchange::dgt::{self, Attention, FeedMove, ResultSignal};
 use crate::interchange::pgn_feed;
 use crate::rules::side::Side;
@@ -262,8 +265,10 @@ impl Followers {
 
     /// One poll of a followed round: every board of the round's pairings with a published
     /// `game-N.json` is read against its stored line. Returns the moves recorded.
+    /// Without a memory of earlier polls, each frame is taken as it stands (as if it had
+    /// stood) and the moves keep their own times.
     pub async fn poll_round(&self, follow: &RoundFollow) -> Result<usize, FollowError> {
-        self.poll_round_seen(follow, &mut Seen::default()).await
+        self.poll_round_with(follow, None).await
     }
 
     /// [`Followers::poll_round`], skipping the boards whose feed and log are both as they
@@ -272,6 +277,14 @@ impl Followers {
         &self,
         follow: &RoundFollow,
         seen: &mut Seen,
+    ) -> Result<usize, FollowError> {
+        self.poll_round_with(follow, Some(seen)).await
+    }
+
+    async fn poll_round_with(
+        &self,
+        follow: &RoundFollow,
+        mut seen: Option<&mut Seen>,
     ) -> Result<usize, FollowError> {
         let tournament = self
             .store()
@@ -299,7 +312,7 @@ impl Followers {
         let mut recorded = 0;
         for head in heads {
             let Some(board) = head.board else { continue };
-            let (fingerprint, feed, result) = match &source {
+            let (fingerprint, frame) = match &source {
                 RoundSource::Dgt(base) => {
                     let Some(text) = self
                         .fetch_text(&format!("{base}/game-{board}.json"))
@@ -310,7 +323,7 @@ impl Followers {
                     let game = dgt::read_game(&text).map_err(|e| {
                         FollowError::Source(format!("{base}/game-{board}.json: {e}"))
                     })?;
-                    (fingerprint(&text), game.feed_moves(), game.result)
+                    (fingerprint(&text), game.frame())
                 }
                 RoundSource::Pgn(games) => {
                     let Some(game) = games.iter().find(|g| g.board == board) else {
@@ -318,30 +331,46 @@ impl Followers {
                     };
                     (
                         fingerprint(&format!("{:?}{:?}", game.moves, game.result)),
-                        game.moves.clone(),
-                        game.result.clone(),
+                        Frame {
+                            moves: game.moves.clone(),
+                            result: game.result.clone(),
+                            clock: None,
+                        },
                     )
                 }
             };
             let key = (fingerprint, head.seq);
-            if seen.boards.get(&board) == Some(&key) {
-                continue;
-            }
+            let settled = match seen.as_deref_mut() {
+                Some(seen) => {
+                    if seen.boards.get(&board) == Some(&key) {
+                        continue;
+                    }
+                    seen.memories.entry(board).or_default().read(&frame)
+                }
+                None => Settled {
+                    moves: frame.moves.clone(),
+                    stood: true,
+                },
+            };
             let sync = self
                 .sync_board(
                     follow.follow_id,
                     board,
                     head.game_id,
-                    &feed,
-                    result.as_deref(),
+                    &settled.moves,
+                    frame.result.as_deref(),
+                    settled.stood,
                 )
                 .await?;
             recorded += sync.recorded;
-            if sync.recorded == 0 {
-                // Unchanged since: nothing to read again until the feed or the log moves.
-                seen.boards.insert(board, key);
-            } else {
-                seen.boards.remove(&board);
+            if let Some(seen) = seen.as_deref_mut() {
+                if sync.recorded == 0 && settled.stood {
+                    // Stood and unchanged since: nothing to read again until the feed or the
+                    // log moves.
+                    seen.boards.insert(board, key);
+                } else {
+                    seen.boards.remove(&board);
+                }
             }
         }
         Ok(recorded)
@@ -372,7 +401,9 @@ impl Followers {
     }
 
     /// Reads a board's feed against its stored line: records the new legal moves with their
-    /// clock readings, and opens (or clears) the board's attention.
+    /// clock readings, and opens (or clears) the board's attention. A frame that has not
+    /// `stood` (the previous poll showed another line) settles only its moves that have a
+    /// successor: those are recorded, and nothing else is acted on until it stands.
     pub async fn sync_board(
         &self,
         follow_id: Uuid,
@@ -380,17 +411,36 @@ impl Followers {
         game_id: Uuid,
         feed: &[FeedMove],
         feed_result: Option<&str>,
+        stood: bool,
     ) -> Result<BoardSync, FollowError> {
         let (game, seq) = self.arbitration.state_at(game_id, None).await?;
         let Some(start) = game.position_at_ply(0).cloned() else {
             return Ok(BoardSync::default());
         };
         let stored = game.moves().to_vec();
-        let reading = dgt::read_against(&start, &stored, feed, game.result(), feed_result);
+        let mut reading = dgt::read_against(&start, &stored, feed, game.result(), feed_result);
+        if !stood {
+            // Only the plies with a successor have settled (a last move may yet be read
+            // differently, a takeback put back): record those, decide nothing else yet.
+            let settled = feed.len().saturating_sub(1).saturating_sub(stored.len());
+            reading.to_record.truncate(settled);
+            reading.attention = None;
+        }
         let mut recorded = 0;
         let mut attention = reading.attention;
         if !reading.to_record.is_empty() {
             let first_ply = stored.len() + 1;
+            let (checked, set_aside) =
+                with_admissible_readings(&game, &start, first_ply, &reading.to_record);
+            if set_aside > 0 {
+                tracing::info!(
+                    %game_id,
+                    board,
+                    set_aside,
+                    "board feed readings that would make a clock go up set aside"
+                );
+            }
+            reading.to_record = checked;
             let recording = self
                 .record_moves(
                     &start,
@@ -425,6 +475,12 @@ impl Followers {
             Attention::ProposedResult { result, .. } => stored_result != Some(*result),
             _ => true,
         });
+        if !stood {
+            return Ok(BoardSync {
+                recorded,
+                needs_arbiter: false,
+            });
+        }
         let needs_arbiter = match &attention {
             Some(attention) => self
                 .store()
@@ -629,6 +685,7 @@ impl Followers {
                     open.game_id,
                     &open.feed_moves,
                     open.feed_result.as_deref(),
+                    true,
                 )
                 .await
             {
@@ -657,11 +714,14 @@ enum RoundSource {
     Pgn(Vec<pgn_feed::PgnFeedGame>),
 }
 
-/// What a follower task saw at its last poll, per board: the feed's text (a fingerprint) and
-/// the game's last `seq`. A board whose both are unchanged is not read again.
+/// What a follower task saw at its last polls, per board: the feed's text (a fingerprint) and
+/// the game's last `seq` of a frame that stood and left nothing to do (a board whose both are
+/// unchanged is not read again), and the board's memory of its frames
+/// ([`BoardMemory`]: whether a frame stood, which clock object is current).
 #[derive(Clone, Debug, Default)]
 pub struct Seen {
     boards: HashMap<u32, (u64, Option<u64>)>,
+    memories: HashMap<u32, BoardMemory>,
 }
 
 fn fingerprint(text: &str) -> u64 {
@@ -719,6 +779,48 @@ pub fn feed_event_id(follow_id: Uuid, board: u32, after_seq: u64, ply: usize, sa
         &FEED_EVENT_NAMESPACE,
         format!("{follow_id}/board/{board}/after/{after_seq}/ply/{ply}/{san}").as_bytes(),
     )
+}
+
+/// The moves to record with every reading set aside that would make its side's clock go up
+/// by more than the move may add (its increment, and the next period's time after the move
+/// that completes a period, 6.3.2): such a frame is evidence of a fault, not a reading.
+/// Returns the moves and how many readings were set aside.
+fn with_admissible_readings(
+    game: &Game,
+    start: &shakmaty::Chess,
+    first_ply: usize,
+    moves: &[FeedMove],
+) -> (Vec<FeedMove>, usize) {
+    let control = &game.settings().time_control;
+    let clocks = game.clocks();
+    let (mut white, mut black) = (clocks.white_ms, clocks.black_ms);
+    let first = side_of_ply(start, 1);
+    let mut set_aside = 0;
+    let checked = moves
+        .iter()
+        .enumerate()
+        .map(|(index, feed_move)| {
+            let ply = first_ply + index;
+            let by = side_of_ply(start, ply);
+            let previous = match by {
+                Side::White => &mut white,
+                Side::Black => &mut black,
+            };
+            let mut feed_move = feed_move.clone();
+            if let Some(seconds) = feed_move.seconds_left {
+                let ms = seconds.saturating_mul(1000);
+                let rise = admissible_rise_ms(control, move_number(ply, by, first));
+                if reading_admissible(*previous, ms, rise) {
+                    *previous = Some(ms);
+                } else {
+                    feed_move.seconds_left = None;
+                    set_aside += 1;
+                }
+            }
+            feed_move
+        })
+        .collect();
+    (checked, set_aside)
 }
 
 fn move_event(

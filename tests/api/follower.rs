@@ -74,6 +74,9 @@ struct FeedState {
     games: HashMap<u32, String>,
     /// The round's PGN (`/round/round.pgn`).
     pgn: Option<String>,
+    /// Frames served one per request of `game-N.json`, by board, before its `games` entry
+    /// (each frame served becomes the entry: the last one stays).
+    script: HashMap<u32, std::collections::VecDeque<String>>,
     /// Answer 503 to everything (an outage).
     down: bool,
     /// Requests answered.
@@ -123,6 +126,12 @@ impl Feed {
                                 None => ("404 Not Found", String::from("none")),
                             }
                         } else {
+                            if let Some(board) = board
+                                && let Some(frame) =
+                                    state.script.get_mut(&board).and_then(|s| s.pop_front())
+                            {
+                                state.games.insert(board, frame);
+                            }
                             match board.and_then(|b| state.games.get(&b)) {
                                 Some(json) => ("200 OK", json.clone()),
                                 None => ("404 Not Found", String::from("none")),
@@ -152,6 +161,25 @@ impl Feed {
             .insert(board, json);
     }
 
+    /// Serves `frames` to the next polls of `board`, one per poll, the last one after.
+    fn play(&self, board: u32, frames: Vec<String>) {
+        self.state
+            .lock()
+            .expect("feed state")
+            .script
+            .insert(board, frames.into());
+    }
+
+    /// Whether every scripted frame has been served.
+    fn played(&self) -> bool {
+        self.state
+            .lock()
+            .expect("feed state")
+            .script
+            .values()
+            .all(|frames| frames.is_empty())
+    }
+
     fn publish_pgn(&self, pgn: String) {
         self.state.lock().expect("feed state").pgn = Some(pgn);
     }
@@ -174,6 +202,9 @@ async fn round_with_one_board(app: &TestApp, db: &TestDb) -> (String, Uuid) {
         .json(&{
             let mut settings = crate::tournaments::city_open();
             settings["name"] = json!("Feed Open 2026");
+            // The real game's control (lichess 300+3): its clocks rise by the increment.
+            settings["time_control"] =
+                json!({"kind": "blitz", "base_ms": 300_000, "increment_ms": 3_000});
             settings
         })
         .send()
@@ -1022,4 +1053,152 @@ async fn a_board_set_back_thirty_plies_to_a_middle_position_is_accepted_in_one_d
 #[actix_web::test]
 async fn a_board_reset_to_the_start_is_accepted_in_one_decision() {
     a_takeback_is_one_decision(16, 0).await;
+}
+
+/// The real game's first `plies` frames as LiveChess publishes them, each served to two
+/// polls, with the `clock` object lagging the moves by `lag` frames (the object written after
+/// ply `k - lag`: each side's time after its latest move, the side to move's clock running,
+/// `time` increasing), the moves with their own times or without.
+fn frames_with_clock(
+    line: &[(String, u64)],
+    plies: usize,
+    lag: usize,
+    own_times: bool,
+) -> Vec<String> {
+    let fresh = |k: usize| -> Value {
+        let latest = |white: bool| {
+            line[..k]
+                .iter()
+                .enumerate()
+                .rev()
+                .find(|(i, _)| (i % 2 == 0) == white)
+                .map_or(300, |(_, (_, s))| *s)
+        };
+        json!({
+            "white": latest(true),
+            "black": latest(false),
+            "time": 1_790_000_000_000_i64 + k as i64 * 1000,
+            "run": if k.is_multiple_of(2) { "white" } else { "black" },
+        })
+    };
+    let mut frames = Vec::new();
+    for k in 1..=plies {
+        let moves: Vec<String> = line[..k]
+            .iter()
+            .map(|(san, s)| {
+                if own_times {
+                    format!("{san} {s}")
+                } else {
+                    san.clone()
+                }
+            })
+            .collect();
+        let mut game = json!({"moves": moves, "result": "*", "chess960": 518});
+        if k > lag {
+            game["clock"] = fresh(k - lag);
+        }
+        frames.push(game.to_string());
+        frames.push(game.to_string());
+    }
+    frames
+}
+
+/// Replays `frames_with_clock` and returns the mover's stored reading (seconds) of each move.
+async fn stored_readings_with_clock(
+    lag: usize,
+    own_times: bool,
+) -> (Vec<Option<u64>>, Vec<(String, u64)>) {
+    let db = TestDb::new().await;
+    let app = spawn(&db).await;
+    let (tournament, game) = round_with_one_board(&app, &db).await;
+    let feed = Feed::start().await;
+    let line = real_game();
+    let plies = 16;
+    feed.play(1, frames_with_clock(&line, plies, lag, own_times));
+    follow(&app, &db, &tournament, &feed.url).await;
+    eventually("every frame served", || async { feed.played() }).await;
+    wait_for_plies(&app, game, plies).await;
+    let sans: Vec<String> = line[..plies].iter().map(|(s, _)| s.clone()).collect();
+    assert_eq!(stored_moves(&app, game).await, sans);
+    let readings = events_of(&db, game)
+        .await
+        .into_iter()
+        .filter(|e| matches!(e.event, Event::Recorded(RecordedEvent::Move { .. })))
+        .enumerate()
+        .map(|(index, e)| {
+            e.clock
+                .and_then(|c| {
+                    if index % 2 == 0 {
+                        c.white_ms
+                    } else {
+                        c.black_ms
+                    }
+                })
+                .map(|ms| ms / 1000)
+        })
+        .collect();
+    assert_eq!(
+        follow_view(&app, &db, &tournament).await["attentions"],
+        json!([])
+    );
+    app.stop().await;
+    db.finish().await;
+    (readings, line[..plies].to_vec())
+}
+
+#[actix_web::test]
+async fn a_clock_object_lagging_the_moves_by_one_frame_is_never_stored_as_the_new_moves_reading() {
+    let (readings, line) = stored_readings_with_clock(1, true).await;
+    let truth: Vec<Option<u64>> = line.iter().map(|(_, s)| Some(*s)).collect();
+    assert_eq!(readings, truth, "each move with its own time");
+}
+
+#[actix_web::test]
+async fn a_clock_object_lagging_the_moves_by_two_frames_is_never_stored_as_the_new_moves_reading() {
+    let (readings, line) = stored_readings_with_clock(2, true).await;
+    let truth: Vec<Option<u64>> = line.iter().map(|(_, s)| Some(*s)).collect();
+    assert_eq!(readings, truth, "each move with its own time");
+}
+
+#[actix_web::test]
+async fn a_clock_object_that_describes_the_position_gives_the_last_move_its_reading() {
+    // The moves without their own times: the readings come from the clock object, from the
+    // second move on (the first frame the follower sees has nothing to tell a lag by).
+    let (readings, line) = stored_readings_with_clock(0, false).await;
+    let mut truth: Vec<Option<u64>> = line.iter().map(|(_, s)| Some(*s)).collect();
+    truth[0] = None;
+    assert_eq!(readings, truth);
+}
+
+#[actix_web::test]
+async fn a_reading_that_would_make_a_clock_go_up_more_than_its_increment_is_not_stored() {
+    let db = TestDb::new().await;
+    let app = spawn(&db).await;
+    let (tournament, game) = round_with_one_board(&app, &db).await;
+    let feed = Feed::start().await;
+    let line = real_game();
+    follow(&app, &db, &tournament, &feed.url).await;
+    feed.publish(1, dgt_json(&line[..10], "*"));
+    wait_for_plies(&app, game, 10).await;
+    // 6. Qh5 read with a minute more than White had after 5. (the control adds 3 s a move).
+    let mut faulty = line[..12].to_vec();
+    faulty[10].1 = line[8].1 + 60;
+    feed.publish(1, dgt_json(&faulty, "*"));
+    wait_for_plies(&app, game, 12).await;
+    let moves: Vec<_> = events_of(&db, game)
+        .await
+        .into_iter()
+        .filter(|e| matches!(e.event, Event::Recorded(RecordedEvent::Move { .. })))
+        .collect();
+    assert_eq!(
+        moves[10].clock, None,
+        "the move, without the faulty reading"
+    );
+    assert_eq!(
+        moves[11].clock.as_ref().and_then(|c| c.black_ms),
+        Some(line[11].1 * 1000),
+        "the next move with its own"
+    );
+    app.stop().await;
+    db.finish().await;
 }
