@@ -223,6 +223,7 @@ async fn measure(cli: &Cli, url: &str) -> Result<()> {
             FeedKind::DgtJson,
             &format!("http://127.0.0.1:{port}/round/"),
             true,
+            arbiter::store::TakebackPolicy::ByFeed,
             "bench",
         )
         .await?;

@@ -17,7 +17,9 @@
 use crate::access::Principal;
 use crate::app::arbitration::{Arbitration, RecordError};
 use crate::game::Game;
-use crate::game::event::{ArbiterRuling, ClockReading, Event, GameResult, RecordedEvent};
+use crate::game::event::{
+    ArbiterRuling, ClockReading, Event, GameResult, RecordedEvent, ServiceEvent,
+};
 use crate::interchange::board_feed::{
     BoardMemory, Frame, Settled, admissible_rise_ms, move_number, reading_admissible,
 };
@@ -26,7 +28,7 @@ use crate::interchange::pgn_feed;
 use crate::rules::side::Side;
 use crate::store::{
     AttentionResolution, FeedKind, FollowAttention, NewEvent, PollOutcome, RoundFollow, Store,
-    StoreError,
+    StoreError, TakebackPolicy,
 };
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
@@ -107,8 +109,12 @@ pub enum ArbiterChoice {
     RecordIllegalMove,
     /// For a proposed result: recorded as the arbiter's decision ending the game.
     RecordResult,
-    /// Nothing is recorded; the same attention is not raised again.
+    /// Nothing is recorded; the same attention is not raised again. For a takeback the board
+    /// feed applied: kept as it is.
     Ignore,
+    /// For a takeback the board feed applied (`corrected_by_feed`): undone, the moves it
+    /// retracted recorded again (after retracting what the feed recorded since).
+    UndoCorrection,
 }
 
 /// What one board's poll did.
@@ -118,6 +124,20 @@ pub struct BoardSync {
     pub recorded: usize,
     /// Whether the board needs the arbiter now.
     pub needs_arbiter: bool,
+}
+
+/// What a board's feed shows at a poll, for [`Followers::sync_board`].
+#[derive(Clone, Copy, Debug)]
+pub struct BoardView<'a> {
+    /// The board's moves, each with the reading that belongs to its ply.
+    pub feed: &'a [FeedMove],
+    /// The feed's result field.
+    pub feed_result: Option<&'a str>,
+    /// Whether the frame stood (the previous poll showed the same line): when not, only its
+    /// moves with a successor are recorded and nothing else is acted on.
+    pub stood: bool,
+    /// Who applies a takeback that nothing the arbiter entered stands on.
+    pub takebacks: TakebackPolicy,
 }
 
 /// What a decision recorded.
@@ -357,9 +377,12 @@ impl Followers {
                     follow.follow_id,
                     board,
                     head.game_id,
-                    &settled.moves,
-                    frame.result.as_deref(),
-                    settled.stood,
+                    BoardView {
+                        feed: &settled.moves,
+                        feed_result: frame.result.as_deref(),
+                        stood: settled.stood,
+                        takebacks: follow.takebacks,
+                    },
                 )
                 .await?;
             recorded += sync.recorded;
@@ -409,10 +432,14 @@ impl Followers {
         follow_id: Uuid,
         board: u32,
         game_id: Uuid,
-        feed: &[FeedMove],
-        feed_result: Option<&str>,
-        stood: bool,
+        view: BoardView<'_>,
     ) -> Result<BoardSync, FollowError> {
+        let BoardView {
+            feed,
+            feed_result,
+            stood,
+            takebacks,
+        } = view;
         let (game, seq) = self.arbitration.state_at(game_id, None).await?;
         let Some(start) = game.position_at_ply(0).cloned() else {
             return Ok(BoardSync::default());
@@ -481,6 +508,60 @@ impl Followers {
                 needs_arbiter: false,
             });
         }
+        // A takeback (or another line from a ply on) that stood, over moves nothing the
+        // arbiter entered stands on: applied by the feed itself when the round says so.
+        let taken_back_to = match &attention {
+            Some(Attention::TakenBack { keep_plies, .. }) => Some(*keep_plies),
+            Some(Attention::Diverges { ply, .. }) => Some(ply.saturating_sub(1)),
+            _ => None,
+        };
+        if let Some(keep) = taken_back_to
+            && takebacks == TakebackPolicy::ByFeed
+            && recorded == 0
+            && let Some(retracted) = self.feed_owns_after(&game, game_id, keep).await?
+        {
+            let attention = attention.unwrap_or(Attention::TakenBack {
+                keep_plies: keep,
+                stored_plies: stored.len(),
+            });
+            let evidence = feed_evidence(board, &attention, feed, feed_result);
+            let reason = format!(
+                "{}; applied by the board feed, as nothing the arbiter entered stands on the \
+                 moves taken back (the arbiter may undo it). {evidence}",
+                taken_back_text(&game, keep)
+            );
+            let events = truncation(
+                &game,
+                seq,
+                keep,
+                &format!("{follow_id}/board/{board}/after/{seq}/keep/{keep}"),
+                &reason,
+            )?;
+            match self
+                .arbitration
+                .record(game_id, seq, events, FEED_RECORDER)
+                .await
+            {
+                Ok(_) => {}
+                // Someone recorded meanwhile: read again at the next poll.
+                Err(RecordError::Store(StoreError::StaleSeq { .. })) => {
+                    return Ok(BoardSync::default());
+                }
+                Err(other) => return Err(other.into()),
+            }
+            let notice = Attention::CorrectedByFeed {
+                keep_plies: keep,
+                stored_plies: stored.len(),
+                retracted,
+            };
+            self.store()
+                .open_attention(follow_id, game_id, board, &notice, feed, feed_result)
+                .await?;
+            return Ok(BoardSync {
+                recorded: 0,
+                needs_arbiter: false,
+            });
+        }
         let needs_arbiter = match &attention {
             Some(attention) => self
                 .store()
@@ -496,6 +577,60 @@ impl Followers {
             recorded,
             needs_arbiter,
         })
+    }
+
+    /// The moves after ply `keep` with their stored readings, when nothing but the board
+    /// feed's own moves (and its corrections) stands after that ply: no ruling, claim, offer,
+    /// result or entry of the arbiter's. `None` when something does (the takeback waits for
+    /// the arbiter).
+    async fn feed_owns_after(
+        &self,
+        game: &Game,
+        game_id: Uuid,
+        keep: usize,
+    ) -> Result<Option<Vec<FeedMove>>, FollowError> {
+        if game.is_over() {
+            return Ok(None);
+        }
+        let keep_seq = match keep {
+            0 => 0,
+            _ => match game.move_seqs().get(keep - 1) {
+                Some(seq) => *seq,
+                None => return Ok(None),
+            },
+        };
+        let envelopes = self
+            .store()
+            .read_events(game_id, keep_seq, None, None)
+            .await?;
+        let recorders: HashMap<u64, &str> = envelopes
+            .iter()
+            .map(|e| (e.seq, e.recorded_by.as_str()))
+            .collect();
+        let mut retracted = Vec::new();
+        for (seq, event, reading) in game.standing_events_with_readings() {
+            if seq <= keep_seq || matches!(event, Event::Service(ServiceEvent::GameCreated(_))) {
+                continue;
+            }
+            if recorders.get(&seq) != Some(&FEED_RECORDER) {
+                return Ok(None);
+            }
+            match event {
+                Event::Recorded(RecordedEvent::Move { by, san }) => retracted.push(FeedMove {
+                    san: san.clone(),
+                    seconds_left: reading
+                        .and_then(|r| match by {
+                            Side::White => r.white_ms,
+                            Side::Black => r.black_ms,
+                        })
+                        .map(|ms| ms / 1000),
+                    seconds_used: None,
+                }),
+                Event::Recorded(RecordedEvent::Correction { .. }) => {}
+                _ => return Ok(None),
+            }
+        }
+        Ok(Some(retracted))
     }
 
     /// Records `moves` (plies `first_ply`, ...) after `seq` in one append; when the engine
@@ -594,16 +729,55 @@ impl Followers {
             .may_record("arbiter_decision", &game.settings().event)
             .map_err(RecordError::from)?;
         let evidence = evidence_text(&open);
+        let accepted = |keep: usize| {
+            truncation(
+                &game,
+                seq,
+                keep,
+                &attention_id.to_string(),
+                &format!(
+                    "{}; accepted by the arbiter as a correction of the stored line. {evidence}",
+                    taken_back_text(&game, keep)
+                ),
+            )
+        };
         let (events, resolution) = match (&open.attention, choice) {
             (_, ArbiterChoice::Ignore) => (Vec::new(), AttentionResolution::Ignored),
-            (Attention::TakenBack { keep_plies, .. }, ArbiterChoice::AcceptCorrection) => (
-                truncation(&game, seq, *keep_plies, attention_id, &evidence)?,
-                AttentionResolution::Accepted,
-            ),
+            (Attention::TakenBack { keep_plies, .. }, ArbiterChoice::AcceptCorrection) => {
+                (accepted(*keep_plies)?, AttentionResolution::Accepted)
+            }
             (Attention::Diverges { ply, .. }, ArbiterChoice::AcceptCorrection) => (
-                truncation(&game, seq, ply.saturating_sub(1), attention_id, &evidence)?,
+                accepted(ply.saturating_sub(1))?,
                 AttentionResolution::Accepted,
             ),
+            (
+                Attention::CorrectedByFeed {
+                    keep_plies,
+                    retracted,
+                    ..
+                },
+                ArbiterChoice::UndoCorrection,
+            ) => {
+                let reason = format!(
+                    "Undoing the takeback the board feed applied: what was recorded after \
+                     half-move {keep_plies} since is retracted and the moves taken back are \
+                     recorded again. {evidence}"
+                );
+                let mut events =
+                    truncation(&game, seq, *keep_plies, &attention_id.to_string(), &reason)?;
+                let start = game.position_at_ply(0).cloned().unwrap_or_default();
+                for (index, restored) in retracted.iter().enumerate() {
+                    let ply = keep_plies + 1 + index;
+                    let mut event =
+                        move_event(&start, open.follow_id, open.board, 0, ply, restored);
+                    event.event_id = Uuid::new_v5(
+                        &FEED_EVENT_NAMESPACE,
+                        format!("{attention_id}/restore/{index}").as_bytes(),
+                    );
+                    events.push(event);
+                }
+                (events, AttentionResolution::Undone)
+            }
             (Attention::IllegalMove { ply, san, .. }, ArbiterChoice::RecordIllegalMove) => (
                 vec![derived(
                     attention_id,
@@ -683,9 +857,12 @@ impl Followers {
                     open.follow_id,
                     open.board,
                     open.game_id,
-                    &open.feed_moves,
-                    open.feed_result.as_deref(),
-                    true,
+                    BoardView {
+                        feed: &open.feed_moves,
+                        feed_result: open.feed_result.as_deref(),
+                        stood: true,
+                        takebacks: TakebackPolicy::ByArbiter,
+                    },
                 )
                 .await
             {
@@ -866,20 +1043,33 @@ fn derived(attention_id: Uuid, what: &str, event: RecordedEvent) -> NewEvent {
     }
 }
 
+/// "The board feed shows 10 half-moves where the log had 12 (taken back: Bxc6 dxc6)".
+fn taken_back_text(game: &Game, keep: usize) -> String {
+    let taken_back: Vec<&str> = game.moves().iter().skip(keep).map(String::as_str).collect();
+    format!(
+        "The board feed shows {keep} half-moves where the log had {} (taken back: {})",
+        game.ply(),
+        if taken_back.is_empty() {
+            "no move".to_string()
+        } else {
+            taken_back.join(" ")
+        }
+    )
+}
+
 /// The corrections that retract the standing recorded events after ply `keep` (the latest
-/// first, as a correction retracts the latest standing event).
+/// first, as a correction retracts the latest standing event), in one append, each with
+/// `reason`; their event ids derive from `id_base`.
 fn truncation(
     game: &Game,
     seq: u64,
     keep: usize,
-    attention_id: Uuid,
-    evidence: &str,
+    id_base: &str,
+    reason: &str,
 ) -> Result<Vec<NewEvent>, FollowError> {
     let mut game = game.clone();
     let mut seq = seq;
     let mut events = Vec::new();
-    let stored = game.ply();
-    let retracted: Vec<String> = game.moves().iter().skip(keep).cloned().collect();
     while game.ply() > keep {
         // The latest standing event the arbiter or the feed recorded: a correction stands
         // too but is never itself retracted (it retracted the event before it).
@@ -896,16 +1086,7 @@ fn truncation(
         };
         let correction = RecordedEvent::Correction {
             retracts_seq: latest,
-            reason: format!(
-                "The board feed shows {keep} half-moves where the log had {stored} (taken \
-                 back: {}); accepted by the arbiter as a correction of the stored line. \
-                 {evidence}",
-                if retracted.is_empty() {
-                    "no move".to_string()
-                } else {
-                    retracted.join(" ")
-                },
-            ),
+            reason: reason.to_string(),
         };
         seq += 1;
         game.record(seq, &correction).map_err(|refusal| {
@@ -914,11 +1095,15 @@ fn truncation(
                 refusal.message()
             ))
         })?;
-        events.push(derived(
-            attention_id,
-            &format!("correction/{}", events.len()),
-            correction,
-        ));
+        events.push(NewEvent {
+            event_id: Uuid::new_v5(
+                &FEED_EVENT_NAMESPACE,
+                format!("{id_base}/correction/{}", events.len()).as_bytes(),
+            ),
+            event: Event::Recorded(correction),
+            occurred_at: None,
+            clock: None,
+        });
     }
     Ok(events)
 }
@@ -926,18 +1111,31 @@ fn truncation(
 /// The evidence kept in the log with the arbiter's decision: what the feed said, and why it
 /// was not stored.
 fn evidence_text(open: &FollowAttention) -> String {
-    let moves: Vec<&str> = open.feed_moves.iter().map(|m| m.san.as_str()).collect();
-    format!(
-        "Board feed, board {}: {}. The feed's moves: {}{}.",
+    feed_evidence(
         open.board,
-        describe(&open.attention),
+        &open.attention,
+        &open.feed_moves,
+        open.feed_result.as_deref(),
+    )
+}
+
+/// What a board's feed said, in a sentence kept in the log.
+fn feed_evidence(
+    board: u32,
+    attention: &Attention,
+    feed: &[FeedMove],
+    feed_result: Option<&str>,
+) -> String {
+    let moves: Vec<&str> = feed.iter().map(|m| m.san.as_str()).collect();
+    format!(
+        "Board feed, board {board}: {}. The feed's moves: {}{}.",
+        describe(attention),
         if moves.is_empty() {
             "none".to_string()
         } else {
             moves.join(" ")
         },
-        open.feed_result
-            .as_deref()
+        feed_result
             .map(|r| format!("; its result: {r}"))
             .unwrap_or_default()
     )
@@ -967,6 +1165,24 @@ pub fn describe(attention: &Attention) -> String {
         Attention::Refused { san, reason, .. } => {
             format!("the engine refuses {san}: {reason}")
         }
+        Attention::CorrectedByFeed {
+            keep_plies,
+            stored_plies,
+            retracted,
+        } => format!(
+            "the board took back {} (from {stored_plies} half-moves to {keep_plies}) and the \
+             board feed retracted them, as nothing the arbiter entered stood on them; keep it \
+             (`ignore`) or undo it",
+            if retracted.is_empty() {
+                "moves".to_string()
+            } else {
+                retracted
+                    .iter()
+                    .map(|m| m.san.as_str())
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            }
+        ),
     }
 }
 
@@ -978,6 +1194,7 @@ pub fn attention_kind(attention: &Attention) -> &'static str {
         Attention::Diverges { .. } => "diverges",
         Attention::ProposedResult { .. } => "proposed_result",
         Attention::Refused { .. } => "refused",
+        Attention::CorrectedByFeed { .. } => "corrected_by_feed",
     }
 }
 
@@ -990,6 +1207,9 @@ pub fn fitting_choices(attention: &Attention) -> &'static [ArbiterChoice] {
         }
         Attention::ProposedResult { .. } => &[ArbiterChoice::RecordResult, ArbiterChoice::Ignore],
         Attention::Refused { .. } => &[ArbiterChoice::Ignore],
+        Attention::CorrectedByFeed { .. } => {
+            &[ArbiterChoice::Ignore, ArbiterChoice::UndoCorrection]
+        }
     }
 }
 
@@ -1000,6 +1220,7 @@ pub fn choice_name(choice: ArbiterChoice) -> &'static str {
         ArbiterChoice::RecordIllegalMove => "record_illegal_move",
         ArbiterChoice::RecordResult => "record_result",
         ArbiterChoice::Ignore => "ignore",
+        ArbiterChoice::UndoCorrection => "undo_correction",
     }
 }
 

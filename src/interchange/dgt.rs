@@ -280,6 +280,18 @@ pub enum Attention {
         /// How the board signalled it.
         signal: ResultSignal,
     },
+    /// Not a disagreement but a notice: the board took back moves that nothing the arbiter
+    /// entered stood on, and the follower retracted them itself, as the board feed (the
+    /// round's `takebacks` setting `by_feed`). Shown to the arbiter, who keeps it or undoes
+    /// it (the moves taken back are recorded again). Never produced by [`read_against`].
+    CorrectedByFeed {
+        /// The plies the board showed (the log kept them).
+        keep_plies: usize,
+        /// The plies the log had.
+        stored_plies: usize,
+        /// The moves retracted, with their stored readings, the first first.
+        retracted: Vec<FeedMove>,
+    },
     /// A move legal in the position that the engine still refuses to record (the game has
     /// ended in the log, for instance): shown with the engine's reason.
     Refused {

@@ -252,11 +252,26 @@ async fn follow(app: &TestApp, db: &TestDb, tournament: &str, url: &str) -> Valu
     follow_as(app, db, tournament, "dgt_json", url).await
 }
 
+/// Follows with every takeback waiting for the arbiter (`takebacks: by_arbiter`).
+async fn follow_strict(app: &TestApp, db: &TestDb, tournament: &str, url: &str) -> Value {
+    follow_with(
+        app,
+        db,
+        tournament,
+        json!({"kind": "dgt_json", "url": url, "takebacks": "by_arbiter"}),
+    )
+    .await
+}
+
 async fn follow_as(app: &TestApp, db: &TestDb, tournament: &str, kind: &str, url: &str) -> Value {
+    follow_with(app, db, tournament, json!({"kind": kind, "url": url})).await
+}
+
+async fn follow_with(app: &TestApp, db: &TestDb, tournament: &str, setting: Value) -> Value {
     let response = reqwest::Client::new()
         .put(app.url(&format!("/v1/tournaments/{tournament}/rounds/1/follow")))
         .header("Authorization", bearer(&db.arbiter).1)
-        .json(&json!({"kind": kind, "url": url}))
+        .json(&setting)
         .send()
         .await
         .expect("follow");
@@ -506,7 +521,7 @@ async fn a_move_taken_back_on_the_board_is_accepted_as_a_correction_of_the_store
     let (tournament, game) = round_with_one_board(&app, &db).await;
     let feed = Feed::start().await;
     let line = real_game();
-    follow(&app, &db, &tournament, &feed.url).await;
+    follow_strict(&app, &db, &tournament, &feed.url).await;
     feed.publish(1, dgt_json(&line[..12], "*"));
     wait_for_plies(&app, game, 12).await;
 
@@ -573,7 +588,7 @@ async fn a_reset_board_needs_the_arbiter_and_its_new_moves_are_never_stored_as_t
     let (tournament, game) = round_with_one_board(&app, &db).await;
     let feed = Feed::start().await;
     let line = real_game();
-    follow(&app, &db, &tournament, &feed.url).await;
+    follow_strict(&app, &db, &tournament, &feed.url).await;
     feed.publish(1, dgt_json(&line[..10], "*"));
     wait_for_plies(&app, game, 10).await;
     let stored_events = events_of(&db, game).await.len();
@@ -818,6 +833,7 @@ async fn the_floor_and_the_desk_show_what_the_board_feed_says_and_the_arbiter_de
             ("csrf", csrf_of(&floor_page).as_str()),
             ("action", "start"),
             ("url", feed.url.as_str()),
+            ("takebacks", "by_arbiter"),
         ])
         .send()
         .await
@@ -956,7 +972,7 @@ async fn a_takeback_is_one_decision(before: usize, shown: usize) {
     let (tournament, game) = round_with_one_board(&app, &db).await;
     let feed = Feed::start().await;
     let line = real_game();
-    follow(&app, &db, &tournament, &feed.url).await;
+    follow_strict(&app, &db, &tournament, &feed.url).await;
     feed.publish(1, dgt_json(&line[..before], "*"));
     wait_for_plies(&app, game, before).await;
     let events_before = events_of(&db, game).await.len();
@@ -1199,6 +1215,253 @@ async fn a_reading_that_would_make_a_clock_go_up_more_than_its_increment_is_not_
         Some(line[11].1 * 1000),
         "the next move with its own"
     );
+    app.stop().await;
+    db.finish().await;
+}
+
+/// Each frame served to `polls` polls in turn.
+fn each(frames: Vec<String>, polls: usize) -> Vec<String> {
+    frames
+        .into_iter()
+        .flat_map(|frame| std::iter::repeat_n(frame, polls))
+        .collect()
+}
+
+/// The corrections in the game's log, with who recorded them.
+async fn corrections_of(db: &TestDb, game: Uuid) -> Vec<(String, String)> {
+    events_of(db, game)
+        .await
+        .into_iter()
+        .filter_map(|e| match e.event {
+            Event::Recorded(RecordedEvent::Correction { reason, .. }) => {
+                Some((e.recorded_by, reason))
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+fn sans(line: &[(String, u64)]) -> Vec<String> {
+    line.iter().map(|(s, _)| s.clone()).collect()
+}
+
+#[actix_web::test]
+async fn a_legal_misread_that_stands_one_frame_is_never_stored() {
+    let db = TestDb::new().await;
+    let app = spawn(&db).await;
+    let (tournament, game) = round_with_one_board(&app, &db).await;
+    let feed = Feed::start().await;
+    let line = real_game();
+    // 6. Qh5 read for one frame as 6. Qg4 (legal), then right.
+    let mut misread = line[..11].to_vec();
+    misread[10].0 = "Qg4".into();
+    let frames = vec![
+        dgt_json(&line[..10], "*"),
+        dgt_json(&line[..10], "*"),
+        dgt_json(&misread, "*"),
+        dgt_json(&line[..11], "*"),
+        dgt_json(&line[..12], "*"),
+    ];
+    feed.play(1, each(frames, 1));
+    follow(&app, &db, &tournament, &feed.url).await;
+    eventually("every frame served", || async { feed.played() }).await;
+    wait_for_plies(&app, game, 12).await;
+    assert_eq!(stored_moves(&app, game).await, sans(&line[..12]));
+    assert_eq!(
+        corrections_of(&db, game).await,
+        vec![],
+        "nothing to correct"
+    );
+    assert_eq!(events_of(&db, game).await.len(), 1 + 12);
+    assert_eq!(
+        follow_view(&app, &db, &tournament).await["attentions"],
+        json!([])
+    );
+    app.stop().await;
+    db.finish().await;
+}
+
+#[actix_web::test]
+async fn an_illegal_misread_put_right_by_the_next_frame_needs_nobody() {
+    let db = TestDb::new().await;
+    let app = spawn(&db).await;
+    let (tournament, game) = round_with_one_board(&app, &db).await;
+    let feed = Feed::start().await;
+    let line = real_game();
+    let mut misread = line[..11].to_vec();
+    misread[10].0 = "Qh8".into();
+    let frames = vec![
+        dgt_json(&line[..10], "*"),
+        dgt_json(&line[..10], "*"),
+        dgt_json(&misread, "*"),
+        dgt_json(&line[..11], "*"),
+    ];
+    feed.play(1, frames);
+    follow(&app, &db, &tournament, &feed.url).await;
+    eventually("every frame served", || async { feed.played() }).await;
+    wait_for_plies(&app, game, 11).await;
+    let attentions: Vec<Value> = reqwest::Client::new()
+        .get(app.url(&format!("/v1/tournaments/{tournament}/rounds/1/follow")))
+        .header("Authorization", bearer(&db.arbiter).1)
+        .send()
+        .await
+        .expect("follow")
+        .json::<Value>()
+        .await
+        .expect("view")["attentions"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    assert!(attentions.is_empty(), "{attentions:?}");
+    assert_eq!(stored_moves(&app, game).await, sans(&line[..11]));
+    app.stop().await;
+    db.finish().await;
+}
+
+#[actix_web::test]
+async fn a_takeback_the_board_replays_identically_within_a_frame_is_no_correction() {
+    let db = TestDb::new().await;
+    let app = spawn(&db).await;
+    let (tournament, game) = round_with_one_board(&app, &db).await;
+    let feed = Feed::start().await;
+    let line = real_game();
+    let frames = vec![
+        dgt_json(&line[..12], "*"),
+        dgt_json(&line[..12], "*"),
+        dgt_json(&line[..10], "*"),
+        dgt_json(&line[..12], "*"),
+        dgt_json(&line[..14], "*"),
+    ];
+    feed.play(1, frames);
+    follow(&app, &db, &tournament, &feed.url).await;
+    eventually("every frame served", || async { feed.played() }).await;
+    wait_for_plies(&app, game, 14).await;
+    assert_eq!(stored_moves(&app, game).await, sans(&line[..14]));
+    assert_eq!(corrections_of(&db, game).await, vec![]);
+    assert_eq!(events_of(&db, game).await.len(), 1 + 14, "each move once");
+    app.stop().await;
+    db.finish().await;
+}
+
+/// The board takes back `back` plies of 12 and other moves are played: applied by the feed
+/// (nothing the arbiter entered stands on them), shown as a notice, and undone on request.
+async fn a_takeback_is_applied_by_the_feed(back: usize) {
+    let db = TestDb::new().await;
+    let app = spawn(&db).await;
+    let (tournament, game) = round_with_one_board(&app, &db).await;
+    let feed = Feed::start().await;
+    let line = real_game();
+    let kept = 12 - back;
+    // Another line from the ply taken back on: 6...Nf6 for 6...f4, or 6. h3 for 6. d3.
+    let mut other = line[..kept].to_vec();
+    other.push(if kept % 2 == 1 {
+        ("Nf6".to_string(), 250)
+    } else {
+        ("h3".to_string(), 260)
+    });
+    let frames = vec![
+        dgt_json(&line[..12], "*"),
+        dgt_json(&line[..12], "*"),
+        dgt_json(&line[..kept], "*"),
+        dgt_json(&line[..kept], "*"),
+        dgt_json(&other, "*"),
+        dgt_json(&other, "*"),
+    ];
+    feed.play(1, frames);
+    follow(&app, &db, &tournament, &feed.url).await;
+    eventually("every frame served", || async { feed.played() }).await;
+    wait_for_plies(&app, game, kept + 1).await;
+    assert_eq!(stored_moves(&app, game).await, sans(&other));
+    let corrections = corrections_of(&db, game).await;
+    assert_eq!(corrections.len(), back, "one correction per ply taken back");
+    for (recorder, reason) in &corrections {
+        assert_eq!(recorder, "board feed");
+        assert!(reason.contains("applied by the board feed"), "{reason}");
+        assert!(reason.contains("The feed's moves:"), "{reason}");
+    }
+    // Shown to the arbiter: a notice on the board, which can undo it.
+    let notice = wait_for_attention(&app, &db, &tournament, "corrected_by_feed").await;
+    assert_eq!(notice["attention"]["keep_plies"], kept);
+    assert_eq!(
+        notice["attention"]["retracted"]
+            .as_array()
+            .map(|moves| moves.iter().map(|m| m["san"].clone()).collect::<Vec<_>>()),
+        Some(line[kept..12].iter().map(|(s, _)| json!(s)).collect())
+    );
+    let id = notice["attention_id"].as_str().expect("id");
+    let (status, decided) = decide(&app, &db, id, "undo_correction").await;
+    assert_eq!(status, 200, "{decided}");
+    assert_eq!(decided["attention"]["resolution"], "undone");
+    assert_eq!(
+        stored_moves(&app, game).await,
+        sans(&line[..12]),
+        "the moves taken back restored"
+    );
+    // The board still shows its own line: now over the arbiter's entries, so it waits.
+    let waits = wait_for_attention(&app, &db, &tournament, "diverges").await;
+    assert_eq!(waits["attention"]["ply"], kept + 1);
+    assert_eq!(stored_moves(&app, game).await, sans(&line[..12]));
+    app.stop().await;
+    db.finish().await;
+}
+
+#[actix_web::test]
+async fn a_takeback_of_one_ply_with_another_move_played_is_applied_by_the_feed_and_undoable() {
+    a_takeback_is_applied_by_the_feed(1).await;
+}
+
+#[actix_web::test]
+async fn a_takeback_of_two_plies_with_another_move_played_is_applied_by_the_feed_and_undoable() {
+    a_takeback_is_applied_by_the_feed(2).await;
+}
+
+#[actix_web::test]
+async fn a_takeback_over_the_arbiters_entry_waits_for_the_arbiter_and_the_later_plies_are_kept() {
+    let db = TestDb::new().await;
+    let app = spawn(&db).await;
+    let (tournament, game) = round_with_one_board(&app, &db).await;
+    let feed = Feed::start().await;
+    let line = real_game();
+    follow(&app, &db, &tournament, &feed.url).await;
+    feed.publish(1, dgt_json(&line[..12], "*"));
+    wait_for_plies(&app, game, 12).await;
+    // The arbiter records White's draw offer (after 6...f4).
+    let seq = events_of(&db, game).await.len() as u64;
+    let response = reqwest::Client::new()
+        .post(app.url(&format!("/v1/games/{game}/events")))
+        .header("Authorization", bearer(&db.arbiter).1)
+        .json(&json!({"expected_seq": seq, "events": [{"type": "draw_offer", "by": "white"}]}))
+        .send()
+        .await
+        .expect("append");
+    assert_eq!(response.status().as_u16(), 201);
+    // The board takes back 6...f4 and the game goes on with 6...Nf6 7. h3 Be7.
+    let mut other = line[..11].to_vec();
+    other.push(("Nf6".into(), 250));
+    feed.publish(1, dgt_json(&other, "*"));
+    let attention = wait_for_attention(&app, &db, &tournament, "diverges").await;
+    assert_eq!(attention["attention"]["ply"], 12);
+    other.push(("h3".into(), 270));
+    other.push(("Be7".into(), 240));
+    feed.publish(1, dgt_json(&other, "*"));
+    eventually("the later plies kept with the attention", || async {
+        let view = follow_view(&app, &db, &tournament).await;
+        view["attentions"][0]["feed_moves"]
+            .as_array()
+            .is_some_and(|m| m.len() == 14)
+    })
+    .await;
+    assert_eq!(stored_moves(&app, game).await, sans(&line[..12]));
+    assert_eq!(
+        corrections_of(&db, game).await,
+        vec![],
+        "nothing retracted meanwhile"
+    );
+    let id = attention["attention_id"].as_str().expect("id");
+    let (status, decided) = decide(&app, &db, id, "accept_correction").await;
+    assert_eq!(status, 200, "{decided}");
+    wait_for_plies(&app, game, 14).await;
+    assert_eq!(stored_moves(&app, game).await, sans(&other), "nothing lost");
     app.stop().await;
     db.finish().await;
 }
