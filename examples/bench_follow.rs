@@ -231,7 +231,8 @@ async fn measure(cli: &Cli, url: &str) -> Result<()> {
         poll: Duration::from_millis(cli.poll_ms),
         max_backoff: Duration::from_secs(60),
     };
-    let followers = Followers::new(Arbitration::new(store.clone()), timing);
+    let followers = Followers::new(Arbitration::new(store.clone()), timing)
+        .allowing_hosts(&["127.0.0.1".to_string()]);
 
     // The first moves, recorded before measuring (the games warm, as in a running round).
     for board in 1..=cli.boards {

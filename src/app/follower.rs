@@ -16,6 +16,7 @@
 
 use crate::access::Principal;
 use crate::app::arbitration::{Arbitration, RecordError};
+use crate::app::feed_source::{AddressPolicy, FeedClient, Fetched};
 use crate::game::Game;
 use crate::game::event::{
     ArbiterRuling, ClockReading, Event, GameResult, RecordedEvent, ServiceEvent,
@@ -157,26 +158,36 @@ pub struct Decided {
 pub struct Followers {
     arbitration: Arbitration,
     timing: FollowTiming,
-    client: reqwest::Client,
+    client: FeedClient,
     running: Arc<Mutex<HashMap<Uuid, watch::Sender<bool>>>>,
 }
 
 impl Followers {
     /// Followers recording through `arbitration`, polling as `timing` says.
+    /// Internal addresses are refused (see [`crate::app::feed_source`]);
+    /// [`Followers::allowing_hosts`] lets an operator's hosts through.
     pub fn new(arbitration: Arbitration, timing: FollowTiming) -> Followers {
         install_tls_provider();
-        let client = reqwest::Client::builder()
-            .timeout(Duration::from_secs(10))
-            .connect_timeout(Duration::from_secs(5))
-            .user_agent(concat!("arbiter/", env!("CARGO_PKG_VERSION")))
-            .build()
-            .unwrap_or_default();
         Followers {
             arbitration,
             timing,
-            client,
+            client: FeedClient::new(AddressPolicy::default()),
             running: Arc::default(),
         }
+    }
+
+    /// The same followers, fetching from `hosts` although they are internal
+    /// (`--follow-allow-hosts`).
+    pub fn allowing_hosts(mut self, hosts: &[String]) -> Followers {
+        self.client = FeedClient::new(AddressPolicy::allowing(hosts));
+        self
+    }
+
+    /// Refuses a feed URL the follower would not fetch: not `http(s)`, or naming (or
+    /// resolving to) an internal address the operator has not allowed. The message says how
+    /// to allow it.
+    pub async fn check_source(&self, url: &str) -> Result<(), String> {
+        self.client.policy().check_url(url).await
     }
 
     fn store(&self) -> &Store {
@@ -399,28 +410,13 @@ impl Followers {
         Ok(recorded)
     }
 
-    /// The text at `url`; `None` when the source has not published it (404).
+    /// The text at `url`; `None` when the source has not published it (404). The address is
+    /// checked before connecting, the answer bounded ([`FeedClient::fetch`]).
     async fn fetch_text(&self, url: &str) -> Result<Option<String>, FollowError> {
-        let response = self
-            .client
-            .get(url)
-            .send()
-            .await
-            .map_err(|e| FollowError::Source(format!("{url}: {e}")))?;
-        if response.status() == reqwest::StatusCode::NOT_FOUND {
-            return Ok(None);
+        match self.client.fetch(url).await.map_err(FollowError::Source)? {
+            Fetched::Text(text) => Ok(Some(text)),
+            Fetched::NotFound => Ok(None),
         }
-        if !response.status().is_success() {
-            return Err(FollowError::Source(format!(
-                "{url} answered {}",
-                response.status()
-            )));
-        }
-        response
-            .text()
-            .await
-            .map(Some)
-            .map_err(|e| FollowError::Source(format!("{url}: {e}")))
     }
 
     /// Reads a board's feed against its stored line: records the new legal moves with their

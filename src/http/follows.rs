@@ -156,6 +156,11 @@ pub async fn set_follow(
         .await?
         .ok_or_else(|| tournament_not_found(id))?;
     caller.0.may_create_game(&tournament.settings.name)?;
+    state
+        .followers
+        .check_source(url)
+        .await
+        .map_err(|refused| ApiError::invalid_field("url", refused))?;
     if !state
         .store
         .round_exists(&tournament.settings.name, &round)

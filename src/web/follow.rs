@@ -85,12 +85,12 @@ pub fn floor_panel(
                                 value=[follow.map(|f| f.url.as_str())];
                             label for="feed-takebacks" { "Takebacks" }
                             select #feed-takebacks name="takebacks" {
-                                option value="by_feed" selected[follow.is_none_or(|f| f.takebacks == TakebackPolicy::ByFeed)] { "Applied by the feed when nothing you entered stands on them (you may undo)" }
-                                option value="by_arbiter" selected[follow.is_some_and(|f| f.takebacks == TakebackPolicy::ByArbiter)] { "Every takeback waits for me" }
+                                option value="by_feed" selected[follow.is_none_or(|f| f.takebacks == TakebackPolicy::ByFeed)] { "Applied by the feed (you may undo)" }
+                                option value="by_arbiter" selected[follow.is_some_and(|f| f.takebacks == TakebackPolicy::ByArbiter)] { "Each waits for me" }
                             }
                             div.actions { button.primary type="submit" { "Follow the boards" } }
                         }
-                        p.hint { "The service polls the feed every few seconds and records each new legal move with its clock through the engine; what the engine refuses is shown here and on the desk for you to decide." }
+                        p.hint { "The service polls the feed every few seconds and records each new legal move with its clock through the engine; what the engine refuses is shown here and on the desk for you to decide. A takeback over moves only the feed recorded is applied by the feed and shown to you, unless you choose that each waits for you." }
                     }
                 }
             }
@@ -143,6 +143,8 @@ pub async fn set(
             || url.chars().any(|c| c.is_whitespace() || c.is_control())
         {
             Err("Give the round's URL as http:// or https://, e.g. https://live.example.org/round-5/.".to_string())
+        } else if let Err(refused) = state.followers.check_source(&url).await {
+            Err(refused)
         } else if !state
             .store
             .round_exists(&tournament.settings.name, &round)

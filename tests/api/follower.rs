@@ -244,6 +244,9 @@ async fn spawn(db: &TestDb) -> TestApp {
     db.spawn_app(|config| {
         config.follow_poll_ms = 100;
         config.follow_max_backoff_ms = 800;
+        // The local feed server is on loopback, which a feed URL may name only when the
+        // operator allows it.
+        config.follow_allow_hosts = vec!["127.0.0.1".into()];
     })
     .await
 }
@@ -1462,6 +1465,97 @@ async fn a_takeback_over_the_arbiters_entry_waits_for_the_arbiter_and_the_later_
     assert_eq!(status, 200, "{decided}");
     wait_for_plies(&app, game, 14).await;
     assert_eq!(stored_moves(&app, game).await, sans(&other), "nothing lost");
+    app.stop().await;
+    db.finish().await;
+}
+
+#[actix_web::test]
+async fn a_feed_url_naming_an_internal_address_is_refused_saying_how_an_operator_allows_it() {
+    let db = TestDb::new().await;
+    // Without --follow-allow-hosts.
+    let app = db
+        .spawn_app(|config| {
+            config.follow_poll_ms = 100;
+        })
+        .await;
+    let (tournament, _) = round_with_one_board(&app, &db).await;
+    // Literal addresses are refused without any connection; `localhost` resolves from the
+    // hosts file. Nothing here is ever fetched.
+    for url in [
+        "http://127.0.0.1:5432/",
+        "http://169.254.169.254/latest/meta-data/",
+        "http://10.0.0.7/round/",
+        "http://192.168.1.20:1982/round/",
+        "http://[::1]:8080/round/",
+        "http://[fe80::1]/round/",
+        "http://0.0.0.0:8080/",
+        "http://localhost:5432/",
+        app.base.as_str(),
+    ] {
+        let response = reqwest::Client::new()
+            .put(app.url(&format!("/v1/tournaments/{tournament}/rounds/1/follow")))
+            .header("Authorization", bearer(&db.arbiter).1)
+            .json(&json!({"kind": "dgt_json", "url": url}))
+            .send()
+            .await
+            .expect("follow");
+        assert_eq!(response.status().as_u16(), 422, "{url}");
+        let problem: Value = response.json().await.expect("problem");
+        assert_eq!(problem["field"], "url", "{problem}");
+        assert!(
+            problem["detail"]
+                .as_str()
+                .is_some_and(|d| d.contains("--follow-allow-hosts")),
+            "{problem}"
+        );
+    }
+    app.stop().await;
+    db.finish().await;
+}
+
+#[actix_web::test]
+async fn a_stored_follow_of_an_internal_address_is_refused_at_each_poll_before_any_connection() {
+    let db = TestDb::new().await;
+    let app = db
+        .spawn_app(|config| {
+            config.follow_poll_ms = 100;
+            config.follow_max_backoff_ms = 400;
+        })
+        .await;
+    let (tournament, _) = round_with_one_board(&app, &db).await;
+    let feed = Feed::start().await;
+    feed.publish(1, dgt_json(&real_game()[..4], "*"));
+    // Stored as an older instance (or an operator who allowed the host then) left it.
+    let tournament_id: Uuid = tournament.parse().expect("id");
+    let follow = app
+        .state
+        .store
+        .set_round_follow(
+            tournament_id,
+            "1",
+            arbiter::store::FeedKind::DgtJson,
+            &feed.url,
+            true,
+            arbiter::store::TakebackPolicy::ByFeed,
+            "test",
+        )
+        .await
+        .expect("stored");
+    app.state.followers.start(follow.follow_id);
+    eventually("two failed polls", || async {
+        follow_view(&app, &db, &tournament).await["follow"]["failures"]
+            .as_u64()
+            .is_some_and(|f| f >= 2)
+    })
+    .await;
+    let view = follow_view(&app, &db, &tournament).await;
+    assert!(
+        view["follow"]["last_error"]
+            .as_str()
+            .is_some_and(|e| e.contains("--follow-allow-hosts")),
+        "{view}"
+    );
+    assert_eq!(feed.requests(), 0, "no connection to the refused address");
     app.stop().await;
     db.finish().await;
 }
