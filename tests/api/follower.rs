@@ -79,6 +79,8 @@ struct FeedState {
     script: HashMap<u32, std::collections::VecDeque<String>>,
     /// Answer 503 to everything (an outage).
     down: bool,
+    /// Close every connection without answering.
+    closing: bool,
     /// Requests answered.
     requests: usize,
 }
@@ -108,6 +110,10 @@ impl Feed {
                             Ok(0) | Err(_) => return,
                             Ok(n) => request.extend_from_slice(&buffer[..n]),
                         }
+                    }
+                    if state.lock().expect("feed state").closing {
+                        state.lock().expect("feed state").requests += 1;
+                        return; // the socket is dropped: closed without an answer
                     }
                     let text = String::from_utf8_lossy(&request);
                     let path = text.split_whitespace().nth(1).unwrap_or("/").to_string();
@@ -182,6 +188,10 @@ impl Feed {
 
     fn publish_pgn(&self, pgn: String) {
         self.state.lock().expect("feed state").pgn = Some(pgn);
+    }
+
+    fn set_closing(&self, closing: bool) {
+        self.state.lock().expect("feed state").closing = closing;
     }
 
     fn set_down(&self, down: bool) {
@@ -1556,6 +1566,105 @@ async fn a_stored_follow_of_an_internal_address_is_refused_at_each_poll_before_a
         "{view}"
     );
     assert_eq!(feed.requests(), 0, "no connection to the refused address");
+    app.stop().await;
+    db.finish().await;
+}
+
+#[actix_web::test]
+async fn a_feed_that_closes_its_connections_is_waited_for_and_resumed_with_no_gap() {
+    let db = TestDb::new().await;
+    let app = spawn(&db).await;
+    let (tournament, game) = round_with_one_board(&app, &db).await;
+    let feed = Feed::start().await;
+    let line = real_game();
+    follow(&app, &db, &tournament, &feed.url).await;
+    feed.publish(1, dgt_json(&line[..6], "*"));
+    wait_for_plies(&app, game, 6).await;
+    feed.set_closing(true);
+    feed.publish(1, dgt_json(&line[..14], "*"));
+    eventually("two failed polls", || async {
+        follow_view(&app, &db, &tournament).await["follow"]["failures"]
+            .as_u64()
+            .is_some_and(|f| f >= 2)
+    })
+    .await;
+    assert_eq!(stored_moves(&app, game).await.len(), 6);
+    feed.set_closing(false);
+    wait_for_plies(&app, game, 14).await;
+    assert_eq!(stored_moves(&app, game).await, sans(&line[..14]), "no gap");
+    assert_eq!(events_of(&db, game).await.len(), 1 + 14, "each move once");
+    app.stop().await;
+    db.finish().await;
+}
+
+#[actix_web::test]
+async fn the_feeds_own_result_is_proposed_and_recorded_by_the_arbiter() {
+    let db = TestDb::new().await;
+    let app = spawn(&db).await;
+    let (tournament, game) = round_with_one_board(&app, &db).await;
+    let feed = Feed::start().await;
+    let line = real_game();
+    follow(&app, &db, &tournament, &feed.url).await;
+    // Black resigned after 10 plies: the operator sets the result in LiveChess.
+    feed.publish(1, dgt_json(&line[..10], "1-0"));
+    let attention = wait_for_attention(&app, &db, &tournament, "proposed_result").await;
+    assert_eq!(attention["attention"]["signal"], "feed_result");
+    assert_eq!(attention["attention"]["result"], "1-0");
+    assert_eq!(stored_moves(&app, game).await, sans(&line[..10]));
+    let id = attention["attention_id"].as_str().expect("id");
+    let (status, decided) = decide(&app, &db, id, "record_result").await;
+    assert_eq!(status, 200, "{decided}");
+    let (state, _) = app
+        .state
+        .arbitration
+        .state_at(game, None)
+        .await
+        .expect("game");
+    assert_eq!(
+        state.result(),
+        Some(arbiter::game::event::GameResult::WhiteWins)
+    );
+    app.stop().await;
+    db.finish().await;
+}
+
+#[actix_web::test]
+async fn a_game_the_engine_ends_by_fivefold_repetition_stores_nothing_the_board_plays_after() {
+    let db = TestDb::new().await;
+    let app = spawn(&db).await;
+    let (tournament, game) = round_with_one_board(&app, &db).await;
+    let feed = Feed::start().await;
+    follow(&app, &db, &tournament, &feed.url).await;
+    // The knights go out and back four times: the start position stands a fifth time (9.6.1).
+    let mut line: Vec<(String, u64)> = Vec::new();
+    for _ in 0..4 {
+        for san in ["Nf3", "Nf6", "Ng1", "Ng8"] {
+            line.push((san.to_string(), 290));
+        }
+    }
+    let mut played_on = line.clone();
+    played_on.push(("e4".into(), 280));
+    played_on.push(("e5".into(), 280));
+    feed.publish(1, dgt_json(&played_on, "*"));
+    wait_for_plies(&app, game, 16).await;
+    let attention = wait_for_attention(&app, &db, &tournament, "refused").await;
+    assert_eq!(attention["attention"]["san"], "e4", "{attention}");
+    let (state, _) = app
+        .state
+        .arbitration
+        .state_at(game, None)
+        .await
+        .expect("game");
+    assert_eq!(
+        state.result(),
+        Some(arbiter::game::event::GameResult::Draw),
+        "the engine ended the game"
+    );
+    assert_eq!(
+        stored_moves(&app, game).await,
+        sans(&line),
+        "nothing after the end"
+    );
     app.stop().await;
     db.finish().await;
 }
