@@ -106,7 +106,8 @@ CREATE TABLE round_follows (
     last_poll_at timestamp with time zone,
     last_ok_at timestamp with time zone,
     last_error text,
-    failures integer NOT NULL DEFAULT 0
+    failures integer NOT NULL DEFAULT 0,
+    takebacks text NOT NULL DEFAULT 'by_feed'::text
 );
 
 CREATE TABLE tournament_byes (
@@ -177,10 +178,11 @@ ALTER TABLE fair_play_evidence ADD CONSTRAINT fair_play_evidence_pkey PRIMARY KE
 ALTER TABLE fair_play_payloads ADD CONSTRAINT fair_play_payloads_pkey PRIMARY KEY (event_id);
 ALTER TABLE follow_attentions ADD CONSTRAINT follow_attentions_follow_id_fkey FOREIGN KEY (follow_id) REFERENCES round_follows(follow_id) ON DELETE CASCADE;
 ALTER TABLE follow_attentions ADD CONSTRAINT follow_attentions_pkey PRIMARY KEY (attention_id);
-ALTER TABLE follow_attentions ADD CONSTRAINT follow_attentions_resolution CHECK (((resolution IS NULL) OR (resolution = ANY (ARRAY['accepted'::text, 'illegal_move_recorded'::text, 'result_recorded'::text, 'ignored'::text, 'cleared_by_feed'::text]))));
+ALTER TABLE follow_attentions ADD CONSTRAINT follow_attentions_resolution CHECK (((resolution IS NULL) OR (resolution = ANY (ARRAY['accepted'::text, 'illegal_move_recorded'::text, 'result_recorded'::text, 'ignored'::text, 'cleared_by_feed'::text, 'undone'::text]))));
 ALTER TABLE games ADD CONSTRAINT games_pkey PRIMARY KEY (game_id);
 ALTER TABLE round_follows ADD CONSTRAINT round_follows_kind CHECK ((kind = ANY (ARRAY['dgt_json'::text, 'pgn'::text])));
 ALTER TABLE round_follows ADD CONSTRAINT round_follows_pkey PRIMARY KEY (follow_id);
+ALTER TABLE round_follows ADD CONSTRAINT round_follows_takebacks CHECK ((takebacks = ANY (ARRAY['by_feed'::text, 'by_arbiter'::text])));
 ALTER TABLE round_follows ADD CONSTRAINT round_follows_tournament_id_fkey FOREIGN KEY (tournament_id) REFERENCES tournaments(tournament_id) ON DELETE CASCADE;
 ALTER TABLE round_follows ADD CONSTRAINT round_follows_tournament_id_round_key UNIQUE (tournament_id, round);
 ALTER TABLE round_follows ADD CONSTRAINT round_follows_url CHECK (((url ~ '^https?://'::text) AND (length(url) <= 2000)));

@@ -114,6 +114,13 @@ pub struct ServeConfig {
     /// wait doubles after each failure up to it).
     #[arg(long, env = "ARBITER_FOLLOW_MAX_BACKOFF_MS", default_value_t = 60_000)]
     pub follow_max_backoff_ms: u64,
+    /// Hosts a board feed may be followed from even though they are (or resolve to) a
+    /// loopback, link-local, private or this machine's own address, comma-separated, as the
+    /// feed URL writes them: `127.0.0.1`, `[::1]`, `livechess.lan`. Default: none (a feed on
+    /// an internal address is refused; e.g. a DGT LiveChess PC on the venue's LAN needs its
+    /// host listed here).
+    #[arg(long, env = "ARBITER_FOLLOW_ALLOW_HOSTS", value_delimiter = ',')]
+    pub follow_allow_hosts: Vec<String>,
     /// HTTP worker threads (default: one per CPU core).
     #[arg(long, env = "ARBITER_WORKERS")]
     pub workers: Option<std::num::NonZeroUsize>,

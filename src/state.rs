@@ -87,7 +87,8 @@ impl AppState {
             followers: Followers::new(
                 arbitration.clone(),
                 crate::app::follower::FollowTiming::of(config),
-            ),
+            )
+            .allowing_hosts(&config.follow_allow_hosts),
             arbitration,
             authenticator: Authenticator::new(
                 store.clone(),

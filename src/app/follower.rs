@@ -16,14 +16,20 @@
 
 use crate::access::Principal;
 use crate::app::arbitration::{Arbitration, RecordError};
+use crate::app::feed_source::{AddressPolicy, FeedClient, Fetched};
 use crate::game::Game;
-use crate::game::event::{ArbiterRuling, ClockReading, Event, GameResult, RecordedEvent};
+use crate::game::event::{
+    ArbiterRuling, ClockReading, Event, GameResult, RecordedEvent, ServiceEvent,
+};
+use crate::interchange::board_feed::{
+    BoardMemory, Frame, Settled, admissible_rise_ms, move_number, reading_admissible,
+};
 use crate::interchange::dgt::{self, Attention, FeedMove, ResultSignal};
 use crate::interchange::pgn_feed;
 use crate::rules::side::Side;
 use crate::store::{
     AttentionResolution, FeedKind, FollowAttention, NewEvent, PollOutcome, RoundFollow, Store,
-    StoreError,
+    StoreError, TakebackPolicy,
 };
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
@@ -106,8 +112,12 @@ pub enum ArbiterChoice {
     RecordIllegalMove,
     /// For a proposed result: recorded as the arbiter's decision ending the game.
     RecordResult,
-    /// Nothing is recorded; the same attention is not raised again.
+    /// Nothing is recorded; the same attention is not raised again. For a takeback the board
+    /// feed applied: kept as it is.
     Ignore,
+    /// For a takeback the board feed applied (`corrected_by_feed`): undone, the moves it
+    /// retracted recorded again (after retracting what the feed recorded since).
+    UndoCorrection,
 }
 
 /// What one board's poll did.
@@ -117,6 +127,20 @@ pub struct BoardSync {
     pub recorded: usize,
     /// Whether the board needs the arbiter now.
     pub needs_arbiter: bool,
+}
+
+/// What a board's feed shows at a poll, for [`Followers::sync_board`].
+#[derive(Clone, Copy, Debug)]
+pub struct BoardView<'a> {
+    /// The board's moves, each with the reading that belongs to its ply.
+    pub feed: &'a [FeedMove],
+    /// The feed's result field.
+    pub feed_result: Option<&'a str>,
+    /// Whether the frame stood (the previous poll showed the same line): when not, only its
+    /// moves with a successor are recorded and nothing else is acted on.
+    pub stood: bool,
+    /// Who applies a takeback that nothing the arbiter entered stands on.
+    pub takebacks: TakebackPolicy,
 }
 
 /// What a decision recorded.
@@ -136,26 +160,36 @@ pub struct Decided {
 pub struct Followers {
     arbitration: Arbitration,
     timing: FollowTiming,
-    client: reqwest::Client,
+    client: FeedClient,
     running: Arc<Mutex<HashMap<Uuid, watch::Sender<bool>>>>,
 }
 
 impl Followers {
     /// Followers recording through `arbitration`, polling as `timing` says.
+    /// Internal addresses are refused (see [`crate::app::feed_source`]);
+    /// [`Followers::allowing_hosts`] lets an operator's hosts through.
     pub fn new(arbitration: Arbitration, timing: FollowTiming) -> Followers {
         install_tls_provider();
-        let client = reqwest::Client::builder()
-            .timeout(Duration::from_secs(10))
-            .connect_timeout(Duration::from_secs(5))
-            .user_agent(concat!("arbiter/", env!("CARGO_PKG_VERSION")))
-            .build()
-            .unwrap_or_default();
         Followers {
             arbitration,
             timing,
-            client,
+            client: FeedClient::new(AddressPolicy::default()),
             running: Arc::default(),
         }
+    }
+
+    /// The same followers, fetching from `hosts` although they are internal
+    /// (`--follow-allow-hosts`).
+    pub fn allowing_hosts(mut self, hosts: &[String]) -> Followers {
+        self.client = FeedClient::new(AddressPolicy::allowing(hosts));
+        self
+    }
+
+    /// Refuses a feed URL the follower would not fetch: not `http(s)`, or naming (or
+    /// resolving to) an internal address the operator has not allowed. The message says how
+    /// to allow it.
+    pub async fn check_source(&self, url: &str) -> Result<(), String> {
+        self.client.policy().check_url(url).await
     }
 
     fn store(&self) -> &Store {
@@ -264,8 +298,10 @@ impl Followers {
 
     /// One poll of a followed round: every board of the round's pairings with a published
     /// `game-N.json` is read against its stored line. Returns the moves recorded.
+    /// Without a memory of earlier polls, each frame is taken as it stands (as if it had
+    /// stood) and the moves keep their own times.
     pub async fn poll_round(&self, follow: &RoundFollow) -> Result<usize, FollowError> {
-        self.poll_round_seen(follow, &mut Seen::default()).await
+        self.poll_round_with(follow, None).await
     }
 
     /// [`Followers::poll_round`], skipping the boards whose feed and log are both as they
@@ -274,6 +310,14 @@ impl Followers {
         &self,
         follow: &RoundFollow,
         seen: &mut Seen,
+    ) -> Result<usize, FollowError> {
+        self.poll_round_with(follow, Some(seen)).await
+    }
+
+    async fn poll_round_with(
+        &self,
+        follow: &RoundFollow,
+        mut seen: Option<&mut Seen>,
     ) -> Result<usize, FollowError> {
         let tournament = self
             .store()
@@ -301,7 +345,7 @@ impl Followers {
         let mut recorded = 0;
         for head in heads {
             let Some(board) = head.board else { continue };
-            let (fingerprint, feed, result) = match &source {
+            let (fingerprint, frame) = match &source {
                 RoundSource::Dgt(base) => {
                     let Some(text) = self
                         .fetch_text(&format!("{base}/game-{board}.json"))
@@ -312,7 +356,7 @@ impl Followers {
                     let game = dgt::read_game(&text).map_err(|e| {
                         FollowError::Source(format!("{base}/game-{board}.json: {e}"))
                     })?;
-                    (fingerprint(&text), game.feed_moves(), game.result)
+                    (fingerprint(&text), game.frame())
                 }
                 RoundSource::Pgn(games) => {
                     let Some(game) = games.iter().find(|g| g.board == board) else {
@@ -320,79 +364,108 @@ impl Followers {
                     };
                     (
                         fingerprint(&format!("{:?}{:?}", game.moves, game.result)),
-                        game.moves.clone(),
-                        game.result.clone(),
+                        Frame {
+                            moves: game.moves.clone(),
+                            result: game.result.clone(),
+                            clock: None,
+                        },
                     )
                 }
             };
             let key = (fingerprint, head.seq);
-            if seen.boards.get(&board) == Some(&key) {
-                continue;
-            }
+            let settled = match seen.as_deref_mut() {
+                Some(seen) => {
+                    if seen.boards.get(&board) == Some(&key) {
+                        continue;
+                    }
+                    seen.memories.entry(board).or_default().read(&frame)
+                }
+                None => Settled {
+                    moves: frame.moves.clone(),
+                    stood: true,
+                },
+            };
             let sync = self
                 .sync_board(
                     follow.follow_id,
                     board,
                     head.game_id,
-                    &feed,
-                    result.as_deref(),
+                    BoardView {
+                        feed: &settled.moves,
+                        feed_result: frame.result.as_deref(),
+                        stood: settled.stood,
+                        takebacks: follow.takebacks,
+                    },
                 )
                 .await?;
             recorded += sync.recorded;
-            if sync.recorded == 0 {
-                // Unchanged since: nothing to read again until the feed or the log moves.
-                seen.boards.insert(board, key);
-            } else {
-                seen.boards.remove(&board);
+            if let Some(seen) = seen.as_deref_mut() {
+                if sync.recorded == 0 && settled.stood {
+                    // Stood and unchanged since: nothing to read again until the feed or the
+                    // log moves.
+                    seen.boards.insert(board, key);
+                } else {
+                    seen.boards.remove(&board);
+                }
             }
         }
         Ok(recorded)
     }
 
-    /// The text at `url`; `None` when the source has not published it (404).
+    /// The text at `url`; `None` when the source has not published it (404). The address is
+    /// checked before connecting, the answer bounded ([`FeedClient::fetch`]).
     async fn fetch_text(&self, url: &str) -> Result<Option<String>, FollowError> {
-        let response = self
-            .client
-            .get(url)
-            .send()
-            .await
-            .map_err(|e| FollowError::Source(format!("{url}: {e}")))?;
-        if response.status() == reqwest::StatusCode::NOT_FOUND {
-            return Ok(None);
+        match self.client.fetch(url).await.map_err(FollowError::Source)? {
+            Fetched::Text(text) => Ok(Some(text)),
+            Fetched::NotFound => Ok(None),
         }
-        if !response.status().is_success() {
-            return Err(FollowError::Source(format!(
-                "{url} answered {}",
-                response.status()
-            )));
-        }
-        response
-            .text()
-            .await
-            .map(Some)
-            .map_err(|e| FollowError::Source(format!("{url}: {e}")))
     }
 
     /// Reads a board's feed against its stored line: records the new legal moves with their
-    /// clock readings, and opens (or clears) the board's attention.
+    /// clock readings, and opens (or clears) the board's attention. A frame that has not
+    /// `stood` (the previous poll showed another line) settles only its moves that have a
+    /// successor: those are recorded, and nothing else is acted on until it stands.
     pub async fn sync_board(
         &self,
         follow_id: Uuid,
         board: u32,
         game_id: Uuid,
-        feed: &[FeedMove],
-        feed_result: Option<&str>,
+        view: BoardView<'_>,
     ) -> Result<BoardSync, FollowError> {
+        let BoardView {
+            feed,
+            feed_result,
+            stood,
+            takebacks,
+        } = view;
         let (game, seq) = self.arbitration.state_at(game_id, None).await?;
         let Some(start) = game.position_at_ply(0).cloned() else {
             return Ok(BoardSync::default());
         };
         let stored = game.moves().to_vec();
-        let reading = dgt::read_against(&start, &stored, feed, game.result(), feed_result);
+        let mut reading = dgt::read_against(&start, &stored, feed, game.result(), feed_result);
+        if !stood {
+            // Only the plies with a successor have settled (a last move may yet be read
+            // differently, a takeback put back): record those, decide nothing else yet.
+            let settled = feed.len().saturating_sub(1).saturating_sub(stored.len());
+            reading.to_record.truncate(settled);
+            reading.attention = None;
+        }
         let mut recorded = 0;
         let mut attention = reading.attention;
         if !reading.to_record.is_empty() {
             let first_ply = stored.len() + 1;
+            let (checked, set_aside) =
+                with_admissible_readings(&game, &start, first_ply, &reading.to_record);
+            if set_aside > 0 {
+                tracing::info!(
+                    %game_id,
+                    board,
+                    set_aside,
+                    "board feed readings that would make a clock go up set aside"
+                );
+            }
+            reading.to_record = checked;
             let recording = self
                 .record_moves(
                     &start,
@@ -427,6 +500,66 @@ impl Followers {
             Attention::ProposedResult { result, .. } => stored_result != Some(*result),
             _ => true,
         });
+        if !stood {
+            return Ok(BoardSync {
+                recorded,
+                needs_arbiter: false,
+            });
+        }
+        // A takeback (or another line from a ply on) that stood, over moves nothing the
+        // arbiter entered stands on: applied by the feed itself when the round says so.
+        let taken_back_to = match &attention {
+            Some(Attention::TakenBack { keep_plies, .. }) => Some(*keep_plies),
+            Some(Attention::Diverges { ply, .. }) => Some(ply.saturating_sub(1)),
+            _ => None,
+        };
+        if let Some(keep) = taken_back_to
+            && takebacks == TakebackPolicy::ByFeed
+            && recorded == 0
+            && let Some(retracted) = self.feed_owns_after(&game, game_id, keep).await?
+        {
+            let attention = attention.unwrap_or(Attention::TakenBack {
+                keep_plies: keep,
+                stored_plies: stored.len(),
+            });
+            let evidence = feed_evidence(board, &attention, feed, feed_result);
+            let reason = format!(
+                "{}; applied by the board feed, as nothing the arbiter entered stands on the \
+                 moves taken back (the arbiter may undo it). {evidence}",
+                taken_back_text(&game, keep)
+            );
+            let events = truncation(
+                &game,
+                seq,
+                keep,
+                &format!("{follow_id}/board/{board}/after/{seq}/keep/{keep}"),
+                &reason,
+            )?;
+            match self
+                .arbitration
+                .record(game_id, seq, events, FEED_RECORDER)
+                .await
+            {
+                Ok(_) => {}
+                // Someone recorded meanwhile: read again at the next poll.
+                Err(RecordError::Store(StoreError::StaleSeq { .. })) => {
+                    return Ok(BoardSync::default());
+                }
+                Err(other) => return Err(other.into()),
+            }
+            let notice = Attention::CorrectedByFeed {
+                keep_plies: keep,
+                stored_plies: stored.len(),
+                retracted,
+            };
+            self.store()
+                .open_attention(follow_id, game_id, board, &notice, feed, feed_result)
+                .await?;
+            return Ok(BoardSync {
+                recorded: 0,
+                needs_arbiter: false,
+            });
+        }
         let needs_arbiter = match &attention {
             Some(attention) => self
                 .store()
@@ -442,6 +575,60 @@ impl Followers {
             recorded,
             needs_arbiter,
         })
+    }
+
+    /// The moves after ply `keep` with their stored readings, when nothing but the board
+    /// feed's own moves (and its corrections) stands after that ply: no ruling, claim, offer,
+    /// result or entry of the arbiter's. `None` when something does (the takeback waits for
+    /// the arbiter).
+    async fn feed_owns_after(
+        &self,
+        game: &Game,
+        game_id: Uuid,
+        keep: usize,
+    ) -> Result<Option<Vec<FeedMove>>, FollowError> {
+        if game.is_over() {
+            return Ok(None);
+        }
+        let keep_seq = match keep {
+            0 => 0,
+            _ => match game.move_seqs().get(keep - 1) {
+                Some(seq) => *seq,
+                None => return Ok(None),
+            },
+        };
+        let envelopes = self
+            .store()
+            .read_events(game_id, keep_seq, None, None)
+            .await?;
+        let recorders: HashMap<u64, &str> = envelopes
+            .iter()
+            .map(|e| (e.seq, e.recorded_by.as_str()))
+            .collect();
+        let mut retracted = Vec::new();
+        for (seq, event, reading) in game.standing_events_with_readings() {
+            if seq <= keep_seq || matches!(event, Event::Service(ServiceEvent::GameCreated(_))) {
+                continue;
+            }
+            if recorders.get(&seq) != Some(&FEED_RECORDER) {
+                return Ok(None);
+            }
+            match event {
+                Event::Recorded(RecordedEvent::Move { by, san }) => retracted.push(FeedMove {
+                    san: san.clone(),
+                    seconds_left: reading
+                        .and_then(|r| match by {
+                            Side::White => r.white_ms,
+                            Side::Black => r.black_ms,
+                        })
+                        .map(|ms| ms / 1000),
+                    seconds_used: None,
+                }),
+                Event::Recorded(RecordedEvent::Correction { .. }) => {}
+                _ => return Ok(None),
+            }
+        }
+        Ok(Some(retracted))
     }
 
     /// Records `moves` (plies `first_ply`, ...) after `seq` in one append; when the engine
@@ -540,16 +727,55 @@ impl Followers {
             .may_record("arbiter_decision", &game.settings().event)
             .map_err(RecordError::from)?;
         let evidence = evidence_text(&open);
+        let accepted = |keep: usize| {
+            truncation(
+                &game,
+                seq,
+                keep,
+                &attention_id.to_string(),
+                &format!(
+                    "{}; accepted by the arbiter as a correction of the stored line. {evidence}",
+                    taken_back_text(&game, keep)
+                ),
+            )
+        };
         let (events, resolution) = match (&open.attention, choice) {
             (_, ArbiterChoice::Ignore) => (Vec::new(), AttentionResolution::Ignored),
-            (Attention::TakenBack { keep_plies, .. }, ArbiterChoice::AcceptCorrection) => (
-                truncation(&game, seq, *keep_plies, attention_id, &evidence)?,
-                AttentionResolution::Accepted,
-            ),
+            (Attention::TakenBack { keep_plies, .. }, ArbiterChoice::AcceptCorrection) => {
+                (accepted(*keep_plies)?, AttentionResolution::Accepted)
+            }
             (Attention::Diverges { ply, .. }, ArbiterChoice::AcceptCorrection) => (
-                truncation(&game, seq, ply.saturating_sub(1), attention_id, &evidence)?,
+                accepted(ply.saturating_sub(1))?,
                 AttentionResolution::Accepted,
             ),
+            (
+                Attention::CorrectedByFeed {
+                    keep_plies,
+                    retracted,
+                    ..
+                },
+                ArbiterChoice::UndoCorrection,
+            ) => {
+                let reason = format!(
+                    "Undoing the takeback the board feed applied: what was recorded after \
+                     half-move {keep_plies} since is retracted and the moves taken back are \
+                     recorded again. {evidence}"
+                );
+                let mut events =
+                    truncation(&game, seq, *keep_plies, &attention_id.to_string(), &reason)?;
+                let start = game.position_at_ply(0).cloned().unwrap_or_default();
+                for (index, restored) in retracted.iter().enumerate() {
+                    let ply = keep_plies + 1 + index;
+                    let mut event =
+                        move_event(&start, open.follow_id, open.board, 0, ply, restored);
+                    event.event_id = Uuid::new_v5(
+                        &FEED_EVENT_NAMESPACE,
+                        format!("{attention_id}/restore/{index}").as_bytes(),
+                    );
+                    events.push(event);
+                }
+                (events, AttentionResolution::Undone)
+            }
             (Attention::IllegalMove { ply, san, .. }, ArbiterChoice::RecordIllegalMove) => (
                 vec![derived(
                     attention_id,
@@ -631,8 +857,12 @@ impl Followers {
                     open.follow_id,
                     open.board,
                     open.game_id,
-                    &open.feed_moves,
-                    open.feed_result.as_deref(),
+                    BoardView {
+                        feed: &open.feed_moves,
+                        feed_result: open.feed_result.as_deref(),
+                        stood: true,
+                        takebacks: TakebackPolicy::ByArbiter,
+                    },
                 )
                 .await
             {
@@ -661,11 +891,14 @@ enum RoundSource {
     Pgn(Vec<pgn_feed::PgnFeedGame>),
 }
 
-/// What a follower task saw at its last poll, per board: the feed's text (a fingerprint) and
-/// the game's last `seq`. A board whose both are unchanged is not read again.
+/// What a follower task saw at its last polls, per board: the feed's text (a fingerprint) and
+/// the game's last `seq` of a frame that stood and left nothing to do (a board whose both are
+/// unchanged is not read again), and the board's memory of its frames
+/// ([`BoardMemory`]: whether a frame stood, which clock object is current).
 #[derive(Clone, Debug, Default)]
 pub struct Seen {
     boards: HashMap<u32, (u64, Option<u64>)>,
+    memories: HashMap<u32, BoardMemory>,
 }
 
 fn fingerprint(text: &str) -> u64 {
@@ -725,6 +958,48 @@ pub fn feed_event_id(follow_id: Uuid, board: u32, after_seq: u64, ply: usize, sa
     )
 }
 
+/// The moves to record with every reading set aside that would make its side's clock go up
+/// by more than the move may add (its increment, and the next period's time after the move
+/// that completes a period, 6.3.2): such a frame is evidence of a fault, not a reading.
+/// Returns the moves and how many readings were set aside.
+fn with_admissible_readings(
+    game: &Game,
+    start: &shakmaty::Chess,
+    first_ply: usize,
+    moves: &[FeedMove],
+) -> (Vec<FeedMove>, usize) {
+    let control = &game.settings().time_control;
+    let clocks = game.clocks();
+    let (mut white, mut black) = (clocks.white_ms, clocks.black_ms);
+    let first = side_of_ply(start, 1);
+    let mut set_aside = 0;
+    let checked = moves
+        .iter()
+        .enumerate()
+        .map(|(index, feed_move)| {
+            let ply = first_ply + index;
+            let by = side_of_ply(start, ply);
+            let previous = match by {
+                Side::White => &mut white,
+                Side::Black => &mut black,
+            };
+            let mut feed_move = feed_move.clone();
+            if let Some(seconds) = feed_move.seconds_left {
+                let ms = seconds.saturating_mul(1000);
+                let rise = admissible_rise_ms(control, move_number(ply, by, first));
+                if reading_admissible(*previous, ms, rise) {
+                    *previous = Some(ms);
+                } else {
+                    feed_move.seconds_left = None;
+                    set_aside += 1;
+                }
+            }
+            feed_move
+        })
+        .collect();
+    (checked, set_aside)
+}
+
 fn move_event(
     start: &shakmaty::Chess,
     follow_id: Uuid,
@@ -768,22 +1043,42 @@ fn derived(attention_id: Uuid, what: &str, event: RecordedEvent) -> NewEvent {
     }
 }
 
+/// "The board feed shows 10 half-moves where the log had 12 (taken back: Bxc6 dxc6)".
+fn taken_back_text(game: &Game, keep: usize) -> String {
+    let taken_back: Vec<&str> = game.moves().iter().skip(keep).map(String::as_str).collect();
+    format!(
+        "The board feed shows {keep} half-moves where the log had {} (taken back: {})",
+        game.ply(),
+        if taken_back.is_empty() {
+            "no move".to_string()
+        } else {
+            taken_back.join(" ")
+        }
+    )
+}
+
 /// The corrections that retract the standing recorded events after ply `keep` (the latest
-/// first, as a correction retracts the latest standing event).
+/// first, as a correction retracts the latest standing event), in one append, each with
+/// `reason`; their event ids derive from `id_base`.
 fn truncation(
     game: &Game,
     seq: u64,
     keep: usize,
-    attention_id: Uuid,
-    evidence: &str,
+    id_base: &str,
+    reason: &str,
 ) -> Result<Vec<NewEvent>, FollowError> {
     let mut game = game.clone();
     let mut seq = seq;
     let mut events = Vec::new();
     while game.ply() > keep {
+        // The latest standing event the arbiter or the feed recorded: a correction stands
+        // too but is never itself retracted (it retracted the event before it).
         let Some(latest) = game
             .standing_events()
-            .filter(|(_, event)| matches!(event, Event::Recorded(_)))
+            .filter(|(_, event)| {
+                matches!(event, Event::Recorded(recorded)
+                    if !matches!(recorded, RecordedEvent::Correction { .. }))
+            })
             .map(|(seq, _)| seq)
             .last()
         else {
@@ -791,10 +1086,7 @@ fn truncation(
         };
         let correction = RecordedEvent::Correction {
             retracts_seq: latest,
-            reason: format!(
-                "The board feed shows {keep} half-moves; accepted by the arbiter as a \
-                 correction of the stored line. {evidence}"
-            ),
+            reason: reason.to_string(),
         };
         seq += 1;
         game.record(seq, &correction).map_err(|refusal| {
@@ -803,11 +1095,15 @@ fn truncation(
                 refusal.message()
             ))
         })?;
-        events.push(derived(
-            attention_id,
-            &format!("correction/{}", events.len()),
-            correction,
-        ));
+        events.push(NewEvent {
+            event_id: Uuid::new_v5(
+                &FEED_EVENT_NAMESPACE,
+                format!("{id_base}/correction/{}", events.len()).as_bytes(),
+            ),
+            event: Event::Recorded(correction),
+            occurred_at: None,
+            clock: None,
+        });
     }
     Ok(events)
 }
@@ -815,18 +1111,31 @@ fn truncation(
 /// The evidence kept in the log with the arbiter's decision: what the feed said, and why it
 /// was not stored.
 fn evidence_text(open: &FollowAttention) -> String {
-    let moves: Vec<&str> = open.feed_moves.iter().map(|m| m.san.as_str()).collect();
-    format!(
-        "Board feed, board {}: {}. The feed's moves: {}{}.",
+    feed_evidence(
         open.board,
-        describe(&open.attention),
+        &open.attention,
+        &open.feed_moves,
+        open.feed_result.as_deref(),
+    )
+}
+
+/// What a board's feed said, in a sentence kept in the log.
+fn feed_evidence(
+    board: u32,
+    attention: &Attention,
+    feed: &[FeedMove],
+    feed_result: Option<&str>,
+) -> String {
+    let moves: Vec<&str> = feed.iter().map(|m| m.san.as_str()).collect();
+    format!(
+        "Board feed, board {board}: {}. The feed's moves: {}{}.",
+        describe(attention),
         if moves.is_empty() {
             "none".to_string()
         } else {
             moves.join(" ")
         },
-        open.feed_result
-            .as_deref()
+        feed_result
             .map(|r| format!("; its result: {r}"))
             .unwrap_or_default()
     )
@@ -856,6 +1165,24 @@ pub fn describe(attention: &Attention) -> String {
         Attention::Refused { san, reason, .. } => {
             format!("the engine refuses {san}: {reason}")
         }
+        Attention::CorrectedByFeed {
+            keep_plies,
+            stored_plies,
+            retracted,
+        } => format!(
+            "the board took back {} (from {stored_plies} half-moves to {keep_plies}) and the \
+             board feed retracted them, as nothing the arbiter entered stood on them; keep it \
+             (`ignore`) or undo it",
+            if retracted.is_empty() {
+                "moves".to_string()
+            } else {
+                retracted
+                    .iter()
+                    .map(|m| m.san.as_str())
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            }
+        ),
     }
 }
 
@@ -867,6 +1194,7 @@ pub fn attention_kind(attention: &Attention) -> &'static str {
         Attention::Diverges { .. } => "diverges",
         Attention::ProposedResult { .. } => "proposed_result",
         Attention::Refused { .. } => "refused",
+        Attention::CorrectedByFeed { .. } => "corrected_by_feed",
     }
 }
 
@@ -879,6 +1207,9 @@ pub fn fitting_choices(attention: &Attention) -> &'static [ArbiterChoice] {
         }
         Attention::ProposedResult { .. } => &[ArbiterChoice::RecordResult, ArbiterChoice::Ignore],
         Attention::Refused { .. } => &[ArbiterChoice::Ignore],
+        Attention::CorrectedByFeed { .. } => {
+            &[ArbiterChoice::Ignore, ArbiterChoice::UndoCorrection]
+        }
     }
 }
 
@@ -889,6 +1220,7 @@ pub fn choice_name(choice: ArbiterChoice) -> &'static str {
         ArbiterChoice::RecordIllegalMove => "record_illegal_move",
         ArbiterChoice::RecordResult => "record_result",
         ArbiterChoice::Ignore => "ignore",
+        ArbiterChoice::UndoCorrection => "undo_correction",
     }
 }
 

@@ -304,12 +304,12 @@ impl Importer {
         }
         let ending_recorded = matches!(
             view.termination,
-            Some(Termination::Flag | Termination::Resignation)
+            Some(Termination::Flag | Termination::Resignation | Termination::Arbiter)
         );
         if plan.events.len() > plan.moves && game.is_over() && !ending_recorded {
             report.notes.push(
-                "The end named by the Termination tag was not recorded: the game had already \
-                 ended on the board."
+                "The end the file states (its Result and Termination) was not recorded: the \
+                 game had already ended on the board."
                     .to_string(),
             );
         }

@@ -22,6 +22,7 @@ pub mod chief_report;
 pub mod commands;
 pub mod confirmations;
 pub mod fair_play;
+pub mod feed_source;
 pub mod follower;
 pub mod import;
 pub mod rounds;

@@ -10,7 +10,7 @@ use crate::app::commands::decode_at;
 use crate::app::follower::{ArbiterChoice, Decided, FollowError};
 use crate::problem::RequestCode;
 use crate::state::AppState;
-use crate::store::{FeedKind, FollowAttention, RoundFollow};
+use crate::store::{FeedKind, FollowAttention, RoundFollow, TakebackPolicy};
 use crate::tournament;
 use actix_web::{delete, get, post, put, web};
 use serde::{Deserialize, Serialize};
@@ -51,6 +51,13 @@ pub struct FollowRequest {
     /// Whether to follow it now (default true).
     #[serde(default)]
     pub enabled: Option<bool>,
+    /// Who applies a takeback the board shows when nothing the arbiter entered stands on the
+    /// moves taken back: `by_feed` (default: the follower retracts them and shows a
+    /// `corrected_by_feed` notice the arbiter may undo) or `by_arbiter` (every takeback
+    /// waits). A takeback touching a ruling, claim, offer, result or arbiter's entry always
+    /// waits.
+    #[serde(default)]
+    pub takebacks: Option<TakebackPolicy>,
 }
 
 /// A round's follow setting, how its last poll went, and what needs the arbiter.
@@ -149,6 +156,11 @@ pub async fn set_follow(
         .await?
         .ok_or_else(|| tournament_not_found(id))?;
     caller.0.may_create_game(&tournament.settings.name)?;
+    state
+        .followers
+        .check_source(url)
+        .await
+        .map_err(|refused| ApiError::invalid_field("url", refused))?;
     if !state
         .store
         .round_exists(&tournament.settings.name, &round)
@@ -167,7 +179,15 @@ pub async fn set_follow(
     let enabled = request.enabled.unwrap_or(true);
     let follow = state
         .store
-        .set_round_follow(id, &round, request.kind, url, enabled, &caller.0.recorder())
+        .set_round_follow(
+            id,
+            &round,
+            request.kind,
+            url,
+            enabled,
+            request.takebacks.unwrap_or_default(),
+            &caller.0.recorder(),
+        )
         .await?;
     if enabled {
         state.followers.start(follow.follow_id);

@@ -23,7 +23,9 @@ use shakmaty::san::San;
 use shakmaty::{Chess, Color, Position, Square};
 use utoipa::ToSchema;
 
+use super::board_feed::Frame;
 use crate::game::event::GameResult;
+use crate::rules::side::Side;
 
 /// A player of a round's pairings.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
@@ -106,6 +108,26 @@ pub struct DgtClock {
     /// When it was read (milliseconds since 1970), as the feed writes it.
     #[serde(default)]
     pub time: Option<i64>,
+    /// Whose clock runs (`white` or `black`), where the feed says.
+    #[serde(default)]
+    pub run: Option<String>,
+}
+
+impl DgtClock {
+    /// The side whose clock runs, where the feed says (`white`/`w`, `black`/`b`).
+    pub fn running_side(&self) -> Option<Side> {
+        match self
+            .run
+            .as_deref()
+            .map(str::trim)
+            .map(str::to_ascii_lowercase)
+            .as_deref()
+        {
+            Some("white" | "w") => Some(Side::White),
+            Some("black" | "b") => Some(Side::Black),
+            _ => None,
+        }
+    }
 }
 
 /// A board's `game-N.json`.
@@ -174,23 +196,20 @@ pub fn read_move(text: &str) -> FeedMove {
 }
 
 impl DgtGame {
-    /// The moves with their times; the last move of each side takes its time from the
-    /// `clock` object when there is one (DGT writes it more reliably than the move strings).
+    /// The moves, each with its own time as the move string gives it. The `clock` object is
+    /// read against the previous frames ([`super::board_feed::BoardMemory`]): it gives the
+    /// last move its time only when it describes the position the feed shows.
     pub fn feed_moves(&self) -> Vec<FeedMove> {
-        let mut moves: Vec<FeedMove> = self.moves.iter().map(|m| read_move(m)).collect();
-        if let Some(clock) = &self.clock {
-            let last = moves.len();
-            for (index, feed_move) in moves.iter_mut().enumerate() {
-                if index + 2 >= last {
-                    let by_white = index % 2 == 0;
-                    let reading = if by_white { clock.white } else { clock.black };
-                    if reading.is_some() {
-                        feed_move.seconds_left = reading;
-                    }
-                }
-            }
+        self.moves.iter().map(|m| read_move(m)).collect()
+    }
+
+    /// This game as a frame of the board feed.
+    pub fn frame(&self) -> Frame {
+        Frame {
+            moves: self.feed_moves(),
+            result: self.result.clone(),
+            clock: self.clock.clone(),
         }
-        moves
     }
 
     /// Whether the board starts from a Chess960 position other than the standard one.
@@ -260,6 +279,18 @@ pub enum Attention {
         result: GameResult,
         /// How the board signalled it.
         signal: ResultSignal,
+    },
+    /// Not a disagreement but a notice: the board took back moves that nothing the arbiter
+    /// entered stood on, and the follower retracted them itself, as the board feed (the
+    /// round's `takebacks` setting `by_feed`). Shown to the arbiter, who keeps it or undoes
+    /// it (the moves taken back are recorded again). Never produced by [`read_against`].
+    CorrectedByFeed {
+        /// The plies the board showed (the log kept them).
+        keep_plies: usize,
+        /// The plies the log had.
+        stored_plies: usize,
+        /// The moves retracted, with their stored readings, the first first.
+        retracted: Vec<FeedMove>,
     },
     /// A move legal in the position that the engine still refuses to record (the game has
     /// ended in the log, for instance): shown with the engine's reason.
@@ -470,17 +501,17 @@ mod tests {
     }
 
     #[test]
-    fn the_clock_object_gives_the_last_move_of_each_side_its_time() {
+    fn the_moves_keep_their_own_times_and_the_clock_object_says_whose_clock_runs() {
         let game = read_game(
             r#"{"moves": ["e4 5390", "e5 5395", "Nf3 5300", "Nc6 5380"],
-                "clock": {"white": 5290, "black": 5370, "time": 1}, "result": "*"}"#,
+                "clock": {"white": 5290, "black": 5370, "time": 1, "run": "white"}, "result": "*"}"#,
         )
         .expect("readable");
         let moves = game.feed_moves();
-        assert_eq!(moves[0].seconds_left, Some(5390));
-        assert_eq!(moves[1].seconds_left, Some(5395));
-        assert_eq!(moves[2].seconds_left, Some(5290));
-        assert_eq!(moves[3].seconds_left, Some(5370));
+        assert_eq!(moves[2].seconds_left, Some(5300));
+        assert_eq!(moves[3].seconds_left, Some(5380));
+        let clock = game.clock.expect("the clock object");
+        assert_eq!(clock.running_side(), Some(Side::White));
     }
 
     #[test]

@@ -8,6 +8,7 @@
 //! game states into text and text into events, so the same code serves the HTTP routes, the
 //! command line and the tests.
 
+pub mod board_feed;
 pub mod broadcast;
 pub mod dgt;
 pub mod diagram;

@@ -21,9 +21,10 @@
 //! * **The result.** A result reached on the board is the engine's. A decisive `Result` with
 //!   a `Termination` that says how it happened is recorded as that fact: a time forfeit
 //!   (`Time forfeit`, `won on time`) as the loser's `flag` (which the engine then rules on
-//!   under 6.9), a resignation as the loser's `resign`. Anything else (a draw by agreement,
-//!   a decisive result without a cause) is not invented: the game stays in progress and the
-//!   report says so.
+//!   under 6.9), a resignation as the loser's `resign`. Any other result the file states (a
+//!   draw by agreement, a decisive result without a `Termination`, an adjudication) is kept
+//!   as reported, not dropped: an `arbiter_decision` ending the game with that result, whose
+//!   reason says it is the file's and names its `Termination` (or its absence).
 
 use std::io::{self, Read};
 use std::ops::ControlFlow;
@@ -35,8 +36,8 @@ use uuid::Uuid;
 use crate::analyze::parse_clock_comment;
 use crate::game::Game;
 use crate::game::event::{
-    ClockReading, Event, GameResult, GameSettings, LawsEdition, Player, RecordedEvent, Regulations,
-    ServiceEvent, Side, TimeControl, TimeControlKind,
+    ArbiterRuling, ClockReading, EndCause, Event, GameResult, GameSettings, LawsEdition, Player,
+    RecordedEvent, Regulations, ServiceEvent, Side, TimeControl, TimeControlKind,
 };
 use crate::interchange::time_control_tag::{TagReading, describe, read_tag_value};
 use crate::rules::move_parsing::{fen_of, position_from_fen, san_of};
@@ -500,6 +501,41 @@ fn tag_ending(termination: Option<&str>, result: Option<GameResult>) -> Option<R
     }
 }
 
+/// A result the file states that no flag fall or resignation explains (a draw by agreement,
+/// a decisive result without a `Termination`, an adjudication), recorded as reported: the
+/// arbiter's decision ending the game with that result, its reason saying it is the file's.
+/// A result the board reached first (a mate) stands, and this one is then refused.
+fn reported_result(result: GameResult, termination: Option<&str>) -> RecordedEvent {
+    RecordedEvent::ArbiterDecision {
+        subject_seq: None,
+        decision: ArbiterRuling::GameEnded,
+        reason: format!(
+            "the result {} as the imported file reports it ({}); it was not reached on the \
+             board",
+            result.pgn(),
+            match termination {
+                Some(termination) => format!("Termination `{termination}`"),
+                None => "the file states no Termination".to_string(),
+            }
+        ),
+        result: Some(result),
+        penalty: None,
+        attempted_move: None,
+        fen: None,
+        increment_ms: None,
+        move_count: None,
+        // A played game whose result the file reports; an adjudication stays one (TRF and
+        // the report code both as played games: docs/interchange.md).
+        cause: Some(
+            if termination.is_some_and(|t| t.to_lowercase().contains("adjudication")) {
+                EndCause::Adjudication
+            } else {
+                EndCause::ReportedResult
+            },
+        ),
+    }
+}
+
 /// The text the game id is derived from: the tags in file order, the moves as written with
 /// their clock readings, and the result.
 fn canonical_text(raw: &RawGame) -> String {
@@ -623,7 +659,8 @@ fn plan(index: usize, raw: RawGame) -> ReadGame {
         });
     }
     let moves = events.len();
-    if let Some(ending) = tag_ending(raw.tag("Termination"), pgn_result) {
+    let reported = pgn_result.map(|result| reported_result(result, raw.tag("Termination")));
+    if let Some(ending) = tag_ending(raw.tag("Termination"), pgn_result).or(reported) {
         events.push(PlannedEvent {
             event_id: Uuid::new_v5(&game_id, b"end"),
             event: ending,

@@ -40,6 +40,37 @@ impl FeedKind {
     }
 }
 
+/// Who applies a takeback the board feed shows when nothing the arbiter entered stands on the
+/// moves taken back (a takeback that touches a ruling, a claim, an offer, a result or the
+/// arbiter's own entries always waits for the arbiter).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum TakebackPolicy {
+    /// The follower retracts the moves itself, as the board feed, and shows the arbiter a
+    /// notice that can undo it (the default: the board's record never waits).
+    #[default]
+    ByFeed,
+    /// Every takeback waits for the arbiter.
+    ByArbiter,
+}
+
+impl TakebackPolicy {
+    fn as_str(self) -> &'static str {
+        match self {
+            TakebackPolicy::ByFeed => "by_feed",
+            TakebackPolicy::ByArbiter => "by_arbiter",
+        }
+    }
+
+    fn parse(text: &str) -> Option<TakebackPolicy> {
+        match text {
+            "by_feed" => Some(TakebackPolicy::ByFeed),
+            "by_arbiter" => Some(TakebackPolicy::ByArbiter),
+            _ => None,
+        }
+    }
+}
+
 /// A round's follow setting, with how its last poll went.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 pub struct RoundFollow {
@@ -55,6 +86,8 @@ pub struct RoundFollow {
     pub url: String,
     /// Whether the round is followed now.
     pub enabled: bool,
+    /// Who applies a takeback that nothing the arbiter entered stands on.
+    pub takebacks: TakebackPolicy,
     /// Who set it last.
     pub created_by: String,
     /// When it was set last.
@@ -83,6 +116,8 @@ pub enum AttentionResolution {
     Ignored,
     /// The feed stopped saying it before anyone decided (the board was put right).
     ClearedByFeed,
+    /// The arbiter undid a takeback the board feed had applied (the moves restored).
+    Undone,
 }
 
 impl AttentionResolution {
@@ -93,6 +128,7 @@ impl AttentionResolution {
             AttentionResolution::ResultRecorded => "result_recorded",
             AttentionResolution::Ignored => "ignored",
             AttentionResolution::ClearedByFeed => "cleared_by_feed",
+            AttentionResolution::Undone => "undone",
         }
     }
 
@@ -103,6 +139,7 @@ impl AttentionResolution {
             AttentionResolution::ResultRecorded,
             AttentionResolution::Ignored,
             AttentionResolution::ClearedByFeed,
+            AttentionResolution::Undone,
         ]
         .into_iter()
         .find(|r| r.as_str() == text)
@@ -165,6 +202,11 @@ fn follow_from_row(row: &PgRow) -> Result<RoundFollow, StoreError> {
             .ok_or_else(|| undecodable(follow_id, format!("feed kind {kind}")))?,
         url: row.try_get("url")?,
         enabled: row.try_get("enabled")?,
+        takebacks: {
+            let takebacks: String = row.try_get("takebacks")?;
+            TakebackPolicy::parse(&takebacks)
+                .ok_or_else(|| undecodable(follow_id, format!("takebacks {takebacks}")))?
+        },
         created_by: row.try_get("created_by")?,
         updated_at: row.try_get("updated_at")?,
         last_poll_at: row.try_get("last_poll_at")?,
@@ -202,6 +244,7 @@ fn attention_from_row(row: &PgRow) -> Result<FollowAttention, StoreError> {
 
 impl Store {
     /// Sets a round's follow (created, or changed in place keeping its id).
+    #[allow(clippy::too_many_arguments)]
     pub async fn set_round_follow(
         &self,
         tournament_id: Uuid,
@@ -209,14 +252,16 @@ impl Store {
         kind: FeedKind,
         url: &str,
         enabled: bool,
+        takebacks: TakebackPolicy,
         by: &str,
     ) -> Result<RoundFollow, StoreError> {
         let row = sqlx::query(
             "INSERT INTO round_follows (follow_id, tournament_id, round, kind, url, enabled, \
-             created_by) VALUES ($1, $2, $3, $4, $5, $6, $7) \
+             created_by, takebacks) VALUES ($1, $2, $3, $4, $5, $6, $7, $8) \
              ON CONFLICT (tournament_id, round) DO UPDATE SET kind = EXCLUDED.kind, \
              url = EXCLUDED.url, enabled = EXCLUDED.enabled, created_by = EXCLUDED.created_by, \
-             updated_at = now(), failures = 0, last_error = NULL RETURNING *",
+             takebacks = EXCLUDED.takebacks, updated_at = now(), failures = 0, \
+             last_error = NULL RETURNING *",
         )
         .bind(Uuid::new_v4())
         .bind(tournament_id)
@@ -225,6 +270,7 @@ impl Store {
         .bind(url)
         .bind(enabled)
         .bind(by)
+        .bind(takebacks.as_str())
         .fetch_one(&self.pool)
         .await?;
         follow_from_row(&row)
@@ -376,11 +422,13 @@ impl Store {
         attention_from_row(&row).map(Some)
     }
 
-    /// Settles a game's open attention as cleared by the feed (the feed no longer says it).
+    /// Settles a game's open attention as cleared by the feed (the feed no longer says it);
+    /// a notice of a takeback the feed applied stays open until the arbiter reads it.
     pub async fn clear_attention(&self, game_id: Uuid) -> Result<(), StoreError> {
         sqlx::query(
             "UPDATE follow_attentions SET resolution = 'cleared_by_feed', resolved_at = now(), \
-             resolved_by = 'board feed' WHERE game_id = $1 AND resolution IS NULL",
+             resolved_by = 'board feed' WHERE game_id = $1 AND resolution IS NULL \
+             AND attention->>'type' <> 'corrected_by_feed'",
         )
         .bind(game_id)
         .execute(&self.pool)

@@ -27,7 +27,9 @@ pub use fair_play::{
     EvidenceFile, FairPlayAccess, FairPlayIdUse, SealedRows, StoredFairPlay, UnsealedRow,
     evidence_sha256, payload_sha256,
 };
-pub use follows::{AttentionResolution, FeedKind, FollowAttention, PollOutcome, RoundFollow};
+pub use follows::{
+    AttentionResolution, FeedKind, FollowAttention, PollOutcome, RoundFollow, TakebackPolicy,
+};
 pub use games::{CreatedGame, GameFilter, GameListPage, GameStatus, GameSummary, ListCursor};
 pub use group_commit::{
     GROUP_APPEND_LINKED_STATEMENT, GROUP_APPEND_STATEMENT, GroupCommitter, GroupLinks,

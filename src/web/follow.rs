@@ -10,7 +10,7 @@ use super::layout;
 use super::session::{Flash, Posted, Viewer, leave_flash};
 use crate::app::follower::{self, ArbiterChoice, FollowError};
 use crate::state::AppState;
-use crate::store::{FeedKind, FollowAttention, RoundFollow};
+use crate::store::{FeedKind, FollowAttention, RoundFollow, TakebackPolicy};
 use crate::tournament::{self, Tournament};
 use actix_web::{HttpResponse, web};
 use maud::{Markup, html};
@@ -84,9 +84,14 @@ pub fn floor_panel(
                             input #feed-url name="url" type="url" required maxlength="2000"
                                 placeholder="DGT: the round's folder (index.json, game-1.json, …); PGN: the round's .pgn"
                                 value=[follow.map(|f| f.url.as_str())];
+                            label for="feed-takebacks" { "Takebacks" }
+                            select #feed-takebacks name="takebacks" {
+                                option value="by_feed" selected[follow.is_none_or(|f| f.takebacks == TakebackPolicy::ByFeed)] { "Applied by the feed (you may undo)" }
+                                option value="by_arbiter" selected[follow.is_some_and(|f| f.takebacks == TakebackPolicy::ByArbiter)] { "Each waits for me" }
+                            }
                             div.actions { button.primary type="submit" { "Follow the boards" } }
                         }
-                        p.hint { "The service polls the feed every few seconds and records each new legal move with its clock through the engine; what the engine refuses is shown here and on the desk for you to decide." }
+                        p.hint { "The service polls the feed every few seconds and records each new legal move with its clock through the engine; what the engine refuses is shown here and on the desk for you to decide. A takeback over moves only the feed recorded is applied by the feed and shown to you, unless you choose that each waits for you." }
                     }
                 }
             }
@@ -130,11 +135,17 @@ pub async fn set(
             Some("pgn") => FeedKind::Pgn,
             _ => FeedKind::DgtJson,
         };
+        let takebacks = match fields.get("takebacks") {
+            Some("by_arbiter") => TakebackPolicy::ByArbiter,
+            _ => TakebackPolicy::ByFeed,
+        };
         if !(url.starts_with("http://") || url.starts_with("https://"))
             || url.len() > 2000
             || url.chars().any(|c| c.is_whitespace() || c.is_control())
         {
             Err("Give the round's URL as http:// or https://, e.g. https://live.example.org/round-5/.".to_string())
+        } else if let Err(refused) = state.followers.check_source(&url).await {
+            Err(refused)
         } else if !state
             .store
             .round_exists(&tournament.settings.name, &round)
@@ -144,7 +155,7 @@ pub async fn set(
         } else {
             let follow = state
                 .store
-                .set_round_follow(id, &round, kind, &url, true, &recorder)
+                .set_round_follow(id, &round, kind, &url, true, takebacks, &recorder)
                 .await?;
             state.followers.start(follow.follow_id);
             Ok(format!(
@@ -177,6 +188,7 @@ fn choice_label(choice: ArbiterChoice) -> &'static str {
         ArbiterChoice::RecordIllegalMove => "Record it as an illegal move",
         ArbiterChoice::RecordResult => "Record the result",
         ArbiterChoice::Ignore => "Ignore",
+        ArbiterChoice::UndoCorrection => "Undo it (record the moves taken back again)",
     }
 }
 

@@ -74,8 +74,13 @@ struct FeedState {
     games: HashMap<u32, String>,
     /// The round's PGN (`/round/round.pgn`).
     pgn: Option<String>,
+    /// Frames served one per request of `game-N.json`, by board, before its `games` entry
+    /// (each frame served becomes the entry: the last one stays).
+    script: HashMap<u32, std::collections::VecDeque<String>>,
     /// Answer 503 to everything (an outage).
     down: bool,
+    /// Close every connection without answering.
+    closing: bool,
     /// Requests answered.
     requests: usize,
 }
@@ -106,6 +111,10 @@ impl Feed {
                             Ok(n) => request.extend_from_slice(&buffer[..n]),
                         }
                     }
+                    if state.lock().expect("feed state").closing {
+                        state.lock().expect("feed state").requests += 1;
+                        return; // the socket is dropped: closed without an answer
+                    }
                     let text = String::from_utf8_lossy(&request);
                     let path = text.split_whitespace().nth(1).unwrap_or("/").to_string();
                     let (status, body) = {
@@ -123,6 +132,12 @@ impl Feed {
                                 None => ("404 Not Found", String::from("none")),
                             }
                         } else {
+                            if let Some(board) = board
+                                && let Some(frame) =
+                                    state.script.get_mut(&board).and_then(|s| s.pop_front())
+                            {
+                                state.games.insert(board, frame);
+                            }
                             match board.and_then(|b| state.games.get(&b)) {
                                 Some(json) => ("200 OK", json.clone()),
                                 None => ("404 Not Found", String::from("none")),
@@ -152,8 +167,31 @@ impl Feed {
             .insert(board, json);
     }
 
+    /// Serves `frames` to the next polls of `board`, one per poll, the last one after.
+    fn play(&self, board: u32, frames: Vec<String>) {
+        self.state
+            .lock()
+            .expect("feed state")
+            .script
+            .insert(board, frames.into());
+    }
+
+    /// Whether every scripted frame has been served.
+    fn played(&self) -> bool {
+        self.state
+            .lock()
+            .expect("feed state")
+            .script
+            .values()
+            .all(|frames| frames.is_empty())
+    }
+
     fn publish_pgn(&self, pgn: String) {
         self.state.lock().expect("feed state").pgn = Some(pgn);
+    }
+
+    fn set_closing(&self, closing: bool) {
+        self.state.lock().expect("feed state").closing = closing;
     }
 
     fn set_down(&self, down: bool) {
@@ -174,6 +212,9 @@ async fn round_with_one_board(app: &TestApp, db: &TestDb) -> (String, Uuid) {
         .json(&{
             let mut settings = crate::tournaments::city_open();
             settings["name"] = json!("Feed Open 2026");
+            // The real game's control (lichess 300+3): its clocks rise by the increment.
+            settings["time_control"] =
+                json!({"kind": "blitz", "base_ms": 300_000, "increment_ms": 3_000});
             settings
         })
         .send()
@@ -213,6 +254,9 @@ async fn spawn(db: &TestDb) -> TestApp {
     db.spawn_app(|config| {
         config.follow_poll_ms = 100;
         config.follow_max_backoff_ms = 800;
+        // The local feed server is on loopback, which a feed URL may name only when the
+        // operator allows it.
+        config.follow_allow_hosts = vec!["127.0.0.1".into()];
     })
     .await
 }
@@ -221,11 +265,26 @@ async fn follow(app: &TestApp, db: &TestDb, tournament: &str, url: &str) -> Valu
     follow_as(app, db, tournament, "dgt_json", url).await
 }
 
+/// Follows with every takeback waiting for the arbiter (`takebacks: by_arbiter`).
+async fn follow_strict(app: &TestApp, db: &TestDb, tournament: &str, url: &str) -> Value {
+    follow_with(
+        app,
+        db,
+        tournament,
+        json!({"kind": "dgt_json", "url": url, "takebacks": "by_arbiter"}),
+    )
+    .await
+}
+
 async fn follow_as(app: &TestApp, db: &TestDb, tournament: &str, kind: &str, url: &str) -> Value {
+    follow_with(app, db, tournament, json!({"kind": kind, "url": url})).await
+}
+
+async fn follow_with(app: &TestApp, db: &TestDb, tournament: &str, setting: Value) -> Value {
     let response = reqwest::Client::new()
         .put(app.url(&format!("/v1/tournaments/{tournament}/rounds/1/follow")))
         .header("Authorization", bearer(&db.arbiter).1)
-        .json(&json!({"kind": kind, "url": url}))
+        .json(&setting)
         .send()
         .await
         .expect("follow");
@@ -475,7 +534,7 @@ async fn a_move_taken_back_on_the_board_is_accepted_as_a_correction_of_the_store
     let (tournament, game) = round_with_one_board(&app, &db).await;
     let feed = Feed::start().await;
     let line = real_game();
-    follow(&app, &db, &tournament, &feed.url).await;
+    follow_strict(&app, &db, &tournament, &feed.url).await;
     feed.publish(1, dgt_json(&line[..12], "*"));
     wait_for_plies(&app, game, 12).await;
 
@@ -542,7 +601,7 @@ async fn a_reset_board_needs_the_arbiter_and_its_new_moves_are_never_stored_as_t
     let (tournament, game) = round_with_one_board(&app, &db).await;
     let feed = Feed::start().await;
     let line = real_game();
-    follow(&app, &db, &tournament, &feed.url).await;
+    follow_strict(&app, &db, &tournament, &feed.url).await;
     feed.publish(1, dgt_json(&line[..10], "*"));
     wait_for_plies(&app, game, 10).await;
     let stored_events = events_of(&db, game).await.len();
@@ -787,6 +846,7 @@ async fn the_floor_and_the_desk_show_what_the_board_feed_says_and_the_arbiter_de
             ("csrf", csrf_of(&floor_page).as_str()),
             ("action", "start"),
             ("url", feed.url.as_str()),
+            ("takebacks", "by_arbiter"),
         ])
         .send()
         .await
@@ -912,6 +972,699 @@ async fn a_round_followed_from_its_pgn_records_every_move_with_its_clock_and_a_m
     // Read right at the next poll: recorded, and the game goes on.
     feed.publish_pgn(round_pgn(&line[..12], "*"));
     wait_for_plies(&app, game, 12).await;
+    app.stop().await;
+    db.finish().await;
+}
+
+/// The board shows `shown` plies of the real game after `before` were stored: the takeback
+/// needs the arbiter, and one `accept_correction` retracts every ply taken back in one
+/// append, with the feed's moves as evidence; the board's game then goes on.
+async fn a_takeback_is_one_decision(before: usize, shown: usize) {
+    let db = TestDb::new().await;
+    let app = spawn(&db).await;
+    let (tournament, game) = round_with_one_board(&app, &db).await;
+    let feed = Feed::start().await;
+    let line = real_game();
+    follow_strict(&app, &db, &tournament, &feed.url).await;
+    feed.publish(1, dgt_json(&line[..before], "*"));
+    wait_for_plies(&app, game, before).await;
+    let events_before = events_of(&db, game).await.len();
+
+    feed.publish(1, dgt_json(&line[..shown], "*"));
+    let attention = wait_for_attention(&app, &db, &tournament, "taken_back").await;
+    assert_eq!(attention["attention"]["keep_plies"], shown);
+    assert_eq!(attention["attention"]["stored_plies"], before);
+    let id = attention["attention_id"].as_str().expect("id");
+    let (status, decided) = decide(&app, &db, id, "accept_correction").await;
+    assert_eq!(status, 200, "{decided}");
+    assert_eq!(decided["attention"]["resolution"], "accepted");
+    assert_eq!(
+        decided["appended"],
+        before - shown,
+        "one correction per ply taken back"
+    );
+    let sans =
+        |plies: usize| -> Vec<String> { line[..plies].iter().map(|(s, _)| s.clone()).collect() };
+    assert_eq!(stored_moves(&app, game).await, sans(shown));
+    let events = events_of(&db, game).await;
+    let corrections: Vec<_> = events[events_before..]
+        .iter()
+        .filter_map(|e| match &e.event {
+            Event::Recorded(RecordedEvent::Correction {
+                retracts_seq,
+                reason,
+            }) => Some((e.seq, *retracts_seq, reason.clone())),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(corrections.len(), before - shown);
+    // One append: the corrections follow each other, the latest move retracted first.
+    for (index, (seq, retracts, reason)) in corrections.iter().enumerate() {
+        assert_eq!(*seq, corrections[0].0 + index as u64, "consecutive");
+        assert_eq!(
+            *retracts,
+            1 + before as u64 - index as u64,
+            "the stored moves from the last back"
+        );
+        assert_eq!(
+            events.iter().find(|e| e.seq == *seq).map(|e| e.recorded_at),
+            events
+                .iter()
+                .find(|e| e.seq == corrections[0].0)
+                .map(|e| e.recorded_at),
+            "stored together"
+        );
+        assert!(reason.contains("The feed's moves:"), "{reason}");
+        assert!(
+            reason.contains(&format!(
+                "shows {shown} half-moves where the log had {before}"
+            )),
+            "{reason}"
+        );
+    }
+
+    // The board plays on (the same moves again): recorded as new events after the
+    // corrections, never a branch.
+    feed.publish(1, dgt_json(&line[..before], "*"));
+    wait_for_plies(&app, game, before).await;
+    assert_eq!(stored_moves(&app, game).await, sans(before));
+    let events = events_of(&db, game).await;
+    let ids: HashSet<Uuid> = events.iter().map(|e| e.event_id).collect();
+    assert_eq!(ids.len(), events.len(), "no event id twice");
+    assert_eq!(
+        follow_view(&app, &db, &tournament).await["attentions"],
+        json!([])
+    );
+    app.stop().await;
+    db.finish().await;
+}
+
+#[actix_web::test]
+async fn a_takeback_of_one_ply_is_accepted_in_one_decision() {
+    a_takeback_is_one_decision(12, 11).await;
+}
+
+#[actix_web::test]
+async fn a_takeback_of_two_plies_is_accepted_in_one_decision() {
+    a_takeback_is_one_decision(12, 10).await;
+}
+
+#[actix_web::test]
+async fn a_takeback_of_five_plies_is_accepted_in_one_decision() {
+    a_takeback_is_one_decision(20, 15).await;
+}
+
+#[actix_web::test]
+async fn a_board_set_back_thirty_plies_to_a_middle_position_is_accepted_in_one_decision() {
+    a_takeback_is_one_decision(40, 10).await;
+}
+
+#[actix_web::test]
+async fn a_board_reset_to_the_start_is_accepted_in_one_decision() {
+    a_takeback_is_one_decision(16, 0).await;
+}
+
+/// The real game's first `plies` frames as LiveChess publishes them, each served to two
+/// polls, with the `clock` object lagging the moves by `lag` frames (the object written after
+/// ply `k - lag`: each side's time after its latest move, the side to move's clock running,
+/// `time` increasing), the moves with their own times or without.
+fn frames_with_clock(
+    line: &[(String, u64)],
+    plies: usize,
+    lag: usize,
+    own_times: bool,
+) -> Vec<String> {
+    let fresh = |k: usize| -> Value {
+        let latest = |white: bool| {
+            line[..k]
+                .iter()
+                .enumerate()
+                .rev()
+                .find(|(i, _)| (i % 2 == 0) == white)
+                .map_or(300, |(_, (_, s))| *s)
+        };
+        json!({
+            "white": latest(true),
+            "black": latest(false),
+            "time": 1_790_000_000_000_i64 + k as i64 * 1000,
+            "run": if k.is_multiple_of(2) { "white" } else { "black" },
+        })
+    };
+    let mut frames = Vec::new();
+    for k in 1..=plies {
+        let moves: Vec<String> = line[..k]
+            .iter()
+            .map(|(san, s)| {
+                if own_times {
+                    format!("{san} {s}")
+                } else {
+                    san.clone()
+                }
+            })
+            .collect();
+        let mut game = json!({"moves": moves, "result": "*", "chess960": 518});
+        if k > lag {
+            game["clock"] = fresh(k - lag);
+        }
+        frames.push(game.to_string());
+        frames.push(game.to_string());
+    }
+    frames
+}
+
+/// Replays `frames_with_clock` and returns the mover's stored reading (seconds) of each move.
+async fn stored_readings_with_clock(
+    lag: usize,
+    own_times: bool,
+) -> (Vec<Option<u64>>, Vec<(String, u64)>) {
+    let db = TestDb::new().await;
+    let app = spawn(&db).await;
+    let (tournament, game) = round_with_one_board(&app, &db).await;
+    let feed = Feed::start().await;
+    let line = real_game();
+    let plies = 16;
+    feed.play(1, frames_with_clock(&line, plies, lag, own_times));
+    follow(&app, &db, &tournament, &feed.url).await;
+    eventually("every frame served", || async { feed.played() }).await;
+    wait_for_plies(&app, game, plies).await;
+    let sans: Vec<String> = line[..plies].iter().map(|(s, _)| s.clone()).collect();
+    assert_eq!(stored_moves(&app, game).await, sans);
+    let readings = events_of(&db, game)
+        .await
+        .into_iter()
+        .filter(|e| matches!(e.event, Event::Recorded(RecordedEvent::Move { .. })))
+        .enumerate()
+        .map(|(index, e)| {
+            e.clock
+                .and_then(|c| {
+                    if index % 2 == 0 {
+                        c.white_ms
+                    } else {
+                        c.black_ms
+                    }
+                })
+                .map(|ms| ms / 1000)
+        })
+        .collect();
+    assert_eq!(
+        follow_view(&app, &db, &tournament).await["attentions"],
+        json!([])
+    );
+    app.stop().await;
+    db.finish().await;
+    (readings, line[..plies].to_vec())
+}
+
+#[actix_web::test]
+async fn a_clock_object_lagging_the_moves_by_one_frame_is_never_stored_as_the_new_moves_reading() {
+    let (readings, line) = stored_readings_with_clock(1, true).await;
+    let truth: Vec<Option<u64>> = line.iter().map(|(_, s)| Some(*s)).collect();
+    assert_eq!(readings, truth, "each move with its own time");
+}
+
+#[actix_web::test]
+async fn a_clock_object_lagging_the_moves_by_two_frames_is_never_stored_as_the_new_moves_reading() {
+    let (readings, line) = stored_readings_with_clock(2, true).await;
+    let truth: Vec<Option<u64>> = line.iter().map(|(_, s)| Some(*s)).collect();
+    assert_eq!(readings, truth, "each move with its own time");
+}
+
+#[actix_web::test]
+async fn a_clock_object_that_describes_the_position_gives_the_last_move_its_reading() {
+    // The moves without their own times: the readings come from the clock object, from the
+    // second move on (the first frame the follower sees has nothing to tell a lag by).
+    let (readings, line) = stored_readings_with_clock(0, false).await;
+    let mut truth: Vec<Option<u64>> = line.iter().map(|(_, s)| Some(*s)).collect();
+    truth[0] = None;
+    assert_eq!(readings, truth);
+}
+
+#[actix_web::test]
+async fn a_reading_that_would_make_a_clock_go_up_more_than_its_increment_is_not_stored() {
+    let db = TestDb::new().await;
+    let app = spawn(&db).await;
+    let (tournament, game) = round_with_one_board(&app, &db).await;
+    let feed = Feed::start().await;
+    let line = real_game();
+    follow(&app, &db, &tournament, &feed.url).await;
+    feed.publish(1, dgt_json(&line[..10], "*"));
+    wait_for_plies(&app, game, 10).await;
+    // 6. Qh5 read with a minute more than White had after 5. (the control adds 3 s a move).
+    let mut faulty = line[..12].to_vec();
+    faulty[10].1 = line[8].1 + 60;
+    feed.publish(1, dgt_json(&faulty, "*"));
+    wait_for_plies(&app, game, 12).await;
+    let moves: Vec<_> = events_of(&db, game)
+        .await
+        .into_iter()
+        .filter(|e| matches!(e.event, Event::Recorded(RecordedEvent::Move { .. })))
+        .collect();
+    assert_eq!(
+        moves[10].clock, None,
+        "the move, without the faulty reading"
+    );
+    assert_eq!(
+        moves[11].clock.as_ref().and_then(|c| c.black_ms),
+        Some(line[11].1 * 1000),
+        "the next move with its own"
+    );
+    app.stop().await;
+    db.finish().await;
+}
+
+/// Each frame served to `polls` polls in turn.
+fn each(frames: Vec<String>, polls: usize) -> Vec<String> {
+    frames
+        .into_iter()
+        .flat_map(|frame| std::iter::repeat_n(frame, polls))
+        .collect()
+}
+
+/// The corrections in the game's log, with who recorded them.
+async fn corrections_of(db: &TestDb, game: Uuid) -> Vec<(String, String)> {
+    events_of(db, game)
+        .await
+        .into_iter()
+        .filter_map(|e| match e.event {
+            Event::Recorded(RecordedEvent::Correction { reason, .. }) => {
+                Some((e.recorded_by, reason))
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+fn sans(line: &[(String, u64)]) -> Vec<String> {
+    line.iter().map(|(s, _)| s.clone()).collect()
+}
+
+#[actix_web::test]
+async fn a_legal_misread_that_stands_one_frame_is_never_stored() {
+    let db = TestDb::new().await;
+    let app = spawn(&db).await;
+    let (tournament, game) = round_with_one_board(&app, &db).await;
+    let feed = Feed::start().await;
+    let line = real_game();
+    // 6. Qh5 read for one frame as 6. Qg4 (legal), then right.
+    let mut misread = line[..11].to_vec();
+    misread[10].0 = "Qg4".into();
+    let frames = vec![
+        dgt_json(&line[..10], "*"),
+        dgt_json(&line[..10], "*"),
+        dgt_json(&misread, "*"),
+        dgt_json(&line[..11], "*"),
+        dgt_json(&line[..12], "*"),
+    ];
+    feed.play(1, each(frames, 1));
+    follow(&app, &db, &tournament, &feed.url).await;
+    eventually("every frame served", || async { feed.played() }).await;
+    wait_for_plies(&app, game, 12).await;
+    assert_eq!(stored_moves(&app, game).await, sans(&line[..12]));
+    assert_eq!(
+        corrections_of(&db, game).await,
+        vec![],
+        "nothing to correct"
+    );
+    assert_eq!(events_of(&db, game).await.len(), 1 + 12);
+    assert_eq!(
+        follow_view(&app, &db, &tournament).await["attentions"],
+        json!([])
+    );
+    app.stop().await;
+    db.finish().await;
+}
+
+#[actix_web::test]
+async fn an_illegal_misread_put_right_by_the_next_frame_needs_nobody() {
+    let db = TestDb::new().await;
+    let app = spawn(&db).await;
+    let (tournament, game) = round_with_one_board(&app, &db).await;
+    let feed = Feed::start().await;
+    let line = real_game();
+    let mut misread = line[..11].to_vec();
+    misread[10].0 = "Qh8".into();
+    let frames = vec![
+        dgt_json(&line[..10], "*"),
+        dgt_json(&line[..10], "*"),
+        dgt_json(&misread, "*"),
+        dgt_json(&line[..11], "*"),
+    ];
+    feed.play(1, frames);
+    follow(&app, &db, &tournament, &feed.url).await;
+    eventually("every frame served", || async { feed.played() }).await;
+    wait_for_plies(&app, game, 11).await;
+    let attentions: Vec<Value> = reqwest::Client::new()
+        .get(app.url(&format!("/v1/tournaments/{tournament}/rounds/1/follow")))
+        .header("Authorization", bearer(&db.arbiter).1)
+        .send()
+        .await
+        .expect("follow")
+        .json::<Value>()
+        .await
+        .expect("view")["attentions"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    assert!(attentions.is_empty(), "{attentions:?}");
+    assert_eq!(stored_moves(&app, game).await, sans(&line[..11]));
+    app.stop().await;
+    db.finish().await;
+}
+
+#[actix_web::test]
+async fn a_takeback_the_board_replays_identically_within_a_frame_is_no_correction() {
+    let db = TestDb::new().await;
+    let app = spawn(&db).await;
+    let (tournament, game) = round_with_one_board(&app, &db).await;
+    let feed = Feed::start().await;
+    let line = real_game();
+    let frames = vec![
+        dgt_json(&line[..12], "*"),
+        dgt_json(&line[..12], "*"),
+        dgt_json(&line[..10], "*"),
+        dgt_json(&line[..12], "*"),
+        dgt_json(&line[..14], "*"),
+    ];
+    feed.play(1, frames);
+    follow(&app, &db, &tournament, &feed.url).await;
+    eventually("every frame served", || async { feed.played() }).await;
+    wait_for_plies(&app, game, 14).await;
+    assert_eq!(stored_moves(&app, game).await, sans(&line[..14]));
+    assert_eq!(corrections_of(&db, game).await, vec![]);
+    assert_eq!(events_of(&db, game).await.len(), 1 + 14, "each move once");
+    app.stop().await;
+    db.finish().await;
+}
+
+/// The board takes back `back` plies of 12 and other moves are played: applied by the feed
+/// (nothing the arbiter entered stands on them), shown as a notice, and undone on request.
+async fn a_takeback_is_applied_by_the_feed(back: usize) {
+    let db = TestDb::new().await;
+    let app = spawn(&db).await;
+    let (tournament, game) = round_with_one_board(&app, &db).await;
+    let feed = Feed::start().await;
+    let line = real_game();
+    let kept = 12 - back;
+    // Another line from the ply taken back on: 6...Nf6 for 6...f4, or 6. h3 for 6. d3.
+    let mut other = line[..kept].to_vec();
+    other.push(if kept % 2 == 1 {
+        ("Nf6".to_string(), 250)
+    } else {
+        ("h3".to_string(), 260)
+    });
+    let frames = vec![
+        dgt_json(&line[..12], "*"),
+        dgt_json(&line[..12], "*"),
+        dgt_json(&line[..kept], "*"),
+        dgt_json(&line[..kept], "*"),
+        dgt_json(&other, "*"),
+        dgt_json(&other, "*"),
+    ];
+    feed.play(1, frames);
+    follow(&app, &db, &tournament, &feed.url).await;
+    eventually("every frame served", || async { feed.played() }).await;
+    wait_for_plies(&app, game, kept + 1).await;
+    assert_eq!(stored_moves(&app, game).await, sans(&other));
+    let corrections = corrections_of(&db, game).await;
+    assert_eq!(corrections.len(), back, "one correction per ply taken back");
+    for (recorder, reason) in &corrections {
+        assert_eq!(recorder, "board feed");
+        assert!(reason.contains("applied by the board feed"), "{reason}");
+        assert!(reason.contains("The feed's moves:"), "{reason}");
+    }
+    // Shown to the arbiter: a notice on the board, which can undo it.
+    let notice = wait_for_attention(&app, &db, &tournament, "corrected_by_feed").await;
+    assert_eq!(notice["attention"]["keep_plies"], kept);
+    assert_eq!(
+        notice["attention"]["retracted"]
+            .as_array()
+            .map(|moves| moves.iter().map(|m| m["san"].clone()).collect::<Vec<_>>()),
+        Some(line[kept..12].iter().map(|(s, _)| json!(s)).collect())
+    );
+    let id = notice["attention_id"].as_str().expect("id");
+    let (status, decided) = decide(&app, &db, id, "undo_correction").await;
+    assert_eq!(status, 200, "{decided}");
+    assert_eq!(decided["attention"]["resolution"], "undone");
+    assert_eq!(
+        stored_moves(&app, game).await,
+        sans(&line[..12]),
+        "the moves taken back restored"
+    );
+    // The board still shows its own line: now over the arbiter's entries, so it waits.
+    let waits = wait_for_attention(&app, &db, &tournament, "diverges").await;
+    assert_eq!(waits["attention"]["ply"], kept + 1);
+    assert_eq!(stored_moves(&app, game).await, sans(&line[..12]));
+    app.stop().await;
+    db.finish().await;
+}
+
+#[actix_web::test]
+async fn a_takeback_of_one_ply_with_another_move_played_is_applied_by_the_feed_and_undoable() {
+    a_takeback_is_applied_by_the_feed(1).await;
+}
+
+#[actix_web::test]
+async fn a_takeback_of_two_plies_with_another_move_played_is_applied_by_the_feed_and_undoable() {
+    a_takeback_is_applied_by_the_feed(2).await;
+}
+
+#[actix_web::test]
+async fn a_takeback_over_the_arbiters_entry_waits_for_the_arbiter_and_the_later_plies_are_kept() {
+    let db = TestDb::new().await;
+    let app = spawn(&db).await;
+    let (tournament, game) = round_with_one_board(&app, &db).await;
+    let feed = Feed::start().await;
+    let line = real_game();
+    follow(&app, &db, &tournament, &feed.url).await;
+    feed.publish(1, dgt_json(&line[..12], "*"));
+    wait_for_plies(&app, game, 12).await;
+    // The arbiter records White's draw offer (after 6...f4).
+    let seq = events_of(&db, game).await.len() as u64;
+    let response = reqwest::Client::new()
+        .post(app.url(&format!("/v1/games/{game}/events")))
+        .header("Authorization", bearer(&db.arbiter).1)
+        .json(&json!({"expected_seq": seq, "events": [{"type": "draw_offer", "by": "white"}]}))
+        .send()
+        .await
+        .expect("append");
+    assert_eq!(response.status().as_u16(), 201);
+    // The board takes back 6...f4 and the game goes on with 6...Nf6 7. h3 Be7.
+    let mut other = line[..11].to_vec();
+    other.push(("Nf6".into(), 250));
+    feed.publish(1, dgt_json(&other, "*"));
+    let attention = wait_for_attention(&app, &db, &tournament, "diverges").await;
+    assert_eq!(attention["attention"]["ply"], 12);
+    other.push(("h3".into(), 270));
+    other.push(("Be7".into(), 240));
+    feed.publish(1, dgt_json(&other, "*"));
+    eventually("the later plies kept with the attention", || async {
+        let view = follow_view(&app, &db, &tournament).await;
+        view["attentions"][0]["feed_moves"]
+            .as_array()
+            .is_some_and(|m| m.len() == 14)
+    })
+    .await;
+    assert_eq!(stored_moves(&app, game).await, sans(&line[..12]));
+    assert_eq!(
+        corrections_of(&db, game).await,
+        vec![],
+        "nothing retracted meanwhile"
+    );
+    let id = attention["attention_id"].as_str().expect("id");
+    let (status, decided) = decide(&app, &db, id, "accept_correction").await;
+    assert_eq!(status, 200, "{decided}");
+    wait_for_plies(&app, game, 14).await;
+    assert_eq!(stored_moves(&app, game).await, sans(&other), "nothing lost");
+    app.stop().await;
+    db.finish().await;
+}
+
+#[actix_web::test]
+async fn a_feed_url_naming_an_internal_address_is_refused_saying_how_an_operator_allows_it() {
+    let db = TestDb::new().await;
+    // Without --follow-allow-hosts.
+    let app = db
+        .spawn_app(|config| {
+            config.follow_poll_ms = 100;
+        })
+        .await;
+    let (tournament, _) = round_with_one_board(&app, &db).await;
+    // Literal addresses are refused without any connection; `localhost` resolves from the
+    // hosts file. Nothing here is ever fetched.
+    for url in [
+        "http://127.0.0.1:5432/",
+        "http://169.254.169.254/latest/meta-data/",
+        "http://10.0.0.7/round/",
+        "http://192.168.1.20:1982/round/",
+        "http://[::1]:8080/round/",
+        "http://[fe80::1]/round/",
+        "http://0.0.0.0:8080/",
+        "http://localhost:5432/",
+        app.base.as_str(),
+    ] {
+        let response = reqwest::Client::new()
+            .put(app.url(&format!("/v1/tournaments/{tournament}/rounds/1/follow")))
+            .header("Authorization", bearer(&db.arbiter).1)
+            .json(&json!({"kind": "dgt_json", "url": url}))
+            .send()
+            .await
+            .expect("follow");
+        assert_eq!(response.status().as_u16(), 422, "{url}");
+        let problem: Value = response.json().await.expect("problem");
+        assert_eq!(problem["field"], "url", "{problem}");
+        assert!(
+            problem["detail"]
+                .as_str()
+                .is_some_and(|d| d.contains("--follow-allow-hosts")),
+            "{problem}"
+        );
+    }
+    app.stop().await;
+    db.finish().await;
+}
+
+#[actix_web::test]
+async fn a_stored_follow_of_an_internal_address_is_refused_at_each_poll_before_any_connection() {
+    let db = TestDb::new().await;
+    let app = db
+        .spawn_app(|config| {
+            config.follow_poll_ms = 100;
+            config.follow_max_backoff_ms = 400;
+        })
+        .await;
+    let (tournament, _) = round_with_one_board(&app, &db).await;
+    let feed = Feed::start().await;
+    feed.publish(1, dgt_json(&real_game()[..4], "*"));
+    // Stored as an older instance (or an operator who allowed the host then) left it.
+    let tournament_id: Uuid = tournament.parse().expect("id");
+    let follow = app
+        .state
+        .store
+        .set_round_follow(
+            tournament_id,
+            "1",
+            arbiter::store::FeedKind::DgtJson,
+            &feed.url,
+            true,
+            arbiter::store::TakebackPolicy::ByFeed,
+            "test",
+        )
+        .await
+        .expect("stored");
+    app.state.followers.start(follow.follow_id);
+    eventually("two failed polls", || async {
+        follow_view(&app, &db, &tournament).await["follow"]["failures"]
+            .as_u64()
+            .is_some_and(|f| f >= 2)
+    })
+    .await;
+    let view = follow_view(&app, &db, &tournament).await;
+    assert!(
+        view["follow"]["last_error"]
+            .as_str()
+            .is_some_and(|e| e.contains("--follow-allow-hosts")),
+        "{view}"
+    );
+    assert_eq!(feed.requests(), 0, "no connection to the refused address");
+    app.stop().await;
+    db.finish().await;
+}
+
+#[actix_web::test]
+async fn a_feed_that_closes_its_connections_is_waited_for_and_resumed_with_no_gap() {
+    let db = TestDb::new().await;
+    let app = spawn(&db).await;
+    let (tournament, game) = round_with_one_board(&app, &db).await;
+    let feed = Feed::start().await;
+    let line = real_game();
+    follow(&app, &db, &tournament, &feed.url).await;
+    feed.publish(1, dgt_json(&line[..6], "*"));
+    wait_for_plies(&app, game, 6).await;
+    feed.set_closing(true);
+    feed.publish(1, dgt_json(&line[..14], "*"));
+    eventually("two failed polls", || async {
+        follow_view(&app, &db, &tournament).await["follow"]["failures"]
+            .as_u64()
+            .is_some_and(|f| f >= 2)
+    })
+    .await;
+    assert_eq!(stored_moves(&app, game).await.len(), 6);
+    feed.set_closing(false);
+    wait_for_plies(&app, game, 14).await;
+    assert_eq!(stored_moves(&app, game).await, sans(&line[..14]), "no gap");
+    assert_eq!(events_of(&db, game).await.len(), 1 + 14, "each move once");
+    app.stop().await;
+    db.finish().await;
+}
+
+#[actix_web::test]
+async fn the_feeds_own_result_is_proposed_and_recorded_by_the_arbiter() {
+    let db = TestDb::new().await;
+    let app = spawn(&db).await;
+    let (tournament, game) = round_with_one_board(&app, &db).await;
+    let feed = Feed::start().await;
+    let line = real_game();
+    follow(&app, &db, &tournament, &feed.url).await;
+    // Black resigned after 10 plies: the operator sets the result in LiveChess.
+    feed.publish(1, dgt_json(&line[..10], "1-0"));
+    let attention = wait_for_attention(&app, &db, &tournament, "proposed_result").await;
+    assert_eq!(attention["attention"]["signal"], "feed_result");
+    assert_eq!(attention["attention"]["result"], "1-0");
+    assert_eq!(stored_moves(&app, game).await, sans(&line[..10]));
+    let id = attention["attention_id"].as_str().expect("id");
+    let (status, decided) = decide(&app, &db, id, "record_result").await;
+    assert_eq!(status, 200, "{decided}");
+    let (state, _) = app
+        .state
+        .arbitration
+        .state_at(game, None)
+        .await
+        .expect("game");
+    assert_eq!(
+        state.result(),
+        Some(arbiter::game::event::GameResult::WhiteWins)
+    );
+    app.stop().await;
+    db.finish().await;
+}
+
+#[actix_web::test]
+async fn a_game_the_engine_ends_by_fivefold_repetition_stores_nothing_the_board_plays_after() {
+    let db = TestDb::new().await;
+    let app = spawn(&db).await;
+    let (tournament, game) = round_with_one_board(&app, &db).await;
+    let feed = Feed::start().await;
+    follow(&app, &db, &tournament, &feed.url).await;
+    // The knights go out and back four times: the start position stands a fifth time (9.6.1).
+    let mut line: Vec<(String, u64)> = Vec::new();
+    for _ in 0..4 {
+        for san in ["Nf3", "Nf6", "Ng1", "Ng8"] {
+            line.push((san.to_string(), 290));
+        }
+    }
+    let mut played_on = line.clone();
+    played_on.push(("e4".into(), 280));
+    played_on.push(("e5".into(), 280));
+    feed.publish(1, dgt_json(&played_on, "*"));
+    wait_for_plies(&app, game, 16).await;
+    let attention = wait_for_attention(&app, &db, &tournament, "refused").await;
+    assert_eq!(attention["attention"]["san"], "e4", "{attention}");
+    let (state, _) = app
+        .state
+        .arbitration
+        .state_at(game, None)
+        .await
+        .expect("game");
+    assert_eq!(
+        state.result(),
+        Some(arbiter::game::event::GameResult::Draw),
+        "the engine ended the game"
+    );
+    assert_eq!(
+        stored_moves(&app, game).await,
+        sans(&line),
+        "nothing after the end"
+    );
     app.stop().await;
     db.finish().await;
 }

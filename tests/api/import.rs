@@ -401,17 +401,12 @@ async fn a_record_past_its_legal_end_is_stored_up_to_the_end_with_the_ply_and_th
     assert_eq!(resigned["termination"], "resignation");
     assert_eq!(resigned["result"], "1-0");
 
-    // A result the file does not explain is not invented: the game stays in progress.
+    // A result the file states without saying how is kept as reported, not dropped: the
+    // arbiter's decision with that result, saying it is the file's (issue 34 item 7).
     let unexplained = &results[4];
-    assert_eq!(unexplained["status"], "in_progress");
-    assert!(unexplained["result"].is_null());
-    assert!(
-        unexplained["notes"].as_array().unwrap().iter().any(|n| n
-            .as_str()
-            .unwrap()
-            .contains("The result 0-1 is not recorded")),
-        "{unexplained}"
-    );
+    assert_eq!(unexplained["status"], "ended", "{unexplained}");
+    assert_eq!(unexplained["result"], "0-1");
+    assert_eq!(unexplained["termination"], "arbiter");
 
     // What the engine stored: the game summary agrees.
     let (_, summary, _) = send(
