@@ -197,8 +197,13 @@ pub struct PlayerPeriod {
     /// The period whose time the clock is counting (1 for the first); behind `period` on a
     /// clock that adds the next period only when a display reaches 0:00.
     pub clock_period: usize,
-    /// Moves completed (6.2.1).
+    /// Moves completed (6.2.1: by the press; see `move_awaiting_press`).
     pub moves_completed: u32,
+    /// The player's move that is on the board but not completed: the record shows no press
+    /// after it yet (6.2.1). Until the press, the time is the player's (6.2.2), and a flag
+    /// falls in the period before it. Absent when every move on the board is completed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub move_awaiting_press: Option<u32>,
     /// Moves still to complete before the control; absent in the last period (all the
     /// remaining moves).
     pub moves_to_control: Option<u32>,

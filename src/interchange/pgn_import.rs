@@ -668,6 +668,8 @@ fn settings_of(raw: &RawGame, notes: &mut Vec<String>) -> GameSettings {
         board,
         site: (site != "?").then_some(site),
         start_fen: raw.tag("FEN").map(|f| f.trim().to_string()),
+        start_moves_completed: None,
+        start_clocks: None,
         time_control,
         clock_behaviour: Default::default(),
         laws_edition: LawsEdition::default(),

@@ -123,3 +123,97 @@ async fn given_a_control_the_laws_classify_otherwise_or_no_clock_can_run_when_a_
     assert_eq!(db.event_count().await, 0);
     db.finish().await;
 }
+
+/// `plies` quiet legal moves from the start: no capture while one can be avoided, never a
+/// position seen before, never the end of the game.
+fn quiet_game(plies: usize) -> Vec<String> {
+    use shakmaty::{Chess, Position, san::San};
+    let mut position = Chess::default();
+    let mut seen = std::collections::HashSet::new();
+    let key = |p: &Chess| format!("{}{:?}", p.board(), p.turn());
+    seen.insert(key(&position));
+    let mut sans = Vec::new();
+    for _ in 0..plies {
+        let legal = position.legal_moves();
+        let (chosen, next) = legal
+            .iter()
+            .filter(|m| !m.is_capture())
+            .chain(legal.iter().filter(|m| m.is_capture()))
+            .find_map(|m| {
+                let mut next = position.clone();
+                next.play_unchecked(*m);
+                (!seen.contains(&key(&next))
+                    && !next.is_game_over()
+                    && !next.is_insufficient_material())
+                .then_some((*m, next))
+            })
+            .expect("a quiet move");
+        sans.push(San::from_move(&position, chosen).to_string());
+        seen.insert(key(&next));
+        position = next;
+    }
+    sans
+}
+
+#[actix_web::test]
+async fn given_whites_40th_move_recorded_without_its_press_when_whites_flag_is_recorded_then_the_view_shows_the_move_awaiting_its_press_and_white_loses_citing_6_2_1_6_2_2_6_4_6_9()
+ {
+    let db = TestDb::new().await;
+    let app = test::init_service(arbiter::startup::app(db.state())).await;
+    // 90/40 + 30/rest, 30 s a move, on a clock that counts presses.
+    let (status, body, _) = send(
+        &app,
+        db.post()
+            .uri("/v1/games")
+            .set_json(with_control(json!({"preset": "fide_standard"}))),
+    )
+    .await;
+    assert_eq!(status, 201, "{body}");
+    let game = body["game"]["game_id"].as_str().expect("id").to_string();
+    let sans = quiet_game(79);
+    let mut events = Vec::new();
+    for (ply, san) in sans[..78].iter().enumerate() {
+        let by = if ply % 2 == 0 { "white" } else { "black" };
+        events.push(json!({"type": "move", "by": by, "san": san}));
+        events.push(json!({"type": "clock_press", "by": by}));
+    }
+    // 40.: on the board, the clock not pressed.
+    events.push(json!({"type": "move", "by": "white", "san": sans[78]}));
+    let game_uuid = game.parse().expect("uuid");
+    let mut seq = 1;
+    // In appends of a few events, as a board's recorder sends them.
+    for chunk in events.chunks(16) {
+        let (status, body) = crate::support::append(&app, &db, game_uuid, seq, json!(chunk)).await;
+        assert_eq!(status, 201, "{body}");
+        seq = body["last_seq"].as_u64().expect("seq");
+    }
+
+    let (status, view, _) = send(&app, db.get().uri(&format!("/v1/games/{game}"))).await;
+    assert_eq!(status, 200, "{view}");
+    let white = &view["state"]["time_control"]["white"];
+    assert_eq!(white["moves_completed"], 39, "{white}");
+    assert_eq!(white["move_awaiting_press"], 40, "{white}");
+    assert_eq!(white["period"], 1, "{white}");
+    assert_eq!(white["control_reached"], false, "{white}");
+    assert!(
+        view["state"]["time_control"]["black"]
+            .get("move_awaiting_press")
+            .is_none(),
+        "{view}"
+    );
+
+    let (status, body) = crate::support::append(
+        &app,
+        &db,
+        game_uuid,
+        seq,
+        json!([{"type": "flag", "side": "white"}]),
+    )
+    .await;
+    assert_eq!(status, 201, "{body}");
+    let ended = &body["events"][1]["event"];
+    assert_eq!(ended["type"], "game_ended", "{body}");
+    assert_eq!(ended["result"], "0-1", "{body}");
+    assert_eq!(ended["article"], "6.2.1, 6.2.2, 6.4, 6.9", "{body}");
+    db.finish().await;
+}

@@ -98,7 +98,11 @@ fn control(tag: &str) -> TimeControl {
 
 /// A table under `control`, the clocks behaving as `behaviour`, the game in `edition`, with
 /// Guidelines III announced.
-fn table(control: TimeControl, behaviour: ClockBehaviour, edition: LawsEdition) -> Table {
+pub(crate) fn table(
+    control: TimeControl,
+    behaviour: ClockBehaviour,
+    edition: LawsEdition,
+) -> Table {
     let mut s = settings(None, TimeControlKind::Standard);
     s.time_control = control;
     s.clock_behaviour = behaviour;
@@ -109,7 +113,7 @@ fn table(control: TimeControl, behaviour: ClockBehaviour, edition: LawsEdition) 
 
 /// `plies` quiet legal moves from the start: no capture while one can be avoided, never a
 /// position seen before, never mate or stalemate, so that nothing ends the game.
-fn quiet_game(plies: usize) -> Vec<String> {
+pub(crate) fn quiet_game(plies: usize) -> Vec<String> {
     let mut position = Chess::default();
     let mut seen = std::collections::HashSet::new();
     seen.insert(position.board().clone().to_string() + &format!("{:?}", position.turn()));
@@ -136,9 +140,25 @@ fn quiet_game(plies: usize) -> Vec<String> {
     sans
 }
 
-/// Both players complete `moves` moves.
+/// Both players make `moves` moves, recorded without presses (a record of moves only:
+/// each move counts as completed once the opponent replies).
 fn play_moves(t: &mut Table, moves: usize) {
     t.play_all(&quiet_game(2 * moves));
+}
+
+/// Both players complete `moves` moves, each move followed by its press (6.2.1), the clock
+/// not read.
+fn play_moves_pressed(t: &mut Table, moves: usize) {
+    for san in quiet_game(2 * moves) {
+        let by = t.game.view().side_to_move;
+        t.play(&san);
+        t.record(RecordedEvent::ClockPress {
+            by,
+            white_ms: None,
+            black_ms: None,
+        })
+        .expect("the press is recorded");
+    }
 }
 
 #[test]
@@ -383,7 +403,7 @@ fn given_a_90_40_plus_30_game_when_it_is_exported_then_the_time_control_tag_has_
         ClockBehaviour::default(),
         LawsEdition::Y2023,
     );
-    play_moves(&mut t, 41);
+    play_moves_pressed(&mut t, 41);
     let log: Vec<LoggedEvent<'_>> = t
         .log
         .iter()
@@ -486,7 +506,9 @@ fn given_moves_left_unrecorded_in_a_scramble_when_the_arbiter_records_the_recons
         let view = t.game.view();
         assert_eq!(view.time_control.white.moves_completed, 40);
         assert_eq!(view.time_control.white.period, 2);
-        assert_eq!(view.time_control.black.moves_completed, 36);
+        // Black's 36th move is on the board, its press not recorded (6.2.1).
+        assert_eq!(view.time_control.black.moves_completed, 35);
+        assert_eq!(view.time_control.black.move_awaiting_press, Some(36));
         // A flag now is in the last period: all the remaining moves, so it loses (6.9).
         let d = t
             .record(RecordedEvent::Flag { side: Side::White })
@@ -518,9 +540,12 @@ fn given_a_count_that_cannot_be_established_when_the_arbiter_applies_8_6_then_th
     let view = t.game.view();
     assert_eq!(view.time_control.black.period, 2);
     assert_eq!(view.time_control.black.moves_completed, 40);
-    // The next recorded move counts as move 41 of Black, not 36.
+    // The next recorded move counts as move 41 of Black, not 36 (on the board, its press
+    // not yet recorded: 6.2.1).
     t.play_all(&quiet_game(72)[70..]);
-    assert_eq!(t.game.view().time_control.black.moves_completed, 41);
+    let black = t.game.view().time_control.black;
+    assert_eq!(black.move_awaiting_press, Some(41));
+    assert_eq!(black.moves_completed, 40);
     // In the last period 8.6 has no following period.
     let refused = t
         .record(move_count(Side::Black, None))
