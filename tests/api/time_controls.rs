@@ -217,3 +217,60 @@ async fn given_whites_40th_move_recorded_without_its_press_when_whites_flag_is_r
     assert_eq!(ended["article"], "6.2.1, 6.2.2, 6.4, 6.9", "{body}");
     db.finish().await;
 }
+
+#[actix_web::test]
+async fn given_a_game_created_from_a_position_at_move_41_with_the_clocks_readings_when_it_is_read_then_each_player_has_40_moves_in_the_last_period_and_the_pgn_is_numbered_from_41()
+ {
+    let db = TestDb::new().await;
+    let app = test::init_service(arbiter::startup::app(db.state())).await;
+    let mut settings = with_control(json!({"preset": "fide_standard"}));
+    // A study written `0 1`, resumed at move 41 by the arbiter's count.
+    settings["start_fen"] =
+        json!("r1bq1rk1/pppp1ppp/2n2n2/2b1p3/2B1P3/2N2N2/PPPP1PPP/R1BQ1RK1 w - - 0 1");
+    settings["start_moves_completed"] = json!({"white": 40, "black": 40});
+    settings["start_clocks"] = json!({"white_ms": 1_500_000, "black_ms": 1_200_000});
+    let (status, body, _) = send(&app, db.post().uri("/v1/games").set_json(settings.clone())).await;
+    assert_eq!(status, 201, "{body}");
+    let game = body["game"]["game_id"].as_str().expect("id").to_string();
+    let (status, body) = crate::support::append(
+        &app,
+        &db,
+        game.parse().expect("uuid"),
+        1,
+        json!([
+            {"type": "move", "by": "white", "san": "d3",
+             "clock": {"white_ms": 1_470_000, "black_ms": 1_200_000}},
+            {"type": "move", "by": "black", "san": "d6",
+             "clock": {"white_ms": 1_470_000, "black_ms": 1_110_000}}
+        ]),
+    )
+    .await;
+    assert_eq!(status, 201, "{body}");
+    let (_, view, _) = send(&app, db.get().uri(&format!("/v1/games/{game}"))).await;
+    let control = &view["state"]["time_control"];
+    assert_eq!(control["white"]["moves_completed"], 41, "{control}");
+    assert_eq!(control["white"]["period"], 2, "{control}");
+    assert_eq!(control["white"]["last_period"], true, "{control}");
+    assert!(control.get("reading_discrepancies").is_none(), "{control}");
+    let (status, pgn, _) = send(&app, db.get().uri(&format!("/v1/games/{game}/pgn"))).await;
+    assert_eq!(status, 200);
+    let pgn = pgn.as_str().expect("text").to_string();
+    assert!(
+        pgn.contains(
+            "[FEN \"r1bq1rk1/pppp1ppp/2n2n2/2b1p3/2B1P3/2N2N2/PPPP1PPP/R1BQ1RK1 w - - 0 41\"]"
+        ),
+        "{pgn}"
+    );
+    assert!(pgn.contains("41. d3"), "{pgn}");
+
+    // A count that does not fit the side to move is refused, the field named.
+    settings["start_moves_completed"] = json!({"white": 41, "black": 40});
+    let reply = send(&app, db.post().uri("/v1/games").set_json(settings)).await;
+    assert_eq!(reply.0, 422, "{}", reply.1);
+    assert!(
+        reply.1.to_string().contains("start_moves_completed"),
+        "{}",
+        reply.1
+    );
+    db.finish().await;
+}
