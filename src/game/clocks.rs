@@ -30,14 +30,16 @@
 use crate::rules::side::{BySide, Side};
 use crate::rules::time_control::TimeControl;
 use crate::rules::time_control::tracker::{
-    BothFlagsOutcome, ClockBehaviour, FlagOutcome, PeriodTracker,
+    BothFlagsOutcome, ClockBehaviour, FlagOutcome, PeriodTimeAdded, PeriodTracker,
 };
 
 use super::event::{ArbiterRuling, ClockReading, Event, RecordedEvent, ServiceEvent, StartMoves};
 use super::parts::{CorruptLog, Fold, FoldContext};
 use super::quickplay::GRANTED_INCREMENT_MS;
 use super::reads::{ClocksView, moves_on_board};
-use super::view::{ClockTimes, DiscrepancyKind, PeriodsView, PlayerPeriod, ReadingDiscrepancy};
+use super::view::{
+    ClockCount, ClockTimes, DiscrepancyKind, PeriodsView, PlayerPeriod, ReadingDiscrepancy,
+};
 use crate::rules::laws::LawsEdition;
 
 /// The clocks as the engine knows them.
@@ -326,7 +328,7 @@ impl Clocks {
                 if termination.ends_by_the_move() && ply > 0 =>
             {
                 // 6.2.1.1: the move that ended the game, the last on the board.
-                let mover = if (ply - 1) % 2 == 0 {
+                let mover = if (ply - 1).is_multiple_of(2) {
                     self.start_turn
                 } else {
                     self.start_turn.opponent()
@@ -344,18 +346,64 @@ impl Clocks {
     fn check_reading(&mut self, side: Side, read_ms: u64, at_own_press: bool) {
         let ceiling = *self.ceiling.get(side);
         let credit = self.last_credit.get_mut(side).take().unwrap_or_default();
+        let counting =
+            self.periods.behaviour().period_time_added == PeriodTimeAdded::AtControlPress;
+        let pending = self
+            .periods
+            .status(side)
+            .time_left_ms
+            .saturating_sub(self.periods.display_ms(side));
         let found = if read_ms > ceiling.saturating_add(READING_TOLERANCE_MS) {
-            Some((DiscrepancyKind::MoreThanPossible, ceiling, 0))
+            if counting
+                && pending > 0
+                && read_ms
+                    <= ceiling
+                        .saturating_add(pending)
+                        .saturating_add(READING_TOLERANCE_MS)
+            {
+                // A counting clock behind the log's count added the period late (at the
+                // press after the control): it now shows the period of the Laws.
+                let moves = self.periods.moves_completed(side);
+                self.periods.record_clock_counter(side, moves);
+                None
+            } else if !counting && self.added_at_zero(side, read_ms, ceiling) {
+                None
+            } else {
+                Some((DiscrepancyKind::MoreThanPossible, ceiling, 0))
+            }
         } else if at_own_press && read_ms.saturating_add(READING_TOLERANCE_MS) < credit.total_ms {
-            Some((
-                DiscrepancyKind::DisplayWouldHaveReachedZero,
-                credit.total_ms,
-                credit.period_ms,
-            ))
+            let without_period = credit.total_ms.saturating_sub(credit.period_ms);
+            if counting
+                && credit.period_ms > 0
+                && read_ms.saturating_add(READING_TOLERANCE_MS) >= without_period
+            {
+                // 6.10.2: the reading fits a clock that did not add the period at this
+                // press: its counter is one press behind the log. The Laws count the log.
+                let moves = self.periods.moves_completed(side);
+                self.periods
+                    .record_clock_counter(side, moves.saturating_sub(1));
+                Some((
+                    DiscrepancyKind::ClockCountBehind,
+                    credit.total_ms,
+                    credit.period_ms,
+                ))
+            } else {
+                Some((
+                    DiscrepancyKind::DisplayWouldHaveReachedZero,
+                    credit.total_ms,
+                    credit.period_ms,
+                ))
+            }
         } else {
             None
         };
         if let Some((kind, bound_ms, period_ms)) = found {
+            let status = self.periods.status(side);
+            let clock_count = (kind == DiscrepancyKind::ClockCountBehind).then(|| ClockCount {
+                clock_moves: status.moves_completed.saturating_sub(1),
+                clock_period: status.clock_period + 1,
+                period_to_show: status.period + 1,
+            });
             self.discrepancies.push(ReadingDiscrepancy {
                 seq: self.seq,
                 side,
@@ -365,9 +413,51 @@ impl Clocks {
                 moves_completed: self.periods.moves_completed(side),
                 period: self.periods.period(side) + 1,
                 period_time_added_ms: period_ms,
+                clock_count,
             });
         }
         *self.ceiling.get_mut(side) = read_ms;
+    }
+
+    /// Whether a reading of `side`'s display above what it could show is the next period's
+    /// time, added by a clock that adds it when a display reaches 0:00 (6.3.2, 6.4): the
+    /// reading is at most the display's bound plus that period's time, and the moves of the
+    /// period the clock counted were completed by `side` and, on a clock that adds it to both
+    /// displays, by the opponent too (whichever display reached 0:00, no flag lost). The
+    /// clock then counts the next period (both displays on such a clock).
+    fn added_at_zero(&mut self, side: Side, read_ms: u64, ceiling: u64) -> bool {
+        let both = self.periods.behaviour().period_time_added == PeriodTimeAdded::AtZeroBothClocks;
+        let status = self.periods.status(side);
+        let Some(next_ms) = self
+            .periods
+            .control()
+            .periods
+            .get(status.clock_period + 1)
+            .map(|p| p.time_ms)
+        else {
+            return false;
+        };
+        let opponent = self.periods.status(side.opponent());
+        let lawful = status.control_reached_on_clock
+            && (!both
+                || opponent.control_reached_on_clock
+                || opponent.clock_period > status.clock_period);
+        if !lawful
+            || read_ms
+                > ceiling
+                    .saturating_add(next_ms)
+                    .saturating_add(READING_TOLERANCE_MS)
+        {
+            return false;
+        }
+        self.periods
+            .record_clock_counter(side, status.moves_completed);
+        if both && opponent.clock_period == status.clock_period {
+            self.periods
+                .record_clock_counter(side.opponent(), opponent.moves_completed);
+            self.shift_ceiling(side.opponent(), i64::try_from(next_ms).unwrap_or(i64::MAX));
+        }
+        true
     }
 
     /// Changes the most `side`'s display can show by `delta_ms`.

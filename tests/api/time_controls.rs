@@ -274,3 +274,71 @@ async fn given_a_game_created_from_a_position_at_move_41_with_the_clocks_reading
     );
     db.finish().await;
 }
+
+#[actix_web::test]
+async fn given_a_counting_clock_that_missed_a_press_when_the_reading_after_move_40_lacks_the_period_then_the_view_says_the_clocks_count_is_behind_and_a_flag_during_move_41_adds_the_period_instead_of_losing()
+ {
+    let db = TestDb::new().await;
+    let app = test::init_service(arbiter::startup::app(db.state())).await;
+    let (status, body, _) = send(
+        &app,
+        db.post()
+            .uri("/v1/games")
+            .set_json(with_control(json!({"preset": "fide_standard"}))),
+    )
+    .await;
+    assert_eq!(status, 201, "{body}");
+    let game: uuid::Uuid = body["game"]["game_id"]
+        .as_str()
+        .and_then(|id| id.parse().ok())
+        .expect("id");
+    let sans = quiet_game(80);
+    let mut events = Vec::new();
+    for (ply, san) in sans[..80].iter().enumerate() {
+        let by = if ply % 2 == 0 { "white" } else { "black" };
+        events.push(json!({"type": "move", "by": by, "san": san}));
+        // White's 40th press: 4:10 on the display, not the 34:10 a counting clock adds.
+        let press = match ply {
+            78 => json!({"type": "clock_press", "by": "white", "white_ms": 250_000}),
+            79 => json!({"type": "clock_press", "by": "black", "black_ms": 3_000_000}),
+            _ => json!({"type": "clock_press", "by": by}),
+        };
+        events.push(press);
+    }
+    let mut seq = 1;
+    for chunk in events.chunks(16) {
+        let (status, body) = crate::support::append(&app, &db, game, seq, json!(chunk)).await;
+        assert_eq!(status, 201, "{body}");
+        seq = body["last_seq"].as_u64().expect("seq");
+    }
+    let (_, view, _) = send(&app, db.get().uri(&format!("/v1/games/{game}"))).await;
+    let control = &view["state"]["time_control"];
+    let found = control["reading_discrepancies"]
+        .as_array()
+        .expect("a discrepancy");
+    assert_eq!(found.len(), 1, "{control}");
+    assert_eq!(found[0]["kind"], "clock_count_behind", "{control}");
+    assert_eq!(
+        found[0]["clock_count"],
+        json!({"clock_moves": 39, "clock_period": 1, "period_to_show": 2})
+    );
+    assert_eq!(control["white"]["period"], 2, "{control}");
+    assert_eq!(control["white"]["clock_period"], 1, "{control}");
+
+    let (status, body) = crate::support::append(
+        &app,
+        &db,
+        game,
+        seq,
+        json!([{"type": "flag", "side": "white"}]),
+    )
+    .await;
+    assert_eq!(status, 201, "{body}");
+    let added = &body["events"][1]["event"];
+    assert_eq!(added["type"], "penalty_applied", "{body}");
+    assert_eq!(added["add_ms"], 1_800_000, "{body}");
+    assert_eq!(added["article"], "6.4, 6.3.2, 6.10.2", "{body}");
+    let (_, view, _) = send(&app, db.get().uri(&format!("/v1/games/{game}"))).await;
+    assert_eq!(view["state"]["status"], "in_progress", "{view}");
+    db.finish().await;
+}

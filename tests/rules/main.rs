@@ -8,6 +8,7 @@ mod completed_moves;
 mod corrupt_log;
 mod dead_position_check;
 mod dgt_feed;
+mod dgt_import;
 mod evidence;
 mod fair_play;
 mod from_position;

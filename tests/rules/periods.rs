@@ -574,29 +574,74 @@ fn move_and_press(t: &mut Table, san: &str, ms: u64) {
 }
 
 #[test]
-fn given_a_counting_clock_under_90_40_plus_30_when_the_reading_after_move_40_lacks_the_30_minutes_then_the_discrepancy_says_the_period_was_not_added()
+fn given_a_counting_clock_under_90_40_plus_30_when_the_reading_after_move_40_lacks_the_30_minutes_then_the_clocks_count_is_behind_the_logs_and_a_flag_during_move_41_does_not_lose()
  {
-    let mut t = table(
-        Preset::FideStandard.control(),
-        ClockBehaviour::default(),
-        LawsEdition::Y2023,
-    );
-    let sans = quiet_game(80);
-    t.play_all(&sans[..78]);
-    assert!(t.game.view().time_control.reading_discrepancies.is_empty());
-    // White completes move 40; the clock shows 4:10, not the 34:10 a counting clock shows.
-    move_and_press(&mut t, &sans[78], 4 * MIN + 10 * SEC);
-    let view = t.game.view();
-    let found = &view.time_control.reading_discrepancies;
-    assert_eq!(found.len(), 1, "{found:?}");
-    let d = &found[0];
-    assert_eq!(d.kind, DiscrepancyKind::DisplayWouldHaveReachedZero);
-    assert_eq!((d.side, d.moves_completed), (Side::White, 40));
-    assert_eq!(d.period_time_added_ms, 30 * MIN);
-    assert_eq!(d.bound_ms, 30 * MIN + 30 * SEC);
-    assert_eq!(d.seq, t.seq);
-    // The clock is the fact: the reading is kept.
-    assert_eq!(view.clocks.white_ms, Some(4 * MIN + 10 * SEC));
+    for edition in EDITIONS {
+        let mut t = table(
+            Preset::FideStandard.control(),
+            ClockBehaviour::default(),
+            edition,
+        );
+        let sans = quiet_game(82);
+        t.play_all(&sans[..78]);
+        assert!(t.game.view().time_control.reading_discrepancies.is_empty());
+        // White completes move 40; the clock shows 4:10, not the 34:10 a counting clock
+        // shows: its counter missed a press and did not add the period (6.10.2).
+        move_and_press(&mut t, &sans[78], 4 * MIN + 10 * SEC);
+        let view = t.game.view();
+        let found = &view.time_control.reading_discrepancies;
+        assert_eq!(found.len(), 1, "{found:?}");
+        let d = &found[0];
+        assert_eq!(d.kind, DiscrepancyKind::ClockCountBehind);
+        assert_eq!((d.side, d.moves_completed), (Side::White, 40));
+        assert_eq!(d.period_time_added_ms, 30 * MIN);
+        assert_eq!(d.bound_ms, 30 * MIN + 30 * SEC);
+        assert_eq!(d.seq, t.seq);
+        let count = d.clock_count.expect("the clock's count");
+        assert_eq!(
+            (count.clock_moves, count.clock_period, count.period_to_show),
+            (39, 1, 2)
+        );
+        // The clock is the fact: the reading is kept. The Laws count the log: period 2,
+        // while the clock still counts period 1.
+        assert_eq!(view.clocks.white_ms, Some(4 * MIN + 10 * SEC));
+        assert_eq!(view.time_control.white.period, 2);
+        assert_eq!(view.time_control.white.clock_period, 1);
+        assert!(view.time_control.white.control_reached);
+
+        // Black replies; White's display reaches 0:00 during move 41: 40 moves were
+        // completed, so the flag does not lose; the 30 minutes are added (6.4, 6.3.2, 6.10.2).
+        let mut flagged = t.clone();
+        move_and_press(&mut flagged, &sans[79], 50 * MIN);
+        let d = flagged
+            .record(RecordedEvent::Flag { side: Side::White })
+            .expect("recorded");
+        assert!(ended(&d).is_none(), "{edition:?}: {d:?}");
+        let added: Vec<(Side, u64, String)> = d
+            .iter()
+            .filter_map(|e| match e {
+                arbiter::game::event::ServiceEvent::PenaltyApplied {
+                    side,
+                    add_ms,
+                    article,
+                    ..
+                } => Some((*side, *add_ms, article.clone())),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(
+            added,
+            vec![(Side::White, 30 * MIN, "6.4, 6.3.2, 6.10.2".to_string())]
+        );
+
+        // Or the clock adds the period one press late, at the press of move 41: the reading
+        // with the 30 minutes is what it should show, not more than possible.
+        move_and_press(&mut t, &sans[79], 50 * MIN);
+        move_and_press(&mut t, &sans[80], 33 * MIN);
+        let view = t.game.view();
+        assert_eq!(view.time_control.reading_discrepancies.len(), 1);
+        assert_eq!(view.time_control.white.clock_period, 2);
+    }
 }
 
 #[test]
