@@ -342,3 +342,59 @@ async fn given_a_counting_clock_that_missed_a_press_when_the_reading_after_move_
     assert_eq!(view["state"]["status"], "in_progress", "{view}");
     db.finish().await;
 }
+
+#[core::prelude::v1::test]
+fn given_a_clock_count_behind_the_log_when_the_desk_lists_the_readings_then_it_says_the_clocks_count_and_the_period_the_clock_should_show()
+ {
+    use arbiter::game::Game;
+    use arbiter::game::event::{
+        ClockReading, Event, GameSettings, LawsEdition, RecordedEvent, ServiceEvent, Side,
+    };
+    let settings: GameSettings =
+        serde_json::from_value(with_control(json!({"preset": "fide_standard"}))).expect("settings");
+    let mut game = Game::new(&settings).expect("valid");
+    game.apply(
+        1,
+        &Event::Service(ServiceEvent::GameCreated(Box::new(settings))),
+    )
+    .expect("created");
+    let mut seq = 1;
+    for (ply, san) in quiet_game(79).iter().enumerate() {
+        let by = if ply % 2 == 0 {
+            Side::White
+        } else {
+            Side::Black
+        };
+        seq += 1;
+        game.record(
+            seq,
+            &RecordedEvent::Move {
+                by,
+                san: san.clone(),
+            },
+        )
+        .expect("move");
+        // White's 40th press: 4:10, without the 30 minutes a counting clock adds.
+        let white_ms = (ply == 78).then_some(250_000);
+        seq += 1;
+        game.record_with_clock(
+            seq,
+            &RecordedEvent::ClockPress {
+                by,
+                white_ms,
+                black_ms: None,
+            },
+            None::<&ClockReading>,
+        )
+        .expect("press");
+    }
+    let panel =
+        arbiter::web::periods::discrepancy_panel(&game.view(), LawsEdition::Y2023).into_string();
+    assert!(
+        panel.contains("Its own count is behind the record's (39 moves); the Laws count 40"),
+        "{panel}"
+    );
+    assert!(panel.contains("set it to period 2"), "{panel}");
+    assert!(panel.contains("move_count_set"), "{panel}");
+    assert!(panel.contains("6.10.2"), "{panel}");
+}
