@@ -90,6 +90,8 @@ fn game_of_300_plies() -> (Game, u64) {
         board: None,
         site: None,
         start_fen: None,
+        start_moves_completed: None,
+        start_clocks: None,
         time_control: TimeControl::from_legacy(TimeControlKind::Standard, 5_400_000, 0),
         clock_behaviour: Default::default(),
         laws_edition: LawsEdition::Y2023,

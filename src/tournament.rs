@@ -293,6 +293,8 @@ pub fn game_settings(
         board: Some(pairing.board),
         site: tournament.site.clone(),
         start_fen: overrides.start_fen,
+        start_moves_completed: None,
+        start_clocks: None,
         time_control: overrides
             .time_control
             .unwrap_or_else(|| tournament.time_control.clone()),

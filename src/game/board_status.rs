@@ -135,6 +135,8 @@ mod tests {
             board: Some(1),
             site: None,
             start_fen: None,
+            start_moves_completed: None,
+            start_clocks: None,
             time_control: TimeControl::from_legacy(TimeControlKind::Standard, 60_000, 0),
             clock_behaviour: Default::default(),
             laws_edition: Default::default(),

@@ -6,8 +6,18 @@
 //! the `clock` reading recorded with any event) and what the rulings added since.
 //!
 //! It also keeps each player's place in the time control ([`PeriodTracker`], issue 18): the
-//! moves completed (a move recorded on the board is a completed move, 6.2.1), the period of
-//! the Laws in which the next move is played, and the period whose time the clock counts.
+//! moves completed, the period of the Laws in which the next move is played, and the period
+//! whose time the clock counts.
+//!
+//! A move made on the board is completed by the press (6.2.1, issue 36). The record shows
+//! the press as a `clock_press` of the mover, or as the move recorded with the clock's
+//! reading (the reading is taken at the press). A move is also completed when it ends the
+//! game (6.2.1.1), when the player makes the next move without having pressed (6.2.1.2), and,
+//! as the record shows it, when the opponent's press is recorded after it: the opponent's
+//! clock can only be stopped once it runs, that is once the player pressed (6.2.2 lets the
+//! opponent move before the press, not press). Until then the move is on the board but not
+//! completed, and the time until the press is the player's (6.2.2): a flag then falls in the
+//! period before.
 //! A flag (6.4, 6.9), both flags (III.3.1), the quickplay finish (III.1) and the scoresheet
 //! duty (8.4) are judged on it.
 //!
@@ -20,14 +30,16 @@
 use crate::rules::side::{BySide, Side};
 use crate::rules::time_control::TimeControl;
 use crate::rules::time_control::tracker::{
-    BothFlagsOutcome, ClockBehaviour, FlagOutcome, PeriodTracker,
+    BothFlagsOutcome, ClockBehaviour, FlagOutcome, PeriodTimeAdded, PeriodTracker,
 };
 
-use super::event::{ArbiterRuling, ClockReading, Event, RecordedEvent, ServiceEvent};
+use super::event::{ArbiterRuling, ClockReading, Event, RecordedEvent, ServiceEvent, StartMoves};
 use super::parts::{CorruptLog, Fold, FoldContext};
 use super::quickplay::GRANTED_INCREMENT_MS;
 use super::reads::{ClocksView, moves_on_board};
-use super::view::{ClockTimes, DiscrepancyKind, PeriodsView, PlayerPeriod, ReadingDiscrepancy};
+use super::view::{
+    ClockCount, ClockTimes, DiscrepancyKind, PeriodsView, PlayerPeriod, ReadingDiscrepancy,
+};
 use crate::rules::laws::LawsEdition;
 
 /// The clocks as the engine knows them.
@@ -42,6 +54,18 @@ pub(super) struct Clocks {
     periods: PeriodTracker,
     /// The player who had the move in the start position (whose plies are the odd ones).
     start_turn: Side,
+    /// The moves each player had completed before the record starts (a game created from a
+    /// position: 0 for the standard start).
+    before_record: BySide<u32>,
+    /// The moves each player has made on the board in this record (plies).
+    on_board: BySide<u32>,
+    /// Whether each player's latest move on the board awaits its press (6.2.1): made, not
+    /// completed.
+    awaiting_press: BySide<bool>,
+    /// Whether the record has shown a press (a `clock_press`, or a move recorded with the
+    /// clock's reading). Until it does, it is a record of moves only, which cannot show a
+    /// press: a move is then taken as completed once the opponent replies.
+    records_presses: bool,
     /// Moves each player completed that the record does not hold, as the arbiter counted
     /// them (8.5, 8.6, 6.10.2).
     unrecorded_moves: BySide<u32>,
@@ -77,18 +101,41 @@ impl Clocks {
     /// Both clocks at the first period's time (with the first increment too on clocks that
     /// credit it before the move), and the increment of the last period: the one-period
     /// control's own increment, and the one the quickplay finish of the last period is judged
-    /// with (III.2.2).
+    /// with (III.2.2). A game that starts from a position counts the moves completed before
+    /// it (`before`: the periods reached are credited), and its clocks show `start_clocks`
+    /// where read.
     pub(super) fn new(
         control: &TimeControl,
         behaviour: ClockBehaviour,
         start_turn: Side,
+        before: StartMoves,
+        start_clocks: Option<&ClockReading>,
     ) -> Clocks {
-        let periods = PeriodTracker::new(control.clone(), behaviour);
+        let mut periods = PeriodTracker::new(control.clone(), behaviour);
+        let before_record = BySide {
+            white: before.white,
+            black: before.black,
+        };
+        let mut read = BySide::default();
+        for side in [Side::White, Side::Black] {
+            let moves = *before_record.get(side);
+            if moves > 0 {
+                periods.set_moves_completed(side, moves);
+            }
+            let shown = start_clocks.and_then(|c| match side {
+                Side::White => c.white_ms,
+                Side::Black => c.black_ms,
+            });
+            if let Some(ms) = shown {
+                periods.record_reading(side, ms);
+                *read.get_mut(side) = true;
+            }
+        }
         let start = BySide::new(|side| Some(periods.display_ms(side)));
         let ceiling = BySide::new(|side| periods.display_ms(side));
         Clocks {
             times: start,
-            read: BySide::default(),
+            read,
             increment_ms: control
                 .periods
                 .last()
@@ -96,6 +143,10 @@ impl Clocks {
                 .map_or(0, |b| b.ms),
             periods,
             start_turn,
+            before_record,
+            on_board: BySide::default(),
+            awaiting_press: BySide::default(),
+            records_presses: false,
             unrecorded_moves: BySide::default(),
             ceiling,
             last_credit: BySide::default(),
@@ -105,10 +156,29 @@ impl Clocks {
         }
     }
 
-    /// The moves `side` completed on the board when it stands at `ply` (every ply is a
-    /// completed move, 6.2.1).
+    /// The moves `side` made on the board when it stands at `ply`.
     fn board_moves(&self, side: Side, ply: usize) -> u32 {
         moves_on_board(self.start_turn, side, ply)
+    }
+
+    /// The moves `side` has completed (6.2.1): those before the record, those made on the
+    /// board and pressed, and those the arbiter counted that the record lacks.
+    fn completed(&self, side: Side) -> u32 {
+        self.before_record
+            .get(side)
+            .saturating_add(*self.on_board.get(side))
+            .saturating_add(*self.unrecorded_moves.get(side))
+            .saturating_sub(u32::from(*self.awaiting_press.get(side)))
+    }
+
+    /// The number of `side`'s move that is on the board and awaits its press, if any.
+    fn move_awaiting_press(&self, side: Side) -> Option<u32> {
+        self.awaiting_press.get(side).then(|| {
+            self.before_record
+                .get(side)
+                .saturating_add(*self.on_board.get(side))
+                .saturating_add(*self.unrecorded_moves.get(side))
+        })
     }
 
     /// The clocks as the other parts read them when judging an event recorded with
@@ -122,6 +192,8 @@ impl Clocks {
             shown.or(self.read_time(side))
         });
         ClocksView::new(&self.periods, self.increment_ms, read, self.start_turn)
+            .with_awaiting_press(BySide::new(|side| self.move_awaiting_press(side)))
+            .with_moves_before(self.before_record)
     }
 
     /// Both players' place in the control, for the game view.
@@ -135,6 +207,7 @@ impl Clocks {
                 period: status.period + 1,
                 clock_period: status.clock_period + 1,
                 moves_completed: status.moves_completed,
+                move_awaiting_press: self.move_awaiting_press(side),
                 moves_to_control: status.moves_to_control,
                 last_period: status.last_period,
                 control_reached: status.control_reached_on_clock,
@@ -152,15 +225,13 @@ impl Clocks {
     }
 
     /// After an event is folded: the moves each player has completed now that the board
-    /// stands at `ply` (every ply on the board is a completed move, 6.2.1: moves, illegal
-    /// moves that stood, promotions completed under 7.5.2), then the readings recorded with
-    /// the event, which the clock shows after it.
+    /// stands at `ply` (6.2.1: a move is completed by its press, see the module's notes),
+    /// then the readings recorded with the event, which the clock shows after it.
     pub(super) fn after_event(&mut self, ply: usize, event: &Event, clock: Option<&ClockReading>) {
+        self.note_presses(ply, event, clock);
         let mut period_time_added = false;
         for side in [Side::White, Side::Black] {
-            let own = self
-                .board_moves(side, ply)
-                .saturating_add(*self.unrecorded_moves.get(side));
+            let own = self.completed(side);
             let done = self.periods.moves_completed(side);
             if own < done {
                 self.periods.set_moves_completed(side, own);
@@ -215,6 +286,59 @@ impl Clocks {
         }
     }
 
+    /// Which moves on the board the record shows completed after `event` (6.2.1): a new
+    /// move awaits its press unless it was recorded with the clock's reading (taken at the
+    /// press) or as a completed illegal move; the player's previous move is completed by it
+    /// (6.2.1.2); a `clock_press` completes the presser's move, and the opponent's (whose
+    /// clock had to be stopped for the presser's to run); a move that ends the game is
+    /// completed (6.2.1.1).
+    fn note_presses(&mut self, ply: usize, event: &Event, clock: Option<&ClockReading>) {
+        for side in [Side::White, Side::Black] {
+            let now = self.board_moves(side, ply);
+            let before = *self.on_board.get(side);
+            if now < before {
+                // The board went back (a move taken back): its press goes with it.
+                *self.awaiting_press.get_mut(side) = false;
+            } else if now > before {
+                let pressed = clock.is_some()
+                    || matches!(
+                        event,
+                        Event::Recorded(RecordedEvent::IllegalMove {
+                            completed: true,
+                            ..
+                        })
+                    );
+                *self.awaiting_press.get_mut(side) = !pressed;
+                self.records_presses |= pressed;
+                if pressed || !self.records_presses {
+                    // The mover's press starts the opponent's clock: the opponent's move
+                    // before it was pressed too. A record of moves only cannot show the
+                    // press: the reply is taken to show it.
+                    *self.awaiting_press.get_mut(side.opponent()) = false;
+                }
+            }
+            *self.on_board.get_mut(side) = now;
+        }
+        match event {
+            Event::Recorded(RecordedEvent::ClockPress { .. }) => {
+                self.awaiting_press = BySide::default();
+                self.records_presses = true;
+            }
+            Event::Service(ServiceEvent::GameEnded { termination, .. })
+                if termination.ends_by_the_move() && ply > 0 =>
+            {
+                // 6.2.1.1: the move that ended the game, the last on the board.
+                let mover = if (ply - 1).is_multiple_of(2) {
+                    self.start_turn
+                } else {
+                    self.start_turn.opponent()
+                };
+                *self.awaiting_press.get_mut(mover) = false;
+            }
+            _ => {}
+        }
+    }
+
     /// Notes a reading of `side`'s display that does not fit: above the most the display can
     /// show, or, read at the player's own press (`at_own_press`: the display is stopped),
     /// below what the latest press added (the player used more than the display held, or
@@ -222,18 +346,64 @@ impl Clocks {
     fn check_reading(&mut self, side: Side, read_ms: u64, at_own_press: bool) {
         let ceiling = *self.ceiling.get(side);
         let credit = self.last_credit.get_mut(side).take().unwrap_or_default();
+        let counting =
+            self.periods.behaviour().period_time_added == PeriodTimeAdded::AtControlPress;
+        let pending = self
+            .periods
+            .status(side)
+            .time_left_ms
+            .saturating_sub(self.periods.display_ms(side));
         let found = if read_ms > ceiling.saturating_add(READING_TOLERANCE_MS) {
-            Some((DiscrepancyKind::MoreThanPossible, ceiling, 0))
+            if counting
+                && pending > 0
+                && read_ms
+                    <= ceiling
+                        .saturating_add(pending)
+                        .saturating_add(READING_TOLERANCE_MS)
+            {
+                // A counting clock behind the log's count added the period late (at the
+                // press after the control): it now shows the period of the Laws.
+                let moves = self.periods.moves_completed(side);
+                self.periods.record_clock_counter(side, moves);
+                None
+            } else if !counting && self.added_at_zero(side, read_ms, ceiling) {
+                None
+            } else {
+                Some((DiscrepancyKind::MoreThanPossible, ceiling, 0))
+            }
         } else if at_own_press && read_ms.saturating_add(READING_TOLERANCE_MS) < credit.total_ms {
-            Some((
-                DiscrepancyKind::DisplayWouldHaveReachedZero,
-                credit.total_ms,
-                credit.period_ms,
-            ))
+            let without_period = credit.total_ms.saturating_sub(credit.period_ms);
+            if counting
+                && credit.period_ms > 0
+                && read_ms.saturating_add(READING_TOLERANCE_MS) >= without_period
+            {
+                // 6.10.2: the reading fits a clock that did not add the period at this
+                // press: its counter is one press behind the log. The Laws count the log.
+                let moves = self.periods.moves_completed(side);
+                self.periods
+                    .record_clock_counter(side, moves.saturating_sub(1));
+                Some((
+                    DiscrepancyKind::ClockCountBehind,
+                    credit.total_ms,
+                    credit.period_ms,
+                ))
+            } else {
+                Some((
+                    DiscrepancyKind::DisplayWouldHaveReachedZero,
+                    credit.total_ms,
+                    credit.period_ms,
+                ))
+            }
         } else {
             None
         };
         if let Some((kind, bound_ms, period_ms)) = found {
+            let status = self.periods.status(side);
+            let clock_count = (kind == DiscrepancyKind::ClockCountBehind).then(|| ClockCount {
+                clock_moves: status.moves_completed.saturating_sub(1),
+                clock_period: status.clock_period + 1,
+                period_to_show: status.period + 1,
+            });
             self.discrepancies.push(ReadingDiscrepancy {
                 seq: self.seq,
                 side,
@@ -243,9 +413,51 @@ impl Clocks {
                 moves_completed: self.periods.moves_completed(side),
                 period: self.periods.period(side) + 1,
                 period_time_added_ms: period_ms,
+                clock_count,
             });
         }
         *self.ceiling.get_mut(side) = read_ms;
+    }
+
+    /// Whether a reading of `side`'s display above what it could show is the next period's
+    /// time, added by a clock that adds it when a display reaches 0:00 (6.3.2, 6.4): the
+    /// reading is at most the display's bound plus that period's time, and the moves of the
+    /// period the clock counted were completed by `side` and, on a clock that adds it to both
+    /// displays, by the opponent too (whichever display reached 0:00, no flag lost). The
+    /// clock then counts the next period (both displays on such a clock).
+    fn added_at_zero(&mut self, side: Side, read_ms: u64, ceiling: u64) -> bool {
+        let both = self.periods.behaviour().period_time_added == PeriodTimeAdded::AtZeroBothClocks;
+        let status = self.periods.status(side);
+        let Some(next_ms) = self
+            .periods
+            .control()
+            .periods
+            .get(status.clock_period + 1)
+            .map(|p| p.time_ms)
+        else {
+            return false;
+        };
+        let opponent = self.periods.status(side.opponent());
+        let lawful = status.control_reached_on_clock
+            && (!both
+                || opponent.control_reached_on_clock
+                || opponent.clock_period > status.clock_period);
+        if !lawful
+            || read_ms
+                > ceiling
+                    .saturating_add(next_ms)
+                    .saturating_add(READING_TOLERANCE_MS)
+        {
+            return false;
+        }
+        self.periods
+            .record_clock_counter(side, status.moves_completed);
+        if both && opponent.clock_period == status.clock_period {
+            self.periods
+                .record_clock_counter(side.opponent(), opponent.moves_completed);
+            self.shift_ceiling(side.opponent(), i64::try_from(next_ms).unwrap_or(i64::MAX));
+        }
+        true
     }
 
     /// Changes the most `side`'s display can show by `delta_ms`.
@@ -389,9 +601,14 @@ impl Fold for Clocks {
                     None => self.periods.move_count_unknown(count.side, None).ok(),
                 };
                 if let Some(ruling) = ruling {
-                    let on_board = self.board_moves(count.side, ctx.ply);
+                    // The arbiter's count includes the move on the board awaiting its press.
+                    let recorded = self
+                        .before_record
+                        .get(count.side)
+                        .saturating_add(self.board_moves(count.side, ctx.ply));
+                    *self.awaiting_press.get_mut(count.side) = false;
                     *self.unrecorded_moves.get_mut(count.side) =
-                        ruling.moves_completed.saturating_sub(on_board);
+                        ruling.moves_completed.saturating_sub(recorded);
                 }
             }
             // III.3.1.1: both flags in a period that is not the last; the game goes on in the

@@ -167,7 +167,11 @@ fn flag(ctx: &JudgeContext<'_>, side: Side) -> Vec<ServiceEvent> {
     }
     let (decisions, seq) = (&ctx.decisions, ctx.seq);
     let edition = decisions.edition();
-    let finding = clocks.periods().flag_ruling(side);
+    let mut finding = clocks.periods().flag_ruling(side);
+    if let Some(number) = clocks.move_awaiting_press(side) {
+        // 6.2.1, 6.2.2: the move on the board without its press does not count.
+        finding = finding.with_move_awaiting_press(number);
+    }
     match finding.outcome {
         FlagOutcome::LossUnlessOpponentCannotMate => vec![flag_fell(ctx, side, Some(&finding))],
         FlagOutcome::ControlReached {

@@ -530,6 +530,19 @@ pub enum Termination {
 }
 
 impl Termination {
+    /// Whether the game ended by the move just made, which completes that move without a
+    /// press (6.2.1.1: 5.1.1, 5.2.1, 5.2.2, 9.6.1, 9.6.2).
+    pub fn ends_by_the_move(self) -> bool {
+        matches!(
+            self,
+            Termination::Checkmate
+                | Termination::Stalemate
+                | Termination::DeadPosition
+                | Termination::FivefoldRepetition
+                | Termination::SeventyFiveMoves
+        )
+    }
+
     /// The snake_case name, as on the wire and in the `games` read model.
     pub fn name(self) -> &'static str {
         match self {
@@ -723,9 +736,22 @@ pub struct GameSettings {
     #[serde(default)]
     pub site: Option<String>,
     /// The start position as FEN; the standard start when absent. Chess960 castling
-    /// (Shredder-FEN or X-FEN) is accepted.
+    /// (Shredder-FEN or X-FEN) is accepted. Its fullmove number is the game's move count:
+    /// at `... w - - 0 41` each player has completed 40 moves, and the periods, the
+    /// scoresheet duty (8.4) and Guidelines III count from there.
     #[serde(default)]
     pub start_fen: Option<String>,
+    /// The moves each player had completed at the start position, when they differ from
+    /// what the FEN's fullmove number says (a study position written `0 1`, a game replayed
+    /// from move 41). With White to move both counts are equal; with Black to move White has
+    /// one more. Needs `start_fen`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub start_moves_completed: Option<StartMoves>,
+    /// The clocks' readings when the game starts from the position (an adjourned or resumed
+    /// game): the times the players have left, in milliseconds. Absent: the control's times
+    /// for the periods reached.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub start_clocks: Option<ClockReading>,
     /// The time control: the one-period form (`kind`, `base_ms`, `increment_ms`), a list of
     /// `periods`, or a `preset`.
     #[schema(value_type = TimeControlSpec)]
@@ -745,6 +771,16 @@ pub struct GameSettings {
     pub regulations: Regulations,
 }
 
+/// The moves each player had completed when the game starts from a position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct StartMoves {
+    /// White's completed moves.
+    pub white: u32,
+    /// Black's completed moves.
+    pub black: u32,
+}
+
 /// Whether `value` is its type's default (left out of the stored settings).
 fn is_default<T: Default + PartialEq>(value: &T) -> bool {
     *value == T::default()
@@ -759,6 +795,8 @@ pub const GAME_SETTINGS_FIELDS: &[&str] = &[
     "board",
     "site",
     "start_fen",
+    "start_moves_completed",
+    "start_clocks",
     "time_control",
     "clock_behaviour",
     "laws_edition",

@@ -80,8 +80,8 @@ impl<'a> BoardView<'a> {
     }
 }
 
-/// The moves `side` completed on a board standing at `ply`, when `start_turn` had the move
-/// in the start position (every ply is a completed move, 6.2.1).
+/// The moves `side` made on a board standing at `ply`, when `start_turn` had the move in the
+/// start position (made, not necessarily completed: a move is completed by its press, 6.2.1).
 pub(super) fn moves_on_board(start_turn: Side, side: Side, ply: usize) -> u32 {
     let ply = u32::try_from(ply).unwrap_or(u32::MAX);
     if side == start_turn {
@@ -100,6 +100,8 @@ pub(super) struct ClocksView<'a> {
     increment_ms: u64,
     read: BySide<Option<u64>>,
     start_turn: Side,
+    awaiting_press: BySide<Option<u32>>,
+    moves_before: BySide<u32>,
 }
 
 impl<'a> ClocksView<'a> {
@@ -116,7 +118,29 @@ impl<'a> ClocksView<'a> {
             increment_ms,
             read,
             start_turn,
+            awaiting_press: BySide::default(),
+            moves_before: BySide::default(),
         }
+    }
+
+    /// The same view, knowing the moves each player had completed before the record starts
+    /// (a game created from a position).
+    pub(super) fn with_moves_before(mut self, moves_before: BySide<u32>) -> Self {
+        self.moves_before = moves_before;
+        self
+    }
+
+    /// The same view, knowing which move of each player is on the board awaiting its press
+    /// (6.2.1).
+    pub(super) fn with_awaiting_press(mut self, awaiting_press: BySide<Option<u32>>) -> Self {
+        self.awaiting_press = awaiting_press;
+        self
+    }
+
+    /// The number of `side`'s move on the board whose press the record does not show: made,
+    /// not completed (6.2.1), its time until the press the player's (6.2.2).
+    pub(super) fn move_awaiting_press(&self, side: Side) -> Option<u32> {
+        *self.awaiting_press.get(side)
     }
 
     /// Each player's place in the time control.
@@ -140,9 +164,12 @@ impl<'a> ClocksView<'a> {
         *self.read.get(side)
     }
 
-    /// The moves `side` completed on the board when it stands at `ply` (6.2.1).
+    /// The moves `side` has made in the game when the board stands at `ply`: those before
+    /// the start position and those on the board.
     pub(super) fn board_moves(&self, side: Side, ply: usize) -> u32 {
-        moves_on_board(self.start_turn, side, ply)
+        self.moves_before
+            .get(side)
+            .saturating_add(moves_on_board(self.start_turn, side, ply))
     }
 }
 

@@ -12,9 +12,9 @@
 //!   penalty of at most an hour (9.5.3 lets the event set it).
 //! * The start position: a legal position in FEN (Chess960 castling where the rights say so).
 
-use shakmaty::{CastlingMode, Chess};
+use shakmaty::{CastlingMode, Chess, Position};
 
-use super::event::{GameSettings, Regulations, TimeControl};
+use super::event::{GameSettings, Regulations, StartMoves, TimeControl};
 use crate::rules::move_parsing::position_from_fen;
 use crate::rules::time_control::{TimeControlError, check_periods};
 
@@ -70,6 +70,16 @@ pub enum SettingsError {
         "regulations.electronic_devices.lesser_penalty_ms must be from 1 to 3600000 milliseconds (an hour): the time a lesser penalty of 12.9.2 gives or of 12.9.3 takes, or left out for the arbiter to set"
     )]
     LesserPenaltyTime,
+    /// The moves completed at the start do not fit the start position.
+    #[error(
+        "start_moves_completed: {0}; give {{\"white\": n, \"black\": n}} with White to move, {{\"white\": n + 1, \"black\": n}} with Black to move, with a start_fen, or leave it out to count from the FEN's move number"
+    )]
+    StartMoves(String),
+    /// A clock reading at the start is beyond a day.
+    #[error(
+        "start_clocks: each time must be at most 86400000 milliseconds (24 hours): the time the player has left when the game starts from the position"
+    )]
+    StartClocks,
     /// The board number is zero or too large.
     #[error("board must be a board number from 1 to 9999, or left out")]
     Board,
@@ -80,6 +90,8 @@ impl SettingsError {
     pub fn field(&self) -> &'static str {
         match self {
             SettingsError::StartFen(_) => "start_fen",
+            SettingsError::StartMoves(_) => "start_moves_completed",
+            SettingsError::StartClocks => "start_clocks",
             SettingsError::Empty(field) | SettingsError::BadText(field) => field,
             SettingsError::BaseTime => "time_control.base_ms",
             SettingsError::Increment => "time_control.increment_ms",
@@ -224,8 +236,77 @@ pub fn validate(settings: &GameSettings) -> Result<(Chess, CastlingMode), Settin
     {
         return Err(SettingsError::Board);
     }
-    match &settings.start_fen {
-        None => Ok((Chess::default(), CastlingMode::Standard)),
-        Some(fen) => position_from_fen(fen).map_err(SettingsError::StartFen),
+    if let Some(clocks) = &settings.start_clocks
+        && [clocks.white_ms, clocks.black_ms]
+            .into_iter()
+            .flatten()
+            .any(|ms| ms > MAX_BASE_MS)
+    {
+        return Err(SettingsError::StartClocks);
     }
+    let (start, mode) = match &settings.start_fen {
+        None => (Chess::default(), CastlingMode::Standard),
+        Some(fen) => position_from_fen(fen).map_err(SettingsError::StartFen)?,
+    };
+    match settings.start_moves_completed {
+        None => Ok((start, mode)),
+        Some(_) if settings.start_fen.is_none() => Err(SettingsError::StartMoves(
+            "the standard start has no moves before it".to_string(),
+        )),
+        Some(count) => Ok((with_move_count(start, mode, count)?, mode)),
+    }
+}
+
+/// The start position numbered as the arbiter counts it: the fullmove number follows the
+/// moves completed, so that 9.1.1, the scoresheet and the PGN export count as the periods do.
+fn with_move_count(
+    start: Chess,
+    mode: CastlingMode,
+    count: StartMoves,
+) -> Result<Chess, SettingsError> {
+    let white_to_move = start.turn() == shakmaty::Color::White;
+    let fits = if white_to_move {
+        count.white == count.black
+    } else {
+        count.white == count.black.saturating_add(1)
+    };
+    if !fits {
+        return Err(SettingsError::StartMoves(format!(
+            "{} and {} completed moves do not fit a position with {} to move",
+            count.white,
+            count.black,
+            if white_to_move { "White" } else { "Black" }
+        )));
+    }
+    if count.white > 1_000 {
+        return Err(SettingsError::StartMoves(format!(
+            "{} moves is beyond any game",
+            count.white
+        )));
+    }
+    let mut setup = start.to_setup(shakmaty::EnPassantMode::Legal);
+    setup.fullmoves = std::num::NonZeroU32::MIN.saturating_add(count.black);
+    setup
+        .position(mode)
+        .map_err(|e| SettingsError::StartMoves(format!("the position cannot be renumbered: {e}")))
+}
+
+/// The moves each player had completed at the start: as the settings say, or from the
+/// start position's fullmove number (at move N with White to move, N - 1 each; with Black
+/// to move, White N and Black N - 1).
+pub fn start_moves(settings: &GameSettings, start: &Chess) -> StartMoves {
+    settings.start_moves_completed.unwrap_or_else(|| {
+        let before = start.fullmoves().get().saturating_sub(1);
+        if start.turn() == shakmaty::Color::White {
+            StartMoves {
+                white: before,
+                black: before,
+            }
+        } else {
+            StartMoves {
+                white: before.saturating_add(1),
+                black: before,
+            }
+        }
+    })
 }

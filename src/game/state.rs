@@ -56,13 +56,20 @@ impl State {
     /// The state before any event.
     pub(super) fn new(start: Chess, castling_mode: CastlingMode, settings: &GameSettings) -> State {
         let start_turn = Side::from(start.turn());
+        let moves_before = super::settings::start_moves(settings, &start);
         State {
             board: Board::new(start, castling_mode),
             obligations: Obligations::default(),
             offers: Offers::default(),
             claims: Claims::default(),
             illegal_moves: IllegalMoves::default(),
-            clocks: Clocks::new(&settings.time_control, settings.clock_behaviour, start_turn),
+            clocks: Clocks::new(
+                &settings.time_control,
+                settings.clock_behaviour,
+                start_turn,
+                moves_before,
+                settings.start_clocks.as_ref(),
+            ),
             quickplay: Quickplay::default(),
             appeals: Appeals::default(),
             end: Ending::default(),

@@ -201,8 +201,13 @@ pub struct PlayerPeriod {
     /// The period whose time the clock is counting (1 for the first); behind `period` on a
     /// clock that adds the next period only when a display reaches 0:00.
     pub clock_period: usize,
-    /// Moves completed (6.2.1).
+    /// Moves completed (6.2.1: by the press; see `move_awaiting_press`).
     pub moves_completed: u32,
+    /// The player's move that is on the board but not completed: the record shows no press
+    /// after it yet (6.2.1). Until the press, the time is the player's (6.2.2), and a flag
+    /// falls in the period before it. Absent when every move on the board is completed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub move_awaiting_press: Option<u32>,
     /// Moves still to complete before the control; absent in the last period (all the
     /// remaining moves).
     pub moves_to_control: Option<u32>,
@@ -249,6 +254,12 @@ pub enum DiscrepancyKind {
     /// next period): the player used more than the display held, so it would have reached
     /// 0:00 during the move, or the clock did not add the next period at the control.
     DisplayWouldHaveReachedZero,
+    /// The clock's own count of moves is behind the log's (6.10.2): after the press that
+    /// completed the period's moves, the display shows what it would without the next
+    /// period's time, so the clock (a counter that missed a press) did not add it. The
+    /// Laws count the log's moves: a flag is judged on them (no loss for a flag after the
+    /// control), and the arbiter corrects the clock.
+    ClockCountBehind,
 }
 
 /// A clock reading that does not fit the control's model (issue 18). The reading is kept
@@ -275,6 +286,21 @@ pub struct ReadingDiscrepancy {
     /// The next period's time that the press added to the display (0 when none): a reading
     /// below it suggests a clock whose move counter missed the control.
     pub period_time_added_ms: u64,
+    /// With `clock_count_behind`: the moves the clock has counted (one press fewer than the
+    /// log's) and the period the clock should show, the log's (1 for the first).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub clock_count: Option<ClockCount>,
+}
+
+/// The clock's own count against the log's (6.10.2).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, ToSchema)]
+pub struct ClockCount {
+    /// The moves the clock counted.
+    pub clock_moves: u32,
+    /// The period the clock counts (1 for the first).
+    pub clock_period: usize,
+    /// The period the clock should show: the one the log's moves give (1 for the first).
+    pub period_to_show: usize,
 }
 
 /// A distinct position of the game and the plies at which it occurred.

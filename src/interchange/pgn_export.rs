@@ -379,7 +379,15 @@ pub fn export_pgn_styled(
         }
     }
     // Where the game went on from a position no legal move leads to, a new record begins.
-    let mut segments: Vec<(usize, Option<String>)> = vec![(0, settings.start_fen.clone())];
+    // A start position numbered by the arbiter's count (`start_moves_completed`) is written
+    // with that number, as the movetext is.
+    let start_fen = match settings.start_moves_completed {
+        Some(_) => game
+            .position_at_ply(0)
+            .map(crate::rules::move_parsing::fen_of),
+        None => settings.start_fen.clone(),
+    };
+    let mut segments: Vec<(usize, Option<String>)> = vec![(0, start_fen)];
     for stood in &view.stood_illegal_moves {
         segments.push((stood.ply, Some(stood.fen.clone())));
     }

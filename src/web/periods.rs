@@ -184,6 +184,29 @@ pub fn discrepancy_text(d: &ReadingDiscrepancy, edition: LawsEdition) -> (String
                  period, record the flag, so that the moves of the period are checked ({flag})."
             ),
         ),
+        DiscrepancyKind::ClockCountBehind => {
+            let count = d.clock_count;
+            (
+                format!(
+                    "{who}'s clock read {read} after the press that completed move {}: the \
+                     clock did not add the next period's {}. Its own count is behind the \
+                     record's ({} moves); the Laws count {}, so a flag now does not lose \
+                     ({flag}).",
+                    d.moves_completed,
+                    minutes_text(d.period_time_added_ms),
+                    count.map_or(d.moves_completed.saturating_sub(1), |c| c.clock_moves),
+                    d.moves_completed,
+                ),
+                format!(
+                    "Correct the clock ({corrected}): set it to period {} with +{} (a clock \
+                     adjustment), or record the arbiter's move count of {} \
+                     (move_count_set), which credits the period.",
+                    count.map_or(d.period, |c| c.period_to_show),
+                    minutes_text(d.period_time_added_ms),
+                    d.moves_completed,
+                ),
+            )
+        }
         DiscrepancyKind::DisplayWouldHaveReachedZero if d.period_time_added_ms > 0 => (
             format!(
                 "{who}'s clock read {read} after the press that completed move {}, less than \

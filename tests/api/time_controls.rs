@@ -123,3 +123,278 @@ async fn given_a_control_the_laws_classify_otherwise_or_no_clock_can_run_when_a_
     assert_eq!(db.event_count().await, 0);
     db.finish().await;
 }
+
+/// `plies` quiet legal moves from the start: no capture while one can be avoided, never a
+/// position seen before, never the end of the game.
+fn quiet_game(plies: usize) -> Vec<String> {
+    use shakmaty::{Chess, Position, san::San};
+    let mut position = Chess::default();
+    let mut seen = std::collections::HashSet::new();
+    let key = |p: &Chess| format!("{}{:?}", p.board(), p.turn());
+    seen.insert(key(&position));
+    let mut sans = Vec::new();
+    for _ in 0..plies {
+        let legal = position.legal_moves();
+        let (chosen, next) = legal
+            .iter()
+            .filter(|m| !m.is_capture())
+            .chain(legal.iter().filter(|m| m.is_capture()))
+            .find_map(|m| {
+                let mut next = position.clone();
+                next.play_unchecked(*m);
+                (!seen.contains(&key(&next))
+                    && !next.is_game_over()
+                    && !next.is_insufficient_material())
+                .then_some((*m, next))
+            })
+            .expect("a quiet move");
+        sans.push(San::from_move(&position, chosen).to_string());
+        seen.insert(key(&next));
+        position = next;
+    }
+    sans
+}
+
+#[actix_web::test]
+async fn given_whites_40th_move_recorded_without_its_press_when_whites_flag_is_recorded_then_the_view_shows_the_move_awaiting_its_press_and_white_loses_citing_6_2_1_6_2_2_6_4_6_9()
+ {
+    let db = TestDb::new().await;
+    let app = test::init_service(arbiter::startup::app(db.state())).await;
+    // 90/40 + 30/rest, 30 s a move, on a clock that counts presses.
+    let (status, body, _) = send(
+        &app,
+        db.post()
+            .uri("/v1/games")
+            .set_json(with_control(json!({"preset": "fide_standard"}))),
+    )
+    .await;
+    assert_eq!(status, 201, "{body}");
+    let game = body["game"]["game_id"].as_str().expect("id").to_string();
+    let sans = quiet_game(79);
+    let mut events = Vec::new();
+    for (ply, san) in sans[..78].iter().enumerate() {
+        let by = if ply % 2 == 0 { "white" } else { "black" };
+        events.push(json!({"type": "move", "by": by, "san": san}));
+        events.push(json!({"type": "clock_press", "by": by}));
+    }
+    // 40.: on the board, the clock not pressed.
+    events.push(json!({"type": "move", "by": "white", "san": sans[78]}));
+    let game_uuid = game.parse().expect("uuid");
+    let mut seq = 1;
+    // In appends of a few events, as a board's recorder sends them.
+    for chunk in events.chunks(16) {
+        let (status, body) = crate::support::append(&app, &db, game_uuid, seq, json!(chunk)).await;
+        assert_eq!(status, 201, "{body}");
+        seq = body["last_seq"].as_u64().expect("seq");
+    }
+
+    let (status, view, _) = send(&app, db.get().uri(&format!("/v1/games/{game}"))).await;
+    assert_eq!(status, 200, "{view}");
+    let white = &view["state"]["time_control"]["white"];
+    assert_eq!(white["moves_completed"], 39, "{white}");
+    assert_eq!(white["move_awaiting_press"], 40, "{white}");
+    assert_eq!(white["period"], 1, "{white}");
+    assert_eq!(white["control_reached"], false, "{white}");
+    assert!(
+        view["state"]["time_control"]["black"]
+            .get("move_awaiting_press")
+            .is_none(),
+        "{view}"
+    );
+
+    let (status, body) = crate::support::append(
+        &app,
+        &db,
+        game_uuid,
+        seq,
+        json!([{"type": "flag", "side": "white"}]),
+    )
+    .await;
+    assert_eq!(status, 201, "{body}");
+    let ended = &body["events"][1]["event"];
+    assert_eq!(ended["type"], "game_ended", "{body}");
+    assert_eq!(ended["result"], "0-1", "{body}");
+    assert_eq!(ended["article"], "6.2.1, 6.2.2, 6.4, 6.9", "{body}");
+    db.finish().await;
+}
+
+#[actix_web::test]
+async fn given_a_game_created_from_a_position_at_move_41_with_the_clocks_readings_when_it_is_read_then_each_player_has_40_moves_in_the_last_period_and_the_pgn_is_numbered_from_41()
+ {
+    let db = TestDb::new().await;
+    let app = test::init_service(arbiter::startup::app(db.state())).await;
+    let mut settings = with_control(json!({"preset": "fide_standard"}));
+    // A study written `0 1`, resumed at move 41 by the arbiter's count.
+    settings["start_fen"] =
+        json!("r1bq1rk1/pppp1ppp/2n2n2/2b1p3/2B1P3/2N2N2/PPPP1PPP/R1BQ1RK1 w - - 0 1");
+    settings["start_moves_completed"] = json!({"white": 40, "black": 40});
+    settings["start_clocks"] = json!({"white_ms": 1_500_000, "black_ms": 1_200_000});
+    let (status, body, _) = send(&app, db.post().uri("/v1/games").set_json(settings.clone())).await;
+    assert_eq!(status, 201, "{body}");
+    let game = body["game"]["game_id"].as_str().expect("id").to_string();
+    let (status, body) = crate::support::append(
+        &app,
+        &db,
+        game.parse().expect("uuid"),
+        1,
+        json!([
+            {"type": "move", "by": "white", "san": "d3",
+             "clock": {"white_ms": 1_470_000, "black_ms": 1_200_000}},
+            {"type": "move", "by": "black", "san": "d6",
+             "clock": {"white_ms": 1_470_000, "black_ms": 1_110_000}}
+        ]),
+    )
+    .await;
+    assert_eq!(status, 201, "{body}");
+    let (_, view, _) = send(&app, db.get().uri(&format!("/v1/games/{game}"))).await;
+    let control = &view["state"]["time_control"];
+    assert_eq!(control["white"]["moves_completed"], 41, "{control}");
+    assert_eq!(control["white"]["period"], 2, "{control}");
+    assert_eq!(control["white"]["last_period"], true, "{control}");
+    assert!(control.get("reading_discrepancies").is_none(), "{control}");
+    let (status, pgn, _) = send(&app, db.get().uri(&format!("/v1/games/{game}/pgn"))).await;
+    assert_eq!(status, 200);
+    let pgn = pgn.as_str().expect("text").to_string();
+    assert!(
+        pgn.contains(
+            "[FEN \"r1bq1rk1/pppp1ppp/2n2n2/2b1p3/2B1P3/2N2N2/PPPP1PPP/R1BQ1RK1 w - - 0 41\"]"
+        ),
+        "{pgn}"
+    );
+    assert!(pgn.contains("41. d3"), "{pgn}");
+
+    // A count that does not fit the side to move is refused, the field named.
+    settings["start_moves_completed"] = json!({"white": 41, "black": 40});
+    let reply = send(&app, db.post().uri("/v1/games").set_json(settings)).await;
+    assert_eq!(reply.0, 422, "{}", reply.1);
+    assert!(
+        reply.1.to_string().contains("start_moves_completed"),
+        "{}",
+        reply.1
+    );
+    db.finish().await;
+}
+
+#[actix_web::test]
+async fn given_a_counting_clock_that_missed_a_press_when_the_reading_after_move_40_lacks_the_period_then_the_view_says_the_clocks_count_is_behind_and_a_flag_during_move_41_adds_the_period_instead_of_losing()
+ {
+    let db = TestDb::new().await;
+    let app = test::init_service(arbiter::startup::app(db.state())).await;
+    let (status, body, _) = send(
+        &app,
+        db.post()
+            .uri("/v1/games")
+            .set_json(with_control(json!({"preset": "fide_standard"}))),
+    )
+    .await;
+    assert_eq!(status, 201, "{body}");
+    let game: uuid::Uuid = body["game"]["game_id"]
+        .as_str()
+        .and_then(|id| id.parse().ok())
+        .expect("id");
+    let sans = quiet_game(80);
+    let mut events = Vec::new();
+    for (ply, san) in sans[..80].iter().enumerate() {
+        let by = if ply % 2 == 0 { "white" } else { "black" };
+        events.push(json!({"type": "move", "by": by, "san": san}));
+        // White's 40th press: 4:10 on the display, not the 34:10 a counting clock adds.
+        let press = match ply {
+            78 => json!({"type": "clock_press", "by": "white", "white_ms": 250_000}),
+            79 => json!({"type": "clock_press", "by": "black", "black_ms": 3_000_000}),
+            _ => json!({"type": "clock_press", "by": by}),
+        };
+        events.push(press);
+    }
+    let mut seq = 1;
+    for chunk in events.chunks(16) {
+        let (status, body) = crate::support::append(&app, &db, game, seq, json!(chunk)).await;
+        assert_eq!(status, 201, "{body}");
+        seq = body["last_seq"].as_u64().expect("seq");
+    }
+    let (_, view, _) = send(&app, db.get().uri(&format!("/v1/games/{game}"))).await;
+    let control = &view["state"]["time_control"];
+    let found = control["reading_discrepancies"]
+        .as_array()
+        .expect("a discrepancy");
+    assert_eq!(found.len(), 1, "{control}");
+    assert_eq!(found[0]["kind"], "clock_count_behind", "{control}");
+    assert_eq!(
+        found[0]["clock_count"],
+        json!({"clock_moves": 39, "clock_period": 1, "period_to_show": 2})
+    );
+    assert_eq!(control["white"]["period"], 2, "{control}");
+    assert_eq!(control["white"]["clock_period"], 1, "{control}");
+
+    let (status, body) = crate::support::append(
+        &app,
+        &db,
+        game,
+        seq,
+        json!([{"type": "flag", "side": "white"}]),
+    )
+    .await;
+    assert_eq!(status, 201, "{body}");
+    let added = &body["events"][1]["event"];
+    assert_eq!(added["type"], "penalty_applied", "{body}");
+    assert_eq!(added["add_ms"], 1_800_000, "{body}");
+    assert_eq!(added["article"], "6.4, 6.3.2, 6.10.2", "{body}");
+    let (_, view, _) = send(&app, db.get().uri(&format!("/v1/games/{game}"))).await;
+    assert_eq!(view["state"]["status"], "in_progress", "{view}");
+    db.finish().await;
+}
+
+#[core::prelude::v1::test]
+fn given_a_clock_count_behind_the_log_when_the_desk_lists_the_readings_then_it_says_the_clocks_count_and_the_period_the_clock_should_show()
+ {
+    use arbiter::game::Game;
+    use arbiter::game::event::{
+        ClockReading, Event, GameSettings, LawsEdition, RecordedEvent, ServiceEvent, Side,
+    };
+    let settings: GameSettings =
+        serde_json::from_value(with_control(json!({"preset": "fide_standard"}))).expect("settings");
+    let mut game = Game::new(&settings).expect("valid");
+    game.apply(
+        1,
+        &Event::Service(ServiceEvent::GameCreated(Box::new(settings))),
+    )
+    .expect("created");
+    let mut seq = 1;
+    for (ply, san) in quiet_game(79).iter().enumerate() {
+        let by = if ply % 2 == 0 {
+            Side::White
+        } else {
+            Side::Black
+        };
+        seq += 1;
+        game.record(
+            seq,
+            &RecordedEvent::Move {
+                by,
+                san: san.clone(),
+            },
+        )
+        .expect("move");
+        // White's 40th press: 4:10, without the 30 minutes a counting clock adds.
+        let white_ms = (ply == 78).then_some(250_000);
+        seq += 1;
+        game.record_with_clock(
+            seq,
+            &RecordedEvent::ClockPress {
+                by,
+                white_ms,
+                black_ms: None,
+            },
+            None::<&ClockReading>,
+        )
+        .expect("press");
+    }
+    let panel =
+        arbiter::web::periods::discrepancy_panel(&game.view(), LawsEdition::Y2023).into_string();
+    assert!(
+        panel.contains("Its own count is behind the record's (39 moves); the Laws count 40"),
+        "{panel}"
+    );
+    assert!(panel.contains("set it to period 2"), "{panel}");
+    assert!(panel.contains("move_count_set"), "{panel}");
+    assert!(panel.contains("6.10.2"), "{panel}");
+}

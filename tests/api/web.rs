@@ -1636,9 +1636,9 @@ async fn under_90_40_plus_30_the_floor_and_the_desk_show_the_period_the_moves_to
         .screenshot("floor-periods-tablet", 1024, 768, false)
         .await;
 
-    // Board 1's desk: the table of periods, then White's 41st move with a reading 30 minutes
-    // above what the clock can show (the DGT added the period when Black's display reached
-    // 0:00, and no flag was recorded).
+    // Board 1's desk: the table of periods, then White's 41st move with a reading 30 1/2 minutes
+    // above what the clock can show: more than even the 30 minutes the DGT adds when a
+    // display reaches 0:00 (a reading within them is the clock adding the period, issue 36).
     browser
         .client
         .goto(&office.url(&format!("/office/games/{}", games[0])))
@@ -1659,14 +1659,14 @@ async fn under_90_40_plus_30_the_floor_and_the_desk_show_the_period_the_moves_to
     assert!(note.contains("a flag now does not lose (6.4)"), "{note}");
     assert!(browser.text_now("#discrepancies").await.is_none());
     browser.fill(Locator::Id("san"), &sans[80]).await;
-    browser.fill(Locator::Id("move-clock"), "1:19:30").await;
+    browser.fill(Locator::Id("move-clock"), "1:21:30").await;
     browser
         .click(Locator::Css("#form-move button[type=submit]"))
         .await;
     answer_containing(&browser, &sans[80]).await;
     let panel = browser.text(Locator::Css("#discrepancies")).await;
     assert!(
-        panel.contains("White's clock read 1:19:30, more than the 51:00 it could show"),
+        panel.contains("White's clock read 1:21:30, more than the 51:00 it could show"),
         "{panel}"
     );
     assert!(panel.contains("record the flag"), "{panel}");

@@ -4,11 +4,14 @@
 mod analyser;
 mod audit;
 mod cases;
+mod completed_moves;
 mod corrupt_log;
 mod dead_position_check;
 mod dgt_feed;
+mod dgt_import;
 mod evidence;
 mod fair_play;
+mod from_position;
 mod helpmate_search_patch;
 mod live_engine_oracle;
 mod narration;

@@ -98,7 +98,11 @@ fn control(tag: &str) -> TimeControl {
 
 /// A table under `control`, the clocks behaving as `behaviour`, the game in `edition`, with
 /// Guidelines III announced.
-fn table(control: TimeControl, behaviour: ClockBehaviour, edition: LawsEdition) -> Table {
+pub(crate) fn table(
+    control: TimeControl,
+    behaviour: ClockBehaviour,
+    edition: LawsEdition,
+) -> Table {
     let mut s = settings(None, TimeControlKind::Standard);
     s.time_control = control;
     s.clock_behaviour = behaviour;
@@ -109,7 +113,7 @@ fn table(control: TimeControl, behaviour: ClockBehaviour, edition: LawsEdition) 
 
 /// `plies` quiet legal moves from the start: no capture while one can be avoided, never a
 /// position seen before, never mate or stalemate, so that nothing ends the game.
-fn quiet_game(plies: usize) -> Vec<String> {
+pub(crate) fn quiet_game(plies: usize) -> Vec<String> {
     let mut position = Chess::default();
     let mut seen = std::collections::HashSet::new();
     seen.insert(position.board().clone().to_string() + &format!("{:?}", position.turn()));
@@ -136,9 +140,25 @@ fn quiet_game(plies: usize) -> Vec<String> {
     sans
 }
 
-/// Both players complete `moves` moves.
+/// Both players make `moves` moves, recorded without presses (a record of moves only:
+/// each move counts as completed once the opponent replies).
 fn play_moves(t: &mut Table, moves: usize) {
     t.play_all(&quiet_game(2 * moves));
+}
+
+/// Both players complete `moves` moves, each move followed by its press (6.2.1), the clock
+/// not read.
+fn play_moves_pressed(t: &mut Table, moves: usize) {
+    for san in quiet_game(2 * moves) {
+        let by = t.game.view().side_to_move;
+        t.play(&san);
+        t.record(RecordedEvent::ClockPress {
+            by,
+            white_ms: None,
+            black_ms: None,
+        })
+        .expect("the press is recorded");
+    }
 }
 
 #[test]
@@ -383,7 +403,7 @@ fn given_a_90_40_plus_30_game_when_it_is_exported_then_the_time_control_tag_has_
         ClockBehaviour::default(),
         LawsEdition::Y2023,
     );
-    play_moves(&mut t, 41);
+    play_moves_pressed(&mut t, 41);
     let log: Vec<LoggedEvent<'_>> = t
         .log
         .iter()
@@ -487,7 +507,9 @@ fn given_moves_left_unrecorded_in_a_scramble_when_the_arbiter_records_the_recons
         let view = t.game.view();
         assert_eq!(view.time_control.white.moves_completed, 40);
         assert_eq!(view.time_control.white.period, 2);
-        assert_eq!(view.time_control.black.moves_completed, 36);
+        // Black's 36th move is on the board, its press not recorded (6.2.1).
+        assert_eq!(view.time_control.black.moves_completed, 35);
+        assert_eq!(view.time_control.black.move_awaiting_press, Some(36));
         // A flag now is in the last period: all the remaining moves, so it loses (6.9).
         let d = t
             .record(RecordedEvent::Flag { side: Side::White })
@@ -519,9 +541,12 @@ fn given_a_count_that_cannot_be_established_when_the_arbiter_applies_8_6_then_th
     let view = t.game.view();
     assert_eq!(view.time_control.black.period, 2);
     assert_eq!(view.time_control.black.moves_completed, 40);
-    // The next recorded move counts as move 41 of Black, not 36.
+    // The next recorded move counts as move 41 of Black, not 36 (on the board, its press
+    // not yet recorded: 6.2.1).
     t.play_all(&quiet_game(72)[70..]);
-    assert_eq!(t.game.view().time_control.black.moves_completed, 41);
+    let black = t.game.view().time_control.black;
+    assert_eq!(black.move_awaiting_press, Some(41));
+    assert_eq!(black.moves_completed, 40);
     // In the last period 8.6 has no following period.
     let refused = t
         .record(move_count(Side::Black, None))
@@ -550,29 +575,74 @@ fn move_and_press(t: &mut Table, san: &str, ms: u64) {
 }
 
 #[test]
-fn given_a_counting_clock_under_90_40_plus_30_when_the_reading_after_move_40_lacks_the_30_minutes_then_the_discrepancy_says_the_period_was_not_added()
+fn given_a_counting_clock_under_90_40_plus_30_when_the_reading_after_move_40_lacks_the_30_minutes_then_the_clocks_count_is_behind_the_logs_and_a_flag_during_move_41_does_not_lose()
  {
-    let mut t = table(
-        Preset::FideStandard.control(),
-        ClockBehaviour::default(),
-        LawsEdition::Y2023,
-    );
-    let sans = quiet_game(80);
-    t.play_all(&sans[..78]);
-    assert!(t.game.view().time_control.reading_discrepancies.is_empty());
-    // White completes move 40; the clock shows 4:10, not the 34:10 a counting clock shows.
-    move_and_press(&mut t, &sans[78], 4 * MIN + 10 * SEC);
-    let view = t.game.view();
-    let found = &view.time_control.reading_discrepancies;
-    assert_eq!(found.len(), 1, "{found:?}");
-    let d = &found[0];
-    assert_eq!(d.kind, DiscrepancyKind::DisplayWouldHaveReachedZero);
-    assert_eq!((d.side, d.moves_completed), (Side::White, 40));
-    assert_eq!(d.period_time_added_ms, 30 * MIN);
-    assert_eq!(d.bound_ms, 30 * MIN + 30 * SEC);
-    assert_eq!(d.seq, t.seq);
-    // The clock is the fact: the reading is kept.
-    assert_eq!(view.clocks.white_ms, Some(4 * MIN + 10 * SEC));
+    for edition in EDITIONS {
+        let mut t = table(
+            Preset::FideStandard.control(),
+            ClockBehaviour::default(),
+            edition,
+        );
+        let sans = quiet_game(82);
+        t.play_all(&sans[..78]);
+        assert!(t.game.view().time_control.reading_discrepancies.is_empty());
+        // White completes move 40; the clock shows 4:10, not the 34:10 a counting clock
+        // shows: its counter missed a press and did not add the period (6.10.2).
+        move_and_press(&mut t, &sans[78], 4 * MIN + 10 * SEC);
+        let view = t.game.view();
+        let found = &view.time_control.reading_discrepancies;
+        assert_eq!(found.len(), 1, "{found:?}");
+        let d = &found[0];
+        assert_eq!(d.kind, DiscrepancyKind::ClockCountBehind);
+        assert_eq!((d.side, d.moves_completed), (Side::White, 40));
+        assert_eq!(d.period_time_added_ms, 30 * MIN);
+        assert_eq!(d.bound_ms, 30 * MIN + 30 * SEC);
+        assert_eq!(d.seq, t.seq);
+        let count = d.clock_count.expect("the clock's count");
+        assert_eq!(
+            (count.clock_moves, count.clock_period, count.period_to_show),
+            (39, 1, 2)
+        );
+        // The clock is the fact: the reading is kept. The Laws count the log: period 2,
+        // while the clock still counts period 1.
+        assert_eq!(view.clocks.white_ms, Some(4 * MIN + 10 * SEC));
+        assert_eq!(view.time_control.white.period, 2);
+        assert_eq!(view.time_control.white.clock_period, 1);
+        assert!(view.time_control.white.control_reached);
+
+        // Black replies; White's display reaches 0:00 during move 41: 40 moves were
+        // completed, so the flag does not lose; the 30 minutes are added (6.4, 6.3.2, 6.10.2).
+        let mut flagged = t.clone();
+        move_and_press(&mut flagged, &sans[79], 50 * MIN);
+        let d = flagged
+            .record(RecordedEvent::Flag { side: Side::White })
+            .expect("recorded");
+        assert!(ended(&d).is_none(), "{edition:?}: {d:?}");
+        let added: Vec<(Side, u64, String)> = d
+            .iter()
+            .filter_map(|e| match e {
+                arbiter::game::event::ServiceEvent::PenaltyApplied {
+                    side,
+                    add_ms,
+                    article,
+                    ..
+                } => Some((*side, *add_ms, article.clone())),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(
+            added,
+            vec![(Side::White, 30 * MIN, "6.4, 6.3.2, 6.10.2".to_string())]
+        );
+
+        // Or the clock adds the period one press late, at the press of move 41: the reading
+        // with the 30 minutes is what it should show, not more than possible.
+        move_and_press(&mut t, &sans[79], 50 * MIN);
+        move_and_press(&mut t, &sans[80], 33 * MIN);
+        let view = t.game.view();
+        assert_eq!(view.time_control.reading_discrepancies.len(), 1);
+        assert_eq!(view.time_control.white.clock_period, 2);
+    }
 }
 
 #[test]

@@ -56,6 +56,8 @@ pub fn settings(fen: Option<&str>, kind: TimeControlKind) -> GameSettings {
         board: None,
         site: None,
         start_fen: fen.map(str::to_string),
+        start_moves_completed: None,
+        start_clocks: None,
         time_control: TimeControl::from_legacy(kind, 5_400_000, 0),
         clock_behaviour: Default::default(),
         laws_edition: LawsEdition::Y2023,
@@ -63,6 +65,7 @@ pub fn settings(fen: Option<&str>, kind: TimeControlKind) -> GameSettings {
     }
 }
 
+#[derive(Clone)]
 pub struct Table {
     pub game: Game,
     pub seq: u64,

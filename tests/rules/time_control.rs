@@ -445,7 +445,7 @@ fn flags_at_moves_39_40_and_41_are_ruled_by_the_moves_completed_under_both_editi
 /// 1-0 in 53 moves, in move order (White, Black, White, ...), as the lichess.org broadcast
 /// gave them (https://lichess.org/broadcast/fide-world-cup-2025--round-1/game-1/t8DzIZPc/
 /// vLMnoCct). Its TimeControl tag is the free text in [`WORLD_CUP_TAG`].
-const WORLD_CUP_CLOCKS: [&str; 105] = [
+pub(crate) const WORLD_CUP_CLOCKS: [&str; 105] = [
     "1:30:55", "1:30:52", "1:31:10", "1:31:14", "1:31:22", "1:31:33", "1:31:37", "1:31:54",
     "1:31:46", "1:32:15", "1:31:51", "1:32:28", "1:32:02", "1:32:39", "1:32:07", "1:32:30",
     "1:32:03", "1:32:14", "1:31:54", "1:32:01", "1:32:18", "1:32:19", "1:32:17", "1:32:16",

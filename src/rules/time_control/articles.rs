@@ -23,6 +23,9 @@ use crate::rules::laws::LawsEdition;
 pub enum TimeRule {
     /// A move is completed when the player presses the clock (2018/2023 6.2.1).
     ClockPressCompletesMove,
+    /// A player may press after making the move, even after the opponent's next move; the
+    /// time between the move and the press is the player's (2018/2023 6.2.2).
+    TimeUntilPressIsPlayers,
     /// Each player must complete a minimum number of moves, or all moves, in an allotted
     /// period, including any additional time with each move, specified in advance (6.3.1).
     PeriodsSpecifiedInAdvance,
@@ -76,6 +79,7 @@ const fn row(rule: TimeRule, y2023: &'static str, y2018: &'static str) -> Row {
 /// What each edition numbers each rule. One row per rule (a test checks it).
 const TABLE: &[Row] = &[
     row(TimeRule::ClockPressCompletesMove, "6.2.1", "6.2.1"),
+    row(TimeRule::TimeUntilPressIsPlayers, "6.2.2", "6.2.2"),
     row(TimeRule::PeriodsSpecifiedInAdvance, "6.3.1", "6.3.1"),
     row(TimeRule::TimeSavedCarriesOver, "6.3.2", "6.3.2"),
     row(TimeRule::FlagChecksMoves, "6.4", "6.4"),
@@ -126,7 +130,7 @@ mod tests {
             assert_eq!(rows, 1, "{:?} has {rows} rows", row.rule);
             assert!(!row.y2018.is_empty() && !row.y2023.is_empty());
         }
-        assert_eq!(TABLE.len(), 17);
+        assert_eq!(TABLE.len(), 18);
     }
 
     #[test]

@@ -191,6 +191,10 @@ pub struct FlagFinding {
     pub moves_required: Option<u32>,
     /// Loss or control reached.
     pub outcome: FlagOutcome,
+    /// The player's move that was on the board but not completed when the flag fell (made,
+    /// the clock not pressed, 6.2.1): it does not count, and the time until the press was
+    /// the player's (6.2.2).
+    pub move_awaiting_press: Option<u32>,
     /// The rules to cite.
     pub rules: Vec<TimeRule>,
 }
@@ -201,8 +205,34 @@ impl FlagFinding {
         citation(edition, &self.rules)
     }
 
+    /// The same finding, knowing that the player's move `number` was on the board without
+    /// its press when the flag fell: the move was not completed (6.2.1), and the time until
+    /// the press is the player's (6.2.2), so the flag is judged on the moves before it.
+    pub fn with_move_awaiting_press(mut self, number: u32) -> FlagFinding {
+        self.move_awaiting_press = Some(number);
+        let mut rules = vec![
+            TimeRule::ClockPressCompletesMove,
+            TimeRule::TimeUntilPressIsPlayers,
+        ];
+        rules.append(&mut self.rules);
+        self.rules = rules;
+        self
+    }
+
     /// One plain sentence for the players.
     pub fn reason(&self) -> String {
+        let who = self.side.name();
+        let unpressed = self.move_awaiting_press.map_or(String::new(), |number| {
+            format!(
+                "{who}'s move {number} was on the board but the clock was not pressed: the \
+                 move was not completed, and the time until the press is {who}'s. "
+            )
+        });
+        format!("{unpressed}{}", self.judged())
+    }
+
+    /// The sentence on the moves and the period.
+    fn judged(&self) -> String {
         let who = self.side.name();
         let period = self.period + 1;
         match (self.outcome, self.moves_required) {
@@ -626,6 +656,7 @@ impl PeriodTracker {
                         time_added_ms: next.time_ms,
                         added_to_opponent,
                     },
+                    move_awaiting_press: None,
                     rules,
                 }
             }
@@ -637,6 +668,7 @@ impl PeriodTracker {
                     moves_completed: player.moves_completed,
                     moves_required: required,
                     outcome: FlagOutcome::LossUnlessOpponentCannotMate,
+                    move_awaiting_press: None,
                     rules: vec![TimeRule::FlagChecksMoves, TimeRule::FlagFall],
                 }
             }
