@@ -201,7 +201,11 @@ pub fn desk_panel(viewer: &Viewer, attention: &FollowAttention, event: &str) -> 
         section.panel.answer.refused #needs-arbiter role="alert" {
             h2 { "Needs the arbiter: board feed" }
             p { (follower::describe(&attention.attention)) "." }
-            p.hint { "Not stored: the log keeps what the engine accepted. Seen first " (attention.opened_at.format("%H:%M:%S UTC")) "." }
+            @if matches!(attention.attention, crate::interchange::dgt::Attention::CorrectedByFeed { .. }) {
+                p.hint { "Applied by the board feed: the corrections are in the log, recorded by the board feed. Seen " (attention.opened_at.format("%H:%M:%S UTC")) "." }
+            } @else {
+                p.hint { "Not stored: the log keeps what the engine accepted. Seen first " (attention.opened_at.format("%H:%M:%S UTC")) "." }
+            }
             h3 { "The feed's moves" }
             p.moves {
                 @for (index, feed_move) in attention.feed_moves.iter().enumerate() {
