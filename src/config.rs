@@ -114,6 +114,10 @@ pub struct ServeConfig {
     /// wait doubles after each failure up to it).
     #[arg(long, env = "ARBITER_FOLLOW_MAX_BACKOFF_MS", default_value_t = 60_000)]
     pub follow_max_backoff_ms: u64,
+    /// The longest a board feed's answer may take, in milliseconds (connecting takes at most
+    /// half of it); a feed that stops answering fails the poll and is waited for.
+    #[arg(long, env = "ARBITER_FOLLOW_TIMEOUT_MS", default_value_t = 10_000)]
+    pub follow_timeout_ms: u64,
     /// Hosts a board feed may be followed from even though they are (or resolve to) a
     /// loopback, link-local, private or this machine's own address, comma-separated, as the
     /// feed URL writes them: `127.0.0.1`, `[::1]`, `livechess.lan`. Default: none (a feed on

@@ -88,7 +88,10 @@ impl AppState {
                 arbitration.clone(),
                 crate::app::follower::FollowTiming::of(config),
             )
-            .allowing_hosts(&config.follow_allow_hosts),
+            .fetching(
+                &config.follow_allow_hosts,
+                std::time::Duration::from_millis(config.follow_timeout_ms.max(100)),
+            ),
             arbitration,
             authenticator: Authenticator::new(
                 store.clone(),

@@ -10,11 +10,15 @@
 //! after DNS resolution and before connecting (the client's resolver refuses the addresses, so
 //! a name that later resolves inward is caught, and no second lookup can differ from the one
 //! checked); a redirect is followed only to a URL that passes the same check. A response is
-//! bounded in time (connect 5 s, whole request 10 s) and in size ([`MAX_FEED_BYTES`]).
+//! bounded in time (`--follow-timeout-ms`, default 10 s; half of it to connect) and in size
+//! ([`MAX_FEED_BYTES`]).
 
 use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
 use std::time::Duration;
+
+/// The longest a feed's answer may take by default (`--follow-timeout-ms`).
+pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// The largest feed response read (a round's PGN of a thousand boards with clock comments is
 /// a few megabytes).
@@ -211,13 +215,14 @@ pub enum Fetched {
 }
 
 impl FeedClient {
-    /// A client that refuses what `policy` refuses.
-    pub fn new(policy: AddressPolicy) -> FeedClient {
+    /// A client that refuses what `policy` refuses, waiting at most `timeout` for an answer
+    /// (half of it to connect).
+    pub fn new(policy: AddressPolicy, timeout: Duration) -> FeedClient {
         let policy = Arc::new(policy);
         let redirects = policy.clone();
         let client = reqwest::Client::builder()
-            .timeout(Duration::from_secs(10))
-            .connect_timeout(Duration::from_secs(5))
+            .timeout(timeout)
+            .connect_timeout(timeout / 2)
             .user_agent(concat!("arbiter/", env!("CARGO_PKG_VERSION")))
             .dns_resolver(Arc::new(CheckedResolver {
                 policy: policy.clone(),

@@ -16,7 +16,7 @@
 
 use crate::access::Principal;
 use crate::app::arbitration::{Arbitration, RecordError};
-use crate::app::feed_source::{AddressPolicy, FeedClient, Fetched};
+use crate::app::feed_source::{AddressPolicy, DEFAULT_TIMEOUT, FeedClient, Fetched};
 use crate::game::Game;
 use crate::game::event::{
     ArbiterRuling, ClockReading, Event, GameResult, RecordedEvent, ServiceEvent,
@@ -173,15 +173,22 @@ impl Followers {
         Followers {
             arbitration,
             timing,
-            client: FeedClient::new(AddressPolicy::default()),
+            client: FeedClient::new(AddressPolicy::default(), DEFAULT_TIMEOUT),
             running: Arc::default(),
         }
     }
 
     /// The same followers, fetching from `hosts` although they are internal
     /// (`--follow-allow-hosts`).
-    pub fn allowing_hosts(mut self, hosts: &[String]) -> Followers {
-        self.client = FeedClient::new(AddressPolicy::allowing(hosts));
+    pub fn allowing_hosts(self, hosts: &[String]) -> Followers {
+        self.fetching(hosts, DEFAULT_TIMEOUT)
+    }
+
+    /// The same followers, fetching from `hosts` although they are internal
+    /// (`--follow-allow-hosts`) and waiting at most `timeout` for a feed's answer
+    /// (`--follow-timeout-ms`).
+    pub fn fetching(mut self, hosts: &[String], timeout: Duration) -> Followers {
+        self.client = FeedClient::new(AddressPolicy::allowing(hosts), timeout);
         self
     }
 

@@ -207,7 +207,11 @@ pub fn desk_panel(
         section.panel.answer.refused #needs-arbiter role="alert" {
             h2 { "Needs the arbiter: board feed" }
             p { (follower::describe(&attention.attention)) "." }
-            p.hint { "Not stored: the log keeps what the engine accepted. Seen first " (hall.timestamp(attention.opened_at)) "." }
+            @if matches!(attention.attention, crate::interchange::dgt::Attention::CorrectedByFeed { .. }) {
+                p.hint { "Applied by the board feed: the corrections are in the log, recorded by the board feed. Seen " (hall.timestamp(attention.opened_at)) "." }
+            } @else {
+                p.hint { "Not stored: the log keeps what the engine accepted. Seen first " (hall.timestamp(attention.opened_at)) "." }
+            }
             h3 { "The feed's moves" }
             p.moves {
                 @for (index, feed_move) in attention.feed_moves.iter().enumerate() {

@@ -81,6 +81,8 @@ struct FeedState {
     down: bool,
     /// Close every connection without answering.
     closing: bool,
+    /// Read the request and never answer (a feed that stops answering).
+    silent: bool,
     /// Requests answered.
     requests: usize,
 }
@@ -110,6 +112,11 @@ impl Feed {
                             Ok(0) | Err(_) => return,
                             Ok(n) => request.extend_from_slice(&buffer[..n]),
                         }
+                    }
+                    if state.lock().expect("feed state").silent {
+                        state.lock().expect("feed state").requests += 1;
+                        tokio::time::sleep(Duration::from_secs(30)).await;
+                        return;
                     }
                     if state.lock().expect("feed state").closing {
                         state.lock().expect("feed state").requests += 1;
@@ -188,6 +195,10 @@ impl Feed {
 
     fn publish_pgn(&self, pgn: String) {
         self.state.lock().expect("feed state").pgn = Some(pgn);
+    }
+
+    fn set_silent(&self, silent: bool) {
+        self.state.lock().expect("feed state").silent = silent;
     }
 
     fn set_closing(&self, closing: bool) {
@@ -1664,6 +1675,81 @@ async fn a_game_the_engine_ends_by_fivefold_repetition_stores_nothing_the_board_
         stored_moves(&app, game).await,
         sans(&line),
         "nothing after the end"
+    );
+    app.stop().await;
+    db.finish().await;
+}
+
+#[actix_web::test]
+async fn a_feed_that_stops_answering_times_out_and_is_resumed_with_no_gap() {
+    let db = TestDb::new().await;
+    let app = db
+        .spawn_app(|config| {
+            config.follow_poll_ms = 100;
+            config.follow_max_backoff_ms = 400;
+            config.follow_timeout_ms = 300;
+            config.follow_allow_hosts = vec!["127.0.0.1".into()];
+        })
+        .await;
+    let (tournament, game) = round_with_one_board(&app, &db).await;
+    let feed = Feed::start().await;
+    let line = real_game();
+    follow(&app, &db, &tournament, &feed.url).await;
+    feed.publish(1, dgt_json(&line[..6], "*"));
+    wait_for_plies(&app, game, 6).await;
+    feed.set_silent(true);
+    feed.publish(1, dgt_json(&line[..12], "*"));
+    eventually("two polls timed out", || async {
+        follow_view(&app, &db, &tournament).await["follow"]["failures"]
+            .as_u64()
+            .is_some_and(|f| f >= 2)
+    })
+    .await;
+    let view = follow_view(&app, &db, &tournament).await;
+    assert!(
+        view["follow"]["last_error"]
+            .as_str()
+            .is_some_and(|e| e.contains("timed out")),
+        "{view}"
+    );
+    assert_eq!(stored_moves(&app, game).await.len(), 6);
+    feed.set_silent(false);
+    wait_for_plies(&app, game, 12).await;
+    assert_eq!(stored_moves(&app, game).await, sans(&line[..12]), "no gap");
+    app.stop().await;
+    db.finish().await;
+}
+
+#[actix_web::test]
+async fn both_kings_in_the_centre_with_the_feeds_result_propose_that_result_once() {
+    let db = TestDb::new().await;
+    let app = spawn(&db).await;
+    let (tournament, game) = round_with_one_board(&app, &db).await;
+    let feed = Feed::start().await;
+    let line = real_game();
+    follow(&app, &db, &tournament, &feed.url).await;
+    feed.publish(1, dgt_json(&line[..10], "*"));
+    wait_for_plies(&app, game, 10).await;
+    // Both kings on the dark centre squares (d4, e5): 0-1, and the operator's 0-1 with them.
+    let mut kings = line[..10].to_vec();
+    kings.push(("Kd4".into(), 280));
+    kings.push(("Ke5".into(), 250));
+    feed.publish(1, dgt_json(&kings, "0-1"));
+    let attention = wait_for_attention(&app, &db, &tournament, "proposed_result").await;
+    assert_eq!(attention["attention"]["result"], "0-1", "{attention}");
+    assert_eq!(
+        stored_moves(&app, game).await.len(),
+        10,
+        "the kings are not moves"
+    );
+    let id = attention["attention_id"].as_str().expect("id");
+    let (status, decided) = decide(&app, &db, id, "record_result").await;
+    assert_eq!(status, 200, "{decided}");
+    tokio::time::sleep(Duration::from_millis(400)).await;
+    assert_eq!(
+        follow_view(&app, &db, &tournament).await["attentions"],
+        json!([]),
+        "the result the log holds needs nobody"
     );
     app.stop().await;
     db.finish().await;
