@@ -505,3 +505,46 @@ async fn a_reported_result_and_a_device_loss_are_played_games_and_only_a_recorde
     }
     db.finish().await;
 }
+
+#[actix_web::test]
+async fn a_forfeit_is_refused_once_moves_are_in_the_log_and_the_answer_says_what_to_record() {
+    let db = TestDb::new().await;
+    let app = test::init_service(arbiter::startup::app(db.state())).await;
+    let game = crate::support::create_game(&app, &db).await;
+    let (status, body) = append(
+        &app,
+        &db,
+        game,
+        1,
+        json!([{"type": "move", "by": "white", "san": "e4"}]),
+    )
+    .await;
+    assert_eq!(status, 201, "{body}");
+    let reply = send(
+        &app,
+        db.post().uri(&format!("/v1/games/{game}/events")).set_json(
+            json!({"expected_seq": 2, "events": [
+                {"type": "arbiter_decision", "decision": "game_ended", "result": "1-0",
+                 "cause": "forfeit", "reason": "Black left the hall."}]}),
+        ),
+    )
+    .await;
+    crate::support::assert_problem(&reply, 422, "forfeit_after_moves");
+    let detail = reply.1["detail"].as_str().expect("detail");
+    assert!(
+        detail.contains("1 half-move(s)") && detail.contains("rules_infraction"),
+        "{detail}"
+    );
+    // The same decision as a loss for breaking the Laws ends the game.
+    let (status, body) = append(
+        &app,
+        &db,
+        game,
+        2,
+        json!([{"type": "arbiter_decision", "decision": "game_ended", "result": "1-0",
+                "cause": "rules_infraction", "reason": "Black left the playing venue without the arbiter's permission."}]),
+    )
+    .await;
+    assert_eq!(status, 201, "{body}");
+    db.finish().await;
+}
