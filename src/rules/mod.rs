@@ -22,6 +22,8 @@
 //! * [`evidence`]: the typed evidence a ruling rests on (claims, automatic ends).
 //! * [`electronic_devices`]: devices found and inspections refused (11.3.2, 11.3.3, 11.4,
 //!   12.9), the rulings of each edition.
+//! * [`tie_breaks`]: tie-breaks of FIDE Handbook C.07 (the Buchholz family, Sonneborn-Berger,
+//!   progressive score, Koya, games won, games with Black) and the ranks they give.
 //! * [`time_control`]: time controls with periods (6.3), their rate of play (A.1, B.1) and
 //!   the per-game period tracker behind the rulings that depend on the period.
 
@@ -35,4 +37,5 @@ pub mod move_counting;
 pub mod move_parsing;
 pub mod position_identity;
 pub mod side;
+pub mod tie_breaks;
 pub mod time_control;
