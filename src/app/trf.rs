@@ -18,9 +18,9 @@
 //!   colour with a blank result.
 //! * **Byes** are those the TRF file gave for the loaded round (`H`, `F`, `U`, `Z`): a bye is
 //!   not a game, so it is kept beside the log, not in it.
-//! * **Points and rank** are computed, with FIDE's default scoring; the rank shares places on
-//!   equal points ("ties allowed"): the service does not know the tournament's tie-breaks, so
-//!   the pairing program's own ranks are not reproduced.
+//! * **Points and rank** are computed, with FIDE's default scoring; players on equal points
+//!   are ranked by the tie-breaks asked for ([`crate::rules::tie_breaks`]), and share a place
+//!   where those are equal too ("ties allowed").
 //! * **Header**: `012` the name, `022` the site, `042`/`052` the dates (`YYYY/MM/DD`), `102`
 //!   the first of the tournament's arbiters, `112` each other one, as the arbiters list gives
 //!   them (with their FIDE ids if written there), `122` and (TRF26) `222` the time control.
@@ -32,6 +32,7 @@ use crate::game::outcome::{Outcome, Played};
 use crate::interchange::trf_report::{
     self, TrfColour, TrfPlayer, TrfReport, TrfResult, TrfRound, TrfTournament, TrfVersion,
 };
+use crate::rules::tie_breaks::TieBreak;
 use crate::store::{Store, StoreError};
 use crate::tournament::Tournament;
 use std::collections::HashMap;
@@ -152,10 +153,56 @@ fn time_control(tournament: &Tournament) -> (String, String) {
     (words, encoded)
 }
 
-/// Builds the report of a tournament from the log (see the module documentation).
+/// The ranks of `players` by points, then by `order` (C.07), as the rank column writes them.
+fn rank_by(players: &mut [TrfPlayer], order: &[TieBreak]) {
+    use crate::rules::tie_breaks::{RoundOutcome, ranks};
+    let index: HashMap<u32, usize> = players
+        .iter()
+        .enumerate()
+        .map(|(at, p)| (p.start_number, at))
+        .collect();
+    let completed = players.iter().map(|p| p.rounds.len()).max().unwrap_or(0);
+    let all: Vec<Vec<RoundOutcome>> = players
+        .iter()
+        .map(|player| {
+            (0..completed)
+                .map(|round| {
+                    let entry = player.rounds.get(round).copied().unwrap_or(TrfRound::BLANK);
+                    let half_points = entry.result.half_points();
+                    // A game played, also one of less than one move (`W`, `D`, `L`); a
+                    // forfeit, a bye or nothing is a round not played.
+                    let played = matches!(
+                        entry.result,
+                        TrfResult::Win
+                            | TrfResult::Draw
+                            | TrfResult::Loss
+                            | TrfResult::UnratedWin
+                            | TrfResult::UnratedDraw
+                            | TrfResult::UnratedLoss
+                    );
+                    match entry.opponent.and_then(|o| index.get(&o)) {
+                        Some(opponent) if played => RoundOutcome::Played {
+                            opponent: *opponent,
+                            half_points,
+                            black: entry.colour == TrfColour::Black,
+                        },
+                        _ => RoundOutcome::Unplayed { half_points },
+                    }
+                })
+                .collect()
+        })
+        .collect();
+    for (player, rank) in players.iter_mut().zip(ranks(&all, order, completed)) {
+        player.rank = Some(rank);
+    }
+}
+
+/// Builds the report of a tournament from the log (see the module documentation), ranking
+/// players on equal points by `tie_breaks` in order (none: they share a rank).
 pub async fn report(
     arbitration: &Arbitration,
     tournament: &Tournament,
+    tie_breaks: &[TieBreak],
 ) -> Result<TrfReport, TrfError> {
     let store = arbitration.store();
     let mut players = store.tournament_players(tournament.tournament_id).await?;
@@ -241,6 +288,7 @@ pub async fn report(
         players[at].rounds[round - 1] = entry;
     }
     trf_report::score(&mut players);
+    rank_by(&mut players, tie_breaks);
     let settings = &tournament.settings;
     let date = |d: Option<chrono::NaiveDate>| d.map(|d| d.format("%Y/%m/%d").to_string());
     let (words, encoded) = time_control(tournament);
@@ -267,9 +315,10 @@ pub async fn export(
     arbitration: &Arbitration,
     tournament: &Tournament,
     version: TrfVersion,
+    tie_breaks: &[TieBreak],
 ) -> Result<String, TrfError> {
     Ok(trf_report::write_report(
-        &report(arbitration, tournament).await?,
+        &report(arbitration, tournament, tie_breaks).await?,
         version,
     ))
 }

@@ -318,6 +318,11 @@ pub struct TrfQuery {
     /// default).
     #[param(inline)]
     pub version: Option<TrfVersion>,
+    /// The tie-breaks that rank players on equal points in the rank column, in order, as
+    /// FIDE C.07 abbreviates them, comma-separated: `BH`, `BH/C1`, `BH/M1`, `SB`, `PS`,
+    /// `KS`, `WON`, `BPG` (unplayed rounds by the pre-2023 virtual-opponent rule). Without
+    /// it players on equal points share a rank.
+    pub tie_breaks: Option<String>,
 }
 
 impl From<TrfError> for ApiError {
@@ -345,6 +350,7 @@ impl From<TrfError> for ApiError {
         (status = 200, description = "The report, lines ended by CR LF.", body = String, content_type = "text/plain"),
         (status = 400, description = "The id is not a UUID, or the version is not 16 or 26.", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such tournament.", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "A tie-break this service does not compute; `field` is `tie_breaks`.", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[get("/tournaments/{id}/trf")]
@@ -361,7 +367,30 @@ pub async fn tournament_trf(
         .await?
         .ok_or_else(|| tournament_not_found(id))?;
     let version = query.version.unwrap_or(TrfVersion::Trf16);
-    let text = trf::export(&state.arbitration, &tournament, version).await?;
+    let tie_breaks = query
+        .tie_breaks
+        .as_deref()
+        .unwrap_or_default()
+        .split(',')
+        .filter(|code| !code.trim().is_empty())
+        .map(|code| {
+            crate::rules::tie_breaks::TieBreak::parse(code).ok_or_else(|| {
+                ApiError::invalid_field(
+                    "tie_breaks",
+                    format!(
+                        "`{code}` is not a tie-break this service computes; give some of {}, \
+                         comma-separated, in order.",
+                        crate::rules::tie_breaks::TieBreak::ALL
+                            .iter()
+                            .map(|(_, c)| *c)
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ),
+                )
+            })
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let text = trf::export(&state.arbitration, &tournament, version, &tie_breaks).await?;
     let suffix = match version {
         TrfVersion::Trf16 => "trf16",
         TrfVersion::Trf26 => "trf26",

@@ -48,6 +48,28 @@ pub enum RoundOutcome {
     },
 }
 
+impl TieBreak {
+    /// Every tie-break implemented, with its abbreviation in C.07.
+    pub const ALL: [(TieBreak, &'static str); 8] = [
+        (TieBreak::Buchholz, "BH"),
+        (TieBreak::BuchholzCut1, "BH/C1"),
+        (TieBreak::MedianBuchholz, "BH/M1"),
+        (TieBreak::SonnebornBerger, "SB"),
+        (TieBreak::Progressive, "PS"),
+        (TieBreak::Koya, "KS"),
+        (TieBreak::GamesWon, "WON"),
+        (TieBreak::GamesWithBlack, "BPG"),
+    ];
+
+    /// The tie-break of an abbreviation (any case); `None` for one not implemented.
+    pub fn parse(code: &str) -> Option<TieBreak> {
+        Self::ALL
+            .iter()
+            .find(|(_, c)| c.eq_ignore_ascii_case(code.trim()))
+            .map(|(t, _)| *t)
+    }
+}
+
 impl RoundOutcome {
     fn half_points(self) -> u32 {
         match self {

@@ -548,3 +548,96 @@ async fn a_forfeit_is_refused_once_moves_are_in_the_log_and_the_answer_says_what
     assert_eq!(status, 201, "{body}");
     db.finish().await;
 }
+
+#[actix_web::test]
+async fn the_rank_column_breaks_ties_by_the_tie_breaks_asked_for_in_their_order() {
+    let db = TestDb::new().await;
+    let app = test::init_service(arbiter::startup::app(db.state())).await;
+    let (status, body, _) = send(
+        &app,
+        db.post().uri("/v1/tournaments").set_json(json!({
+            "name": "Tie-break Open", "site": "Galway",
+            "time_control": {"kind": "standard", "base_ms": 5_400_000, "increment_ms": 30_000},
+            "arbiters": ["IA Chief Arbiter"]
+        })),
+    )
+    .await;
+    assert_eq!(status, 201, "{body}");
+    let id = body["tournament_id"].as_str().expect("id").to_string();
+    let player = |name: &str| json!({ "name": name });
+    // Round 1: A-B 1-0, C-D 1-0. Round 2: A-C ½-½, B-D ½-½ (results reported, 8.7).
+    for (round, boards) in [
+        (1, [("A", "B", "1-0"), ("C", "D", "1-0")]),
+        (2, [("A", "C", "1/2-1/2"), ("B", "D", "1/2-1/2")]),
+    ] {
+        let pairings: Vec<Value> = boards
+            .iter()
+            .enumerate()
+            .map(|(at, (white, black, _))| {
+                json!({"board": at + 1, "white": player(white), "black": player(black)})
+            })
+            .collect();
+        let (status, loaded, _) = send(
+            &app,
+            db.post()
+                .uri(&format!("/v1/tournaments/{id}/rounds/{round}/pairings"))
+                .set_json(json!({ "pairings": pairings })),
+        )
+        .await;
+        assert_eq!(status, 201, "{loaded}");
+        for (game, (_, _, result)) in loaded["games"]
+            .as_array()
+            .expect("games")
+            .iter()
+            .zip(boards)
+        {
+            let game_id: Uuid = game["game_id"].as_str().expect("id").parse().expect("uuid");
+            let (status, body) = append(
+                &app,
+                &db,
+                game_id,
+                1,
+                json!([{"type": "arbiter_decision", "decision": "game_ended", "result": result,
+                        "cause": "reported_result", "reason": "Reported by the players (8.7)."}]),
+            )
+            .await;
+            assert_eq!(status, 201, "{body}");
+        }
+    }
+    let ranks = |text: &str| -> Vec<(u32, Option<u32>)> {
+        read_report(text)
+            .expect("readable")
+            .players
+            .iter()
+            .map(|p| (p.start_number, p.rank))
+            .collect()
+    };
+    let (_, _, shared) = send_raw(&app, db.get().uri(&format!("/v1/tournaments/{id}/trf"))).await;
+    assert_eq!(
+        ranks(&shared),
+        vec![(1, Some(1)), (2, Some(3)), (3, Some(1)), (4, Some(3))]
+    );
+    // Buchholz leaves both pairs equal (2 each); games with Black puts C before A and D
+    // before B.
+    let (status, _, broken) = send_raw(
+        &app,
+        db.get().uri(&format!(
+            "/v1/tournaments/{id}/trf?version=26&tie_breaks=BH,BPG"
+        )),
+    )
+    .await;
+    assert_eq!(status, 200, "{broken}");
+    assert_eq!(
+        ranks(&broken),
+        vec![(1, Some(2)), (2, Some(4)), (3, Some(1)), (4, Some(3))]
+    );
+    let reply = send(
+        &app,
+        db.get()
+            .uri(&format!("/v1/tournaments/{id}/trf?tie_breaks=BH,XYZ")),
+    )
+    .await;
+    assert_eq!(reply.0, 422, "{}", reply.1);
+    assert_eq!(reply.1["field"], "tie_breaks");
+    db.finish().await;
+}
