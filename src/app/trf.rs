@@ -153,16 +153,83 @@ fn time_control(tournament: &Tournament) -> (String, String) {
     (words, encoded)
 }
 
-/// The ranks of `players` by points, then by `order` (C.07), as the rank column writes them.
-fn rank_by(players: &mut [TrfPlayer], order: &[TieBreak]) {
-    use crate::rules::tie_breaks::{RoundOutcome, ranks};
+/// One line of the standings.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, utoipa::ToSchema)]
+pub struct Standing {
+    /// The place (players equal on points and every tie-break share one).
+    pub rank: u32,
+    /// The start rank.
+    pub start_number: u32,
+    /// The player's name.
+    pub name: String,
+    /// The FIDE id, when known.
+    pub fide_id: Option<u64>,
+    /// The points (FIDE's default scoring).
+    pub points: f64,
+    /// Each tie-break asked for, in order: its C.07 abbreviation and value.
+    pub tie_breaks: Vec<TieBreakValue>,
+}
+
+/// A tie-break's value in the standings.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, utoipa::ToSchema)]
+pub struct TieBreakValue {
+    /// The abbreviation (`BH`, `BH/C1`, `SB`, ...).
+    pub code: String,
+    /// The value (points for the Buchholz family, SB, PS and KS; a count for WON and BPG).
+    pub value: f64,
+}
+
+/// The standings after round `after_round` (all rounds when `None`), from the log as it
+/// stands now (appeals included), ranked by points then by `tie_breaks` in order.
+pub async fn standings(
+    arbitration: &Arbitration,
+    tournament: &Tournament,
+    tie_breaks: &[TieBreak],
+    after_round: Option<usize>,
+) -> Result<Vec<Standing>, TrfError> {
+    let mut players = report(arbitration, tournament, &[]).await?.players;
+    if let Some(round) = after_round {
+        for player in players.iter_mut() {
+            player.rounds.truncate(round);
+        }
+    }
+    trf_report::score(&mut players);
+    let all = outcomes(&players);
+    let completed = all.first().map_or(0, Vec::len);
+    let ranks = crate::rules::tie_breaks::ranks(&all, tie_breaks, completed);
+    let mut lines: Vec<Standing> = players
+        .iter()
+        .enumerate()
+        .map(|(at, player)| Standing {
+            rank: ranks[at],
+            start_number: player.start_number,
+            name: player.name.clone(),
+            fide_id: player.fide_id,
+            points: f64::from(player.half_points) / 2.0,
+            tie_breaks: tie_breaks
+                .iter()
+                .map(|tb| TieBreakValue {
+                    code: tb.code().to_string(),
+                    value: f64::from(crate::rules::tie_breaks::value(&all, at, *tb, completed))
+                        / 4.0,
+                })
+                .collect(),
+        })
+        .collect();
+    lines.sort_by_key(|line| (line.rank, line.start_number));
+    Ok(lines)
+}
+
+/// The players' rounds as the tie-breaks read them.
+fn outcomes(players: &[TrfPlayer]) -> Vec<Vec<crate::rules::tie_breaks::RoundOutcome>> {
+    use crate::rules::tie_breaks::RoundOutcome;
     let index: HashMap<u32, usize> = players
         .iter()
         .enumerate()
         .map(|(at, p)| (p.start_number, at))
         .collect();
     let completed = players.iter().map(|p| p.rounds.len()).max().unwrap_or(0);
-    let all: Vec<Vec<RoundOutcome>> = players
+    players
         .iter()
         .map(|player| {
             (0..completed)
@@ -191,7 +258,14 @@ fn rank_by(players: &mut [TrfPlayer], order: &[TieBreak]) {
                 })
                 .collect()
         })
-        .collect();
+        .collect()
+}
+
+/// The ranks of `players` by points, then by `order` (C.07), as the rank column writes them.
+fn rank_by(players: &mut [TrfPlayer], order: &[TieBreak]) {
+    use crate::rules::tie_breaks::ranks;
+    let all = outcomes(players);
+    let completed = all.first().map_or(0, Vec::len);
     for (player, rank) in players.iter_mut().zip(ranks(&all, order, completed)) {
         player.rank = Some(rank);
     }

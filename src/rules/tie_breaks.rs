@@ -61,6 +61,14 @@ impl TieBreak {
         (TieBreak::GamesWithBlack, "BPG"),
     ];
 
+    /// The abbreviation.
+    pub fn code(self) -> &'static str {
+        Self::ALL
+            .iter()
+            .find(|(t, _)| *t == self)
+            .map_or("", |(_, c)| *c)
+    }
+
     /// The tie-break of an abbreviation (any case); `None` for one not implemented.
     pub fn parse(code: &str) -> Option<TieBreak> {
         Self::ALL

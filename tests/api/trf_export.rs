@@ -639,5 +639,61 @@ async fn the_rank_column_breaks_ties_by_the_tie_breaks_asked_for_in_their_order(
     .await;
     assert_eq!(reply.0, 422, "{}", reply.1);
     assert_eq!(reply.1["field"], "tie_breaks");
+
+    // The same ranks as standings in the API, with each tie-break's value; and after round 1.
+    let (status, page, _) = send(
+        &app,
+        db.get()
+            .uri(&format!("/v1/tournaments/{id}/standings?tie_breaks=BH,BPG")),
+    )
+    .await;
+    assert_eq!(status, 200, "{page}");
+    let lines: Vec<(u64, &str, f64, f64, f64)> = page["standings"]
+        .as_array()
+        .expect("standings")
+        .iter()
+        .map(|l| {
+            (
+                l["rank"].as_u64().expect("rank"),
+                l["name"].as_str().expect("name"),
+                l["points"].as_f64().expect("points"),
+                l["tie_breaks"][0]["value"].as_f64().expect("BH"),
+                l["tie_breaks"][1]["value"].as_f64().expect("BPG"),
+            )
+        })
+        .collect();
+    assert_eq!(
+        lines,
+        vec![
+            (1, "C", 1.5, 2.0, 1.0),
+            (2, "A", 1.5, 2.0, 0.0),
+            (3, "D", 0.5, 2.0, 2.0),
+            (4, "B", 0.5, 2.0, 1.0)
+        ]
+    );
+    assert_eq!(page["tie_breaks"], json!(["BH", "BPG"]));
+    let (status, page, _) = send(
+        &app,
+        db.get()
+            .uri(&format!("/v1/tournaments/{id}/standings?round=1")),
+    )
+    .await;
+    assert_eq!(status, 200, "{page}");
+    let after_one: Vec<(u64, &str, f64)> = page["standings"]
+        .as_array()
+        .expect("standings")
+        .iter()
+        .map(|l| {
+            (
+                l["rank"].as_u64().expect("rank"),
+                l["name"].as_str().expect("name"),
+                l["points"].as_f64().expect("points"),
+            )
+        })
+        .collect();
+    assert_eq!(
+        after_one,
+        vec![(1, "A", 1.0), (1, "C", 1.0), (3, "B", 0.0), (3, "D", 0.0)]
+    );
     db.finish().await;
 }
