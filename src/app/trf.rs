@@ -18,9 +18,9 @@
 //!   colour with a blank result.
 //! * **Byes** are those the TRF file gave for the loaded round (`H`, `F`, `U`, `Z`): a bye is
 //!   not a game, so it is kept beside the log, not in it.
-//! * **Points and rank** are computed, with FIDE's default scoring; the rank shares places on
-//!   equal points ("ties allowed"): the service does not know the tournament's tie-breaks, so
-//!   the pairing program's own ranks are not reproduced.
+//! * **Points and rank** are computed, with FIDE's default scoring; players on equal points
+//!   are ranked by the tie-breaks asked for ([`crate::rules::tie_breaks`]), and share a place
+//!   where those are equal too ("ties allowed").
 //! * **Header**: `012` the name, `022` the site, `042`/`052` the dates (`YYYY/MM/DD`), `102`
 //!   the first of the tournament's arbiters, `112` each other one, as the arbiters list gives
 //!   them (with their FIDE ids if written there), `122` and (TRF26) `222` the time control.
@@ -32,6 +32,7 @@ use crate::game::outcome::{Outcome, Played};
 use crate::interchange::trf_report::{
     self, TrfColour, TrfPlayer, TrfReport, TrfResult, TrfRound, TrfTournament, TrfVersion,
 };
+use crate::rules::tie_breaks::TieBreak;
 use crate::store::{Store, StoreError};
 use crate::tournament::Tournament;
 use std::collections::HashMap;
@@ -152,10 +153,130 @@ fn time_control(tournament: &Tournament) -> (String, String) {
     (words, encoded)
 }
 
-/// Builds the report of a tournament from the log (see the module documentation).
+/// One line of the standings.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, utoipa::ToSchema)]
+pub struct Standing {
+    /// The place (players equal on points and every tie-break share one).
+    pub rank: u32,
+    /// The start rank.
+    pub start_number: u32,
+    /// The player's name.
+    pub name: String,
+    /// The FIDE id, when known.
+    pub fide_id: Option<u64>,
+    /// The points (FIDE's default scoring).
+    pub points: f64,
+    /// Each tie-break asked for, in order: its C.07 abbreviation and value.
+    pub tie_breaks: Vec<TieBreakValue>,
+}
+
+/// A tie-break's value in the standings.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, utoipa::ToSchema)]
+pub struct TieBreakValue {
+    /// The abbreviation (`BH`, `BH/C1`, `SB`, ...).
+    pub code: String,
+    /// The value (points for the Buchholz family, SB, PS and KS; a count for WON and BPG).
+    pub value: f64,
+}
+
+/// The standings after round `after_round` (all rounds when `None`), from the log as it
+/// stands now (appeals included), ranked by points then by `tie_breaks` in order.
+pub async fn standings(
+    arbitration: &Arbitration,
+    tournament: &Tournament,
+    tie_breaks: &[TieBreak],
+    after_round: Option<usize>,
+) -> Result<Vec<Standing>, TrfError> {
+    let mut players = report(arbitration, tournament, &[]).await?.players;
+    if let Some(round) = after_round {
+        for player in players.iter_mut() {
+            player.rounds.truncate(round);
+        }
+    }
+    trf_report::score(&mut players);
+    let all = outcomes(&players);
+    let completed = all.first().map_or(0, Vec::len);
+    let ranks = crate::rules::tie_breaks::ranks(&all, tie_breaks, completed);
+    let mut lines: Vec<Standing> = players
+        .iter()
+        .enumerate()
+        .map(|(at, player)| Standing {
+            rank: ranks[at],
+            start_number: player.start_number,
+            name: player.name.clone(),
+            fide_id: player.fide_id,
+            points: f64::from(player.half_points) / 2.0,
+            tie_breaks: tie_breaks
+                .iter()
+                .map(|tb| TieBreakValue {
+                    code: tb.code().to_string(),
+                    value: f64::from(crate::rules::tie_breaks::value(&all, at, *tb, completed))
+                        / 4.0,
+                })
+                .collect(),
+        })
+        .collect();
+    lines.sort_by_key(|line| (line.rank, line.start_number));
+    Ok(lines)
+}
+
+/// The players' rounds as the tie-breaks read them.
+fn outcomes(players: &[TrfPlayer]) -> Vec<Vec<crate::rules::tie_breaks::RoundOutcome>> {
+    use crate::rules::tie_breaks::RoundOutcome;
+    let index: HashMap<u32, usize> = players
+        .iter()
+        .enumerate()
+        .map(|(at, p)| (p.start_number, at))
+        .collect();
+    let completed = players.iter().map(|p| p.rounds.len()).max().unwrap_or(0);
+    players
+        .iter()
+        .map(|player| {
+            (0..completed)
+                .map(|round| {
+                    let entry = player.rounds.get(round).copied().unwrap_or(TrfRound::BLANK);
+                    let half_points = entry.result.half_points();
+                    // A game played, also one of less than one move (`W`, `D`, `L`); a
+                    // forfeit, a bye or nothing is a round not played.
+                    let played = matches!(
+                        entry.result,
+                        TrfResult::Win
+                            | TrfResult::Draw
+                            | TrfResult::Loss
+                            | TrfResult::UnratedWin
+                            | TrfResult::UnratedDraw
+                            | TrfResult::UnratedLoss
+                    );
+                    match entry.opponent.and_then(|o| index.get(&o)) {
+                        Some(opponent) if played => RoundOutcome::Played {
+                            opponent: *opponent,
+                            half_points,
+                            black: entry.colour == TrfColour::Black,
+                        },
+                        _ => RoundOutcome::Unplayed { half_points },
+                    }
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// The ranks of `players` by points, then by `order` (C.07), as the rank column writes them.
+fn rank_by(players: &mut [TrfPlayer], order: &[TieBreak]) {
+    use crate::rules::tie_breaks::ranks;
+    let all = outcomes(players);
+    let completed = all.first().map_or(0, Vec::len);
+    for (player, rank) in players.iter_mut().zip(ranks(&all, order, completed)) {
+        player.rank = Some(rank);
+    }
+}
+
+/// Builds the report of a tournament from the log (see the module documentation), ranking
+/// players on equal points by `tie_breaks` in order (none: they share a rank).
 pub async fn report(
     arbitration: &Arbitration,
     tournament: &Tournament,
+    tie_breaks: &[TieBreak],
 ) -> Result<TrfReport, TrfError> {
     let store = arbitration.store();
     let mut players = store.tournament_players(tournament.tournament_id).await?;
@@ -241,6 +362,7 @@ pub async fn report(
         players[at].rounds[round - 1] = entry;
     }
     trf_report::score(&mut players);
+    rank_by(&mut players, tie_breaks);
     let settings = &tournament.settings;
     let date = |d: Option<chrono::NaiveDate>| d.map(|d| d.format("%Y/%m/%d").to_string());
     let (words, encoded) = time_control(tournament);
@@ -267,9 +389,10 @@ pub async fn export(
     arbitration: &Arbitration,
     tournament: &Tournament,
     version: TrfVersion,
+    tie_breaks: &[TieBreak],
 ) -> Result<String, TrfError> {
     Ok(trf_report::write_report(
-        &report(arbitration, tournament).await?,
+        &report(arbitration, tournament, tie_breaks).await?,
         version,
     ))
 }

@@ -17,7 +17,8 @@ use crate::rules::claims::ClaimKind;
 use crate::rules::laws::Rule;
 
 use super::event::{
-    ArbiterRuling, GameResult, MoveCount, RecordedEvent, ServiceEvent, Termination, TimeBonus,
+    ArbiterRuling, EndCause, GameResult, MoveCount, RecordedEvent, ServiceEvent, Termination,
+    TimeBonus,
 };
 use super::illegal_moves::position_it_stood_in;
 use super::parts::{JudgeContext, Judged, Judgement};
@@ -35,6 +36,8 @@ struct Decision<'a> {
     attempted_move: Option<&'a str>,
     fen: Option<&'a str>,
     increment_ms: Option<u64>,
+    /// What a `game_ended` rests on (a forfeit, a reported result, ...).
+    cause: Option<EndCause>,
     /// The claim or request awaiting the arbiter that `subject_seq` names, if any.
     subject: Option<OpenClaim>,
 }
@@ -85,7 +88,7 @@ pub(super) fn judge(ctx: &JudgeContext<'_>, event: &RecordedEvent) -> Judgement 
         fen,
         increment_ms,
         move_count,
-        cause: _,
+        cause,
     } = event
     else {
         return Ok(Judged::nothing());
@@ -98,6 +101,7 @@ pub(super) fn judge(ctx: &JudgeContext<'_>, event: &RecordedEvent) -> Judgement 
         attempted_move: attempted_move.as_deref(),
         fen: fen.as_deref(),
         increment_ms: *increment_ms,
+        cause: *cause,
         subject: subject_seq
             .and_then(|s| ctx.awaiting.open_claim(s))
             .cloned(),
@@ -144,6 +148,19 @@ fn game_ended(ctx: &JudgeContext<'_>, input: &Decision<'_>) -> Result<ServiceEve
             "An arbiter_decision with decision game_ended needs a result (1-0, 0-1 or 1/2-1/2).",
         ));
     };
+    // A forfeit is a game not played (6.7.1): not one whose moves are in the log.
+    let plies = ctx.board().ply();
+    if input.cause == Some(EndCause::Forfeit) && plies > 0 {
+        return Err(Refusal::new(
+            RefusalCode::ForfeitAfterMoves,
+            format!(
+                "A forfeit is a game that was not played (6.7.1), and this game has {plies} \
+                 half-move(s) in the log. End it with the cause `rules_infraction` (a loss for \
+                 breaking the Laws) or `adjudication`, or retract the moves with corrections if \
+                 they were recorded by mistake."
+            ),
+        ));
+    }
     let quickplay_claim = input.quickplay_claim();
     let after_postponement =
         quickplay_claim.is_some_and(|c| c.postponed) || ctx.awaiting.fallen_flag().is_some();

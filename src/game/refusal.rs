@@ -48,6 +48,9 @@ pub enum RefusalCode {
     DrawAgreementForbidden,
     /// A touched piece on an empty square.
     EmptySquare,
+    /// An arbiter's `game_ended` with the cause `forfeit` in a game whose moves are in the
+    /// log: a forfeit is a game not played (6.7.1).
+    ForfeitAfterMoves,
     /// An event on the board after the game ended.
     GameOver,
     /// A quickplay-finish request where Guidelines III were not announced.

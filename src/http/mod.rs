@@ -153,6 +153,7 @@ fn routes_with_cors(config: &mut ServiceConfig, origins: &[String]) {
                 .service(tournaments::update_tournament)
                 .service(tournaments::load_pairings)
                 .service(tournaments::tournament_trf)
+                .service(tournaments::tournament_standings)
                 .service(follows::set_follow)
                 .service(follows::get_follow)
                 .service(follows::stop_follow)

@@ -309,6 +309,103 @@ pub async fn load_pairings(
     }))
 }
 
+/// The tie-breaks of a `tie_breaks` parameter, in order.
+fn tie_breaks_of(text: Option<&str>) -> Result<Vec<crate::rules::tie_breaks::TieBreak>, ApiError> {
+    use crate::rules::tie_breaks::TieBreak;
+    text.unwrap_or_default()
+        .split(',')
+        .filter(|code| !code.trim().is_empty())
+        .map(|code| {
+            TieBreak::parse(code).ok_or_else(|| {
+                ApiError::invalid_field(
+                    "tie_breaks",
+                    format!(
+                        "`{code}` is not a tie-break this service computes; give some of {}, \
+                         comma-separated, in order.",
+                        TieBreak::ALL
+                            .iter()
+                            .map(|(_, c)| *c)
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ),
+                )
+            })
+        })
+        .collect()
+}
+
+/// What standings to compute.
+#[derive(Debug, Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct StandingsQuery {
+    /// The tie-breaks that rank players on equal points, in order, as FIDE C.07 abbreviates
+    /// them, comma-separated: `BH`, `BH/C1`, `BH/M1`, `SB`, `PS`, `KS`, `WON`, `BPG`.
+    pub tie_breaks: Option<String>,
+    /// The standings after this round (1, 2, ...); all rounds when absent.
+    pub round: Option<u32>,
+}
+
+/// The standings of a tournament.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct StandingsPage {
+    /// The round asked for; absent: the standings after every round with a pairing.
+    pub after_round: Option<u32>,
+    /// The tie-breaks applied, in order.
+    pub tie_breaks: Vec<String>,
+    /// One line per player, by place.
+    pub standings: Vec<trf::Standing>,
+}
+
+/// The standings after a round, with tie-breaks.
+///
+/// From the log as it stands now (a result changed on appeal as changed), with FIDE's default
+/// scoring; players on equal points are ranked by the tie-breaks given, in order, and share a
+/// place where those are equal too. The same ranks as the TRF export's rank column.
+#[utoipa::path(
+    tag = "tournaments",
+    security(("bearer" = [])),
+    params(("id" = Uuid, Path, description = "The tournament's id."), StandingsQuery),
+    responses(
+        (status = 200, description = "The standings.", body = StandingsPage),
+        (status = 400, description = "The id is not a UUID, or the round is not a number.", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such tournament.", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "A tie-break this service does not compute, or round 0; `field` names it.", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[get("/tournaments/{id}/standings")]
+pub async fn tournament_standings(
+    state: web::Data<AppState>,
+    _caller: Caller,
+    id: web::Path<Uuid>,
+    query: Query<StandingsQuery>,
+) -> Result<HttpResponse, ApiError> {
+    let id = id.into_inner();
+    let tournament = state
+        .store
+        .tournament(id)
+        .await?
+        .ok_or_else(|| tournament_not_found(id))?;
+    let tie_breaks = tie_breaks_of(query.tie_breaks.as_deref())?;
+    if query.round == Some(0) {
+        return Err(ApiError::invalid_field(
+            "round",
+            "Rounds are numbered from 1: give the round the standings are after.",
+        ));
+    }
+    let standings = trf::standings(
+        &state.arbitration,
+        &tournament,
+        &tie_breaks,
+        query.round.map(|r| r as usize),
+    )
+    .await?;
+    Ok(HttpResponse::Ok().json(StandingsPage {
+        after_round: query.round,
+        tie_breaks: tie_breaks.iter().map(|t| t.code().to_string()).collect(),
+        standings,
+    }))
+}
+
 /// Which version of the tournament report to write.
 #[derive(Debug, Deserialize, utoipa::IntoParams)]
 #[into_params(parameter_in = Query)]
@@ -318,6 +415,11 @@ pub struct TrfQuery {
     /// default).
     #[param(inline)]
     pub version: Option<TrfVersion>,
+    /// The tie-breaks that rank players on equal points in the rank column, in order, as
+    /// FIDE C.07 abbreviates them, comma-separated: `BH`, `BH/C1`, `BH/M1`, `SB`, `PS`,
+    /// `KS`, `WON`, `BPG` (unplayed rounds by the pre-2023 virtual-opponent rule). Without
+    /// it players on equal points share a rank.
+    pub tie_breaks: Option<String>,
 }
 
 impl From<TrfError> for ApiError {
@@ -345,6 +447,7 @@ impl From<TrfError> for ApiError {
         (status = 200, description = "The report, lines ended by CR LF.", body = String, content_type = "text/plain"),
         (status = 400, description = "The id is not a UUID, or the version is not 16 or 26.", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such tournament.", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "A tie-break this service does not compute; `field` is `tie_breaks`.", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[get("/tournaments/{id}/trf")]
@@ -361,7 +464,8 @@ pub async fn tournament_trf(
         .await?
         .ok_or_else(|| tournament_not_found(id))?;
     let version = query.version.unwrap_or(TrfVersion::Trf16);
-    let text = trf::export(&state.arbitration, &tournament, version).await?;
+    let tie_breaks = tie_breaks_of(query.tie_breaks.as_deref())?;
+    let text = trf::export(&state.arbitration, &tournament, version, &tie_breaks).await?;
     let suffix = match version {
         TrfVersion::Trf16 => "trf16",
         TrfVersion::Trf26 => "trf26",

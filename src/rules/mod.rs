@@ -24,6 +24,8 @@
 //!   12.9), the rulings of each edition.
 //! * [`appeals`]: the appeals procedure of an event's regulations (11.10; FIDE Handbook
 //!   C.11, ECU Tournament Rules): the deadline, the deposit, who may sit on the committee.
+//! * [`tie_breaks`]: tie-breaks of FIDE Handbook C.07 (the Buchholz family, Sonneborn-Berger,
+//!   progressive score, Koya, games won, games with Black) and the ranks they give.
 //! * [`time_control`]: time controls with periods (6.3), their rate of play (A.1, B.1) and
 //!   the per-game period tracker behind the rulings that depend on the period.
 
@@ -38,4 +40,5 @@ pub mod move_counting;
 pub mod move_parsing;
 pub mod position_identity;
 pub mod side;
+pub mod tie_breaks;
 pub mod time_control;

@@ -505,3 +505,195 @@ async fn a_reported_result_and_a_device_loss_are_played_games_and_only_a_recorde
     }
     db.finish().await;
 }
+
+#[actix_web::test]
+async fn a_forfeit_is_refused_once_moves_are_in_the_log_and_the_answer_says_what_to_record() {
+    let db = TestDb::new().await;
+    let app = test::init_service(arbiter::startup::app(db.state())).await;
+    let game = crate::support::create_game(&app, &db).await;
+    let (status, body) = append(
+        &app,
+        &db,
+        game,
+        1,
+        json!([{"type": "move", "by": "white", "san": "e4"}]),
+    )
+    .await;
+    assert_eq!(status, 201, "{body}");
+    let reply = send(
+        &app,
+        db.post().uri(&format!("/v1/games/{game}/events")).set_json(
+            json!({"expected_seq": 2, "events": [
+                {"type": "arbiter_decision", "decision": "game_ended", "result": "1-0",
+                 "cause": "forfeit", "reason": "Black left the hall."}]}),
+        ),
+    )
+    .await;
+    crate::support::assert_problem(&reply, 422, "forfeit_after_moves");
+    let detail = reply.1["detail"].as_str().expect("detail");
+    assert!(
+        detail.contains("1 half-move(s)") && detail.contains("rules_infraction"),
+        "{detail}"
+    );
+    // The same decision as a loss for breaking the Laws ends the game.
+    let (status, body) = append(
+        &app,
+        &db,
+        game,
+        2,
+        json!([{"type": "arbiter_decision", "decision": "game_ended", "result": "1-0",
+                "cause": "rules_infraction", "reason": "Black left the playing venue without the arbiter's permission."}]),
+    )
+    .await;
+    assert_eq!(status, 201, "{body}");
+    db.finish().await;
+}
+
+#[actix_web::test]
+async fn the_rank_column_breaks_ties_by_the_tie_breaks_asked_for_in_their_order() {
+    let db = TestDb::new().await;
+    let app = test::init_service(arbiter::startup::app(db.state())).await;
+    let (status, body, _) = send(
+        &app,
+        db.post().uri("/v1/tournaments").set_json(json!({
+            "name": "Tie-break Open", "site": "Galway",
+            "time_control": {"kind": "standard", "base_ms": 5_400_000, "increment_ms": 30_000},
+            "arbiters": ["IA Chief Arbiter"]
+        })),
+    )
+    .await;
+    assert_eq!(status, 201, "{body}");
+    let id = body["tournament_id"].as_str().expect("id").to_string();
+    let player = |name: &str| json!({ "name": name });
+    // Round 1: A-B 1-0, C-D 1-0. Round 2: A-C ½-½, B-D ½-½ (results reported, 8.7).
+    for (round, boards) in [
+        (1, [("A", "B", "1-0"), ("C", "D", "1-0")]),
+        (2, [("A", "C", "1/2-1/2"), ("B", "D", "1/2-1/2")]),
+    ] {
+        let pairings: Vec<Value> = boards
+            .iter()
+            .enumerate()
+            .map(|(at, (white, black, _))| {
+                json!({"board": at + 1, "white": player(white), "black": player(black)})
+            })
+            .collect();
+        let (status, loaded, _) = send(
+            &app,
+            db.post()
+                .uri(&format!("/v1/tournaments/{id}/rounds/{round}/pairings"))
+                .set_json(json!({ "pairings": pairings })),
+        )
+        .await;
+        assert_eq!(status, 201, "{loaded}");
+        for (game, (_, _, result)) in loaded["games"]
+            .as_array()
+            .expect("games")
+            .iter()
+            .zip(boards)
+        {
+            let game_id: Uuid = game["game_id"].as_str().expect("id").parse().expect("uuid");
+            let (status, body) = append(
+                &app,
+                &db,
+                game_id,
+                1,
+                json!([{"type": "arbiter_decision", "decision": "game_ended", "result": result,
+                        "cause": "reported_result", "reason": "Reported by the players (8.7)."}]),
+            )
+            .await;
+            assert_eq!(status, 201, "{body}");
+        }
+    }
+    let ranks = |text: &str| -> Vec<(u32, Option<u32>)> {
+        read_report(text)
+            .expect("readable")
+            .players
+            .iter()
+            .map(|p| (p.start_number, p.rank))
+            .collect()
+    };
+    let (_, _, shared) = send_raw(&app, db.get().uri(&format!("/v1/tournaments/{id}/trf"))).await;
+    assert_eq!(
+        ranks(&shared),
+        vec![(1, Some(1)), (2, Some(3)), (3, Some(1)), (4, Some(3))]
+    );
+    // Buchholz leaves both pairs equal (2 each); games with Black puts C before A and D
+    // before B.
+    let (status, _, broken) = send_raw(
+        &app,
+        db.get().uri(&format!(
+            "/v1/tournaments/{id}/trf?version=26&tie_breaks=BH,BPG"
+        )),
+    )
+    .await;
+    assert_eq!(status, 200, "{broken}");
+    assert_eq!(
+        ranks(&broken),
+        vec![(1, Some(2)), (2, Some(4)), (3, Some(1)), (4, Some(3))]
+    );
+    let reply = send(
+        &app,
+        db.get()
+            .uri(&format!("/v1/tournaments/{id}/trf?tie_breaks=BH,XYZ")),
+    )
+    .await;
+    assert_eq!(reply.0, 422, "{}", reply.1);
+    assert_eq!(reply.1["field"], "tie_breaks");
+
+    // The same ranks as standings in the API, with each tie-break's value; and after round 1.
+    let (status, page, _) = send(
+        &app,
+        db.get()
+            .uri(&format!("/v1/tournaments/{id}/standings?tie_breaks=BH,BPG")),
+    )
+    .await;
+    assert_eq!(status, 200, "{page}");
+    let lines: Vec<(u64, &str, f64, f64, f64)> = page["standings"]
+        .as_array()
+        .expect("standings")
+        .iter()
+        .map(|l| {
+            (
+                l["rank"].as_u64().expect("rank"),
+                l["name"].as_str().expect("name"),
+                l["points"].as_f64().expect("points"),
+                l["tie_breaks"][0]["value"].as_f64().expect("BH"),
+                l["tie_breaks"][1]["value"].as_f64().expect("BPG"),
+            )
+        })
+        .collect();
+    assert_eq!(
+        lines,
+        vec![
+            (1, "C", 1.5, 2.0, 1.0),
+            (2, "A", 1.5, 2.0, 0.0),
+            (3, "D", 0.5, 2.0, 2.0),
+            (4, "B", 0.5, 2.0, 1.0)
+        ]
+    );
+    assert_eq!(page["tie_breaks"], json!(["BH", "BPG"]));
+    let (status, page, _) = send(
+        &app,
+        db.get()
+            .uri(&format!("/v1/tournaments/{id}/standings?round=1")),
+    )
+    .await;
+    assert_eq!(status, 200, "{page}");
+    let after_one: Vec<(u64, &str, f64)> = page["standings"]
+        .as_array()
+        .expect("standings")
+        .iter()
+        .map(|l| {
+            (
+                l["rank"].as_u64().expect("rank"),
+                l["name"].as_str().expect("name"),
+                l["points"].as_f64().expect("points"),
+            )
+        })
+        .collect();
+    assert_eq!(
+        after_one,
+        vec![(1, "A", 1.0), (1, "C", 1.0), (3, "B", 0.0), (3, "D", 0.0)]
+    );
+    db.finish().await;
+}
