@@ -259,9 +259,30 @@ pub async fn desk(
     // Each form carries an id of its own for the record: a form sent twice (a double click,
     // a resend after a lost answer) is stored once.
     let fresh_id = || html! { input type="hidden" name="event_id" value=(uuid::Uuid::new_v4()); };
+    let summary = state.store.game(game_id).await?;
+    // The inspections requested and not answered, and the seized items, to choose from (a
+    // form names an event by choosing it, never by typing its number).
+    let request_options = html! {
+        @if open_requests.is_empty() { option value="" { "no inspection requested" } }
+        @for r in &open_requests {
+            option value=(r.seq) { "#" (r.seq) ", " (r.payload.record.player.map(layout::side_name).unwrap_or("")) ", " (layout::timestamp(r.payload.record.at)) }
+        }
+    };
+    let item_options = html! {
+        @if seized.is_empty() { option value="" { "nothing seized" } }
+        @for s in &seized {
+            option value=(s.seq) { "#" (s.seq) ", " @if let FairPlayFact::DeviceFound { device, .. } = &s.payload.record.fact { (device) } ", " (s.payload.record.player.map(layout::side_name).unwrap_or("")) }
+        }
+    };
     let body = html! {
-        h1 { "Fair-play desk" }
-        p.facts { "Game " (game_id) " · only the fair-play roles see this page; every visit is logged." }
+        @if let Some(summary) = &summary {
+            (super::desk::game_heading(summary))
+        }
+        h2 { "Fair-play desk" }
+        p.facts {
+            a href={ (super::PREFIX) "/games/" (game_id) } { "← Back to the game desk" }
+            " · only the fair-play roles see this page; every visit is logged."
+        }
         @if let Some(flash) = &flash {
             p.flash.(if flash.refused { "refused" } else { "stored" }) { (flash.message) }
         }
@@ -328,7 +349,7 @@ pub async fn desk(
             form method="post" action=(action) {
                 (csrf) (fresh_id()) input type="hidden" name="type" value="inspection_done";
                 (player_select())
-                label { "Request (event) " input name="request_seq" inputmode="numeric"; }
+                label { "Request " select name="request_seq" required { (request_options) } }
                 label { "Inspector " input name="inspector"; }
                 label { input type="checkbox" name="same_gender_confirmed" value="true"; " same gender as the player" }
                 label { input type="checkbox" name="private_room" value="true"; " in private" }
@@ -339,14 +360,14 @@ pub async fn desk(
             form method="post" action=(action) {
                 (csrf) (fresh_id()) input type="hidden" name="type" value="inspection_refused";
                 (player_select())
-                label { "Request (event) " input name="request_seq" inputmode="numeric"; }
+                label { "Request " select name="request_seq" required { (request_options) } }
                 (decision_fields())
                 button type="submit" { "Inspection refused (11.3.3, 12.9)" }
             }
             h2 { "Custody of a seized item" }
             form method="post" action=(action) {
                 (csrf) (fresh_id()) input type="hidden" name="type" value="custody_changed";
-                label { "Seized at (event) " input name="item_seq" inputmode="numeric"; }
+                label { "Item " select name="item_seq" required { (item_options) } }
                 label { "Action " select name="action" { option value="taken" { "taken" } option value="stored" { "stored" } option value="returned" { "returned" } } }
                 label { "From " input name="from"; }
                 label { "To " input name="to"; }
