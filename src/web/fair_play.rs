@@ -260,18 +260,47 @@ pub async fn desk(
     // a resend after a lost answer) is stored once.
     let fresh_id = || html! { input type="hidden" name="event_id" value=(uuid::Uuid::new_v4()); };
     let summary = state.store.game(game_id).await?;
+    // Times in the venue's time zone, players by name, facts in words.
+    let hall = match &summary {
+        Some(summary) => layout::HallTime::of(
+            state
+                .store
+                .tournament_named(&summary.settings.event)
+                .await?
+                .as_ref(),
+        ),
+        None => layout::HallTime::default(),
+    };
+    let player_name = |side: Option<crate::rules::side::Side>| -> String {
+        match (side, &summary) {
+            (Some(side), Some(summary)) => match side {
+                crate::rules::side::Side::White => summary.settings.white.name.clone(),
+                crate::rules::side::Side::Black => summary.settings.black.name.clone(),
+            },
+            (Some(side), None) => layout::side_name(side).to_string(),
+            (None, _) => String::new(),
+        }
+    };
+    let fact_words = |fact: &FairPlayFact| -> String {
+        let words = fact.type_name().replace('_', " ");
+        let mut chars = words.chars();
+        chars
+            .next()
+            .map(|c| c.to_uppercase().chain(chars).collect())
+            .unwrap_or_default()
+    };
     // The inspections requested and not answered, and the seized items, to choose from (a
     // form names an event by choosing it, never by typing its number).
     let request_options = html! {
         @if open_requests.is_empty() { option value="" { "no inspection requested" } }
         @for r in &open_requests {
-            option value=(r.seq) { "#" (r.seq) ", " (r.payload.record.player.map(layout::side_name).unwrap_or("")) ", " (layout::timestamp(r.payload.record.at)) }
+            option value=(r.seq) { "#" (r.seq) ", " (player_name(r.payload.record.player)) ", " (hall.timestamp(r.payload.record.at)) }
         }
     };
     let item_options = html! {
         @if seized.is_empty() { option value="" { "nothing seized" } }
         @for s in &seized {
-            option value=(s.seq) { "#" (s.seq) ", " @if let FairPlayFact::DeviceFound { device, .. } = &s.payload.record.fact { (device) } ", " (s.payload.record.player.map(layout::side_name).unwrap_or("")) }
+            option value=(s.seq) { "#" (s.seq) ", " @if let FairPlayFact::DeviceFound { device, .. } = &s.payload.record.fact { (device) } ", " (player_name(s.payload.record.player)) }
         }
     };
     let body = html! {
@@ -289,7 +318,7 @@ pub async fn desk(
         section.panel {
             h2 { "Open inspections" }
             @if open_requests.is_empty() { p { "None." } }
-            ul { @for r in &open_requests { li { "Event " (r.seq) ": " (r.payload.record.player.map(layout::side_name).unwrap_or("")) } } }
+            ul { @for r in &open_requests { li { "Event " (r.seq) ": " (player_name(r.payload.record.player)) } } }
         }
         section.panel {
             h2 { "Custody of seized items" }
@@ -299,15 +328,15 @@ pub async fn desk(
         section.panel {
             h2 { "Events" }
             table.list {
-                thead { tr { th { "Event" } th { "When" } th { "Arbiter" } th { "Player" } th { "Fact" } th { "Article" } th { "Ruling" } th { "Sealed" } } }
+                thead { tr { th { "Event" } th { (hall.heading()) } th { "Arbiter" } th { "Player" } th { "Fact" } th { "Article" } th { "Ruling" } th { "Sealed" } } }
                 tbody {
                     @for i in &items {
                         tr {
                             td { (i.seq) }
-                            td { (layout::timestamp(i.payload.record.at)) }
+                            td { (hall.timestamp(i.payload.record.at)) }
                             td { (i.payload.record.arbiter) }
-                            td { (i.payload.record.player.map(layout::side_name).unwrap_or("")) }
-                            td { (i.payload.record.fact.type_name())
+                            td { (player_name(i.payload.record.player)) }
+                            td { (fact_words(&i.payload.record.fact))
                                  @if let FairPlayFact::FairPlayNote { text } = &i.payload.record.fact { ": " (text) }
                                  @if let FairPlayFact::ComplaintLodged { facts: Some(facts), .. } = &i.payload.record.fact { ": " (facts) }
                                  @if let FairPlayFact::EvidenceAdded { kind, file_name, sha256, size, .. } = &i.payload.record.fact {
