@@ -301,6 +301,9 @@ pub fn describe(event: &Event) -> String {
             ServiceEvent::GameResumed {
                 article, reason, ..
             } => format!("Play resumes on appeal ({article}): {reason}"),
+            ServiceEvent::AppealDismissed {
+                article, reason, ..
+            } => format!("Appeal dismissed ({article}): {reason}"),
         },
     }
 }
