@@ -162,6 +162,17 @@ impl Appeals {
                 ruled_by: decisions.ruled_by(),
                 evidence: None,
             }],
+            // Dismissed under the regulations' procedure: the decision cites the right of
+            // appeal and the regulation, and says the deposit is kept.
+            (false, _) if !regulations.is_default() => vec![ServiceEvent::AppealDismissed {
+                against_seq,
+                article: decisions.cite(&[Rule::Appeal]),
+                reason: format!(
+                    "The appeal against event {against_seq} was dismissed, and the ruling stands: {reason}"
+                ),
+                cause_seq: seq,
+                ruled_by: decisions.ruled_by(),
+            }],
             _ => Vec::new(),
         })
     }

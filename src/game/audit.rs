@@ -167,6 +167,9 @@ impl DecisionEssence {
                 termination: Some(*termination),
                 ..blank("game_ended", *cause_seq)
             },
+            ServiceEvent::AppealDismissed { cause_seq, .. } => {
+                blank("appeal_dismissed", *cause_seq)
+            }
             ServiceEvent::GameResumed {
                 annulled,
                 white_ms,
@@ -256,7 +259,8 @@ fn reason_of(event: &ServiceEvent) -> Option<&str> {
         ServiceEvent::ClaimRuled(ruling) => Some(&ruling.reason),
         ServiceEvent::PenaltyApplied { reason, .. }
         | ServiceEvent::GameEnded { reason, .. }
-        | ServiceEvent::GameResumed { reason, .. } => Some(reason),
+        | ServiceEvent::GameResumed { reason, .. }
+        | ServiceEvent::AppealDismissed { reason, .. } => Some(reason),
         ServiceEvent::GameCreated(_) => None,
     }
 }
@@ -266,7 +270,8 @@ fn ruled_by_of(event: &ServiceEvent) -> Option<&RuledBy> {
         ServiceEvent::ClaimRuled(ruling) => Some(&ruling.ruled_by),
         ServiceEvent::PenaltyApplied { ruled_by, .. }
         | ServiceEvent::GameEnded { ruled_by, .. }
-        | ServiceEvent::GameResumed { ruled_by, .. } => Some(ruled_by),
+        | ServiceEvent::GameResumed { ruled_by, .. }
+        | ServiceEvent::AppealDismissed { ruled_by, .. } => Some(ruled_by),
         ServiceEvent::GameCreated(_) => None,
     }
 }
@@ -280,7 +285,8 @@ fn article_of(event: &ServiceEvent) -> Option<&str> {
         ServiceEvent::ClaimRuled(ruling) => Some(&ruling.article),
         ServiceEvent::PenaltyApplied { article, .. }
         | ServiceEvent::GameEnded { article, .. }
-        | ServiceEvent::GameResumed { article, .. } => Some(article),
+        | ServiceEvent::GameResumed { article, .. }
+        | ServiceEvent::AppealDismissed { article, .. } => Some(article),
         ServiceEvent::GameCreated(_) => None,
     }
 }

@@ -462,6 +462,23 @@ pub enum ServiceEvent {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         evidence: Option<EndEvidence>,
     },
+    /// The appeals committee dismissed an appeal, under the event's appeals procedure: the
+    /// ruling stands, and the decision cites the right of appeal and the regulation (stored
+    /// only when the regulations set the procedure, so that logs stored before it audit as
+    /// they did).
+    AppealDismissed {
+        /// The `seq` of the ruling appealed against.
+        against_seq: u64,
+        /// The article applied (the right of appeal).
+        article: String,
+        /// Why, in a sentence: the committee's reasons, the regulation, the deposit kept and
+        /// who sat.
+        reason: String,
+        /// The `appeal_decided` that caused it.
+        cause_seq: u64,
+        /// Who made the ruling.
+        ruled_by: RuledBy,
+    },
     /// An upheld appeal annulled a ruling and sent the players back to the board: the events
     /// in `annulled` no longer count (the game is folded without them), and the clocks show
     /// the committee's times.
@@ -839,6 +856,7 @@ impl ServiceEvent {
             ServiceEvent::PenaltyApplied { .. } => "penalty_applied",
             ServiceEvent::GameEnded { .. } => "game_ended",
             ServiceEvent::GameResumed { .. } => "game_resumed",
+            ServiceEvent::AppealDismissed { .. } => "appeal_dismissed",
         }
     }
 }
@@ -860,6 +878,7 @@ pub const SERVICE_EVENT_TYPES: &[&str] = &[
     "penalty_applied",
     "game_ended",
     "game_resumed",
+    "appeal_dismissed",
 ];
 
 /// The `type` tags of decisions, the engine's and the people's: what `/v1/rulings` lists
@@ -869,6 +888,7 @@ pub const DECISION_TYPES: &[&str] = &[
     "penalty_applied",
     "game_ended",
     "game_resumed",
+    "appeal_dismissed",
     "arbiter_decision",
     "appeal_decided",
 ];

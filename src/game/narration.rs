@@ -189,6 +189,7 @@ impl Narrator {
                 }
                 ServiceEvent::GameEnded { .. } => "the end of the game".to_string(),
                 ServiceEvent::GameResumed { .. } => "the resumption of play".to_string(),
+                ServiceEvent::AppealDismissed { .. } => "the appeal's dismissal".to_string(),
             },
         }
     }
@@ -493,6 +494,15 @@ impl Narrator {
                 self.reference(*against_seq),
                 clock(Some(*white_ms)),
                 clock(Some(*black_ms))
+            ),
+            ServiceEvent::AppealDismissed {
+                against_seq,
+                article,
+                reason,
+                ..
+            } => format!(
+                "The appeal against {} is dismissed ({article}): {reason}",
+                self.reference(*against_seq)
             ),
             ServiceEvent::GameEnded {
                 result,

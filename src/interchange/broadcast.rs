@@ -83,7 +83,8 @@ pub fn publicity(event: &Event) -> Publicity {
             ServiceEvent::GameCreated(_) | ServiceEvent::GameEnded { .. } => Publicity::Always,
             ServiceEvent::ClaimRuled(_)
             | ServiceEvent::PenaltyApplied { .. }
-            | ServiceEvent::GameResumed { .. } => Publicity::OnceEnded,
+            | ServiceEvent::GameResumed { .. }
+            | ServiceEvent::AppealDismissed { .. } => Publicity::OnceEnded,
         },
     }
 }

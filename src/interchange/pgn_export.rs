@@ -173,6 +173,9 @@ fn comment_for(event: &Event) -> Option<String> {
             ServiceEvent::GameResumed {
                 article, reason, ..
             } => format!("play resumes on appeal ({article}): {reason}"),
+            ServiceEvent::AppealDismissed {
+                article, reason, ..
+            } => format!("appeal dismissed ({article}): {reason}"),
         },
     };
     Some(escape_comment(&text))

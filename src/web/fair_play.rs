@@ -259,16 +259,66 @@ pub async fn desk(
     // Each form carries an id of its own for the record: a form sent twice (a double click,
     // a resend after a lost answer) is stored once.
     let fresh_id = || html! { input type="hidden" name="event_id" value=(uuid::Uuid::new_v4()); };
+    let summary = state.store.game(game_id).await?;
+    // Times in the venue's time zone, players by name, facts in words.
+    let hall = match &summary {
+        Some(summary) => layout::HallTime::of(
+            state
+                .store
+                .tournament_named(&summary.settings.event)
+                .await?
+                .as_ref(),
+        ),
+        None => layout::HallTime::default(),
+    };
+    let player_name = |side: Option<crate::rules::side::Side>| -> String {
+        match (side, &summary) {
+            (Some(side), Some(summary)) => match side {
+                crate::rules::side::Side::White => summary.settings.white.name.clone(),
+                crate::rules::side::Side::Black => summary.settings.black.name.clone(),
+            },
+            (Some(side), None) => layout::side_name(side).to_string(),
+            (None, _) => String::new(),
+        }
+    };
+    let fact_words = |fact: &FairPlayFact| -> String {
+        let words = fact.type_name().replace('_', " ");
+        let mut chars = words.chars();
+        chars
+            .next()
+            .map(|c| c.to_uppercase().chain(chars).collect())
+            .unwrap_or_default()
+    };
+    // The inspections requested and not answered, and the seized items, to choose from (a
+    // form names an event by choosing it, never by typing its number).
+    let request_options = html! {
+        @if open_requests.is_empty() { option value="" { "no inspection requested" } }
+        @for r in &open_requests {
+            option value=(r.seq) { "#" (r.seq) ", " (player_name(r.payload.record.player)) ", " (hall.timestamp(r.payload.record.at)) }
+        }
+    };
+    let item_options = html! {
+        @if seized.is_empty() { option value="" { "nothing seized" } }
+        @for s in &seized {
+            option value=(s.seq) { "#" (s.seq) ", " @if let FairPlayFact::DeviceFound { device, .. } = &s.payload.record.fact { (device) } ", " (player_name(s.payload.record.player)) }
+        }
+    };
     let body = html! {
-        h1 { "Fair-play desk" }
-        p.facts { "Game " (game_id) " · only the fair-play roles see this page; every visit is logged." }
+        @if let Some(summary) = &summary {
+            (super::desk::game_heading(summary))
+        }
+        h2 { "Fair-play desk" }
+        p.facts {
+            a href={ (super::PREFIX) "/games/" (game_id) } { "← Back to the game desk" }
+            " · only the fair-play roles see this page; every visit is logged."
+        }
         @if let Some(flash) = &flash {
             p.flash.(if flash.refused { "refused" } else { "stored" }) { (flash.message) }
         }
         section.panel {
             h2 { "Open inspections" }
             @if open_requests.is_empty() { p { "None." } }
-            ul { @for r in &open_requests { li { "Event " (r.seq) ": " (r.payload.record.player.map(layout::side_name).unwrap_or("")) } } }
+            ul { @for r in &open_requests { li { "Event " (r.seq) ": " (player_name(r.payload.record.player)) } } }
         }
         section.panel {
             h2 { "Custody of seized items" }
@@ -278,15 +328,15 @@ pub async fn desk(
         section.panel {
             h2 { "Events" }
             table.list {
-                thead { tr { th { "Event" } th { "When" } th { "Arbiter" } th { "Player" } th { "Fact" } th { "Article" } th { "Ruling" } th { "Sealed" } } }
+                thead { tr { th { "Event" } th { (hall.heading()) } th { "Arbiter" } th { "Player" } th { "Fact" } th { "Article" } th { "Ruling" } th { "Sealed" } } }
                 tbody {
                     @for i in &items {
                         tr {
                             td { (i.seq) }
-                            td { (layout::timestamp(i.payload.record.at)) }
+                            td { (hall.timestamp(i.payload.record.at)) }
                             td { (i.payload.record.arbiter) }
-                            td { (i.payload.record.player.map(layout::side_name).unwrap_or("")) }
-                            td { (i.payload.record.fact.type_name())
+                            td { (player_name(i.payload.record.player)) }
+                            td { (fact_words(&i.payload.record.fact))
                                  @if let FairPlayFact::FairPlayNote { text } = &i.payload.record.fact { ": " (text) }
                                  @if let FairPlayFact::ComplaintLodged { facts: Some(facts), .. } = &i.payload.record.fact { ": " (facts) }
                                  @if let FairPlayFact::EvidenceAdded { kind, file_name, sha256, size, .. } = &i.payload.record.fact {
@@ -328,7 +378,7 @@ pub async fn desk(
             form method="post" action=(action) {
                 (csrf) (fresh_id()) input type="hidden" name="type" value="inspection_done";
                 (player_select())
-                label { "Request (event) " input name="request_seq" inputmode="numeric"; }
+                label { "Request " select name="request_seq" required { (request_options) } }
                 label { "Inspector " input name="inspector"; }
                 label { input type="checkbox" name="same_gender_confirmed" value="true"; " same gender as the player" }
                 label { input type="checkbox" name="private_room" value="true"; " in private" }
@@ -339,14 +389,14 @@ pub async fn desk(
             form method="post" action=(action) {
                 (csrf) (fresh_id()) input type="hidden" name="type" value="inspection_refused";
                 (player_select())
-                label { "Request (event) " input name="request_seq" inputmode="numeric"; }
+                label { "Request " select name="request_seq" required { (request_options) } }
                 (decision_fields())
                 button type="submit" { "Inspection refused (11.3.3, 12.9)" }
             }
             h2 { "Custody of a seized item" }
             form method="post" action=(action) {
                 (csrf) (fresh_id()) input type="hidden" name="type" value="custody_changed";
-                label { "Seized at (event) " input name="item_seq" inputmode="numeric"; }
+                label { "Item " select name="item_seq" required { (item_options) } }
                 label { "Action " select name="action" { option value="taken" { "taken" } option value="stored" { "stored" } option value="returned" { "returned" } } }
                 label { "From " input name="from"; }
                 label { "To " input name="to"; }

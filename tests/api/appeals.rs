@@ -621,3 +621,82 @@ async fn the_committees_members_are_recorded_per_decision_and_an_ineligible_comm
     assert_eq!(body["events"][1]["event"]["article"], "11.10");
     db.finish().await;
 }
+
+#[actix_web::test]
+async fn a_dismissed_appeal_under_the_regulations_procedure_cites_the_article_the_regulation_and_the_deposit_kept()
+ {
+    let db = TestDb::new().await;
+    let app = test::init_service(arbiter::startup::app(db.state())).await;
+    let game = game_with_procedure(&app, &db).await;
+    let (seq, flagged) = record(
+        &app,
+        &db,
+        game,
+        1,
+        json!([{"type": "move", "by": "white", "san": "e4"}, {"type": "flag", "side": "black"}]),
+    )
+    .await;
+    let ended = seq_of(&flagged, "game_ended");
+    let (status, _) = append_as(
+        &app,
+        &db.appeals,
+        game,
+        seq,
+        json!([{"type": "appeal_lodged", "by": "black", "against_seq": ended, "grounds": "g"}]),
+    )
+    .await;
+    assert_eq!(status, 201);
+    let (status, body) = append_as(
+        &app,
+        &db.appeals,
+        game,
+        seq + 1,
+        json!([{"type": "appeal_decided", "against_seq": ended, "upheld": false,
+                "committee": [{"name": "Anna Chair"}, {"name": "Ben Member"}],
+                "reason": "the flag had fallen, as the clock showed"}]),
+    )
+    .await;
+    assert_eq!(status, 201, "{body}");
+    let dismissed = &body["events"][1]["event"];
+    assert_eq!(dismissed["type"], "appeal_dismissed", "{body}");
+    assert_eq!(dismissed["article"], "11.10");
+    let reason = dismissed["reason"].as_str().unwrap_or_default();
+    assert!(
+        reason.contains("ECU Tournament Rules")
+            && reason.contains("the deposit of 100 EUR is kept"),
+        "{reason}"
+    );
+    assert_eq!(state(&app, &db, game).await["result"], "1-0");
+    let audit = audit(&app, &db, game).await;
+    assert_eq!(audit["verdict"], "reproduced", "{audit}");
+    // Under no procedure, a dismissal is stored as before, without a decision of the service.
+    let plain = create_game(&app, &db).await;
+    let (seq, flagged) = record(
+        &app,
+        &db,
+        plain,
+        1,
+        json!([{"type": "move", "by": "white", "san": "e4"}, {"type": "flag", "side": "black"}]),
+    )
+    .await;
+    let ended = seq_of(&flagged, "game_ended");
+    let (_, _) = append_as(
+        &app,
+        &db.appeals,
+        plain,
+        seq,
+        json!([{"type": "appeal_lodged", "by": "black", "against_seq": ended, "grounds": "g"}]),
+    )
+    .await;
+    let (status, body) = append_as(
+        &app,
+        &db.appeals,
+        plain,
+        seq + 1,
+        json!([{"type": "appeal_decided", "against_seq": ended, "upheld": false, "reason": "r"}]),
+    )
+    .await;
+    assert_eq!(status, 201, "{body}");
+    assert_eq!(body["events"].as_array().map(Vec::len), Some(1), "{body}");
+    db.finish().await;
+}

@@ -1098,6 +1098,15 @@ async fn a_fair_play_desk_form_sent_twice_is_stored_once() {
         page.contains("this form was stored already, as event 2"),
         "{page}"
     );
+    // The desk is headed by the game and reads in words, with the hall's clock.
+    assert!(
+        page.contains("Carlsen, Magnus") && page.contains("Nepomniachtchi, Ian"),
+        "{page}"
+    );
+    assert!(page.contains("Back to the game desk"), "{page}");
+    assert!(page.contains("Fair play note"), "{page}");
+    assert!(page.contains("Time (UTC)"), "{page}");
+    assert!(!page.contains(">fair_play_note"), "no type names: {page}");
     db.finish().await;
 }
 
