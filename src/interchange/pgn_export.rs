@@ -13,6 +13,7 @@ use super::broadcast::{Audience, Disclosure};
 use crate::game::event::{
     ClockReading, Event, GameResult, RecordedEvent, ServiceEvent, Side, Termination,
 };
+use crate::game::narration::Narrator;
 use crate::game::outcome::Outcome;
 use crate::game::{CorruptLog, Game};
 use shakmaty::{Color, Position};
@@ -64,119 +65,25 @@ fn termination_tag(termination: Option<Termination>, outcome: Option<&Outcome>) 
     }
 }
 
-/// The comment an event leaves in the movetext, if any.
-fn comment_for(event: &Event) -> Option<String> {
+/// The comment an event leaves in the movetext, if any: the event in the arbiter's words
+/// ([`Narrator`]: the players' names, numbered moves, the articles; never a `seq`), a draw
+/// offer marked `(=)` as the scoresheet marks it (8.1.1). Moves, clock presses and pauses are
+/// the movetext and its `[%clk]`; a fair-play event leaves nothing (its payload is sealed; the
+/// game it ends says so through its `game_ended`).
+fn comment_for(narrator: &Narrator, seq: u64, event: &Event) -> Option<String> {
     let text = match event {
-        Event::Recorded(recorded) => match recorded {
-            RecordedEvent::DrawOffer { by } => format!("{} offers a draw (=)", by.name()),
-            RecordedEvent::DrawAccept { by } => format!("{} accepts the draw", by.name()),
-            RecordedEvent::DrawDecline { by } => format!("{} declines the draw", by.name()),
-            RecordedEvent::Claim {
-                by,
-                kind,
-                intended_move,
-            } => {
-                let kind = serde_json::to_value(kind)
-                    .ok()
-                    .and_then(|v| v.as_str().map(str::to_owned))
-                    .unwrap_or_default()
-                    .replace('_', " ");
-                match intended_move {
-                    Some(m) => format!(
-                        "{} claims a draw ({kind}) with the intended move {m}",
-                        by.name()
-                    ),
-                    None => format!("{} claims a draw ({kind})", by.name()),
-                }
-            }
-            RecordedEvent::IllegalMove {
-                by,
-                description,
-                attempted_move,
-                ..
-            } => match attempted_move {
-                Some(attempted) => {
-                    format!("illegal move by {} ({attempted}): {description}", by.name())
-                }
-                None => format!("illegal move by {}: {description}", by.name()),
-            },
-            RecordedEvent::Touch { by, square } => format!("{} touched {square}", by.name()),
-            RecordedEvent::Flag { side } => format!("{}'s flag fell", side.name()),
-            RecordedEvent::BothFlags {} => {
-                "both flags fell, which first cannot be established".to_string()
-            }
-            RecordedEvent::Resign { by } => format!("{} resigns", by.name()),
-            RecordedEvent::ClockAdjust {
-                side,
-                delta_ms,
-                reason,
-            } => format!(
-                "arbiter adjusts {}'s clock by {} s: {reason}",
-                side.name(),
-                delta_ms / 1000
-            ),
-            RecordedEvent::ArbiterDecision { reason, .. } => format!("arbiter: {reason}"),
-            RecordedEvent::AppealLodged {
-                by,
-                against_seq,
-                grounds,
-            } => format!("appeal by {by} against event {against_seq}: {grounds}"),
-            RecordedEvent::AppealDecided {
-                against_seq,
-                upheld,
-                reason,
-                ..
-            } => format!(
-                "appeal against event {against_seq} {}: {reason}",
-                if *upheld { "upheld" } else { "dismissed" }
-            ),
-            RecordedEvent::Correction {
-                retracts_seq,
-                reason,
-            } => format!("correction: event {retracts_seq} retracted ({reason})"),
-            // A fair-play event leaves nothing in the movetext: its payload is sealed; the
-            // game it ends says so through its `game_ended`.
+        Event::Recorded(
             RecordedEvent::Move { .. }
             | RecordedEvent::ClockPress { .. }
             | RecordedEvent::ClockPause { .. }
             | RecordedEvent::ClockResume {}
-            | RecordedEvent::FairPlay { .. } => return None,
-        },
-        Event::Service(service) => match service {
-            ServiceEvent::GameCreated(_) => return None,
-            ServiceEvent::ClaimRuled(ruling) => format!(
-                "claim {}, {}: {}",
-                match ruling.outcome {
-                    crate::game::event::ClaimOutcome::Upheld => "upheld",
-                    crate::game::event::ClaimOutcome::Rejected => "rejected",
-                },
-                ruling.article,
-                ruling.reason
-            ),
-            ServiceEvent::PenaltyApplied {
-                side,
-                add_ms,
-                article,
-                reason,
-                ..
-            } => format!(
-                "{} s added to {}'s clock ({article}): {reason}",
-                add_ms / 1000,
-                side.name()
-            ),
-            ServiceEvent::GameEnded {
-                result,
-                article,
-                reason,
-                ..
-            } => format!("game ended {} ({article}): {reason}", result.pgn()),
-            ServiceEvent::GameResumed {
-                article, reason, ..
-            } => format!("play resumes on appeal ({article}): {reason}"),
-            ServiceEvent::AppealDismissed {
-                article, reason, ..
-            } => format!("appeal dismissed ({article}): {reason}"),
-        },
+            | RecordedEvent::FairPlay { .. },
+        )
+        | Event::Service(ServiceEvent::GameCreated(_)) => return None,
+        Event::Recorded(RecordedEvent::DrawOffer { by }) => {
+            format!("{} offers a draw (=)", narrator.player(*by))
+        }
+        other => narrator.sentence(Some(seq), other),
     };
     Some(escape_comment(&text))
 }
@@ -290,14 +197,23 @@ pub fn export_pgn_styled(
     let mut previous_ply = 0;
     let mut fair_play_seqs: Vec<u64> = Vec::new();
     let mut measure_effects: BTreeMap<u64, String> = BTreeMap::new();
+    let narrator = Narrator::for_log(game_log.iter().map(|logged| (logged.seq, logged.event)));
     for logged in game_log {
         game.apply_with_clock(logged.seq, logged.event, logged.clock)?;
         disclosure.observe(logged.seq, logged.event);
         let ply = game.ply();
         if ply < previous_ply {
-            // A correction retracted moves: their clock readings go with them.
+            // A correction retracted moves: their clock readings go with them, and what was
+            // said about them (an offer, a correction of their press) is told after the move
+            // the game went back to, before the moves played instead.
             clocks.retain(|&p, _| p <= ply);
             engine_clocks.retain(|&p, _| p <= ply);
+            let later: Vec<(u64, String)> = comments
+                .split_off(&(ply + 1))
+                .into_values()
+                .flatten()
+                .collect();
+            comments.entry(ply).or_default().extend(later);
         }
         previous_ply = ply;
         let mover = if game.position().turn() == Color::White {
@@ -348,7 +264,7 @@ pub fn export_pgn_styled(
         if let Event::Recorded(RecordedEvent::FairPlay { .. }) = logged.event {
             fair_play_seqs.push(logged.seq);
         }
-        if let Some(comment) = comment_for(logged.event) {
+        if let Some(comment) = comment_for(&narrator, logged.seq, logged.event) {
             comments.entry(ply).or_default().push((logged.seq, comment));
         }
         if let Some(effect) = measure_effect(logged.event, &fair_play_seqs) {
@@ -425,18 +341,32 @@ pub fn export_pgn_styled(
         );
         let mut tokens: Vec<String> = Vec::new();
         let annotation = |ply: usize, rest: bool| -> Option<String> {
-            let mut parts: Vec<String> = clocks.get(&ply).into_iter().cloned().collect();
+            let mut texts: Vec<String> = Vec::new();
             if rest {
                 // Comments left after a retracted last move belong here too.
-                parts.extend(
+                texts.extend(
                     comments
                         .range(ply..)
                         .flat_map(|(_, texts)| texts.iter().cloned()),
                 );
-            } else if let Some(texts) = comments.get(&ply) {
-                parts.extend(texts.iter().cloned());
+            } else if let Some(at_ply) = comments.get(&ply) {
+                texts.extend(at_ply.iter().cloned());
             }
-            (!parts.is_empty()).then(|| format!("{{{}}}", parts.join("; ")))
+            // Sentences joined as sentences: "... reason; White offers a draw (=)", never
+            // "reason.;".
+            let said = texts
+                .iter()
+                .map(|text| text.trim_end().trim_end_matches('.'))
+                .filter(|text| !text.is_empty())
+                .collect::<Vec<_>>()
+                .join("; ");
+            let parts: Vec<&str> = clocks
+                .get(&ply)
+                .map(String::as_str)
+                .into_iter()
+                .chain((!said.is_empty()).then_some(said.as_str()))
+                .collect();
+            (!parts.is_empty()).then(|| format!("{{{}}}", parts.join(" ")))
         };
         if index > 0 {
             let stood = &view.stood_illegal_moves[index - 1];

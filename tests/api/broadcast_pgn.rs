@@ -290,9 +290,9 @@ async fn an_illegal_move_appears_in_the_round_pgn_only_in_a_comment() {
     let sans: Vec<&str> = moves.iter().map(|(san, _)| san.as_str()).collect();
     assert_eq!(sans, ["e4", "e5", "Bc4"], "the illegal move is not a move");
     assert!(
-        moves[1]
-            .1
-            .contains("illegal move by white: Bxf7 with the bishop still on f1"),
+        moves[1].1.contains("An illegal move by")
+            && moves[1].1.contains("Bxf7 with the bishop still on f1")
+            && moves[1].1.contains("(7.5)"),
         "it stands in a comment: {text}"
     );
     db.finish().await;
@@ -329,17 +329,18 @@ async fn the_public_round_pgn_is_delayed_and_shows_claims_only_after_the_game_an
     tokio::time::sleep(delay + Duration::from_millis(200)).await;
     let (_, public_etag, text) = get_pgn(&app, &db.reader, PUBLIC_ROUND_PGN, None).await;
     assert!(text.contains("1. Nf3"), "{text}");
-    assert!(!text.contains("touched"), "a touch is never public: {text}");
+    assert!(!text.contains("touches"), "a touch is never public: {text}");
     assert!(
         !text.contains("claims"),
         "no claim before the game ends: {text}"
     );
     let (_, full_etag, full) = get_pgn(&app, &db.arbiter, ROUND_PGN, None).await;
+    let words = |text: &str| text.split_whitespace().collect::<Vec<_>>().join(" ");
     assert!(
-        full.contains("white touched g1"),
+        words(&full).contains("touches the piece on g1 (4.3)"),
         "arbiters see the touch: {full}"
     );
-    assert!(full.contains("black claims a draw"), "{full}");
+    assert!(words(&full).contains("claims a draw by the 50-move rule"), "{full}");
     assert_ne!(public_etag, full_etag);
     // The game ends; once the end is older than the delay the claim is public, the touch not.
     let last_seq = body["last_seq"].as_u64().unwrap();
@@ -359,8 +360,8 @@ async fn the_public_round_pgn_is_delayed_and_shows_claims_only_after_the_game_an
     tokio::time::sleep(delay + Duration::from_millis(200)).await;
     let (_, _, text) = get_pgn(&app, &db.reader, PUBLIC_ROUND_PGN, None).await;
     assert!(text.contains("[Result \"0-1\"]"), "{text}");
-    assert!(text.contains("black claims a draw"), "{text}");
-    assert!(!text.contains("touched"), "{text}");
+    assert!(words(&text).contains("claims a draw by the 50-move rule"), "{text}");
+    assert!(!text.contains("touches"), "{text}");
     db.finish().await;
 }
 
@@ -479,19 +480,73 @@ async fn after_a_corrected_resignation_the_public_pgn_shows_neither_the_resignat
 
     let (_, _, public) = get_pgn(&app, &db.reader, PUBLIC_ROUND_PGN, None).await;
     assert!(public.contains("[Result \"*\"]"), "{public}");
-    for retracted in ["resigns", "game ended", "correction", "declines the draw"] {
-        assert!(!public.contains(retracted), "`{retracted}` in {public}");
+    let words = |text: &str| text.split_whitespace().collect::<Vec<_>>().join(" ");
+    for retracted in ["resigns", "Game over", "Correction", "declines the draw"] {
+        assert!(
+            !words(&public).contains(retracted),
+            "`{retracted}` in {public}"
+        );
     }
     let (_, _, full) = get_pgn(&app, &db.reader, ROUND_PGN, None).await;
-    for kept in [
-        "black resigns",
-        "correction: event",
-        "white declines the draw",
-    ] {
+    for kept in ["resigns", "Correction: ", "declines the draw"] {
         assert!(
-            full.contains(kept),
+            words(&full).contains(kept),
             "the arbiters' PGN keeps `{kept}`: {full}"
         );
     }
     db.finish().await;
+}
+
+#[actix_web::test]
+async fn an_undone_move_and_its_press_are_told_before_the_move_played_instead_and_sentences_join_without_a_stray_full_stop()
+ {
+    let db = TestDb::new().await;
+    let app = test::init_service(arbiter::startup::app(db.state())).await;
+    let game = create_board(&app, &db, 1).await;
+    // 1. e4 and its press are recorded, then undone (the press first, then the move), as the
+    // desk's undo does; then 1. d4 is recorded instead.
+    let (status, body) = append(
+        &app,
+        &db,
+        game,
+        1,
+        json!([
+            {"type": "move", "by": "white", "san": "e4"},
+            {"type": "clock_press", "by": "white", "white_ms": 5_399_000}
+        ]),
+    )
+    .await;
+    assert_eq!(status, 201, "{body}");
+    let (status, body) = append(
+        &app,
+        &db,
+        game,
+        3,
+        json!([
+            {"type": "correction", "retracts_seq": 3, "reason": "d4 was played, e4 typed."},
+            {"type": "correction", "retracts_seq": 2, "reason": "d4 was played, e4 typed."},
+            {"type": "move", "by": "white", "san": "d4"},
+            {"type": "move", "by": "black", "san": "d5"}
+        ]),
+    )
+    .await;
+    assert_eq!(status, 201, "{body}");
+    let (_, _, text) = get_pgn(&app, &db.arbiter, ROUND_PGN, None).await;
+    let words = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    let press_undone = words
+        .find("Correction: Alpha, Board1's clock press after 1. e4 is retracted")
+        .unwrap_or_else(|| panic!("the press's correction is told: {text}"));
+    let move_undone = words
+        .find("Correction: 1. e4 is retracted")
+        .unwrap_or_else(|| panic!("the move's correction is told: {text}"));
+    let played_instead = words
+        .find("1. d4")
+        .unwrap_or_else(|| panic!("1. d4 is in the movetext: {text}"));
+    assert!(
+        press_undone < played_instead && move_undone < played_instead,
+        "both corrections come before the move played instead: {text}"
+    );
+    assert!(!words.contains(".;"), "no `.;` between sentences: {text}");
+    let (moves, _) = moves_and_comments(&games_of(&text)[0].1);
+    assert_legal(&moves);
 }

@@ -122,6 +122,40 @@ async fn a_database_written_by_each_earlier_release_upgrades_with_every_game_int
             ) {
                 differences.retain(|d| !d.starts_with(&format!("{id}.state.scoresheet[")));
             }
+            // Since issue 36 a move is completed by its press (6.2.1): a player's last move
+            // that the record shows no press after counts as on the board, awaiting its
+            // press, no longer as completed (the view says which: `move_awaiting_press`);
+            // and a game created from a position counts its moves from the position's move
+            // number (the moves before it completed), no longer from 1.
+            let fen: Vec<&str> = old["game"]["settings"]["start_fen"]
+                .as_str()
+                .map(|fen| fen.split_whitespace().collect())
+                .unwrap_or_default();
+            let fullmove = fen
+                .get(5)
+                .and_then(|n| n.parse::<u64>().ok())
+                .unwrap_or(1);
+            for side in ["white", "black"] {
+                // The moves each player completed before the position: White's move of the
+                // position's number too when Black is to move.
+                let before_start = fullmove.saturating_sub(1)
+                    + u64::from(side == "white" && fen.get(1) == Some(&"b"));
+                let was = &old["state"]["time_control"][side];
+                let is = &now["state"]["time_control"][side];
+                let (Some(was_done), Some(is_done)) = (
+                    was["moves_completed"].as_u64(),
+                    is["moves_completed"].as_u64(),
+                ) else {
+                    continue;
+                };
+                let counted = was_done + before_start;
+                let awaiting = is["move_awaiting_press"].as_u64();
+                if is_done == counted || (is_done + 1 == counted && awaiting == Some(counted)) {
+                    differences.retain(|d| {
+                        !d.starts_with(&format!("{id}.state.time_control.{side}.moves_completed:"))
+                    });
+                }
+            }
             assert!(
                 differences.is_empty(),
                 "{release}: {}",

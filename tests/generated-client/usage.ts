@@ -83,6 +83,10 @@ export function describe(envelope: Schemas["EventEnvelope"]): string {
             return `${envelope.seq}: ${event.side} +${event.add_ms} ms (${event.article})`;
         case "game_ended":
             return `${envelope.seq}: ${event.result} by ${event.termination}`;
+        case "game_resumed":
+            return `${envelope.seq}: play resumes (${event.article}), ${event.white_ms} / ${event.black_ms} ms`;
+        case "appeal_dismissed":
+            return `${envelope.seq}: appeal against ${event.against_seq} dismissed (${event.article})`;
         default: {
             const unknown: never = event;
             return unknown;
