@@ -539,6 +539,10 @@ pub struct ReportEntry {
     pub round: String,
     /// Its board.
     pub board: Option<u32>,
+    /// White's name as the pairing gives it.
+    pub white: String,
+    /// Black's name as the pairing gives it.
+    pub black: String,
     /// The event's place in the game's log.
     pub seq: u64,
     /// When it was stored.
@@ -685,6 +689,8 @@ pub async fn report(
             game_id: game.game_id,
             round: game.round.clone(),
             board: game.board,
+            white: game.white.clone(),
+            black: game.black.clone(),
             seq: s.seq,
             recorded_at: s.recorded_at,
             recorded_by: s.recorded_by,

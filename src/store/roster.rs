@@ -18,7 +18,7 @@ pub struct RoundBye {
     pub code: char,
 }
 
-/// A game of a tournament: its id and round.
+/// A game of a tournament: its id, round, board and players.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TournamentGame {
     /// The game.
@@ -27,6 +27,10 @@ pub struct TournamentGame {
     pub round: String,
     /// Its board.
     pub board: Option<u32>,
+    /// White's name.
+    pub white: String,
+    /// Black's name.
+    pub black: String,
 }
 
 /// What a round's pairing file (a TRF file) says besides the boards: its players and the
@@ -207,7 +211,7 @@ impl Store {
     /// Every game of an event, by round and board.
     pub async fn event_games(&self, event: &str) -> Result<Vec<TournamentGame>, StoreError> {
         let rows = sqlx::query(
-            "SELECT game_id, round, board FROM games WHERE event_name = $1 \
+            "SELECT game_id, round, board, white, black FROM games WHERE event_name = $1 \
              ORDER BY length(round), round, board NULLS LAST, created_at, game_id",
         )
         .bind(event)
@@ -220,6 +224,8 @@ impl Store {
                     game_id: row.try_get("game_id")?,
                     round: row.try_get("round")?,
                     board: board.and_then(|b| u32::try_from(b).ok()),
+                    white: row.try_get("white")?,
+                    black: row.try_get("black")?,
                 })
             })
             .collect()

@@ -8,6 +8,7 @@ use super::layout::{self, Nav};
 use super::viewer::Viewer;
 use crate::app::fair_play::{self, FairPlayError, ReportEntry, ReportStatus};
 use crate::game::fair_play::FairPlayFact;
+use crate::game::narration::Narrator;
 use crate::state::AppState;
 use crate::store::StoreError;
 use actix_web::{HttpResponse, web};
@@ -33,13 +34,24 @@ fn where_(entry: &ReportEntry) -> String {
     )
 }
 
-fn player(entry: &ReportEntry) -> &'static str {
+/// The player an entry concerns, by name and colour (`Carlsen (White)`).
+fn player(entry: &ReportEntry) -> String {
     entry
         .payload
         .record
         .player
-        .map(layout::side_name)
-        .unwrap_or("")
+        .map(|side| Narrator::with_names(&entry.white, &entry.black).player_and_colour(side))
+        .unwrap_or_default()
+}
+
+/// A fair-play fact's kind in words (`device_found` → `Device found`).
+fn fact_words(fact: &FairPlayFact) -> String {
+    let words = fact.type_name().replace('_', " ");
+    let mut chars = words.chars();
+    chars
+        .next()
+        .map(|c| c.to_uppercase().chain(chars).collect())
+        .unwrap_or_default()
 }
 
 fn complaint_form(entry: &ReportEntry) -> Markup {
@@ -68,7 +80,7 @@ fn complaint_form(entry: &ReportEntry) -> Markup {
         section.panel.complaint {
             h3 { "Complaint — board " (where_(entry)) ", event " (entry.seq) }
             table.facts {
-                tr { th { "Stage" } td { (layout::wire_name(stage)) } }
+                tr { th { "Stage" } td { (layout::words(&layout::wire_name(stage))) } }
                 tr { th { "Complainant" } td { (party(complainant)) } }
                 tr { th { "Respondent" } td { (party(respondent)) } }
                 tr { th { "Facts" } td { (facts.as_deref().unwrap_or("")) } }
@@ -84,6 +96,7 @@ fn complaint_form(entry: &ReportEntry) -> Markup {
 pub async fn report(
     state: web::Data<AppState>,
     viewer: Viewer,
+    reads: crate::request::Reads,
     query: web::Query<FairPlayQuery>,
 ) -> Result<HttpResponse, WebError> {
     let event = query
@@ -119,6 +132,7 @@ pub async fn report(
             report.deadline.map(|d| d.to_string()).unwrap_or_default()
         ),
     };
+    let hall = layout::HallTime::of(reads.tournament_named(event).await?.as_ref());
     let m = &report.measures;
     let c = &report.checks;
     let body = html! {
@@ -159,8 +173,8 @@ pub async fn report(
                             @let ruling = e.payload.ruling.as_ref();
                             tr {
                                 td { (where_(e)) } td { (e.seq) } td { (player(e)) }
-                                td { (e.payload.record.fact.type_name()) }
-                                td { (ruling.map(|r| layout::wire_name(&r.outcome)).unwrap_or_default()) }
+                                td { (fact_words(&e.payload.record.fact)) }
+                                td { (ruling.map(|r| layout::words(&layout::wire_name(&r.outcome))).unwrap_or_default()) }
                                 td { (ruling.map(|r| r.article.clone()).unwrap_or_default())
                                      @if let Some(a) = ruling.and_then(|r| r.penalty_article.clone()) { ", " (a) } }
                                 td { (ruling.map(|r| r.reason.clone()).unwrap_or_default()) }
@@ -187,14 +201,14 @@ pub async fn report(
         section.panel {
             h2 { "Every fair-play event" }
             table.list {
-                thead { tr { th { "Board" } th { "Event" } th { "When" } th { "Arbiter" } th { "Player" } th { "Fact" } th { "Article" } th { "Proposal" } } }
+                thead { tr { th { "Board" } th { "Event" } th { (hall.heading()) } th { "Arbiter" } th { "Player" } th { "Fact" } th { "Article" } th { "Proposal" } } }
                 tbody {
                     @for e in &report.events {
                         tr {
                             td { (where_(e)) } td { (e.seq) }
-                            td { (layout::timestamp(e.payload.record.at)) }
+                            td { (hall.timestamp(e.payload.record.at)) }
                             td { (e.payload.record.arbiter) } td { (player(e)) }
-                            td { (e.payload.record.fact.type_name()) }
+                            td { (fact_words(&e.payload.record.fact)) }
                             td { (e.payload.article) }
                             td { (if e.payload.proposal { "FPO proposal" } else { "" }) }
                         }
@@ -280,14 +294,6 @@ pub async fn desk(
             (Some(side), None) => layout::side_name(side).to_string(),
             (None, _) => String::new(),
         }
-    };
-    let fact_words = |fact: &FairPlayFact| -> String {
-        let words = fact.type_name().replace('_', " ");
-        let mut chars = words.chars();
-        chars
-            .next()
-            .map(|c| c.to_uppercase().chain(chars).collect())
-            .unwrap_or_default()
     };
     // The inspections requested and not answered, and the seized items, to choose from (a
     // form names an event by choosing it, never by typing its number).

@@ -340,7 +340,10 @@ async fn the_public_round_pgn_is_delayed_and_shows_claims_only_after_the_game_an
         words(&full).contains("touches the piece on g1 (4.3)"),
         "arbiters see the touch: {full}"
     );
-    assert!(words(&full).contains("claims a draw by the 50-move rule"), "{full}");
+    assert!(
+        words(&full).contains("claims a draw by the 50-move rule"),
+        "{full}"
+    );
     assert_ne!(public_etag, full_etag);
     // The game ends; once the end is older than the delay the claim is public, the touch not.
     let last_seq = body["last_seq"].as_u64().unwrap();
@@ -360,7 +363,10 @@ async fn the_public_round_pgn_is_delayed_and_shows_claims_only_after_the_game_an
     tokio::time::sleep(delay + Duration::from_millis(200)).await;
     let (_, _, text) = get_pgn(&app, &db.reader, PUBLIC_ROUND_PGN, None).await;
     assert!(text.contains("[Result \"0-1\"]"), "{text}");
-    assert!(words(&text).contains("claims a draw by the 50-move rule"), "{text}");
+    assert!(
+        words(&text).contains("claims a draw by the 50-move rule"),
+        "{text}"
+    );
     assert!(!text.contains("touches"), "{text}");
     db.finish().await;
 }

@@ -919,12 +919,25 @@ async fn the_report_lists_all_events_with_its_deadline_and_prints_for_the_fair_p
         NOTE,
         "12.9.1",
         "data-print",
+        // Words and the tournament's clock, not type names and bare UTC (issue 38).
+        "Device found",
+        "Time (",
     ] {
         assert!(
             printed.contains(expected),
             "the page shows {expected}: {printed}"
         );
     }
+    for internal in ["device_found", "lesser_penalty", "entry_scan"] {
+        assert!(
+            !printed.contains(internal),
+            "no API name ({internal}) on the page: {printed}"
+        );
+    }
+    assert!(
+        printed.contains("(White)") || printed.contains("(Black)"),
+        "a player is named with their colour: {printed}"
+    );
     // Only the chief arbiter's round floor shows it overdue.
     let floor = "/office/floor?event=Test%20Open%202026&round=1";
     let chief_floor = crate::office::page_text(&app, floor, &chief_session).await;

@@ -131,10 +131,7 @@ async fn a_database_written_by_each_earlier_release_upgrades_with_every_game_int
                 .as_str()
                 .map(|fen| fen.split_whitespace().collect())
                 .unwrap_or_default();
-            let fullmove = fen
-                .get(5)
-                .and_then(|n| n.parse::<u64>().ok())
-                .unwrap_or(1);
+            let fullmove = fen.get(5).and_then(|n| n.parse::<u64>().ok()).unwrap_or(1);
             for side in ["white", "black"] {
                 // The moves each player completed before the position: White's move of the
                 // position's number too when Black is to move.
