@@ -512,8 +512,7 @@ impl Narrator {
                 ..
             } => format!(
                 "Game over, {} by {} ({article}): {reason}",
-                // A non-breaking hyphen: a narrow column never splits "1-0".
-                result_text(*result).replace('-', "\u{2011}"),
+                result_text(*result),
                 termination_words(*termination)
             ),
         }

@@ -83,7 +83,10 @@ fn comment_for(narrator: &Narrator, seq: u64, event: &Event) -> Option<String> {
         Event::Recorded(RecordedEvent::DrawOffer { by }) => {
             format!("{} offers a draw (=)", narrator.player(*by))
         }
-        other => narrator.sentence(Some(seq), other),
+        // A result as PGN writes it (`1/2-1/2`), not as a pairing list prints it.
+        other => narrator
+            .sentence(Some(seq), other)
+            .replace("½-½", "1/2-1/2"),
     };
     Some(escape_comment(&text))
 }

@@ -69,7 +69,17 @@ pub fn occurrence_sheet(game_id: Uuid, claim_seq: u64) -> Markup {
 /// A one-line account of an event (its `seq` in the log `narrator` was made from), in the
 /// arbiter's words ([`Narrator`]).
 pub fn describe(narrator: &Narrator, seq: u64, event: &Event) -> String {
-    narrator.sentence(Some(seq), event)
+    unbroken_results(narrator.sentence(Some(seq), event))
+}
+
+/// A result with a non-breaking hyphen, so that a narrow column never splits "1-0" into "1-"
+/// and "0".
+pub fn unbroken_results(text: String) -> String {
+    ["1-0", "0-1", "½-½", "0-0"]
+        .iter()
+        .fold(text, |text, result| {
+            text.replace(result, &result.replace('-', "\u{2011}"))
+        })
 }
 
 /// The engine's decisions as an arbiter reads them: ruling, article, evidence, penalty.

@@ -104,7 +104,9 @@ pub(super) fn row_class(item: &RulingItem) -> &'static str {
 
 /// A ruling item's event in the arbiter's words, naming the game's players.
 pub(super) fn told(item: &RulingItem) -> String {
-    Narrator::with_names(&item.white, &item.black).sentence(None, &item.decision.event)
+    desk::unbroken_results(
+        Narrator::with_names(&item.white, &item.black).sentence(None, &item.decision.event),
+    )
 }
 
 pub(super) fn players(item: &RulingItem) -> Markup {

@@ -1046,7 +1046,10 @@ async fn a_double_forfeit_entered_on_the_results_page_is_each_players_forfeit_in
     assert_eq!(status, 200, "{pgn}");
     assert!(pgn.contains("[Result \"0-0\"]"), "{pgn}");
     assert!(
-        pgn.contains("{Double forfeit: both players lost, 0-0} *"),
+        pgn.split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ")
+            .contains("{Double forfeit: both players lost, 0-0} *"),
         "{pgn}"
     );
     let (_, game, _) = send(&app, db.get().uri(&format!("/v1/games/{board_one}"))).await;

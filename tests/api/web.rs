@@ -1397,8 +1397,9 @@ async fn a_wrong_move_with_its_press_and_a_wrong_result_are_undone_in_one_action
 async fn answer_containing(browser: &Browser, needle: &str) -> String {
     let deadline = std::time::Instant::now() + Duration::from_secs(15);
     loop {
+        // A result is printed with a non-breaking hyphen (a column never splits "1-0").
         if let Some(answer) = browser.text_now("#answer").await
-            && answer.contains(needle)
+            && answer.replace('\u{2011}', "-").contains(needle)
         {
             return answer;
         }

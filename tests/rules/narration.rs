@@ -52,7 +52,7 @@ fn given_a_repetition_claim_when_told_then_the_ruling_names_the_claimant_and_the
         sentences[10]
     );
     assert!(
-        sentences[11].starts_with("Game over, ½\u{2011}½ by a repetition claim (9.2.2)"),
+        sentences[11].starts_with("Game over, ½-½ by a repetition claim (9.2.2)"),
         "{}",
         sentences[11]
     );
