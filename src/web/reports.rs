@@ -579,7 +579,7 @@ pub async fn decision(
         div.desk {
             div.desk-board {
                 h2 { "As the arbiter saw it" }
-                p.hint { "The game as it stood just before " @if let Some(c) = cause_event { (narrator.reference(c.seq)) ": " (desk::describe(&narrator, c.seq, &c.event)) } @else { "the decision" } "." }
+                p.hint { "The game as it stood just before " @if let Some(c) = cause_event { "this: " (desk::describe(&narrator, c.seq, &c.event)) } @else { "the decision" } "." }
                 (desk::diagram(game_id, before_seq, 320, &format!("After event #{before_seq}: {} to move", layout::side_name(before.side_to_move))))
                 dl.facts {
                     dt { "Clocks" } dd { "W " (layout::clock(before.clocks.white_ms)) " · B " (layout::clock(before.clocks.black_ms)) }
