@@ -310,26 +310,32 @@ pub async fn load_pairings(
 }
 
 /// The tie-breaks of a `tie_breaks` parameter, in order.
+/// Exactly as the parameter's pattern says: C.07's abbreviations as
+/// written there, comma-separated without spaces; empty for none.
 fn tie_breaks_of(text: Option<&str>) -> Result<Vec<crate::rules::tie_breaks::TieBreak>, ApiError> {
     use crate::rules::tie_breaks::TieBreak;
-    text.unwrap_or_default()
-        .split(',')
-        .filter(|code| !code.trim().is_empty())
+    let text = text.unwrap_or_default();
+    if text.is_empty() {
+        return Ok(Vec::new());
+    }
+    text.split(',')
         .map(|code| {
-            TieBreak::parse(code).ok_or_else(|| {
-                ApiError::invalid_field(
-                    "tie_breaks",
-                    format!(
-                        "`{code}` is not a tie-break this service computes; give some of {}, \
+            TieBreak::parse(code)
+                .filter(|tie_break| tie_break.code() == code)
+                .ok_or_else(|| {
+                    ApiError::invalid_field(
+                        "tie_breaks",
+                        format!(
+                            "`{code}` is not a tie-break this service computes; give some of {}, \
                          comma-separated, in order.",
-                        TieBreak::ALL
-                            .iter()
-                            .map(|(_, c)| *c)
-                            .collect::<Vec<_>>()
-                            .join(", ")
-                    ),
-                )
-            })
+                            TieBreak::ALL
+                                .iter()
+                                .map(|(_, c)| *c)
+                                .collect::<Vec<_>>()
+                                .join(", ")
+                        ),
+                    )
+                })
         })
         .collect()
 }
@@ -340,8 +346,12 @@ fn tie_breaks_of(text: Option<&str>) -> Result<Vec<crate::rules::tie_breaks::Tie
 pub struct StandingsQuery {
     /// The tie-breaks that rank players on equal points, in order, as FIDE C.07 abbreviates
     /// them, comma-separated: `BH`, `BH/C1`, `BH/M1`, `SB`, `PS`, `KS`, `WON`, `BPG`.
+    #[param(
+        pattern = r"^((BH|BH/C1|BH/M1|SB|PS|KS|WON|BPG)(,(BH|BH/C1|BH/M1|SB|PS|KS|WON|BPG))*)?$"
+    )]
     pub tie_breaks: Option<String>,
     /// The standings after this round (1, 2, ...); all rounds when absent.
+    #[param(minimum = 1, maximum = 1000)]
     pub round: Option<u32>,
 }
 
@@ -386,10 +396,13 @@ pub async fn tournament_standings(
         .await?
         .ok_or_else(|| tournament_not_found(id))?;
     let tie_breaks = tie_breaks_of(query.tie_breaks.as_deref())?;
-    if query.round == Some(0) {
+    if query
+        .round
+        .is_some_and(|round| !(1..=1000).contains(&round))
+    {
         return Err(ApiError::invalid_field(
             "round",
-            "Rounds are numbered from 1: give the round the standings are after.",
+            "Rounds are numbered from 1 (at most 1000): give the round the standings are after.",
         ));
     }
     let standings = trf::standings(
@@ -419,6 +432,9 @@ pub struct TrfQuery {
     /// FIDE C.07 abbreviates them, comma-separated: `BH`, `BH/C1`, `BH/M1`, `SB`, `PS`,
     /// `KS`, `WON`, `BPG` (unplayed rounds by the pre-2023 virtual-opponent rule). Without
     /// it players on equal points share a rank.
+    #[param(
+        pattern = r"^((BH|BH/C1|BH/M1|SB|PS|KS|WON|BPG)(,(BH|BH/C1|BH/M1|SB|PS|KS|WON|BPG))*)?$"
+    )]
     pub tie_breaks: Option<String>,
 }
 
