@@ -83,6 +83,9 @@ pub enum SettingsError {
     /// The board number is zero or too large.
     #[error("board must be a board number from 1 to 9999, or left out")]
     Board,
+    /// A field of the appeals procedure is out of its range (its path, and what it takes).
+    #[error("{0} {1}")]
+    Appeals(&'static str, &'static str),
 }
 
 impl SettingsError {
@@ -101,6 +104,7 @@ impl SettingsError {
             SettingsError::FairPlayReportDays => "regulations.fair_play_report_days",
             SettingsError::LesserPenaltyTime => "regulations.electronic_devices.lesser_penalty_ms",
             SettingsError::Board => "board",
+            SettingsError::Appeals(field, _) => field,
         }
     }
 }
@@ -197,6 +201,53 @@ pub fn validate_regulations(regulations: &Regulations) -> Result<(), SettingsErr
         .is_some_and(|ms| ms == 0 || ms > MAX_EXTRA_MS)
     {
         return Err(SettingsError::LesserPenaltyTime);
+    }
+    validate_appeals(&regulations.appeals)
+}
+
+/// The appeals procedure's fields within the ranges the OpenAPI document declares.
+fn validate_appeals(
+    appeals: &crate::rules::appeals::AppealRegulations,
+) -> Result<(), SettingsError> {
+    let longer = |text: &Option<String>, most: usize| {
+        text.as_ref().is_some_and(|t| t.chars().count() > most)
+    };
+    if longer(&appeals.regulation, 200) {
+        return Err(SettingsError::Appeals(
+            "regulations.appeals.regulation",
+            "must be at most 200 characters: the regulation as decisions cite it, e.g. `FIDE Handbook C.11`",
+        ));
+    }
+    if appeals
+        .deadline_minutes
+        .is_some_and(|minutes| !(1..=10080).contains(&minutes))
+    {
+        return Err(SettingsError::Appeals(
+            "regulations.appeals.deadline_minutes",
+            "must be from 1 to 10080 minutes (a week), or left out for no deadline",
+        ));
+    }
+    if longer(&appeals.deposit, 200) {
+        return Err(SettingsError::Appeals(
+            "regulations.appeals.deposit",
+            "must be at most 200 characters: the amount and currency, e.g. `100 EUR`",
+        ));
+    }
+    if longer(&appeals.chief_arbiter_federation, 3) {
+        return Err(SettingsError::Appeals(
+            "regulations.appeals.chief_arbiter_federation",
+            "must be a FIDE federation code of at most 3 letters, e.g. `GER`",
+        ));
+    }
+    if appeals
+        .committee
+        .iter()
+        .any(|member| member.name.chars().count() > 200 || member.federation.chars().count() > 3)
+    {
+        return Err(SettingsError::Appeals(
+            "regulations.appeals.committee",
+            "each member needs a name of at most 200 characters and a FIDE federation code of at most 3 letters",
+        ));
     }
     Ok(())
 }

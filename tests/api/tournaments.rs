@@ -114,6 +114,13 @@ async fn a_reader_cannot_set_up_a_tournament_and_wrong_settings_name_their_field
     let reply = send(&app, db.post().uri("/v1/tournaments").set_json(&wrong)).await;
     assert_problem(&reply, 422, "invalid_field");
     assert_eq!(reply.1["field"], "regulations.fair_play_report_days");
+    // The appeals procedure's texts are as long as the document says (schemathesis found a
+    // regulation of 300 characters accepted and then served against the document).
+    let mut wrong = city_open();
+    wrong["regulations"]["appeals"] = json!({"regulation": "0".repeat(201)});
+    let reply = send(&app, db.post().uri("/v1/tournaments").set_json(&wrong)).await;
+    assert_problem(&reply, 422, "invalid_field");
+    assert_eq!(reply.1["field"], "regulations.appeals.regulation");
     db.finish().await;
 }
 
