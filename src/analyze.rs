@@ -39,7 +39,7 @@ use crate::rules::position_identity::PositionHistory;
 
 /// The first ply at which the game would have ended by itself.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct AutomaticEnd {
+pub struct FirstAutomaticEnd {
     /// The ply.
     pub ply: usize,
     /// `checkmate`, `stalemate`, `dead_position`, `fivefold_repetition` or
@@ -71,7 +71,7 @@ pub struct GameAnalysis {
     /// Plies where White cannot checkmate (a Black flag fall would draw).
     pub flag_draw_if_black_flags: Vec<usize>,
     /// The first automatic end, if any.
-    pub first_automatic_end: Option<AutomaticEnd>,
+    pub first_automatic_end: Option<FirstAutomaticEnd>,
     /// Clock readings (`[%clk h:mm:ss]`) in milliseconds by ply, where given (not printed).
     #[serde(skip)]
     pub clocks_ms: Vec<Option<u64>>,
@@ -361,7 +361,7 @@ pub fn analyse_history(
     .min();
     analysis.first_automatic_end = first_candidate
         .and_then(|ply| automatic_end(history, ply, |_| ply >= dead_from))
-        .map(|end| AutomaticEnd {
+        .map(|end| FirstAutomaticEnd {
             ply: end.ply,
             reason: end.kind.name(),
             article: article(LawsEdition::Y2023, end.kind.rule()),

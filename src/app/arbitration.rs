@@ -713,10 +713,10 @@ pub fn stored_events(events: &[EventEnvelope]) -> Vec<StoredEvent<'_>> {
 }
 
 /// A stored log as the PGN export reads it (`crate::interchange::pgn_export`).
-pub fn pgn_log(events: &[EventEnvelope]) -> Vec<crate::interchange::pgn_export::LoggedEvent<'_>> {
+pub fn pgn_log(events: &[EventEnvelope]) -> Vec<crate::interchange::pgn_export::ExportedEvent<'_>> {
     events
         .iter()
-        .map(|e| crate::interchange::pgn_export::LoggedEvent {
+        .map(|e| crate::interchange::pgn_export::ExportedEvent {
             seq: e.seq,
             event: &e.event,
             clock: e.clock.as_ref(),

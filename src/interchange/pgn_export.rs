@@ -22,7 +22,7 @@ use std::fmt::Write as _;
 
 /// One stored event, as the export needs it.
 #[derive(Clone, Debug)]
-pub struct LoggedEvent<'a> {
+pub struct ExportedEvent<'a> {
     /// Its `seq`.
     pub seq: u64,
     /// The event.
@@ -146,7 +146,7 @@ impl PgnStyle {
 /// went on from a position no legal move leads to: the record then ends at that move with a
 /// comment saying what happened, and continues as a second game record with the same tags,
 /// `SetUp` and the `FEN` of the position as it stood, so that every chess program reads it.
-pub fn export_pgn(game_log: &[LoggedEvent<'_>], date: &str) -> Result<String, CorruptLog> {
+pub fn export_pgn(game_log: &[ExportedEvent<'_>], date: &str) -> Result<String, CorruptLog> {
     export_pgn_styled(game_log, date, PgnStyle::ARCHIVE)
 }
 
@@ -154,7 +154,7 @@ pub fn export_pgn(game_log: &[LoggedEvent<'_>], date: &str) -> Result<String, Co
 /// `game_log` is what the audience may see of the log so far (for the public: the events
 /// older than the broadcast delay).
 pub fn export_broadcast_pgn(
-    game_log: &[LoggedEvent<'_>],
+    game_log: &[ExportedEvent<'_>],
     date: &str,
     audience: Audience,
 ) -> Result<String, CorruptLog> {
@@ -172,7 +172,7 @@ fn round_tag(round: &str, board: Option<u32>) -> String {
 
 /// Writes the PGN of a game's log in `style`.
 pub fn export_pgn_styled(
-    game_log: &[LoggedEvent<'_>],
+    game_log: &[ExportedEvent<'_>],
     date: &str,
     style: PgnStyle,
 ) -> Result<String, CorruptLog> {

@@ -9,7 +9,7 @@ use arbiter::game::event::{
     Side, StartMoves, TimeControlKind,
 };
 use arbiter::game::settings::validate;
-use arbiter::interchange::pgn_export::{LoggedEvent, export_pgn};
+use arbiter::interchange::pgn_export::{ExportedEvent, export_pgn};
 
 use crate::table::{Table, ended, settings};
 
@@ -197,10 +197,10 @@ fn given_a_study_fen_numbered_1_and_the_arbiters_count_of_40_moves_when_the_game
     assert_eq!(view.time_control.black.moves_completed, 40);
     move_and_press(&mut t, "d3", None);
     move_and_press(&mut t, "d6", None);
-    let log: Vec<LoggedEvent<'_>> = t
+    let log: Vec<ExportedEvent<'_>> = t
         .log
         .iter()
-        .map(|(seq, event)| LoggedEvent {
+        .map(|(seq, event)| ExportedEvent {
             seq: *seq,
             event,
             clock: None,

@@ -397,17 +397,17 @@ fn given_a_one_period_game_when_a_flag_falls_then_it_is_ruled_as_before_citing_6
 fn given_a_90_40_plus_30_game_when_it_is_exported_then_the_time_control_tag_has_both_periods_and_the_clock_after_move_40_has_the_added_30_minutes()
  {
     use arbiter::interchange::broadcast::Audience;
-    use arbiter::interchange::pgn_export::{LoggedEvent, export_broadcast_pgn, export_pgn};
+    use arbiter::interchange::pgn_export::{ExportedEvent, export_broadcast_pgn, export_pgn};
     let mut t = table(
         Preset::FideStandard.control(),
         ClockBehaviour::default(),
         LawsEdition::Y2023,
     );
     play_moves_pressed(&mut t, 41);
-    let log: Vec<LoggedEvent<'_>> = t
+    let log: Vec<ExportedEvent<'_>> = t
         .log
         .iter()
-        .map(|(seq, event)| LoggedEvent {
+        .map(|(seq, event)| ExportedEvent {
             seq: *seq,
             event,
             clock: None,
