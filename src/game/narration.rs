@@ -432,19 +432,12 @@ impl Narrator {
     fn decided(&self, event: &ServiceEvent) -> String {
         match event {
             ServiceEvent::GameCreated(settings) => {
-                let names = names_of(settings);
-                let player = |side: Side| {
-                    let name = &names[side.index()];
-                    if name.is_empty() {
-                        colour(side).to_string()
-                    } else {
-                        name.clone()
-                    }
-                };
+                let [white, black] = names_of(settings);
+                let players = Narrator::with_names(&white, &black);
                 format!(
                     "Game created: {} – {}, {} round {}{}",
-                    player(Side::White),
-                    player(Side::Black),
+                    players.player(Side::White),
+                    players.player(Side::Black),
                     settings.event,
                     settings.round,
                     settings
@@ -454,14 +447,9 @@ impl Narrator {
                 )
             }
             ServiceEvent::ClaimRuled(ruling) => {
-                let claim = self.reference(ruling.claim_seq);
-                let mut claim_chars = claim.chars();
-                let claim: String = claim_chars
-                    .next()
-                    .map(|first| first.to_uppercase().chain(claim_chars).collect())
-                    .unwrap_or_default();
                 format!(
-                    "{claim} is {} ({}): {}",
+                    "{} is {} ({}): {}",
+                    capitalised(&self.reference(ruling.claim_seq)),
                     match ruling.outcome {
                         ClaimOutcome::Upheld => "upheld",
                         ClaimOutcome::Rejected => "rejected",
@@ -567,8 +555,8 @@ fn colour(side: Side) -> &'static str {
     }
 }
 
-/// A result as a pairing list prints it.
-fn result_text(result: GameResult) -> &'static str {
+/// A result as a pairing list prints it: `1-0`, `½-½`, `0-1`, `0-0` (a double forfeit).
+pub fn result_text(result: GameResult) -> &'static str {
     match result {
         GameResult::WhiteWins => "1-0",
         GameResult::BlackWins => "0-1",
@@ -577,8 +565,8 @@ fn result_text(result: GameResult) -> &'static str {
     }
 }
 
-/// A clock time as a clock shows it: `1:29:51`, or `4:05` under an hour.
-fn clock(ms: Option<u64>) -> String {
+/// A clock time as a clock shows it: `1:29:51`, or `4:05` under an hour; `–` when unknown.
+pub fn clock(ms: Option<u64>) -> String {
     let Some(ms) = ms else {
         return "–".to_string();
     };

@@ -154,20 +154,7 @@ pub fn local_path(path: Option<&str>, fallback: String) -> String {
 
 /// A clock time as a clock shows it: `1:29:51`, or `4:05` under an hour.
 pub fn clock(ms: Option<u64>) -> String {
-    let Some(ms) = ms else {
-        return "–".to_string();
-    };
-    let seconds = ms / 1000;
-    if seconds >= 3600 {
-        format!(
-            "{}:{:02}:{:02}",
-            seconds / 3600,
-            (seconds / 60) % 60,
-            seconds % 60
-        )
-    } else {
-        format!("{}:{:02}", seconds / 60, seconds % 60)
-    }
+    crate::game::narration::clock(ms)
 }
 
 /// A span of time in words, e.g. `2 min` or `1 h 05 min`.
@@ -231,12 +218,7 @@ impl HallTime {
 
 /// A result as printed on a pairing list: `1-0`, `½-½`, `0-1`, `0-0` (a double forfeit).
 pub fn result_text(result: GameResult) -> &'static str {
-    match result {
-        GameResult::WhiteWins => "1-0",
-        GameResult::BlackWins => "0-1",
-        GameResult::Draw => "½-½",
-        GameResult::BothLose => "0-0",
-    }
+    crate::game::narration::result_text(result)
 }
 
 /// A result as a pairing list writes it: [`result_text`], or for a game not played (a
