@@ -12,8 +12,8 @@
 use std::collections::BTreeMap;
 
 use super::event::{
-    ArbiterRuling, ClaimKind, ClaimOutcome, EndCause, Event, GameResult, GameSettings,
-    IllegalMoveKind, RecordedEvent, ServiceEvent, Side, Termination,
+    ArbiterRuling, ClaimKind, ClaimOutcome, EndCause, Event, Forfeit, GameResult, GameSettings,
+    IllegalMoveKind, RecordedEvent, ServiceEvent, Side, Termination, TimePenalty,
 };
 
 /// Tells a game's events in words: the players' names, and for every event of the log the
@@ -158,9 +158,11 @@ impl Narrator {
                 }
                 RecordedEvent::ClockPause { .. } => "the clock's pause".to_string(),
                 RecordedEvent::ClockResume {} => "the clock's restart".to_string(),
-                RecordedEvent::ClockAdjust { side, .. } => {
-                    format!("the adjustment of {} clock", self.possessive(*side))
-                }
+                RecordedEvent::ClockAdjust {
+                    side,
+                    delta_ms,
+                    reason,
+                } => self.clock_adjusted(*side, *delta_ms, reason),
                 RecordedEvent::Touch { by, .. } => format!("{} touch", self.possessive(*by)),
                 RecordedEvent::DrawOffer { by } => {
                     format!("{} draw offer", self.possessive(*by))
@@ -214,50 +216,12 @@ impl Narrator {
             RecordedEvent::Move { by, san } => {
                 format!("{} plays {}", self.player(*by), self.move_at(seq, san))
             }
-            RecordedEvent::IllegalMove {
-                by,
-                description,
-                completed,
-                attempted_move,
-                kind,
-            } => {
-                let what = match kind {
-                    Some(IllegalMoveKind::IllegalMove) | None => "An illegal move",
-                    Some(IllegalMoveKind::PromotionWithoutPiece) => {
-                        "A promotion without the new piece"
-                    }
-                    Some(IllegalMoveKind::ClockWithoutMove) => "A clock pressed without a move",
-                    Some(IllegalMoveKind::TwoHands) => "A move made with two hands",
-                };
-                format!(
-                    "{what} by {}{}, {} (7.5): {description}",
-                    self.player(*by),
-                    attempted_move
-                        .as_deref()
-                        .map(|m| format!(" ({m})"))
-                        .unwrap_or_default(),
-                    if *completed {
-                        "completed"
-                    } else {
-                        "not completed"
-                    }
-                )
-            }
+            RecordedEvent::IllegalMove { .. } => self.illegal_move(event),
             RecordedEvent::ClockPress {
                 by,
                 white_ms,
                 black_ms,
-            } => {
-                let mut text = format!("{} presses the clock", self.player(*by));
-                if white_ms.is_some() || black_ms.is_some() {
-                    text.push_str(&format!(
-                        " (White {}, Black {})",
-                        clock(*white_ms),
-                        clock(*black_ms)
-                    ));
-                }
-                text
-            }
+            } => self.clock_press(*by, *white_ms, *black_ms),
             RecordedEvent::ClockPause { by } => match by {
                 Some(by) => format!("{} pauses the clock", self.player(*by)),
                 None => "The arbiter pauses the clock".into(),
@@ -289,82 +253,13 @@ impl Narrator {
                 by,
                 kind,
                 intended_move,
-            } => match intended_move {
-                _ if *kind == ClaimKind::IncrementRequest => format!(
-                    "{} asks for an increment of five seconds for both players (Guidelines \
-                     III), which is also a draw offer",
-                    self.player(*by)
-                ),
-                Some(m) => format!(
-                    "{} claims a draw by {}, writing the intended move {m}",
-                    self.player(*by),
-                    claim_words(*kind)
-                ),
-                None => format!(
-                    "{} claims a draw by {}",
-                    self.player(*by),
-                    claim_words(*kind)
-                ),
-            },
+            } => self.claim(*by, *kind, intended_move.as_deref()),
             RecordedEvent::Flag { side } => format!("{} flag falls", self.possessive(*side)),
             RecordedEvent::BothFlags {} => {
                 "Both flags fall, and which fell first cannot be established".to_string()
             }
             RecordedEvent::Resign { by } => format!("{} resigns", self.player(*by)),
-            RecordedEvent::ArbiterDecision {
-                subject_seq,
-                decision,
-                reason,
-                result,
-                penalty,
-                attempted_move,
-                fen: _,
-                increment_ms,
-                move_count,
-                cause,
-            } => {
-                let mut text = format!("The arbiter {}", ruling_words(*decision));
-                if let Some(subject) = subject_seq {
-                    text.push_str(&format!(" on {}", self.reference(*subject)));
-                }
-                if let Some(result) = result {
-                    text.push_str(&format!(", result {}", result_text(*result)));
-                }
-                if let Some(cause) = cause {
-                    text.push_str(match cause {
-                        EndCause::Forfeit => ", a forfeit: the game was not played (6.7.1)",
-                        EndCause::ReportedResult => ", the result the players reported",
-                        EndCause::RulesInfraction => ", a loss for breaking the Laws",
-                        EndCause::Adjudication => "",
-                    });
-                }
-                if let Some(bonus) = penalty {
-                    text.push_str(&format!(
-                        ", {} to {}",
-                        duration(bonus.add_ms),
-                        self.player(bonus.side)
-                    ));
-                }
-                if let Some(m) = attempted_move {
-                    text.push_str(&format!(", the move {m}"));
-                }
-                if let Some(ms) = increment_ms {
-                    text.push_str(&format!(", an increment of {}", duration(*ms)));
-                }
-                if let Some(count) = move_count {
-                    match count.moves {
-                        Some(moves) => text.push_str(&format!(
-                            ", {} has completed {moves} moves",
-                            self.player(count.side)
-                        )),
-                        None => text.push_str(&format!(
-                            ", {} move count unknown (8.6)",
-                            self.possessive(count.side)
-                        )),
-                    }
-                }
-                format!("{text}: {reason}")
-            }
+            RecordedEvent::ArbiterDecision { .. } => self.arbiter_decision(event),
             RecordedEvent::AppealLodged {
                 by,
                 against_seq,
@@ -381,19 +276,7 @@ impl Narrator {
                 resume,
                 reason,
                 ..
-            } => format!(
-                "The appeals committee {} the appeal against {}{}{}: {reason}",
-                if *upheld { "upholds" } else { "dismisses" },
-                self.reference(*against_seq),
-                result
-                    .map(|r| format!(", result {}", result_text(r)))
-                    .unwrap_or_default(),
-                if resume.is_some() {
-                    ", play resumes"
-                } else {
-                    ""
-                }
-            ),
+            } => self.appeal_decided(*against_seq, *upheld, *result, resume.is_some(), reason),
             RecordedEvent::Correction {
                 retracts_seq,
                 reason,
@@ -405,27 +288,190 @@ impl Narrator {
                 forfeit,
                 time_penalty,
                 ..
-            } => match (forfeit, time_penalty) {
-                (Some(f), _) => format!(
-                    "Fair play: {} loses the game ({})",
-                    self.player(f.loser),
-                    f.article
-                ),
-                (None, Some(t)) => format!(
-                    "Fair play: {} {} {} clock ({})",
-                    duration(t.delta_ms.unsigned_abs()),
-                    if t.delta_ms > 0 {
-                        "added to"
-                    } else {
-                        "taken from"
-                    },
-                    self.possessive(t.side),
-                    t.article
-                ),
-                (None, None) => {
-                    "A fair-play record (sealed: only the fair-play roles read it)".to_string()
-                }
+            } => self.fair_play(forfeit.as_ref(), time_penalty.as_ref()),
+        }
+    }
+
+    /// An illegal move or an irregular completion (7.5), with what was attempted.
+    fn illegal_move(&self, event: &RecordedEvent) -> String {
+        let RecordedEvent::IllegalMove {
+            by,
+            description,
+            completed,
+            attempted_move,
+            kind,
+        } = event
+        else {
+            return String::new();
+        };
+        let what = match kind {
+            Some(IllegalMoveKind::IllegalMove) | None => "An illegal move",
+            Some(IllegalMoveKind::PromotionWithoutPiece) => "A promotion without the new piece",
+            Some(IllegalMoveKind::ClockWithoutMove) => "A clock pressed without a move",
+            Some(IllegalMoveKind::TwoHands) => "A move made with two hands",
+        };
+        format!(
+            "{what} by {}{}, {} (7.5): {description}",
+            self.player(*by),
+            attempted_move
+                .as_deref()
+                .map(|m| format!(" ({m})"))
+                .unwrap_or_default(),
+            if *completed {
+                "completed"
+            } else {
+                "not completed"
+            }
+        )
+    }
+
+    /// Time the arbiter gave or took on one clock.
+    fn clock_adjusted(&self, side: Side, delta_ms: i64, reason: &str) -> String {
+        format!(
+            "The arbiter {} {} {} clock: {reason}",
+            if delta_ms >= 0 { "adds" } else { "takes" },
+            duration(delta_ms.unsigned_abs()),
+            if delta_ms >= 0 {
+                format!("to {}", self.possessive(side))
+            } else {
+                format!("from {}", self.possessive(side))
             },
+        )
+    }
+
+    /// A press of the clock, with the readings the clock showed when they were recorded.
+    fn clock_press(&self, by: Side, white_ms: Option<u64>, black_ms: Option<u64>) -> String {
+        let mut text = format!("{} presses the clock", self.player(by));
+        if white_ms.is_some() || black_ms.is_some() {
+            text.push_str(&format!(
+                " (White {}, Black {})",
+                clock(white_ms),
+                clock(black_ms)
+            ));
+        }
+        text
+    }
+
+    /// A claim of a draw (9.2, 9.3) or a request for an increment (Guidelines III).
+    fn claim(&self, by: Side, kind: ClaimKind, intended_move: Option<&str>) -> String {
+        match intended_move {
+            _ if kind == ClaimKind::IncrementRequest => format!(
+                "{} asks for an increment of five seconds for both players (Guidelines \
+                 III), which is also a draw offer",
+                self.player(by)
+            ),
+            Some(m) => format!(
+                "{} claims a draw by {}, writing the intended move {m}",
+                self.player(by),
+                claim_words(kind)
+            ),
+            None => format!("{} claims a draw by {}", self.player(by), claim_words(kind)),
+        }
+    }
+
+    /// The arbiter's decision with what it decided: its subject, result, time and counts.
+    fn arbiter_decision(&self, event: &RecordedEvent) -> String {
+        let RecordedEvent::ArbiterDecision {
+            subject_seq,
+            decision,
+            reason,
+            result,
+            penalty,
+            attempted_move,
+            fen: _,
+            increment_ms,
+            move_count,
+            cause,
+        } = event
+        else {
+            return String::new();
+        };
+        let mut text = format!("The arbiter {}", ruling_words(*decision));
+        if let Some(subject) = subject_seq {
+            text.push_str(&format!(" on {}", self.reference(*subject)));
+        }
+        if let Some(result) = result {
+            text.push_str(&format!(", result {}", result_text(*result)));
+        }
+        if let Some(cause) = cause {
+            text.push_str(match cause {
+                EndCause::Forfeit => ", a forfeit: the game was not played (6.7.1)",
+                EndCause::ReportedResult => ", the result the players reported",
+                EndCause::RulesInfraction => ", a loss for breaking the Laws",
+                EndCause::Adjudication => "",
+            });
+        }
+        if let Some(bonus) = penalty {
+            text.push_str(&format!(
+                ", {} to {}",
+                duration(bonus.add_ms),
+                self.player(bonus.side)
+            ));
+        }
+        if let Some(m) = attempted_move {
+            text.push_str(&format!(", the move {m}"));
+        }
+        if let Some(ms) = increment_ms {
+            text.push_str(&format!(", an increment of {}", duration(*ms)));
+        }
+        if let Some(count) = move_count {
+            match count.moves {
+                Some(moves) => text.push_str(&format!(
+                    ", {} has completed {moves} moves",
+                    self.player(count.side)
+                )),
+                None => text.push_str(&format!(
+                    ", {} move count unknown (8.6)",
+                    self.possessive(count.side)
+                )),
+            }
+        }
+        format!("{text}: {reason}")
+    }
+
+    /// The appeals committee's decision (11.10).
+    fn appeal_decided(
+        &self,
+        against_seq: u64,
+        upheld: bool,
+        result: Option<GameResult>,
+        resumes: bool,
+        reason: &str,
+    ) -> String {
+        format!(
+            "The appeals committee {} the appeal against {}{}{}: {reason}",
+            if upheld { "upholds" } else { "dismisses" },
+            self.reference(against_seq),
+            result
+                .map(|r| format!(", result {}", result_text(r)))
+                .unwrap_or_default(),
+            if resumes { ", play resumes" } else { "" }
+        )
+    }
+
+    /// A fair-play record as the game's public log shows it: its effect (12.9), or that it is
+    /// sealed.
+    fn fair_play(&self, forfeit: Option<&Forfeit>, time_penalty: Option<&TimePenalty>) -> String {
+        match (forfeit, time_penalty) {
+            (Some(f), _) => format!(
+                "Fair play: {} loses the game ({})",
+                self.player(f.loser),
+                f.article
+            ),
+            (None, Some(t)) => format!(
+                "Fair play: {} {} {} clock ({})",
+                duration(t.delta_ms.unsigned_abs()),
+                if t.delta_ms > 0 {
+                    "added to"
+                } else {
+                    "taken from"
+                },
+                self.possessive(t.side),
+                t.article
+            ),
+            (None, None) => {
+                "A fair-play record (sealed: only the fair-play roles read it)".to_string()
+            }
         }
     }
 
