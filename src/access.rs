@@ -19,8 +19,21 @@ use uuid::Uuid;
 
 /// A token's role.
 #[derive(
-    Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, ToSchema, clap::ValueEnum,
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Eq,
+    Hash,
+    Serialize,
+    Deserialize,
+    ToSchema,
+    clap::ValueEnum,
+    strum::IntoStaticStr,
+    strum::EnumString,
+    strum::EnumIter,
 )]
+#[strum(serialize_all = "snake_case")]
 #[serde(rename_all = "snake_case")]
 pub enum Role {
     /// Manages tokens.
@@ -36,23 +49,12 @@ pub enum Role {
 impl Role {
     /// The stored name.
     pub fn as_str(self) -> &'static str {
-        match self {
-            Role::Admin => "admin",
-            Role::Arbiter => "arbiter",
-            Role::Appeals => "appeals",
-            Role::Reader => "reader",
-        }
+        self.into()
     }
 
     /// Parses a stored name.
     pub fn parse(text: &str) -> Option<Role> {
-        match text {
-            "admin" => Some(Role::Admin),
-            "arbiter" => Some(Role::Arbiter),
-            "appeals" => Some(Role::Appeals),
-            "reader" => Some(Role::Reader),
-            _ => None,
-        }
+        text.parse().ok()
     }
 }
 

@@ -30,6 +30,7 @@ use pgn_reader::{RawComment, RawTag, Reader, SanPlus, Visitor};
 use serde::Serialize;
 use shakmaty::{CastlingMode, Chess, Color, Position};
 
+use crate::interchange::pgn_clock::parse_clock_comment;
 use crate::rules::automatic_end::automatic_end;
 use crate::rules::laws::{LawsEdition, article};
 use crate::rules::mating_potential::{MatingPotential, SearchEffort, mating_potential_with};
@@ -277,22 +278,6 @@ impl Visitor for AnalysingVisitor {
         analysis.clocks_ms = std::mem::take(&mut self.clocks_ms);
         GameReport::Analysed(Box::new(analysis))
     }
-}
-
-/// Read `[%clk h:mm:ss]` (seconds may have a fraction) from a PGN comment, in milliseconds.
-pub fn parse_clock_comment(comment: &[u8]) -> Option<u64> {
-    let text = std::str::from_utf8(comment).ok()?;
-    let start = text.find("[%clk")? + "[%clk".len();
-    let rest = &text[start..];
-    let end = rest.find(']')?;
-    let mut parts = rest[..end].trim().split(':');
-    let hours: u64 = parts.next()?.trim().parse().ok()?;
-    let minutes: u64 = parts.next()?.trim().parse().ok()?;
-    let seconds: f64 = parts.next()?.trim().parse().ok()?;
-    if parts.next().is_some() || !(0.0..60.0).contains(&seconds) || minutes >= 60 {
-        return None;
-    }
-    Some((hours * 3600 + minutes * 60) * 1000 + (seconds * 1000.0).round() as u64)
 }
 
 /// Analyse the positions of one game (ply 0 = start position).

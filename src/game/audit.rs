@@ -20,7 +20,20 @@ use super::Game;
 use super::event::{ClockReading, Event, GameResult, RuledBy, ServiceEvent, Termination};
 
 /// What an audit concludes about a game: three words an appeals committee can tell apart.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, ToSchema)]
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Eq,
+    Hash,
+    Serialize,
+    Deserialize,
+    ToSchema,
+    strum::IntoStaticStr,
+    strum::EnumIter,
+)]
+#[strum(serialize_all = "snake_case")]
 #[serde(rename_all = "snake_case")]
 pub enum AuditVerdict {
     /// The hash chain verifies and every stored decision decides what the engine decides
@@ -51,11 +64,7 @@ impl AuditVerdict {
 
     /// The word as it appears in the API.
     pub fn as_str(self) -> &'static str {
-        match self {
-            AuditVerdict::Reproduced => "reproduced",
-            AuditVerdict::RuledDifferently => "ruled_differently",
-            AuditVerdict::Tampered => "tampered",
-        }
+        self.into()
     }
 }
 

@@ -103,7 +103,8 @@ pub struct ClockReading {
 
 /// What people and devices report about the board. Each variant is a fact, recorded as it
 /// happened, even when it is irregular (docs/DESIGN.md, Principle 5: record what happened).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema, strum::IntoStaticStr)]
+#[strum(serialize_all = "snake_case")]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum RecordedEvent {
     /// A completed legal move, in SAN (UCI accepted).
@@ -329,7 +330,19 @@ pub struct TimePenalty {
 }
 
 /// What an arbiter's `game_ended` decision rests on.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Eq,
+    Serialize,
+    Deserialize,
+    ToSchema,
+    strum::IntoStaticStr,
+    strum::EnumIter,
+)]
+#[strum(serialize_all = "snake_case")]
 #[serde(rename_all = "snake_case")]
 pub enum EndCause {
     /// The game was not played: a player (or both, a double forfeit) was not present at the
@@ -349,12 +362,7 @@ pub enum EndCause {
 impl EndCause {
     /// The snake_case name, as on the wire.
     pub fn name(self) -> &'static str {
-        match self {
-            EndCause::Forfeit => "forfeit",
-            EndCause::ReportedResult => "reported_result",
-            EndCause::RulesInfraction => "rules_infraction",
-            EndCause::Adjudication => "adjudication",
-        }
+        self.into()
     }
 }
 
@@ -419,7 +427,8 @@ pub enum IllegalMoveKind {
 
 /// What the service appends by itself: the game's creation and the consequences of recorded
 /// events under the Laws (docs/DESIGN.md, Principle 3: decisions are events).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema, strum::IntoStaticStr)]
+#[strum(serialize_all = "snake_case")]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum ServiceEvent {
     /// The game was created with these settings (always `seq` 1, so the settings that govern
@@ -515,7 +524,19 @@ pub struct RuledBy {
 }
 
 /// How a game ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Eq,
+    Serialize,
+    Deserialize,
+    ToSchema,
+    strum::IntoStaticStr,
+    strum::EnumIter,
+)]
+#[strum(serialize_all = "snake_case")]
 #[serde(rename_all = "snake_case")]
 pub enum Termination {
     /// 5.1.1
@@ -562,21 +583,7 @@ impl Termination {
 
     /// The snake_case name, as on the wire and in the `games` read model.
     pub fn name(self) -> &'static str {
-        match self {
-            Termination::Checkmate => "checkmate",
-            Termination::Stalemate => "stalemate",
-            Termination::DeadPosition => "dead_position",
-            Termination::FivefoldRepetition => "fivefold_repetition",
-            Termination::SeventyFiveMoves => "seventy_five_moves",
-            Termination::Agreement => "agreement",
-            Termination::RepetitionClaim => "repetition_claim",
-            Termination::FiftyMovesClaim => "fifty_moves_claim",
-            Termination::Flag => "flag",
-            Termination::Resignation => "resignation",
-            Termination::IllegalMoves => "illegal_moves",
-            Termination::Arbiter => "arbiter",
-            Termination::Appeal => "appeal",
-        }
+        self.into()
     }
 
     /// The termination in words, for reasons and refusals.
@@ -823,41 +830,14 @@ pub const GAME_SETTINGS_FIELDS: &[&str] = &[
 impl RecordedEvent {
     /// The `type` tag of this event, as stored.
     pub fn type_name(&self) -> &'static str {
-        match self {
-            RecordedEvent::Move { .. } => "move",
-            RecordedEvent::IllegalMove { .. } => "illegal_move",
-            RecordedEvent::ClockPress { .. } => "clock_press",
-            RecordedEvent::ClockPause { .. } => "clock_pause",
-            RecordedEvent::ClockResume {} => "clock_resume",
-            RecordedEvent::ClockAdjust { .. } => "clock_adjust",
-            RecordedEvent::Touch { .. } => "touch",
-            RecordedEvent::DrawOffer { .. } => "draw_offer",
-            RecordedEvent::DrawAccept { .. } => "draw_accept",
-            RecordedEvent::DrawDecline { .. } => "draw_decline",
-            RecordedEvent::Claim { .. } => "claim",
-            RecordedEvent::Flag { .. } => "flag",
-            RecordedEvent::BothFlags {} => "both_flags",
-            RecordedEvent::Resign { .. } => "resign",
-            RecordedEvent::ArbiterDecision { .. } => "arbiter_decision",
-            RecordedEvent::AppealLodged { .. } => "appeal_lodged",
-            RecordedEvent::AppealDecided { .. } => "appeal_decided",
-            RecordedEvent::FairPlay { .. } => "fair_play",
-            RecordedEvent::Correction { .. } => "correction",
-        }
+        self.into()
     }
 }
 
 impl ServiceEvent {
     /// The `type` tag of this event, as stored.
     pub fn type_name(&self) -> &'static str {
-        match self {
-            ServiceEvent::GameCreated(_) => "game_created",
-            ServiceEvent::ClaimRuled(_) => "claim_ruled",
-            ServiceEvent::PenaltyApplied { .. } => "penalty_applied",
-            ServiceEvent::GameEnded { .. } => "game_ended",
-            ServiceEvent::GameResumed { .. } => "game_resumed",
-            ServiceEvent::AppealDismissed { .. } => "appeal_dismissed",
-        }
+        self.into()
     }
 }
 

@@ -94,7 +94,21 @@ pub(super) fn judge(ctx: &JudgeContext<'_>, event: &RecordedEvent) -> Judgement 
 }
 
 /// Who may read and record fair-play events (the `fair_play` capability of a token).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, ToSchema)]
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Eq,
+    Hash,
+    Serialize,
+    Deserialize,
+    ToSchema,
+    strum::IntoStaticStr,
+    strum::EnumString,
+    strum::EnumIter,
+)]
+#[strum(serialize_all = "snake_case")]
 #[serde(rename_all = "snake_case")]
 pub enum FairPlayRole {
     /// The chief arbiter, in command of fair play at the event (the FIDE Fair Play
@@ -110,22 +124,12 @@ pub enum FairPlayRole {
 impl FairPlayRole {
     /// The stored name.
     pub fn as_str(self) -> &'static str {
-        match self {
-            FairPlayRole::ChiefArbiter => "chief_arbiter",
-            FairPlayRole::FairPlayArbiter => "fair_play_arbiter",
-            FairPlayRole::Fpo => "fpo",
-        }
+        self.into()
     }
 
     /// Parses a stored name.
     pub fn parse(text: &str) -> Option<FairPlayRole> {
-        [
-            FairPlayRole::ChiefArbiter,
-            FairPlayRole::FairPlayArbiter,
-            FairPlayRole::Fpo,
-        ]
-        .into_iter()
-        .find(|role| role.as_str() == text)
+        text.parse().ok()
     }
 }
 
@@ -201,7 +205,8 @@ pub enum EvidenceKind {
 }
 
 /// A fair-play fact, tagged by `type`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema, strum::IntoStaticStr)]
+#[strum(serialize_all = "snake_case")]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum FairPlayFact {
     /// An electronic device found (11.3.2).
@@ -356,22 +361,7 @@ pub enum FairPlayFact {
 impl FairPlayFact {
     /// The `type` tag.
     pub fn type_name(&self) -> &'static str {
-        match self {
-            FairPlayFact::DeviceFound { .. } => "device_found",
-            FairPlayFact::InspectionRequested { .. } => "inspection_requested",
-            FairPlayFact::InspectionRefused { .. } => "inspection_refused",
-            FairPlayFact::InspectionDone { .. } => "inspection_done",
-            FairPlayFact::EntryScan { .. } => "entry_scan",
-            FairPlayFact::RandomCheck { .. } => "random_check",
-            FairPlayFact::LeftArea { .. } => "left_area",
-            FairPlayFact::BroadcastDelaySet { .. } => "broadcast_delay_set",
-            FairPlayFact::ComplaintLodged { .. } => "complaint_lodged",
-            FairPlayFact::FairPlayNote { .. } => "fair_play_note",
-            FairPlayFact::EvidenceAdded { .. } => "evidence_added",
-            FairPlayFact::CustodyChanged { .. } => "custody_changed",
-            FairPlayFact::ReferredToFpl { .. } => "referred_to_fpl",
-            FairPlayFact::ProposalConfirmed { .. } => "proposal_confirmed",
-        }
+        self.into()
     }
 
     /// The rules the fact falls under, when the Laws speak of it.

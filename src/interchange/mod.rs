@@ -13,6 +13,7 @@ pub mod broadcast;
 pub mod dgt;
 pub mod diagram;
 pub mod pairings;
+pub mod pgn_clock;
 pub mod pgn_export;
 pub mod pgn_feed;
 pub mod pgn_import;

@@ -10,6 +10,7 @@
 //! SAN; an illegal move (7.5) appears only in a comment.
 
 use super::broadcast::{Audience, Disclosure};
+use super::pgn_clock::clock_text;
 use crate::game::event::{
     ClockReading, Event, GameResult, RecordedEvent, ServiceEvent, Side, Termination,
 };
@@ -29,17 +30,6 @@ pub struct ExportedEvent<'a> {
     pub event: &'a Event,
     /// The clock reading stored with it.
     pub clock: Option<&'a ClockReading>,
-}
-
-/// `h:mm:ss` for a `[%clk]` comment.
-fn clock_text(ms: u64) -> String {
-    let seconds = ms / 1000;
-    format!(
-        "{}:{:02}:{:02}",
-        seconds / 3600,
-        (seconds / 60) % 60,
-        seconds % 60
-    )
 }
 
 fn escape_tag(text: &str) -> String {

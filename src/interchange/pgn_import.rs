@@ -33,7 +33,7 @@ use pgn_reader::{RawComment, RawTag, Reader, SanPlus, Visitor};
 use shakmaty::{Chess, Color, Position};
 use uuid::Uuid;
 
-use crate::analyze::parse_clock_comment;
+use super::pgn_clock::parse_clock_comment;
 use crate::game::Game;
 use crate::game::event::{
     ArbiterRuling, ClockReading, EndCause, Event, GameResult, GameSettings, LawsEdition, Player,

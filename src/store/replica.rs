@@ -38,7 +38,8 @@ impl std::fmt::Display for Lsn {
 }
 
 /// Which database served a read.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, strum::IntoStaticStr)]
+#[strum(serialize_all = "snake_case")]
 pub enum ServedBy {
     /// The primary, because no standby is configured.
     Primary,
@@ -52,11 +53,7 @@ pub enum ServedBy {
 impl ServedBy {
     /// The name used in the `X-Arbiter-Read-From` header and in metrics.
     pub fn as_str(self) -> &'static str {
-        match self {
-            ServedBy::Primary => "primary",
-            ServedBy::Replica => "replica",
-            ServedBy::PrimaryFallback => "primary_fallback",
-        }
+        self.into()
     }
 }
 

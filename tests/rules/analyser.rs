@@ -1,6 +1,7 @@
 //! The command-line analyser's output: one JSON object per game, per-game errors, clocks.
 
-use arbiter::analyze::{GameReport, analyze_games, analyze_pgn, parse_clock_comment};
+use arbiter::analyze::{GameReport, analyze_games, analyze_pgn};
+use arbiter::interchange::pgn_clock::parse_clock_comment;
 use serde_json::Value;
 
 const MESSY: &str = r#"[Event "good"]

@@ -22,3 +22,4 @@ mod second_pass;
 mod shared;
 mod table;
 mod time_control;
+mod wire_names;
