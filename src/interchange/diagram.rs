@@ -53,7 +53,8 @@ const TOUCHED: &str = "#1565c0";
 const ILLEGAL: &str = "#d50000";
 
 /// The colour of an arrow or a circled square, as PGN's `[%cal]` / `[%csl]` write it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, strum::IntoStaticStr)]
+#[strum(serialize_all = "snake_case")]
 pub enum MarkColour {
     /// `G`, the default.
     Green,
@@ -98,12 +99,7 @@ impl MarkColour {
     }
 
     fn name(self) -> &'static str {
-        match self {
-            MarkColour::Green => "green",
-            MarkColour::Red => "red",
-            MarkColour::Yellow => "yellow",
-            MarkColour::Blue => "blue",
-        }
+        self.into()
     }
 }
 

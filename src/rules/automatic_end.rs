@@ -19,7 +19,8 @@ use super::move_counting::seventy_five_moves_reached;
 use super::position_identity::PositionHistory;
 
 /// Why the game ended by itself.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, strum::IntoStaticStr, strum::EnumIter)]
+#[strum(serialize_all = "snake_case")]
 pub enum AutomaticEndKind {
     /// 5.1.1
     Checkmate,
@@ -47,13 +48,7 @@ impl AutomaticEndKind {
 
     /// A stable snake_case name (`checkmate`, `dead_position`, ...).
     pub fn name(self) -> &'static str {
-        match self {
-            AutomaticEndKind::Checkmate => "checkmate",
-            AutomaticEndKind::Stalemate => "stalemate",
-            AutomaticEndKind::DeadPosition => "dead_position",
-            AutomaticEndKind::FivefoldRepetition => "fivefold_repetition",
-            AutomaticEndKind::SeventyFiveMoves => "seventy_five_moves",
-        }
+        self.into()
     }
 }
 

@@ -30,7 +30,20 @@ use super::laws::TimeControlKind;
 use super::side::Side;
 
 /// How a 9.2 / 9.3 claim was made.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, ToSchema)]
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Eq,
+    Hash,
+    Serialize,
+    Deserialize,
+    ToSchema,
+    strum::IntoStaticStr,
+    strum::EnumIter,
+)]
+#[strum(serialize_all = "snake_case")]
 #[serde(rename_all = "snake_case")]
 pub enum ClaimForm {
     /// The position or the fifty moves "has just appeared" (9.2.2 / 9.3.2 in the 2023
@@ -45,10 +58,7 @@ pub enum ClaimForm {
 impl ClaimForm {
     /// The snake_case name, as on the wire.
     pub fn name(self) -> &'static str {
-        match self {
-            ClaimForm::HasJustAppeared => "has_just_appeared",
-            ClaimForm::IntendedMove => "intended_move",
-        }
+        self.into()
     }
 }
 
@@ -56,7 +66,20 @@ impl ClaimForm {
 /// pieces of the same kind and colour occupy the same squares, the possible moves of all
 /// the pieces are the same). A near miss has the same placement, so it differs by the
 /// others only.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, ToSchema)]
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Eq,
+    Hash,
+    Serialize,
+    Deserialize,
+    ToSchema,
+    strum::IntoStaticStr,
+    strum::EnumIter,
+)]
+#[strum(serialize_all = "snake_case")]
 #[serde(rename_all = "snake_case")]
 pub enum PositionDifference {
     /// Pieces of the same kind and colour do not occupy the same squares (9.2.3).
@@ -73,12 +96,7 @@ pub enum PositionDifference {
 impl PositionDifference {
     /// The snake_case name, as on the wire.
     pub fn name(self) -> &'static str {
-        match self {
-            PositionDifference::PiecePlacement => "piece_placement",
-            PositionDifference::SideToMove => "side_to_move",
-            PositionDifference::CastlingRights => "castling_rights",
-            PositionDifference::EnPassant => "en_passant",
-        }
+        self.into()
     }
 }
 
@@ -264,7 +282,20 @@ where
 
 /// The kind of draw claim or request a player makes to the arbiter (Article 9 and
 /// Guidelines III).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, ToSchema)]
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Eq,
+    Hash,
+    Serialize,
+    Deserialize,
+    ToSchema,
+    strum::IntoStaticStr,
+    strum::EnumIter,
+)]
+#[strum(serialize_all = "snake_case")]
 #[serde(rename_all = "snake_case")]
 pub enum ClaimKind {
     /// Threefold repetition of position (9.2).
@@ -281,11 +312,6 @@ pub enum ClaimKind {
 impl ClaimKind {
     /// The snake_case name, as on the wire.
     pub fn name(self) -> &'static str {
-        match self {
-            ClaimKind::Repetition => "repetition",
-            ClaimKind::FiftyMoves => "fifty_moves",
-            ClaimKind::QuickplayFinish => "quickplay_finish",
-            ClaimKind::IncrementRequest => "increment_request",
-        }
+        self.into()
     }
 }

@@ -29,7 +29,20 @@ pub enum LawsEdition {
 
 /// The rate of play, which decides the penalties (Appendix A applies to rapid, Appendix B to
 /// blitz).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, ToSchema)]
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Eq,
+    Hash,
+    Serialize,
+    Deserialize,
+    ToSchema,
+    strum::IntoStaticStr,
+    strum::EnumIter,
+)]
+#[strum(serialize_all = "snake_case")]
 #[serde(rename_all = "snake_case")]
 pub enum TimeControlKind {
     /// Standard play.

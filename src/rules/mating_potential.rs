@@ -19,7 +19,8 @@ use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, CastlingSide, Chess, Color, EnPassantMode, Move, Position, Role};
 
 /// Whether a side can still deliver checkmate.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, strum::IntoStaticStr)]
+#[strum(serialize_all = "snake_case")]
 pub enum MatingPotential {
     /// A helpmate exists (or the opponent is already checkmated).
     CanMate,
@@ -32,11 +33,7 @@ pub enum MatingPotential {
 impl MatingPotential {
     /// A stable name for evidence.
     pub fn name(self) -> &'static str {
-        match self {
-            MatingPotential::CanMate => "can_mate",
-            MatingPotential::CannotMate => "cannot_mate",
-            MatingPotential::Inconclusive => "inconclusive",
-        }
+        self.into()
     }
 }
 
@@ -352,7 +349,8 @@ pub fn witness_along(position: &Chess, line: &[Move]) -> Option<MateWitness> {
 }
 
 /// How the dead-position check after a move (5.2.2) reached its answer.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, strum::IntoStaticStr)]
+#[strum(serialize_all = "snake_case")]
 pub enum AfterMoveProof {
     /// The move is the first move of the witness's helpmate: the rest of it is a helpmate
     /// from the position after the move, proven when the witness was made (no search, nothing
@@ -373,12 +371,7 @@ pub enum AfterMoveProof {
 impl AfterMoveProof {
     /// A stable name (for figures).
     pub fn name(self) -> &'static str {
-        match self {
-            AfterMoveProof::FollowsHelpmate => "follows_helpmate",
-            AfterMoveProof::Helpmate => "helpmate",
-            AfterMoveProof::WayBack => "way_back",
-            AfterMoveProof::Search => "search",
-        }
+        self.into()
     }
 }
 

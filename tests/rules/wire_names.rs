@@ -5,6 +5,9 @@ use arbiter::access::Role;
 use arbiter::game::audit::AuditVerdict;
 use arbiter::game::event::{EndCause, Termination};
 use arbiter::game::fair_play::FairPlayRole;
+use arbiter::rules::automatic_end::AutomaticEndKind;
+use arbiter::rules::evidence::{ClaimForm, ClaimKind, PositionDifference};
+use arbiter::rules::laws::TimeControlKind;
 use serde::Serialize;
 use strum::IntoEnumIterator;
 
@@ -46,4 +49,23 @@ fn a_role_and_a_fair_play_role_are_stored_as_the_api_writes_them_and_read_back()
         assert_eq!(FairPlayRole::parse(role.as_str()), Some(role));
     }
     assert_eq!(Role::parse("Arbiter"), None);
+}
+
+#[test]
+fn a_claim_its_form_and_a_position_difference_are_named_as_the_api_writes_them() {
+    same_names(ClaimKind::name);
+    same_names(ClaimForm::name);
+    same_names(PositionDifference::name);
+    same_names(TimeControlKind::into);
+}
+
+#[test]
+fn an_automatic_end_is_named_as_the_termination_it_becomes() {
+    for kind in AutomaticEndKind::iter() {
+        assert!(
+            Termination::iter().any(|termination| termination.name() == kind.name()),
+            "{} is a termination's name",
+            kind.name()
+        );
+    }
 }

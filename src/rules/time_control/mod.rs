@@ -413,11 +413,7 @@ impl std::fmt::Display for KindName {
 
 /// The wire name of a rate of play.
 pub fn kind_name(kind: TimeControlKind) -> &'static str {
-    match kind {
-        TimeControlKind::Standard => "standard",
-        TimeControlKind::Rapid => "rapid",
-        TimeControlKind::Blitz => "blitz",
-    }
+    kind.into()
 }
 
 /// The rate of play of a control and what it rests on.
