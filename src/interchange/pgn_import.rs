@@ -128,14 +128,25 @@ pub enum ReadGame {
 /// them (up to the next `}` anywhere in the file). Where such a comment crosses the tags of
 /// a following game, the game it was opened in is unreadable, and reading resumes at those
 /// tags: every game of the file is accounted for.
-pub fn read_games(mut reader: impl Read) -> io::Result<Vec<ReadGame>> {
+pub fn read_games(reader: impl Read) -> io::Result<Vec<ReadGame>> {
+    read_games_with(reader, None)
+}
+
+/// Reads every game of a PGN stream as [`read_games`] does; a game whose `[%clk]` readings
+/// do not show how its clocks behaved ([`clock_behaviour_of`]) gets `given` (the importer's
+/// word: "these were DGT clocks"), with a note, instead of the default clock. What the
+/// readings show wins over `given`.
+pub fn read_games_with(
+    mut reader: impl Read,
+    given: Option<ClockBehaviour>,
+) -> io::Result<Vec<ReadGame>> {
     let mut text = Vec::new();
     reader.read_to_end(&mut text)?;
     let mut games = Vec::new();
     let mut start = 0;
     for broken in unterminated_comments(&text) {
         let before = games.len();
-        read_segment(&text[start..broken.resume_at], &mut games)?;
+        read_segment(&text[start..broken.resume_at], &mut games, given)?;
         if games.len() > before
             && let Some(last) = games.pop()
         {
@@ -143,7 +154,7 @@ pub fn read_games(mut reader: impl Read) -> io::Result<Vec<ReadGame>> {
         }
         start = broken.resume_at;
     }
-    read_segment(&text[start..], &mut games)?;
+    read_segment(&text[start..], &mut games, given)?;
     Ok(games)
 }
 
@@ -254,14 +265,18 @@ fn unreadable_by_comment(game: ReadGame, broken: &UnterminatedComment) -> Unread
 }
 
 /// Reads the games of `text` (a part of a file) onto `games`, numbering them on.
-fn read_segment(text: &[u8], games: &mut Vec<ReadGame>) -> io::Result<()> {
+fn read_segment(
+    text: &[u8],
+    games: &mut Vec<ReadGame>,
+    given: Option<ClockBehaviour>,
+) -> io::Result<()> {
     let mut pgn = Reader::new(text);
     let mut visitor = CollectingVisitor::default();
     loop {
         match pgn.read_game(&mut visitor) {
             Ok(Some(raw)) => {
                 if raw.is_game() {
-                    games.push(plan(games.len(), raw));
+                    games.push(plan(games.len(), raw, given));
                 }
             }
             Ok(None) => break,
@@ -571,7 +586,7 @@ fn move_label(start: &Chess, ply: usize) -> String {
     }
 }
 
-fn plan(index: usize, raw: RawGame) -> ReadGame {
+fn plan(index: usize, raw: RawGame, given: Option<ClockBehaviour>) -> ReadGame {
     let unreadable = |error: String| {
         ReadGame::Unreadable(UnreadableGame {
             index,
@@ -608,6 +623,13 @@ fn plan(index: usize, raw: RawGame) -> ReadGame {
     {
         settings.clock_behaviour = behaviour;
         notes.push(note);
+    } else if let Some(given) = given {
+        settings.clock_behaviour = given;
+        notes.push(format!(
+            "The clock readings do not show how the clocks behaved: the game is imported with \
+             the clock behaviour given with the import ({}).",
+            describe_behaviour(given)
+        ));
     }
     let game_id = Uuid::new_v5(&import_namespace(), canonical_text(&raw).as_bytes());
     let pgn_result = raw
@@ -778,6 +800,26 @@ pub fn clock_behaviour_of(
             said.join(" and ")
         ),
     ))
+}
+
+/// `behaviour` in words, for the import's notes.
+fn describe_behaviour(behaviour: ClockBehaviour) -> String {
+    let added = match behaviour.period_time_added {
+        PeriodTimeAdded::AtControlPress => {
+            "the next period added at the press that completes the period's moves"
+        }
+        PeriodTimeAdded::AtZeroBothClocks => {
+            "the next period added to both displays when one reaches 0:00"
+        }
+        PeriodTimeAdded::AtZeroOwnClock => {
+            "the next period added to a display when it reaches 0:00"
+        }
+    };
+    let credit = match behaviour.increment_credit {
+        IncrementCredit::AfterPress => "each increment credited after the press",
+        IncrementCredit::BeforeMove => "each increment credited before the move",
+    };
+    format!("{added}, {credit}")
 }
 
 fn settings_of(raw: &RawGame, notes: &mut Vec<String>) -> GameSettings {
