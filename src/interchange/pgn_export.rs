@@ -456,9 +456,8 @@ pub fn export_pgn_styled(
                 tokens.push(format!(
                     "{{{}}}",
                     escape_comment(&format!(
-                        "The arbiter reconstructed the position the board should show ({}): {}; the game continued from {}",
+                        "The arbiter reconstructed the position the board should show ({}): the game continued from {}",
                         reconstruction_articles(settings.laws_edition),
-                        reconstructed.reason.trim_end_matches('.'),
                         reconstructed.fen
                     ))
                 ));
