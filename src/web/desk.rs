@@ -738,6 +738,7 @@ fn record_forms(frame: &FormFrame, view: &GameView, event_name: &str) -> Markup 
                         label for="decision-increment" { "Increment granted (s)" }
                         input #decision-increment name="increment" size="4" inputmode="numeric" placeholder="5" value=(frame.value("arbiter_decision", "increment"));
                     }
+                    p.hint { "Position reconstructed (7.5.1, 7.6, 8.5.3): the position the board should show, as FEN, with its move number (the moves each player completed) and half-move clock; play goes on from it." }
                     div.row {
                         label for="count_moves" { "Move count of" } (by_select("arbiter_decision", "count_side", to_move))
                         input #count_moves name="count_moves" size="4" inputmode="numeric" placeholder="40" value=(frame.value("arbiter_decision", "count_moves"));
