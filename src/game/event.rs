@@ -227,9 +227,8 @@ pub enum RecordedEvent {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         attempted_move: Option<String>,
         /// For `illegal_move_stands`: the position as it stands on the board, as FEN, where
-        /// it cannot be derived from `attempted_move` (and always wins over it). For
-        /// `position_reconstructed`: the position the board should show, with the move number
-        /// and half-move clock the arbiter established.
+        /// it cannot be derived from `attempted_move` (and always wins over it); for
+        /// `position_reconstructed`, the position the board should show.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         fen: Option<String>,
         /// For `increment_granted`: the increment in milliseconds for both players from now
@@ -386,13 +385,9 @@ pub enum ArbiterRuling {
     /// cannot be established, the next move taken as the first of the following period
     /// (8.6). Period time the clock has not added is credited.
     MoveCountSet,
-    /// The arbiter records the position the board should show (`fen`), from which play
-    /// continues: the position before an irregularity reinstated (7.5.1, 7.6), or the last
-    /// identifiable one, or the game reconstructed from the scoresheets (8.5.3). The FEN's
-    /// move number gives each player's completed moves (the clocks' periods follow it, 7.1),
-    /// and its half-move clock the moves since the last capture or pawn move (9.3, 9.6.2);
-    /// repetitions (9.2, 9.6.1) are counted from it. The clock times the arbiter sets are
-    /// the `clock` reading recorded with the decision.
+    /// The position the board should show (`fen`: 7.5.1, 7.6, 8.5.3), play continuing from
+    /// it with the moves completed its move number gives; the clock times set (7.1) are the
+    /// `clock` reading recorded with it (docs/time-controls.md).
     PositionReconstructed,
 }
 
