@@ -9,7 +9,8 @@
 //! without a tournament record keep working everywhere.
 
 use crate::game::event::{
-    ClockBehaviour, GameSettings, LawsEdition, Player, Regulations, TimeControl, TimeControlSpec,
+    ClockBehaviour, ClockReading, GameSettings, LawsEdition, Player, Regulations, StartMoves,
+    TimeControl, TimeControlSpec,
 };
 use crate::interchange::pairings::Pairing;
 use chrono::{DateTime, NaiveDate, Utc};
@@ -142,6 +143,14 @@ pub struct GameOverrides {
     /// A start position (FEN), e.g. for a Chess960 event or an adjourned game.
     #[serde(default)]
     pub start_fen: Option<String>,
+    /// The moves each player has completed at `start_fen`, when the FEN's move number is not
+    /// the game's (a resumed or replayed game written from move 1); it needs `start_fen`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub start_moves_completed: Option<StartMoves>,
+    /// The clocks' readings when the game starts from `start_fen` (the times the players have
+    /// left); absent: the control's times for the periods reached.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub start_clocks: Option<ClockReading>,
 }
 
 /// Whether `value` is its type's default (left out when serialised).
@@ -293,8 +302,8 @@ pub fn game_settings(
         board: Some(pairing.board),
         site: tournament.site.clone(),
         start_fen: overrides.start_fen,
-        start_moves_completed: None,
-        start_clocks: None,
+        start_moves_completed: overrides.start_moves_completed,
+        start_clocks: overrides.start_clocks,
         time_control: overrides
             .time_control
             .unwrap_or_else(|| tournament.time_control.clone()),

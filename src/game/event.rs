@@ -228,7 +228,8 @@ pub enum RecordedEvent {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         attempted_move: Option<String>,
         /// For `illegal_move_stands`: the position as it stands on the board, as FEN, where
-        /// it cannot be derived from `attempted_move` (and always wins over it).
+        /// it cannot be derived from `attempted_move` (and always wins over it); for
+        /// `position_reconstructed`, the position the board should show.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         fen: Option<String>,
         /// For `increment_granted`: the increment in milliseconds for both players from now
@@ -392,6 +393,10 @@ pub enum ArbiterRuling {
     /// cannot be established, the next move taken as the first of the following period
     /// (8.6). Period time the clock has not added is credited.
     MoveCountSet,
+    /// The position the board should show (`fen`: 7.5.1, 7.6, 8.5.3), play continuing from
+    /// it with the moves completed its move number gives; the clock times set (7.1) are the
+    /// `clock` reading recorded with it (docs/time-controls.md).
+    PositionReconstructed,
 }
 
 /// The arbiter's count of a player's completed moves (`move_count_set`).

@@ -674,6 +674,7 @@ fn ruling_words(ruling: ArbiterRuling) -> &'static str {
         ArbiterRuling::IllegalMoveStands => "lets the illegal move stand",
         ArbiterRuling::IncrementGranted => "grants an increment",
         ArbiterRuling::MoveCountSet => "sets the move count",
+        ArbiterRuling::PositionReconstructed => "reconstructs the position",
     }
 }
 

@@ -10,6 +10,7 @@
 
 pub mod board_feed;
 pub mod broadcast;
+pub mod clock_readings;
 pub mod dgt;
 pub mod diagram;
 pub mod pairings;

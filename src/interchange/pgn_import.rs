@@ -41,7 +41,10 @@ use crate::game::event::{
 };
 use crate::interchange::time_control_tag::{TagReading, describe, read_tag_value};
 use crate::rules::move_parsing::{fen_of, position_from_fen, san_of};
-use crate::rules::time_control::tracker::{ClockBehaviour, IncrementCredit, PeriodTimeAdded};
+use crate::rules::time_control::tracker::ClockBehaviour;
+
+pub use super::clock_readings::clock_behaviour_of;
+use super::clock_readings::describe_behaviour;
 
 /// The longest text kept from a tag (names, event, site, round).
 const MAX_TEXT: usize = 200;
@@ -128,14 +131,25 @@ pub enum ReadGame {
 /// them (up to the next `}` anywhere in the file). Where such a comment crosses the tags of
 /// a following game, the game it was opened in is unreadable, and reading resumes at those
 /// tags: every game of the file is accounted for.
-pub fn read_games(mut reader: impl Read) -> io::Result<Vec<ReadGame>> {
+pub fn read_games(reader: impl Read) -> io::Result<Vec<ReadGame>> {
+    read_games_with(reader, None)
+}
+
+/// Reads every game of a PGN stream as [`read_games`] does; a game whose `[%clk]` readings
+/// do not show how its clocks behaved ([`clock_behaviour_of`]) gets `given` (the importer's
+/// word: "these were DGT clocks"), with a note, instead of the default clock. What the
+/// readings show wins over `given`.
+pub fn read_games_with(
+    mut reader: impl Read,
+    given: Option<ClockBehaviour>,
+) -> io::Result<Vec<ReadGame>> {
     let mut text = Vec::new();
     reader.read_to_end(&mut text)?;
     let mut games = Vec::new();
     let mut start = 0;
     for broken in unterminated_comments(&text) {
         let before = games.len();
-        read_segment(&text[start..broken.resume_at], &mut games)?;
+        read_segment(&text[start..broken.resume_at], &mut games, given)?;
         if games.len() > before
             && let Some(last) = games.pop()
         {
@@ -143,7 +157,7 @@ pub fn read_games(mut reader: impl Read) -> io::Result<Vec<ReadGame>> {
         }
         start = broken.resume_at;
     }
-    read_segment(&text[start..], &mut games)?;
+    read_segment(&text[start..], &mut games, given)?;
     Ok(games)
 }
 
@@ -254,14 +268,18 @@ fn unreadable_by_comment(game: ReadGame, broken: &UnterminatedComment) -> Unread
 }
 
 /// Reads the games of `text` (a part of a file) onto `games`, numbering them on.
-fn read_segment(text: &[u8], games: &mut Vec<ReadGame>) -> io::Result<()> {
+fn read_segment(
+    text: &[u8],
+    games: &mut Vec<ReadGame>,
+    given: Option<ClockBehaviour>,
+) -> io::Result<()> {
     let mut pgn = Reader::new(text);
     let mut visitor = CollectingVisitor::default();
     loop {
         match pgn.read_game(&mut visitor) {
             Ok(Some(raw)) => {
                 if raw.is_game() {
-                    games.push(plan(games.len(), raw));
+                    games.push(plan(games.len(), raw, given));
                 }
             }
             Ok(None) => break,
@@ -571,7 +589,7 @@ fn move_label(start: &Chess, ply: usize) -> String {
     }
 }
 
-fn plan(index: usize, raw: RawGame) -> ReadGame {
+fn plan(index: usize, raw: RawGame, given: Option<ClockBehaviour>) -> ReadGame {
     let unreadable = |error: String| {
         ReadGame::Unreadable(UnreadableGame {
             index,
@@ -608,6 +626,13 @@ fn plan(index: usize, raw: RawGame) -> ReadGame {
     {
         settings.clock_behaviour = behaviour;
         notes.push(note);
+    } else if let Some(given) = given {
+        settings.clock_behaviour = given;
+        notes.push(format!(
+            "The clock readings do not show how the clocks behaved: the game is imported with \
+             the clock behaviour given with the import ({}).",
+            describe_behaviour(given)
+        ));
     }
     let game_id = Uuid::new_v5(&import_namespace(), canonical_text(&raw).as_bytes());
     let pgn_result = raw
@@ -685,99 +710,6 @@ fn plan(index: usize, raw: RawGame) -> ReadGame {
         termination_tag: raw.tag("Termination").map(str::to_owned),
         notes,
     }))
-}
-
-/// How the clocks behaved, as far as the `[%clk]` readings show it (issue 36), with a note
-/// for the report; `None` when they do not show it (the default clock is kept).
-///
-/// * **Increment before the move** (the DGT habit): a reading in the first period above the
-///   most a clock that credits after the press can show (the first period's time and one
-///   increment for each move made) is read only by a clock that credited the next move's
-///   increment already. Judged from the standard start only.
-/// * **When the next period is added**: at the control move (the 40th of 90/40 + 30) a
-///   clock that counts presses shows the next period's time at once; a clock that adds it
-///   at 0:00 shows no jump. A jump of more than half the next period's time from the
-///   player's previous reading is the former, anything less the latter (both displays: the
-///   DGT 3000's multi-period modes).
-pub fn clock_behaviour_of(
-    control: &TimeControl,
-    start: &Chess,
-    moves: &[(SanPlus, Option<u64>)],
-) -> Option<(ClockBehaviour, String)> {
-    let increment = |number: u32| {
-        control
-            .bonus_for_move(number)
-            .filter(|b| b.mode == crate::rules::time_control::BonusMode::Increment)
-            .map_or(0, |b| b.ms)
-    };
-    let first_ms = control.periods.first().map(|p| p.time_ms)?;
-    let control_move = (control.periods.len() > 1)
-        .then(|| control.last_move_of_period(0))
-        .flatten();
-    let standard_start = *start == Chess::default();
-    let before_count = start.fullmoves().get().saturating_sub(1);
-    let mut number = [before_count, before_count];
-    if start.turn() == Color::Black {
-        number[0] += 1;
-    }
-    let mut previous: [Option<(u32, u64)>; 2] = [None, None];
-    let mut bound = [first_ms, first_ms];
-    let mut before_move = false;
-    let mut added: Option<PeriodTimeAdded> = None;
-    let mut turn = start.turn();
-    for (_, reading) in moves {
-        let index = usize::from(turn == Color::Black);
-        number[index] += 1;
-        let n = number[index];
-        bound[index] = bound[index].saturating_add(increment(n));
-        if let Some(ms) = *reading {
-            let in_first_period = control_move.is_none_or(|last| n < last);
-            if standard_start && in_first_period && ms > bound[index].saturating_add(1_000) {
-                before_move = true;
-            }
-            if let (Some(last), Some((prev_n, prev_ms))) = (control_move, previous[index])
-                && n == last
-                && prev_n + 1 == last
-                && let Some(next) = control.periods.get(1)
-            {
-                let jump = ms.saturating_sub(prev_ms);
-                added = Some(if jump > next.time_ms / 2 {
-                    PeriodTimeAdded::AtControlPress
-                } else {
-                    PeriodTimeAdded::AtZeroBothClocks
-                });
-            }
-            previous[index] = Some((n, ms));
-        }
-        turn = !turn;
-    }
-    if !before_move && added.is_none_or(|a| a == PeriodTimeAdded::AtControlPress) {
-        return None;
-    }
-    let behaviour = ClockBehaviour {
-        period_time_added: added.unwrap_or_default(),
-        increment_credit: if before_move {
-            IncrementCredit::BeforeMove
-        } else {
-            IncrementCredit::AfterPress
-        },
-    };
-    let mut said = Vec::new();
-    if before_move {
-        said.push("each increment credited before the move (a reading in the first period shows more than the period's time and the increments of the moves made)");
-    }
-    if added == Some(PeriodTimeAdded::AtZeroBothClocks) {
-        said.push(
-            "the next period added when a display reaches 0:00 (no jump at the control move)",
-        );
-    }
-    Some((
-        behaviour,
-        format!(
-            "The clock readings show a clock with {}: the game is imported with that clock behaviour.",
-            said.join(" and ")
-        ),
-    ))
 }
 
 fn settings_of(raw: &RawGame, notes: &mut Vec<String>) -> GameSettings {

@@ -649,3 +649,60 @@ async fn an_unterminated_comment_makes_its_game_unreadable_and_every_game_after_
     assert_eq!(results[2]["moves_stored"], 2);
     db.finish().await;
 }
+
+/// A game on DGT clocks broadcast without readings, then one whose readings show the
+/// increment credited before the move (1:30:55 after a five-second 1.e4 at 90 min + 30 s).
+const DGT_ROUND: &str = "[Event \"Import Open 2026\"]\n[Round \"9.1\"]\n[White \"Plain, Pia\"]\n[Black \"Quiet, Quin\"]\n[TimeControl \"40/5400+30:1800+30\"]\n\n1. d4 d5 2. c4 e6 *\n\n[Event \"Import Open 2026\"]\n[Round \"9.2\"]\n[White \"Shown, Sam\"]\n[Black \"Read, Rui\"]\n[TimeControl \"40/5400+30:1800+30\"]\n\n1. e4 {[%clk 1:30:55]} e5 {[%clk 1:30:50]} *\n";
+
+#[actix_web::test]
+async fn the_clock_behaviour_given_with_the_import_is_taken_where_the_readings_do_not_show_one_and_the_readings_win_where_they_do()
+ {
+    let db = TestDb::new().await;
+    let app = actix_test::init_service(arbiter::startup::app(db.state())).await;
+    let (status, report, _) = send(
+        &app,
+        actix_test::TestRequest::post()
+            .uri("/v1/games/import?period_time_added=at_zero_both_clocks")
+            .insert_header(bearer(&db.arbiter))
+            .insert_header(("content-type", "application/x-chess-pgn"))
+            .set_payload(DGT_ROUND),
+    )
+    .await;
+    assert_eq!(status, 200, "{report}");
+    let settings_of = |index: usize| {
+        let game = game_id(&report, index);
+        let app = &app;
+        let db = &db;
+        async move {
+            let (_, detail, _) = send(app, db.get().uri(&format!("/v1/games/{game}"))).await;
+            detail["game"]["settings"]["clock_behaviour"].clone()
+        }
+    };
+    // No readings: the import's word, the other part left at its default.
+    assert_eq!(
+        settings_of(0).await,
+        serde_json::json!({"period_time_added": "at_zero_both_clocks", "increment_credit": "after_press"})
+    );
+    let notes = report["results"][0]["notes"].to_string();
+    assert!(notes.contains("given with the import"), "{notes}");
+    // Readings that show the increment credited before the move: what they show.
+    assert_eq!(
+        settings_of(1).await,
+        serde_json::json!({"period_time_added": "at_control_press", "increment_credit": "before_move"})
+    );
+    let notes = report["results"][1]["notes"].to_string();
+    assert!(notes.contains("The clock readings show"), "{notes}");
+
+    // A value that is none of the behaviours is refused, the parameter named.
+    let reply = send(
+        &app,
+        actix_test::TestRequest::post()
+            .uri("/v1/games/import?period_time_added=at_midnight")
+            .insert_header(bearer(&db.arbiter))
+            .set_payload(DGT_ROUND),
+    )
+    .await;
+    assert_eq!(reply.0, 400, "{}", reply.1);
+    assert_eq!(reply.1["field"], "period_time_added", "{}", reply.1);
+    db.finish().await;
+}

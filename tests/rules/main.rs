@@ -18,6 +18,7 @@ mod narration;
 mod oracle;
 mod periods;
 mod properties;
+mod reconstruction;
 mod second_pass;
 mod shared;
 mod table;
