@@ -562,6 +562,8 @@ pub fn result_text(result: GameResult) -> &'static str {
         GameResult::BlackWins => "0-1",
         GameResult::Draw => "½-½",
         GameResult::BothLose => "0-0",
+        GameResult::WhiteLosesBlackHalf => "0-½",
+        GameResult::BlackLosesWhiteHalf => "½-0",
     }
 }
 

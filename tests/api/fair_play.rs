@@ -1793,6 +1793,34 @@ async fn the_fair_play_roles_set_the_tournaments_measures_on_its_page_and_a_wron
         "{stored}"
     );
     assert_eq!(stored["regulations"]["fair_play_report_days"], 7);
+    // 12.9.6 with ½ for the opponent is one choice of the list, and shows chosen again.
+    let response = test::call_service(
+        &app,
+        post(
+            &cookie,
+            vec![
+                ("pens_banned", "on"),
+                ("watches_banned", "on"),
+                ("lesser_penalty", "game_lost:draw"),
+                ("fair_play_report_days", "7"),
+            ],
+        ),
+    )
+    .await;
+    assert_eq!(response.status().as_u16(), 303);
+    let (_, stored, _) = send(&app, db.get().uri(&format!("/v1/tournaments/{id}"))).await;
+    assert_eq!(
+        stored["regulations"]["electronic_devices"],
+        json!({"bags_allowed": false, "lesser_penalty": "game_lost",
+               "lesser_penalty_opponent_score": "draw",
+               "pens_banned": true, "watches_banned": true}),
+        "{stored}"
+    );
+    let seen = crate::office::page_text(&app, &page, &cookie).await;
+    assert!(
+        seen.contains("<option value=\"game_lost:draw\" selected>"),
+        "{seen}"
+    );
 
     // A Fair Play Officer reads them, and cannot change them.
     let officer = crate::office::signed_in(&app, &fpo).await;
@@ -1895,5 +1923,66 @@ async fn an_evidence_file_uploaded_at_the_fair_play_desk_is_listed_with_its_sha2
     let _ = std::fs::remove_file(&file);
     browser.close().await;
     office.stop().await;
+    db.finish().await;
+}
+
+#[actix_web::test]
+async fn regulations_writing_loss_with_half_for_the_opponent_end_the_game_0_to_half_on_every_output()
+ {
+    let db = TestDb::new().await;
+    let app = test::init_service(arbiter::startup::app(db.state())).await;
+    let chief = fair_play_token(&db, FairPlayRole::ChiefArbiter, None).await;
+    // An opponent's score with a penalty other than 12.9.6 is refused, naming the field.
+    let mut settings = crate::support::standard_game();
+    settings["regulations"] = json!({"electronic_devices": {
+        "lesser_penalty": "warning", "lesser_penalty_opponent_score": "draw"}});
+    let (status, refused, _) =
+        send(&app, db.post().uri("/v1/games").set_json(settings.clone())).await;
+    assert_eq!(status, 422, "{refused}");
+    assert!(
+        refused
+            .to_string()
+            .contains("lesser_penalty_opponent_score"),
+        "{refused}"
+    );
+    // The regulations: a device on the person is a loss, the opponent scoring ½ (12.9.6).
+    settings["regulations"] = json!({"electronic_devices": {
+        "lesser_penalty": "game_lost", "lesser_penalty_opponent_score": "draw"}});
+    let (status, created, _) = send(&app, db.post().uri("/v1/games").set_json(settings)).await;
+    assert_eq!(status, 201, "{created}");
+    let game: Uuid = created["game"]["game_id"]
+        .as_str()
+        .and_then(|id| id.parse().ok())
+        .expect("a game id");
+    let (status, body) = append(
+        &app,
+        &db,
+        game,
+        1,
+        json!([{"type": "move", "by": "white", "san": "e4"},
+               {"type": "move", "by": "black", "san": "e5"}]),
+    )
+    .await;
+    assert_eq!(status, 201, "{body}");
+    let (status, found) =
+        post_fair_play(&app, &chief, game, record(Some("black"), phone_on_person())).await;
+    assert_eq!(status, 201, "{found}");
+    let ended = &found["events"][1]["event"];
+    assert_eq!(ended["type"], "game_ended", "{found}");
+    assert_eq!(ended["result"], "1/2-0", "{found}");
+    assert_eq!(ended["article"], "11.3.2.2, 12.9.6", "{found}");
+    let (status, state, _) = send(&app, db.get().uri(&format!("/v1/games/{game}"))).await;
+    assert_eq!(status, 200, "{state}");
+    assert_eq!(state["state"]["result"], "1/2-0", "{state}");
+    // The PGN writes the result in its tag and says it in words in the movetext.
+    let pgn = pgn_text(&app, &db.reader, &format!("/v1/games/{game}/pgn")).await;
+    assert!(pgn.contains("[Result \"1/2-0\"]"), "{pgn}");
+    assert!(
+        pgn.contains("{Black lost, White scores 1/2 (1/2-0)} *"),
+        "{pgn}"
+    );
+    // The audit re-runs the game to the same end.
+    let (_, audit, _) = send(&app, db.get().uri(&format!("/v1/games/{game}/audit"))).await;
+    assert_eq!(audit["verdict"], "reproduced", "{audit}");
     db.finish().await;
 }
