@@ -17,6 +17,7 @@ pub mod desk;
 pub mod error;
 pub mod events;
 pub mod fair_play;
+pub mod fair_play_forms;
 pub mod floor;
 pub mod follow;
 pub mod forms;

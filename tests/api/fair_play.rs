@@ -1078,15 +1078,54 @@ async fn a_fair_play_desk_form_sent_twice_is_stored_once() {
     let page = crate::office::page_text(&app, &desk, &cookie).await;
     let at = page.find("name=\"csrf\" value=\"").expect("a form's token") + 19;
     let csrf = page[at..at + page[at..].find('"').expect("end")].to_string();
+    // One form at a time, chosen from a row of actions above it (links, no script needed):
+    // the desk opens on "Device found".
+    for action in [
+        "Device found",
+        "Inspection refused",
+        "Custody",
+        "Evidence file",
+        "Note",
+    ] {
+        assert!(page.contains(&format!(">{action}</a>")), "{action}: {page}");
+    }
+    assert_eq!(
+        page.matches("<form class=\"fair-play-form\"").count(),
+        1,
+        "{page}"
+    );
+    assert!(
+        page.contains("name=\"type\" value=\"device_found\""),
+        "{page}"
+    );
     // Every form carries an id of its own.
-    let ids: Vec<&str> = page
-        .match_indices("name=\"event_id\" value=\"")
-        .map(|(i, m)| &page[i + m.len()..i + m.len() + 36])
-        .collect();
-    assert!(ids.len() >= 10, "an id per form: {ids:?}");
-    let distinct: std::collections::HashSet<&&str> = ids.iter().collect();
+    let id_of = |page: &str| -> Vec<String> {
+        page.match_indices("name=\"event_id\" value=\"")
+            .map(|(i, m)| page[i + m.len()..i + m.len() + 36].to_string())
+            .collect()
+    };
+    let mut ids = id_of(&page);
+    for form in [
+        "inspection_requested",
+        "inspection_done",
+        "custody_changed",
+        "checks",
+        "fair_play_note",
+    ] {
+        let shown = crate::office::page_text(&app, &format!("{desk}?form={form}"), &cookie).await;
+        assert!(
+            shown.contains("aria-current=\"page\"")
+                && !shown.contains("name=\"type\" value=\"device_found\""),
+            "{form}: {shown}"
+        );
+        ids.extend(id_of(&shown));
+    }
+    assert!(ids.len() >= 8, "an id per form: {ids:?}");
+    let distinct: std::collections::HashSet<&String> = ids.iter().collect();
     assert_eq!(distinct.len(), ids.len(), "no two forms share an id");
-    let event_id = ids[0].to_string();
+    let note_page =
+        crate::office::page_text(&app, &format!("{desk}?form=fair_play_note"), &cookie).await;
+    let event_id = id_of(&note_page)[0].clone();
     let before = db.event_count().await;
     let post = || {
         test::TestRequest::post()
@@ -1879,7 +1918,7 @@ async fn an_evidence_file_uploaded_at_the_fair_play_desk_is_listed_with_its_sha2
     browser.sign_in(&office, &chief).await;
     browser
         .client
-        .goto(&office.url(&format!("/office/fair-play/games/{game}")))
+        .goto(&office.url(&format!("/office/fair-play/games/{game}?form=evidence")))
         .await
         .expect("the desk");
     browser.wait_for("#evidence-form").await;
