@@ -508,6 +508,24 @@ pub enum ServiceEvent {
         /// Who made the ruling.
         ruled_by: RuledBy,
     },
+    /// The appeals committee upheld an appeal, under the event's appeals procedure, without a
+    /// result or a resumption (a warning, a time penalty, a claim's refusal reversed): the
+    /// decision cites the right of appeal and the regulation, and says the deposit is
+    /// returned (stored only when the regulations set the procedure, so that logs stored
+    /// before it audit as they did).
+    AppealUpheld {
+        /// The `seq` of the ruling appealed against.
+        against_seq: u64,
+        /// The article applied (the right of appeal).
+        article: String,
+        /// Why, in a sentence: the committee's reasons, the regulation, the deposit returned
+        /// and who sat.
+        reason: String,
+        /// The `appeal_decided` that caused it.
+        cause_seq: u64,
+        /// Who made the ruling.
+        ruled_by: RuledBy,
+    },
     /// An upheld appeal annulled a ruling and sent the players back to the board: the events
     /// in `annulled` no longer count (the game is folded without them), and the clocks show
     /// the committee's times.
@@ -886,6 +904,7 @@ impl ServiceEvent {
             ServiceEvent::GameEnded { .. } => "game_ended",
             ServiceEvent::GameResumed { .. } => "game_resumed",
             ServiceEvent::AppealDismissed { .. } => "appeal_dismissed",
+            ServiceEvent::AppealUpheld { .. } => "appeal_upheld",
         }
     }
 }
@@ -908,6 +927,7 @@ pub const SERVICE_EVENT_TYPES: &[&str] = &[
     "game_ended",
     "game_resumed",
     "appeal_dismissed",
+    "appeal_upheld",
 ];
 
 /// The `type` tags of decisions, the engine's and the people's: what `/v1/rulings` lists
@@ -918,6 +938,7 @@ pub const DECISION_TYPES: &[&str] = &[
     "game_ended",
     "game_resumed",
     "appeal_dismissed",
+    "appeal_upheld",
     "arbiter_decision",
     "appeal_decided",
 ];

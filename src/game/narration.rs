@@ -190,6 +190,7 @@ impl Narrator {
                 ServiceEvent::GameEnded { .. } => "the end of the game".to_string(),
                 ServiceEvent::GameResumed { .. } => "the resumption of play".to_string(),
                 ServiceEvent::AppealDismissed { .. } => "the appeal's dismissal".to_string(),
+                ServiceEvent::AppealUpheld { .. } => "the appeal's upholding".to_string(),
             },
         }
     }
@@ -490,6 +491,15 @@ impl Narrator {
                 ..
             } => format!(
                 "The appeal against {} is dismissed ({article}): {reason}",
+                self.reference(*against_seq)
+            ),
+            ServiceEvent::AppealUpheld {
+                against_seq,
+                article,
+                reason,
+                ..
+            } => format!(
+                "The appeal against {} is upheld ({article}): {reason}",
                 self.reference(*against_seq)
             ),
             ServiceEvent::GameEnded {

@@ -801,3 +801,59 @@ async fn the_appeals_procedure_is_set_on_the_tournaments_page_as_its_regulations
     assert!(!seen.contains("Save the procedure"), "{seen}");
     db.finish().await;
 }
+
+#[actix_web::test]
+async fn an_appeal_upheld_without_a_result_under_the_procedure_cites_the_article_the_regulation_and_the_deposit_returned()
+ {
+    let db = TestDb::new().await;
+    let app = test::init_service(arbiter::startup::app(db.state())).await;
+    let game = game_with_procedure(&app, &db).await;
+    // A warning (12.9.1) during the game, appealed and upheld: the game goes on.
+    let (seq, warned) = record(
+        &app,
+        &db,
+        game,
+        1,
+        json!([{"type": "move", "by": "white", "san": "e4"},
+               {"type": "arbiter_decision", "decision": "warning",
+                "reason": "talking to a spectator (12.9.1)"}]),
+    )
+    .await;
+    let warning = seq_of(&warned, "arbiter_decision");
+    let (status, _) = append_as(
+        &app,
+        &db.appeals,
+        game,
+        seq,
+        json!([{"type": "appeal_lodged", "by": "white", "against_seq": warning,
+                "grounds": "the spectator spoke to me"}]),
+    )
+    .await;
+    assert_eq!(status, 201);
+    let (status, body) = append_as(
+        &app,
+        &db.appeals,
+        game,
+        seq + 1,
+        json!([{"type": "appeal_decided", "against_seq": warning, "upheld": true,
+                "committee": [{"name": "Anna Chair"}, {"name": "Ben Member", "by_video": true}],
+                "reason": "White did not speak"}]),
+    )
+    .await;
+    assert_eq!(status, 201, "{body}");
+    let upheld = &body["events"][1]["event"];
+    assert_eq!(upheld["type"], "appeal_upheld", "{body}");
+    assert_eq!(upheld["article"], "11.10");
+    assert_eq!(upheld["against_seq"], warning);
+    let reason = upheld["reason"].as_str().unwrap_or_default();
+    assert!(
+        reason.contains("ECU Tournament Rules")
+            && reason.contains("the deposit of 100 EUR is returned")
+            && reason.contains("Anna Chair (chairman), Ben Member (by video)"),
+        "{reason}"
+    );
+    assert_eq!(state(&app, &db, game).await["status"], "in_progress");
+    let audit = audit(&app, &db, game).await;
+    assert_eq!(audit["verdict"], "reproduced", "{audit}");
+    db.finish().await;
+}
