@@ -95,6 +95,20 @@ fn results_of(outcome: Option<Outcome>) -> (TrfResult, TrfResult) {
         };
         return (both, both);
     }
+    // A game lost by one player whose opponent scores ½ (12.9.6): the loss and a draw.
+    let half = match outcome.result {
+        GameResult::WhiteLosesBlackHalf => Some((TrfResult::Loss, TrfResult::Draw)),
+        GameResult::BlackLosesWhiteHalf => Some((TrfResult::Draw, TrfResult::Loss)),
+        _ => None,
+    };
+    if let Some((white, black)) = half {
+        let unrated = |r: TrfResult| match (outcome.played, r) {
+            (Played::Played, r) => r,
+            (_, TrfResult::Loss) => TrfResult::UnratedLoss,
+            (_, _) => TrfResult::UnratedDraw,
+        };
+        return (unrated(white), unrated(black));
+    }
     let (played, forfeit, unrated) = match outcome.result {
         GameResult::WhiteWins => (TrfResult::Win, TrfResult::ForfeitWin, TrfResult::UnratedWin),
         GameResult::BlackWins => (
@@ -103,7 +117,10 @@ fn results_of(outcome: Option<Outcome>) -> (TrfResult, TrfResult) {
             TrfResult::UnratedLoss,
         ),
         // TRF has no forfeit draw: a drawn game not played is a draw not rated.
-        GameResult::Draw | GameResult::BothLose => (
+        GameResult::Draw
+        | GameResult::BothLose
+        | GameResult::WhiteLosesBlackHalf
+        | GameResult::BlackLosesWhiteHalf => (
             TrfResult::Draw,
             TrfResult::UnratedDraw,
             TrfResult::UnratedDraw,
@@ -526,6 +543,26 @@ mod tests {
         assert_eq!(
             results_of(ended(both, EndedAs::Adjudication, Played::Played)),
             (TrfResult::Loss, TrfResult::Loss)
+        );
+    }
+
+    #[test]
+    fn a_game_lost_with_half_for_the_opponent_is_the_losers_loss_and_the_opponents_draw() {
+        assert_eq!(
+            results_of(ended(
+                GameResult::WhiteLosesBlackHalf,
+                EndedAs::RulesInfraction,
+                Played::Played
+            )),
+            (TrfResult::Loss, TrfResult::Draw)
+        );
+        assert_eq!(
+            results_of(ended(
+                GameResult::BlackLosesWhiteHalf,
+                EndedAs::RulesInfraction,
+                Played::LessThanOneMove
+            )),
+            (TrfResult::UnratedDraw, TrfResult::UnratedLoss)
         );
     }
 }

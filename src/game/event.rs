@@ -15,7 +15,7 @@ use utoipa::ToSchema;
 
 pub use crate::rules::appeals::{AppealRegulations, Sitting};
 pub use crate::rules::claims::{ClaimKind, ClaimOutcome};
-use crate::rules::electronic_devices::DeviceRegulations;
+use crate::rules::electronic_devices::{DeviceRegulations, OpponentScore};
 pub use crate::rules::evidence::{ClaimEvidence, EndEvidence};
 pub use crate::rules::laws::{LawsEdition, TimeControlKind};
 pub use crate::rules::side::Side;
@@ -37,6 +37,15 @@ pub enum GameResult {
     /// notation for it; this is the one FIDE's Olympiad broadcasts and lichess use.
     #[serde(rename = "0-0")]
     BothLose,
+    /// White lost and Black scores a draw: the game declared lost by White, Black's score
+    /// set at ½ (12.9.6: "the arbiter shall also decide the opponent's score"; or the
+    /// regulations' lesser penalty, 11.3.2.2). PGN has no notation for it: the `Result` tag
+    /// writes `0-1/2`, as `0-0` for a double forfeit.
+    #[serde(rename = "0-1/2")]
+    WhiteLosesBlackHalf,
+    /// Black lost and White scores a draw (12.9.6), as [`GameResult::WhiteLosesBlackHalf`].
+    #[serde(rename = "1/2-0")]
+    BlackLosesWhiteHalf,
 }
 
 impl GameResult {
@@ -47,6 +56,19 @@ impl GameResult {
             GameResult::BlackWins => "0-1",
             GameResult::Draw => "1/2-1/2",
             GameResult::BothLose => "0-0",
+            GameResult::WhiteLosesBlackHalf => "0-1/2",
+            GameResult::BlackLosesWhiteHalf => "1/2-0",
+        }
+    }
+
+    /// The result of a game declared lost by `loser` with the opponent's score `opponent`
+    /// (12.9.6): the opponent's win, ½ for the opponent, or a loss for both (0-0).
+    pub fn lost_by(loser: Side, opponent: OpponentScore) -> GameResult {
+        match (opponent, loser) {
+            (OpponentScore::Win, _) => GameResult::win_for(loser.opponent()),
+            (OpponentScore::Draw, Side::White) => GameResult::WhiteLosesBlackHalf,
+            (OpponentScore::Draw, Side::Black) => GameResult::BlackLosesWhiteHalf,
+            (OpponentScore::Loss, _) => GameResult::BothLose,
         }
     }
 
@@ -65,6 +87,8 @@ impl GameResult {
             "0-1" => Some(GameResult::BlackWins),
             "1/2-1/2" => Some(GameResult::Draw),
             "0-0" => Some(GameResult::BothLose),
+            "0-1/2" => Some(GameResult::WhiteLosesBlackHalf),
+            "1/2-0" => Some(GameResult::BlackLosesWhiteHalf),
             _ => None,
         }
     }
@@ -311,10 +335,15 @@ pub enum RecordedEvent {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Forfeit {
-    /// The player who loses; the opponent wins.
+    /// The player who loses; the opponent wins unless `opponent_score` says otherwise.
     pub loser: Side,
     /// The article the game ends under.
     pub article: String,
+    /// The opponent's score when it is not the win: 12.9.6 with ½ or nothing for the
+    /// opponent (the arbiter's choice, or the regulations' lesser penalty). Absent, the
+    /// opponent wins (rows stored before it read as before).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub opponent_score: Option<OpponentScore>,
 }
 
 /// The public part of a fair-play ruling that changes a clock (12.9.2, 12.9.3): whose clock,
@@ -487,6 +516,24 @@ pub enum ServiceEvent {
         article: String,
         /// Why, in a sentence: the committee's reasons, the regulation, the deposit kept and
         /// who sat.
+        reason: String,
+        /// The `appeal_decided` that caused it.
+        cause_seq: u64,
+        /// Who made the ruling.
+        ruled_by: RuledBy,
+    },
+    /// The appeals committee upheld an appeal, under the event's appeals procedure, without a
+    /// result or a resumption (a warning, a time penalty, a claim's refusal reversed): the
+    /// decision cites the right of appeal and the regulation, and says the deposit is
+    /// returned (stored only when the regulations set the procedure, so that logs stored
+    /// before it audit as they did).
+    AppealUpheld {
+        /// The `seq` of the ruling appealed against.
+        against_seq: u64,
+        /// The article applied (the right of appeal).
+        article: String,
+        /// Why, in a sentence: the committee's reasons, the regulation, the deposit returned
+        /// and who sat.
         reason: String,
         /// The `appeal_decided` that caused it.
         cause_seq: u64,
@@ -864,6 +911,7 @@ pub const SERVICE_EVENT_TYPES: &[&str] = &[
     "game_ended",
     "game_resumed",
     "appeal_dismissed",
+    "appeal_upheld",
 ];
 
 /// The `type` tags of decisions, the engine's and the people's: what `/v1/rulings` lists
@@ -874,6 +922,7 @@ pub const DECISION_TYPES: &[&str] = &[
     "game_ended",
     "game_resumed",
     "appeal_dismissed",
+    "appeal_upheld",
     "arbiter_decision",
     "appeal_decided",
 ];

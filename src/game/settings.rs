@@ -70,6 +70,11 @@ pub enum SettingsError {
         "regulations.electronic_devices.lesser_penalty_ms must be from 1 to 3600000 milliseconds (an hour): the time a lesser penalty of 12.9.2 gives or of 12.9.3 takes, or left out for the arbiter to set"
     )]
     LesserPenaltyTime,
+    /// An opponent's score set for a lesser penalty other than 12.9.6.
+    #[error(
+        "regulations.electronic_devices.lesser_penalty_opponent_score goes with a lesser penalty of 12.9.6 only (lesser_penalty game_lost: the game declared lost by the offending player, the opponent scoring win, draw or loss); leave it out with any other penalty"
+    )]
+    LesserPenaltyOpponentScore,
     /// The moves completed at the start do not fit the start position.
     #[error(
         "start_moves_completed: {0}; give {{\"white\": n, \"black\": n}} with White to move, {{\"white\": n + 1, \"black\": n}} with Black to move, with a start_fen, or leave it out to count from the FEN's move number"
@@ -103,6 +108,9 @@ impl SettingsError {
             SettingsError::EarliestAgreementMove => "regulations.earliest_agreement_move",
             SettingsError::FairPlayReportDays => "regulations.fair_play_report_days",
             SettingsError::LesserPenaltyTime => "regulations.electronic_devices.lesser_penalty_ms",
+            SettingsError::LesserPenaltyOpponentScore => {
+                "regulations.electronic_devices.lesser_penalty_opponent_score"
+            }
             SettingsError::Board => "board",
             SettingsError::Appeals(field, _) => field,
         }
@@ -201,6 +209,12 @@ pub fn validate_regulations(regulations: &Regulations) -> Result<(), SettingsErr
         .is_some_and(|ms| ms == 0 || ms > MAX_EXTRA_MS)
     {
         return Err(SettingsError::LesserPenaltyTime);
+    }
+    let devices = &regulations.electronic_devices;
+    if devices.lesser_penalty_opponent_score.is_some()
+        && devices.lesser_penalty != Some(crate::rules::electronic_devices::PenaltyOption::GameLost)
+    {
+        return Err(SettingsError::LesserPenaltyOpponentScore);
     }
     validate_appeals(&regulations.appeals)
 }

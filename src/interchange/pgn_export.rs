@@ -456,7 +456,12 @@ pub fn export_pgn_styled(
                 tokens.push(text);
             }
         }
-        if result == GameResult::BothLose.pgn() {
+        if let Some(words) = uneven_result_words(result) {
+            // Neither is a PGN result token: the `Result` tag gives it, the movetext says it
+            // in a comment and ends with `*`, as for 0-0 below.
+            tokens.push(format!("{{{words}}}"));
+            tokens.push("*".to_string());
+        } else if result == GameResult::BothLose.pgn() {
             // PGN's movetext has no token for 0-0, and parsers read `0-0` there as castling:
             // the `Result` tag says 0-0 (as FIDE's Olympiad broadcasts and lichess write it),
             // the movetext says it in a comment and ends with `*`, which every reader takes.
@@ -539,6 +544,16 @@ fn write_movetext(pgn: &mut String, tokens: &[String]) {
     }
     pgn.push_str(&line);
     pgn.push_str("\n\n");
+}
+
+/// The words of a result where one player lost and the other scores ½ (12.9.6), which PGN's
+/// movetext has no token for; `None` for any other result.
+fn uneven_result_words(result: &str) -> Option<&'static str> {
+    match GameResult::parse(result)? {
+        GameResult::WhiteLosesBlackHalf => Some("White lost, Black scores 1/2 (0-1/2)"),
+        GameResult::BlackLosesWhiteHalf => Some("Black lost, White scores 1/2 (1/2-0)"),
+        _ => None,
+    }
 }
 
 #[cfg(test)]

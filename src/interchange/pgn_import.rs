@@ -498,6 +498,8 @@ fn result_of(text: &str) -> Option<GameResult> {
         "0-1" => Some(GameResult::BlackWins),
         "1/2-1/2" | "½-½" => Some(GameResult::Draw),
         "0-0" => Some(GameResult::BothLose),
+        "0-1/2" | "0-½" => Some(GameResult::WhiteLosesBlackHalf),
+        "1/2-0" | "½-0" => Some(GameResult::BlackLosesWhiteHalf),
         _ => None,
     }
 }
@@ -508,7 +510,10 @@ fn tag_ending(termination: Option<&str>, result: Option<GameResult>) -> Option<R
     let loser = match result? {
         GameResult::WhiteWins => Side::Black,
         GameResult::BlackWins => Side::White,
-        GameResult::Draw | GameResult::BothLose => return None,
+        GameResult::Draw
+        | GameResult::BothLose
+        | GameResult::WhiteLosesBlackHalf
+        | GameResult::BlackLosesWhiteHalf => return None,
     };
     let termination = termination?.to_lowercase();
     if termination.contains("time forfeit") || termination.contains("on time") {

@@ -165,6 +165,8 @@ fn rounds_part(report: &ChiefArbiterReport) -> Markup {
                 p.facts {
                     (round.boards.len()) " games: " (white) " won by White, " (draws) " drawn, " (black) " won by Black"
                     @if double > 0 { ", " (double) " double forfeit(s)" }
+                    @let uneven = round.boards.len().saturating_sub(white + draws + black + double + open);
+                    @if uneven > 0 { ", " (uneven) " lost by one player with ½ for the other (12.9.6)" }
                     @if open > 0 { ", " strong { (open) " without a result" } }
                     "."
                 }

@@ -550,7 +550,7 @@ fn settings_from(fields: &Fields) -> Result<TournamentSettings, String> {
             // The fair-play measures are set by their own form (`super::measures`).
             electronic_devices: Default::default(),
             fair_play_report_days: None,
-            // The appeals procedure is set through the API (`regulations.appeals`).
+            // The appeals procedure has its own form (`super::appeals_procedure`).
             appeals: Default::default(),
         },
         arbiters: fields
@@ -684,7 +684,7 @@ pub async fn show(
         div.page-head {
             h1 { (settings.name) }
         }
-        @if let Some(flash) = flash.as_ref().filter(|f| !f.refused && f.form != "fair-play-measures") {
+        @if let Some(flash) = flash.as_ref().filter(|f| !f.refused && f.form != "fair-play-measures" && f.form != super::appeals_procedure::FORM) {
             p.notice role="status" { (flash.message) }
         }
         div.columns {
@@ -720,6 +720,7 @@ pub async fn show(
                 }
             }
             (super::measures::panel(&viewer, &tournament, &rounds))
+            (super::appeals_procedure::panel(&viewer, &tournament, may_write))
             section.panel {
                 h2 { "Rounds" }
                 @if rounds.is_empty() {

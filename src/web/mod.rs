@@ -11,12 +11,14 @@
 //! origin and are served with a `Content-Security-Policy` of `'self'` (no inline script or
 //! style). Sessions, CSRF protection and the session cookie are in [`session`].
 
+pub mod appeals_procedure;
 pub mod assets;
 pub mod chief_report;
 pub mod desk;
 pub mod error;
 pub mod events;
 pub mod fair_play;
+pub mod fair_play_forms;
 pub mod floor;
 pub mod follow;
 pub mod forms;
@@ -67,6 +69,10 @@ pub fn routes(config: &mut web::ServiceConfig) {
                 .route(
                     "/events/{id}/fair-play-measures",
                     web::post().to(measures::save),
+                )
+                .route(
+                    "/events/{id}/appeals-procedure",
+                    web::post().to(appeals_procedure::save),
                 )
                 .route(
                     "/events/{id}/rounds/{round}/follow",
