@@ -293,6 +293,7 @@ pub fn game_settings(
         board: Some(pairing.board),
         site: tournament.site.clone(),
         start_fen: overrides.start_fen,
+        date: None,
         start_moves_completed: None,
         start_clocks: None,
         time_control: overrides

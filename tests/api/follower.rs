@@ -1754,3 +1754,106 @@ async fn both_kings_in_the_centre_with_the_feeds_result_propose_that_result_once
     app.stop().await;
     db.finish().await;
 }
+
+/// The round's PGN with board 1's game ending as `result` with `termination` stated.
+fn round_pgn_terminated(moves: &[(String, u64)], result: &str, termination: &str) -> String {
+    round_pgn(moves, result).replacen(
+        "[Board \"1\"]\n",
+        &format!("[Board \"1\"]\n[Termination \"{termination}\"]\n"),
+        1,
+    )
+}
+
+/// The types of the game's recorded events (not the service's), in log order.
+async fn recorded_types(db: &TestDb, game: Uuid) -> Vec<&'static str> {
+    events_of(db, game)
+        .await
+        .into_iter()
+        .filter_map(|e| match e.event {
+            Event::Recorded(recorded) => Some(recorded.type_name()),
+            Event::Service(_) => None,
+        })
+        .collect()
+}
+
+#[actix_web::test]
+async fn a_round_pgn_result_with_its_termination_is_recorded_as_the_fact_the_file_states() {
+    let db = TestDb::new().await;
+    let app = spawn(&db).await;
+    let (tournament, game) = round_with_one_board(&app, &db).await;
+    let feed = Feed::start().await;
+    let line = real_game();
+    follow_as(
+        &app,
+        &db,
+        &tournament,
+        "pgn",
+        &format!("{}round.pgn", feed.url),
+    )
+    .await;
+    // White lost on time after 10 plies, as the broadcast's file states it.
+    feed.publish_pgn(round_pgn_terminated(&line[..10], "0-1", "Time forfeit"));
+    let attention = wait_for_attention(&app, &db, &tournament, "proposed_result").await;
+    assert_eq!(attention["attention"]["result"], "0-1", "{attention}");
+    assert_eq!(
+        attention["attention"]["termination"], "Time forfeit",
+        "{attention}"
+    );
+    assert_eq!(stored_moves(&app, game).await, sans(&line[..10]));
+    let id = attention["attention_id"].as_str().expect("id");
+    let (status, decided) = decide(&app, &db, id, "record_result").await;
+    assert_eq!(status, 200, "{decided}");
+    // Recorded as White's flag fall, which the engine rules on (6.9: Black can mate).
+    let types = recorded_types(&db, game).await;
+    assert_eq!(types.last(), Some(&"flag"), "{types:?}");
+    let (state, _) = app
+        .state
+        .arbitration
+        .state_at(game, None)
+        .await
+        .expect("game");
+    assert_eq!(
+        state.result(),
+        Some(arbiter::game::event::GameResult::BlackWins)
+    );
+    assert_eq!(stored_moves(&app, game).await, sans(&line[..10]));
+    app.stop().await;
+    db.finish().await;
+}
+
+#[actix_web::test]
+async fn a_round_pgn_result_without_a_termination_is_kept_as_reported() {
+    let db = TestDb::new().await;
+    let app = spawn(&db).await;
+    let (tournament, game) = round_with_one_board(&app, &db).await;
+    let feed = Feed::start().await;
+    let line = real_game();
+    follow_as(
+        &app,
+        &db,
+        &tournament,
+        "pgn",
+        &format!("{}round.pgn", feed.url),
+    )
+    .await;
+    feed.publish_pgn(round_pgn(&line[..10], "1/2-1/2"));
+    let attention = wait_for_attention(&app, &db, &tournament, "proposed_result").await;
+    assert!(
+        attention["attention"]["termination"].is_null(),
+        "{attention}"
+    );
+    let id = attention["attention_id"].as_str().expect("id");
+    let (status, decided) = decide(&app, &db, id, "record_result").await;
+    assert_eq!(status, 200, "{decided}");
+    let types = recorded_types(&db, game).await;
+    assert_eq!(types.last(), Some(&"arbiter_decision"), "{types:?}");
+    let (state, _) = app
+        .state
+        .arbitration
+        .state_at(game, None)
+        .await
+        .expect("game");
+    assert_eq!(state.result(), Some(arbiter::game::event::GameResult::Draw));
+    app.stop().await;
+    db.finish().await;
+}
