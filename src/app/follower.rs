@@ -41,7 +41,7 @@ use uuid::Uuid;
 
 mod decisions;
 pub use decisions::{Decided, attention_kind, choice_name, describe, fitting_choices};
-use decisions::{feed_evidence, taken_back_text, truncation};
+use decisions::{feed_evidence, merged_notice, taken_back_text, truncation};
 
 /// The namespace of the event ids the follower derives from the feed.
 const FEED_EVENT_NAMESPACE: Uuid = Uuid::from_u128(0x6f1c_2b7e_94d3_4c1a_8e55_0d2f_a7b3_c911);
@@ -562,11 +562,14 @@ impl Followers {
                 }
                 Err(other) => return Err(other.into()),
             }
-            let notice = Attention::CorrectedByFeed {
-                keep_plies: keep,
-                stored_plies: stored.len(),
+            // A notice still open for an earlier takeback takes this one in, so that one undo
+            // restores the line as it stood before both.
+            let earlier = self.store().game_attention(game_id).await?;
+            let notice = merged_notice(
+                earlier.as_ref().map(|open| &open.attention),
+                keep,
                 retracted,
-            };
+            );
             self.store()
                 .open_attention(follow_id, game_id, board, &notice, feed, feed_result)
                 .await?;

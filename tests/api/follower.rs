@@ -1857,3 +1857,76 @@ async fn a_round_pgn_result_without_a_termination_is_kept_as_reported() {
     app.stop().await;
     db.finish().await;
 }
+
+#[actix_web::test]
+async fn a_second_takeback_the_feed_applies_keeps_the_undo_of_the_first() {
+    let db = TestDb::new().await;
+    let app = spawn(&db).await;
+    let (tournament, game) = round_with_one_board(&app, &db).await;
+    let feed = Feed::start().await;
+    let line = real_game();
+    // 12 plies (to 6... f4); the board takes back 6. d3 f4 and 6. h3 is played; then it takes
+    // back 5... f5 6. h3 and 5... Nf6 is played.
+    let mut first = line[..10].to_vec();
+    first.push(("h3".into(), 260));
+    let mut second = line[..9].to_vec();
+    second.push(("Nf6".into(), 270));
+    let frames = vec![
+        dgt_json(&line[..12], "*"),
+        dgt_json(&line[..12], "*"),
+        dgt_json(&line[..10], "*"),
+        dgt_json(&line[..10], "*"),
+        dgt_json(&first, "*"),
+        dgt_json(&first, "*"),
+        dgt_json(&line[..9], "*"),
+        dgt_json(&line[..9], "*"),
+        dgt_json(&second, "*"),
+        dgt_json(&second, "*"),
+    ];
+    feed.play(1, frames);
+    follow(&app, &db, &tournament, &feed.url).await;
+    eventually("every frame served", || async { feed.played() }).await;
+    wait_for_plies(&app, game, 10).await;
+    eventually("the board's second line stored", || async {
+        stored_moves(&app, game).await == sans(&second)
+    })
+    .await;
+    // One notice, for both takebacks: undoing it restores the line before the first.
+    let notice = wait_for_attention(&app, &db, &tournament, "corrected_by_feed").await;
+    assert_eq!(notice["attention"]["keep_plies"], 9, "{notice}");
+    assert_eq!(notice["attention"]["stored_plies"], 12, "{notice}");
+    assert_eq!(
+        notice["attention"]["retracted"]
+            .as_array()
+            .map(|moves| moves.iter().map(|m| m["san"].clone()).collect::<Vec<_>>()),
+        Some(line[9..12].iter().map(|(s, _)| json!(s)).collect()),
+        "{notice}"
+    );
+    let id = notice["attention_id"].as_str().expect("id");
+    let (status, decided) = decide(&app, &db, id, "undo_correction").await;
+    assert_eq!(status, 200, "{decided}");
+    assert_eq!(
+        stored_moves(&app, game).await,
+        sans(&line[..12]),
+        "the line as it stood before both takebacks"
+    );
+    // The restored moves keep their readings.
+    let readings: Vec<Option<u64>> = events_of(&db, game)
+        .await
+        .into_iter()
+        .filter(|e| matches!(e.event, Event::Recorded(RecordedEvent::Move { .. })))
+        .rev()
+        .take(3)
+        .map(|e| e.clock.and_then(|c| c.white_ms.or(c.black_ms)))
+        .collect();
+    assert_eq!(
+        readings,
+        line[9..12]
+            .iter()
+            .rev()
+            .map(|(_, s)| Some(s * 1000))
+            .collect::<Vec<_>>()
+    );
+    app.stop().await;
+    db.finish().await;
+}

@@ -288,6 +288,42 @@ pub(super) fn truncation(
     Ok(events)
 }
 
+/// The notice of a takeback the board feed applied (keeping `keep` plies, retracting
+/// `retracted`), taking in the notice of an earlier one still open (`earlier`): undoing the
+/// result restores the line as it stood before both. The moves the later takeback retracted
+/// up to the earlier one's ply were the earlier line's; those after it were the feed's own
+/// since, which an undo does not restore.
+pub(super) fn merged_notice(
+    earlier: Option<&Attention>,
+    keep: usize,
+    retracted: Vec<FeedMove>,
+) -> Attention {
+    match earlier {
+        Some(Attention::CorrectedByFeed {
+            keep_plies: earlier_keep,
+            retracted: earlier_retracted,
+            ..
+        }) => {
+            let mut line: Vec<FeedMove> = retracted
+                .into_iter()
+                .take(earlier_keep.saturating_sub(keep))
+                .collect();
+            line.extend(earlier_retracted.iter().cloned());
+            let keep = keep.min(*earlier_keep);
+            Attention::CorrectedByFeed {
+                keep_plies: keep,
+                stored_plies: keep + line.len(),
+                retracted: line,
+            }
+        }
+        _ => Attention::CorrectedByFeed {
+            keep_plies: keep,
+            stored_plies: keep + retracted.len(),
+            retracted,
+        },
+    }
+}
+
 /// The evidence kept in the log with the arbiter's decision: what the feed said, and why it
 /// was not stored.
 fn evidence_text(open: &FollowAttention) -> String {
@@ -414,4 +450,63 @@ pub fn choice_name(choice: ArbiterChoice) -> &'static str {
 
 fn result_text(result: GameResult) -> &'static str {
     result.pgn()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn moves(sans: &[&str]) -> Vec<FeedMove> {
+        sans.iter()
+            .map(|san| FeedMove {
+                san: (*san).to_string(),
+                seconds_left: None,
+                seconds_used: None,
+            })
+            .collect()
+    }
+
+    fn notice(keep: usize, retracted: &[&str]) -> Attention {
+        Attention::CorrectedByFeed {
+            keep_plies: keep,
+            stored_plies: keep + retracted.len(),
+            retracted: moves(retracted),
+        }
+    }
+
+    #[test]
+    fn a_later_takeback_reaching_before_the_earlier_one_restores_the_whole_earlier_line() {
+        // 12 plies; the feed took back d3 f4 (keeping 10) and recorded h3; then it took back
+        // f5 h3 (keeping 9). One undo restores f5 d3 f4 after ply 9.
+        let earlier = notice(10, &["d3", "f4"]);
+        assert_eq!(
+            merged_notice(Some(&earlier), 9, moves(&["f5", "h3"])),
+            notice(9, &["f5", "d3", "f4"])
+        );
+    }
+
+    #[test]
+    fn a_later_takeback_of_the_feeds_own_moves_keeps_the_earlier_undo() {
+        // The second takeback retracts only h3 Nf6, which the feed recorded after the first.
+        let earlier = notice(10, &["d3", "f4"]);
+        assert_eq!(
+            merged_notice(Some(&earlier), 10, moves(&["h3", "Nf6"])),
+            earlier
+        );
+        assert_eq!(merged_notice(Some(&earlier), 11, moves(&["Nf6"])), earlier);
+    }
+
+    #[test]
+    fn without_an_earlier_notice_the_takeback_is_its_own() {
+        let illegal = Attention::IllegalMove {
+            ply: 3,
+            san: "Qh8".into(),
+            reason: "not legal".into(),
+        };
+        assert_eq!(
+            merged_notice(Some(&illegal), 4, moves(&["Nf3"])),
+            notice(4, &["Nf3"])
+        );
+        assert_eq!(merged_notice(None, 4, moves(&["Nf3"])), notice(4, &["Nf3"]));
+    }
 }
