@@ -1930,3 +1930,189 @@ async fn a_second_takeback_the_feed_applies_keeps_the_undo_of_the_first() {
     app.stop().await;
     db.finish().await;
 }
+
+/// Erigaisi - Sindarov (TWIC 1599, the second game of the file): 115 half-moves, the last
+/// one played in a dead position (bare kings and a minor piece after ply 114).
+fn dead_position_game() -> Vec<(String, u64)> {
+    let path = crate::shared::shared("data/games/twic1599.pgn");
+    let file = std::fs::File::open(&path).expect("the TWIC file");
+    let games = read_games(std::io::BufReader::new(file)).expect("readable PGN");
+    let Some(ReadGame::Planned(plan)) = games.into_iter().nth(1) else {
+        panic!("the second game of {}", path.display());
+    };
+    plan.events
+        .iter()
+        .filter_map(|planned| match &planned.event {
+            // The file has no clocks: a steady reading under the control's base time.
+            RecordedEvent::Move { san, .. } => Some((san.clone(), 200)),
+            _ => None,
+        })
+        .collect()
+}
+
+#[actix_web::test]
+async fn a_game_the_engine_ends_in_a_dead_position_stores_nothing_the_board_plays_after() {
+    let db = TestDb::new().await;
+    let app = spawn(&db).await;
+    let (tournament, game) = round_with_one_board(&app, &db).await;
+    let feed = Feed::start().await;
+    let line = dead_position_game();
+    assert_eq!(line.len(), 115, "the record as the file has it");
+    follow(&app, &db, &tournament, &feed.url).await;
+    // The board goes on after the dead position: its last move is published with the rest.
+    feed.publish(1, dgt_json(&line, "*"));
+    wait_for_plies(&app, game, 114).await;
+    let attention = wait_for_attention(&app, &db, &tournament, "refused").await;
+    assert_eq!(attention["attention"]["ply"], 115, "{attention}");
+    assert_eq!(attention["attention"]["san"], line[114].0, "{attention}");
+    let (state, _) = app
+        .state
+        .arbitration
+        .state_at(game, None)
+        .await
+        .expect("game");
+    assert_eq!(
+        state.result(),
+        Some(arbiter::game::event::GameResult::Draw),
+        "the engine ended the game (5.2.2)"
+    );
+    assert_eq!(
+        stored_moves(&app, game).await,
+        sans(&line[..114]),
+        "the game as played up to its end, nothing after"
+    );
+    app.stop().await;
+    db.finish().await;
+}
+
+/// How a round's PGN fails.
+#[derive(Clone, Copy, Debug)]
+enum Fault {
+    /// It answers 503.
+    Unavailable,
+    /// It closes every connection without answering.
+    Closing,
+    /// It never answers (the poll times out).
+    Silent,
+}
+
+impl Fault {
+    fn set(self, feed: &Feed, on: bool) {
+        match self {
+            Fault::Unavailable => feed.set_down(on),
+            Fault::Closing => feed.set_closing(on),
+            Fault::Silent => feed.set_silent(on),
+        }
+    }
+}
+
+/// A round followed from its PGN while the file fails as `fault` says: the failures are noted
+/// on the follow, nothing is stored meanwhile, and every move the board made meanwhile is
+/// stored once the file answers again, in order and once.
+async fn a_round_pgn_that_fails_is_waited_for_and_resumed_with_no_gap(fault: Fault) {
+    let db = TestDb::new().await;
+    let app = db
+        .spawn_app(|config| {
+            config.follow_poll_ms = 100;
+            config.follow_max_backoff_ms = 400;
+            config.follow_timeout_ms = 300;
+            config.follow_allow_hosts = vec!["127.0.0.1".into()];
+        })
+        .await;
+    let (tournament, game) = round_with_one_board(&app, &db).await;
+    let feed = Feed::start().await;
+    let line = real_game();
+    follow_as(
+        &app,
+        &db,
+        &tournament,
+        "pgn",
+        &format!("{}round.pgn", feed.url),
+    )
+    .await;
+    feed.publish_pgn(round_pgn(&line[..6], "*"));
+    wait_for_plies(&app, game, 6).await;
+    fault.set(&feed, true);
+    feed.publish_pgn(round_pgn(&line[..14], "*"));
+    eventually("two failed polls", || async {
+        follow_view(&app, &db, &tournament).await["follow"]["failures"]
+            .as_u64()
+            .is_some_and(|f| f >= 2)
+    })
+    .await;
+    let view = follow_view(&app, &db, &tournament).await;
+    let error = view["follow"]["last_error"].as_str().unwrap_or_default();
+    assert!(error.contains("round.pgn"), "{fault:?}: {view}");
+    match fault {
+        Fault::Unavailable => assert!(error.contains("503"), "{view}"),
+        Fault::Silent => assert!(error.contains("timed out"), "{view}"),
+        Fault::Closing => {}
+    }
+    assert_eq!(stored_moves(&app, game).await.len(), 6, "{fault:?}");
+    fault.set(&feed, false);
+    wait_for_plies(&app, game, 14).await;
+    assert_eq!(stored_moves(&app, game).await, sans(&line[..14]), "no gap");
+    assert_eq!(events_of(&db, game).await.len(), 1 + 14, "each move once");
+    eventually("the follow answers again", || async {
+        follow_view(&app, &db, &tournament).await["follow"]["failures"] == 0
+    })
+    .await;
+    app.stop().await;
+    db.finish().await;
+}
+
+#[actix_web::test]
+async fn a_round_pgn_answering_503_is_waited_for_and_resumed_with_no_gap() {
+    a_round_pgn_that_fails_is_waited_for_and_resumed_with_no_gap(Fault::Unavailable).await;
+}
+
+#[actix_web::test]
+async fn a_round_pgn_that_closes_its_connections_is_waited_for_and_resumed_with_no_gap() {
+    a_round_pgn_that_fails_is_waited_for_and_resumed_with_no_gap(Fault::Closing).await;
+}
+
+#[actix_web::test]
+async fn a_round_pgn_that_stops_answering_times_out_and_is_resumed_with_no_gap() {
+    a_round_pgn_that_fails_is_waited_for_and_resumed_with_no_gap(Fault::Silent).await;
+}
+
+#[actix_web::test]
+async fn a_takeback_in_the_round_pgn_is_applied_by_the_feed_and_undoable() {
+    let db = TestDb::new().await;
+    let app = spawn(&db).await;
+    let (tournament, game) = round_with_one_board(&app, &db).await;
+    let feed = Feed::start().await;
+    let line = real_game();
+    follow_as(
+        &app,
+        &db,
+        &tournament,
+        "pgn",
+        &format!("{}round.pgn", feed.url),
+    )
+    .await;
+    feed.publish_pgn(round_pgn(&line[..12], "*"));
+    wait_for_plies(&app, game, 12).await;
+    // The broadcast's file takes back 6... f4; 6... Nf6 is played instead.
+    let mut other = line[..11].to_vec();
+    other.push(("Nf6".into(), 250));
+    feed.publish_pgn(round_pgn(&other, "*"));
+    eventually("the board's line stored", || async {
+        stored_moves(&app, game).await == sans(&other)
+    })
+    .await;
+    let corrections = corrections_of(&db, game).await;
+    assert_eq!(corrections.len(), 1, "{corrections:?}");
+    assert_eq!(corrections[0].0, "board feed");
+    let notice = wait_for_attention(&app, &db, &tournament, "corrected_by_feed").await;
+    assert_eq!(notice["attention"]["keep_plies"], 11, "{notice}");
+    let id = notice["attention_id"].as_str().expect("id");
+    let (status, decided) = decide(&app, &db, id, "undo_correction").await;
+    assert_eq!(status, 200, "{decided}");
+    assert_eq!(stored_moves(&app, game).await, sans(&line[..12]));
+    // The file still shows its own line: now over the arbiter's entries, so it waits.
+    let waits = wait_for_attention(&app, &db, &tournament, "diverges").await;
+    assert_eq!(waits["attention"]["ply"], 12, "{waits}");
+    app.stop().await;
+    db.finish().await;
+}
