@@ -32,7 +32,7 @@ use crate::store::{
     StoreError, TakebackPolicy,
 };
 use serde::{Deserialize, Serialize};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tokio::sync::watch;
@@ -57,15 +57,19 @@ pub struct FollowTiming {
     pub poll: Duration,
     /// The longest wait after failures (the wait doubles after each failure up to it).
     pub max_backoff: Duration,
+    /// How soon a board whose feed changed is fetched again, to see whether the change
+    /// stands; at [`FollowTiming::poll`] or above, the next poll does it.
+    pub confirm: Duration,
 }
 
 impl FollowTiming {
     /// The timing the service's settings give (`--follow-poll-ms`, at least 100 ms;
-    /// `--follow-max-backoff-ms`).
+    /// `--follow-max-backoff-ms`; `--follow-confirm-ms`, at least 100 ms).
     pub fn of(config: &crate::config::ServeConfig) -> FollowTiming {
         FollowTiming {
             poll: Duration::from_millis(config.follow_poll_ms.max(100)),
             max_backoff: Duration::from_millis(config.follow_max_backoff_ms),
+            confirm: Duration::from_millis(config.follow_confirm_ms.max(100)),
         }
     }
 
@@ -287,7 +291,23 @@ impl Followers {
             if let Err(error) = self.store().note_poll(follow_id, &outcome).await {
                 tracing::warn!(%follow_id, %error, "cannot note the poll");
             }
-            if wait(self.timing.wait_after(failures), &mut stopped).await {
+            let mut rest = self.timing.wait_after(failures);
+            if failures == 0 && self.timing.confirm < rest && !seen.unsettled.is_empty() {
+                // The boards whose feed changed are read again soon, so that a move that
+                // stands is stored without waiting for the next poll.
+                if wait(self.timing.confirm, &mut stopped).await {
+                    return;
+                }
+                rest = rest.saturating_sub(self.timing.confirm);
+                let changed = seen.unsettled.clone();
+                if let Err(error) = self
+                    .poll_round_with(&follow, Some(&mut seen), Some(&changed))
+                    .await
+                {
+                    tracing::debug!(%follow_id, %error, "reading the changed boards again failed; the next poll reads them");
+                }
+            }
+            if wait(rest, &mut stopped).await {
                 return;
             }
         }
@@ -302,7 +322,7 @@ impl Followers {
     /// Without a memory of earlier polls, each frame is taken as it stands (as if it had
     /// stood) and the moves keep their own times.
     pub async fn poll_round(&self, follow: &RoundFollow) -> Result<usize, FollowError> {
-        self.poll_round_with(follow, None).await
+        self.poll_round_with(follow, None, None).await
     }
 
     /// [`Followers::poll_round`], skipping the boards whose feed and log are both as they
@@ -312,13 +332,15 @@ impl Followers {
         follow: &RoundFollow,
         seen: &mut Seen,
     ) -> Result<usize, FollowError> {
-        self.poll_round_with(follow, Some(seen)).await
+        self.poll_round_with(follow, Some(seen), None).await
     }
 
+    /// A poll of the round's boards, or of the boards `only` names.
     async fn poll_round_with(
         &self,
         follow: &RoundFollow,
         mut seen: Option<&mut Seen>,
+        only: Option<&HashSet<u32>>,
     ) -> Result<usize, FollowError> {
         let tournament = self
             .store()
@@ -346,6 +368,9 @@ impl Followers {
         let mut recorded = 0;
         for head in heads {
             let Some(board) = head.board else { continue };
+            if only.is_some_and(|only| !only.contains(&board)) {
+                continue;
+            }
             let (fingerprint, frame, termination) = match &source {
                 RoundSource::Dgt(base) => {
                     let Some(text) = self
@@ -406,6 +431,11 @@ impl Followers {
                 .await?;
             recorded += sync.recorded;
             if let Some(seen) = seen.as_deref_mut() {
+                if settled.stood {
+                    seen.unsettled.remove(&board);
+                } else {
+                    seen.unsettled.insert(board);
+                }
                 if sync.recorded == 0 && settled.stood {
                     // Stood and unchanged since: nothing to read again until the feed or the
                     // log moves.
@@ -737,6 +767,8 @@ enum RoundSource {
 pub struct Seen {
     boards: HashMap<u32, (u64, Option<u64>)>,
     memories: HashMap<u32, BoardMemory>,
+    /// The boards whose last frame changed (did not stand): read again before the next poll.
+    unsettled: HashSet<u32>,
 }
 
 fn fingerprint(text: &str) -> u64 {
@@ -878,6 +910,7 @@ mod tests {
         let timing = FollowTiming {
             poll: Duration::from_secs(3),
             max_backoff: Duration::from_secs(60),
+            confirm: Duration::from_millis(500),
         };
         assert_eq!(timing.wait_after(0), Duration::from_secs(3));
         assert_eq!(timing.wait_after(1), Duration::from_secs(6));

@@ -85,6 +85,8 @@ struct FeedState {
     silent: bool,
     /// Requests answered.
     requests: usize,
+    /// When each request came, and the body it was answered.
+    served: Vec<(Instant, String)>,
 }
 
 /// A tiny HTTP server on 127.0.0.1 serving `/round/game-N.json` from its state.
@@ -151,6 +153,11 @@ impl Feed {
                             }
                         }
                     };
+                    state
+                        .lock()
+                        .expect("feed state")
+                        .served
+                        .push((Instant::now(), body.clone()));
                     let response = format!(
                         "HTTP/1.1 {status}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
                         body.len()
@@ -211,6 +218,18 @@ impl Feed {
 
     fn requests(&self) -> usize {
         self.state.lock().expect("feed state").requests
+    }
+
+    /// When the requests answered with `body` came.
+    fn served_with(&self, body: &str) -> Vec<Instant> {
+        self.state
+            .lock()
+            .expect("feed state")
+            .served
+            .iter()
+            .filter(|(_, served)| served == body)
+            .map(|(at, _)| *at)
+            .collect()
     }
 }
 
@@ -2113,6 +2132,40 @@ async fn a_takeback_in_the_round_pgn_is_applied_by_the_feed_and_undoable() {
     // The file still shows its own line: now over the arbiter's entries, so it waits.
     let waits = wait_for_attention(&app, &db, &tournament, "diverges").await;
     assert_eq!(waits["attention"]["ply"], 12, "{waits}");
+    app.stop().await;
+    db.finish().await;
+}
+
+#[actix_web::test]
+async fn a_board_whose_feed_changed_is_read_again_before_the_next_poll_and_its_move_stored_then() {
+    let db = TestDb::new().await;
+    // Polls every 3 s (the default); a changed board read again after 300 ms.
+    let app = db
+        .spawn_app(|config| {
+            config.follow_poll_ms = 3000;
+            config.follow_confirm_ms = 300;
+            config.follow_allow_hosts = vec!["127.0.0.1".into()];
+        })
+        .await;
+    let (tournament, game) = round_with_one_board(&app, &db).await;
+    let feed = Feed::start().await;
+    let line = real_game();
+    feed.publish(1, dgt_json(&line[..10], "*"));
+    follow(&app, &db, &tournament, &feed.url).await;
+    wait_for_plies(&app, game, 10).await;
+    let frame = dgt_json(&line[..11], "*");
+    feed.publish(1, frame.clone());
+    wait_for_plies(&app, game, 11).await;
+    // The poll that saw the new last move, then the read that found it standing, well inside
+    // one poll interval (the polls themselves are 3 s apart).
+    let served = feed.served_with(&frame);
+    assert!(served.len() >= 2, "{} reads", served.len());
+    let gap = served[1] - served[0];
+    assert!(
+        gap < Duration::from_millis(2000),
+        "read again after {gap:?}, not at the next poll"
+    );
+    assert_eq!(stored_moves(&app, game).await, sans(&line[..11]));
     app.stop().await;
     db.finish().await;
 }
