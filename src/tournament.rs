@@ -302,6 +302,7 @@ pub fn game_settings(
         board: Some(pairing.board),
         site: tournament.site.clone(),
         start_fen: overrides.start_fen,
+        date: None,
         start_moves_completed: overrides.start_moves_completed,
         start_clocks: overrides.start_clocks,
         time_control: overrides

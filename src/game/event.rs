@@ -811,6 +811,15 @@ pub struct GameSettings {
     /// The venue (PGN `Site`).
     #[serde(default)]
     pub site: Option<String>,
+    /// The day the game was played, as PGN writes it (`Date`): `YYYY.MM.DD`, with `??` for a
+    /// part not known (`2026.03.??`). Absent: the PGN export writes the day the game was
+    /// created in the log. A PGN import keeps the file's own `Date` here.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(
+        pattern = r"^([0-9]{4}|\?{4})\.([0-9]{2}|\?{2})\.([0-9]{2}|\?{2})$",
+        example = "2026.03.01"
+    )]
+    pub date: Option<String>,
     /// The start position as FEN; the standard start when absent. Chess960 castling
     /// (Shredder-FEN or X-FEN) is accepted. Its fullmove number is the game's move count:
     /// at `... w - - 0 41` each player has completed 40 moves, and the periods, the
@@ -870,6 +879,7 @@ pub const GAME_SETTINGS_FIELDS: &[&str] = &[
     "round",
     "board",
     "site",
+    "date",
     "start_fen",
     "start_moves_completed",
     "start_clocks",

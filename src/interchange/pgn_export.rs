@@ -144,7 +144,8 @@ fn reconstruction_articles(edition: crate::rules::laws::LawsEdition) -> String {
     )
 }
 
-/// Writes the PGN of a game's log (archive style). `date` is the PGN `Date` (`YYYY.MM.DD`).
+/// Writes the PGN of a game's log (archive style). `date` is the PGN `Date` (`YYYY.MM.DD`)
+/// for a game whose settings keep no `date` of their own.
 ///
 /// A PGN game holds only legal moves. When an illegal move stood (Appendix A.5.2) the game
 /// went on from a position no legal move leads to: the record then ends at that move with a
@@ -495,7 +496,8 @@ fn write_tags(
     };
     tag(pgn, "Event", &settings.event);
     tag(pgn, "Site", settings.site.as_deref().unwrap_or("?"));
-    tag(pgn, "Date", date);
+    // The game's own day where its settings keep one (an imported game's `Date`).
+    tag(pgn, "Date", settings.date.as_deref().unwrap_or(date));
     if tags.round_with_board {
         tag(pgn, "Round", &round_tag(&settings.round, settings.board));
     } else {

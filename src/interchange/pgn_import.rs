@@ -15,7 +15,8 @@
 //!   are UUID v5s of the game id and the ply. Importing the same file again finds the same
 //!   games; changing a comment does not make a new game, changing a move or a tag does.
 //! * **Tags to settings.** `White`/`Black` (+ `WhiteFideId`/`BlackFideId`), `Event`, `Site`,
-//!   `Round` (`"r.b"` is round `r`, board `b`; a `Board` tag wins), `FEN` (with or without
+//!   `Date` (the game's own day, as written), `Round` (`"r.b"` is round `r`, board `b`; a
+//!   `Board` tag wins), `FEN` (with or without
 //!   `SetUp`), `TimeControl` (see [`time_control_from_tag`]). Texts lose control characters
 //!   and are cut to 200 characters; an empty one becomes `?`.
 //! * **The result.** A result reached on the board is the engine's. A decisive `Result` with
@@ -412,6 +413,27 @@ fn clean_text(text: Option<&str>, notes: &mut Vec<String>, tag: &str) -> String 
     }
 }
 
+/// The game's own day from its `Date` tag (kept as written, `2026.03.??` too); none when the
+/// tag is absent or wholly unknown (`????.??.??`), and none with a note when it is not a PGN
+/// date.
+fn date_of(text: Option<&str>, notes: &mut Vec<String>) -> Option<String> {
+    let text = text.map(str::trim).filter(|t| !t.is_empty())?;
+    if text == "????.??.??" {
+        return None;
+    }
+    if crate::game::settings::is_pgn_date(text) {
+        return Some(text.to_string());
+    }
+    notes.push(format!(
+        "The Date tag `{}` is not a PGN date (YYYY.MM.DD); the game is kept without its date.",
+        text.chars()
+            .filter(|c| !c.is_control())
+            .take(40)
+            .collect::<String>()
+    ));
+    None
+}
+
 /// A FIDE id tag: digits, not zero.
 fn fide_id(text: Option<&str>) -> Option<u64> {
     text.map(str::trim)
@@ -505,8 +527,9 @@ fn result_of(text: &str) -> Option<GameResult> {
 }
 
 /// The end a `Termination` tag names for a decisive result, as a recorded event: a time
-/// forfeit is the loser's flag fall (6.9), a resignation the loser's (5.1.2).
-fn tag_ending(termination: Option<&str>, result: Option<GameResult>) -> Option<RecordedEvent> {
+/// forfeit is the loser's flag fall (6.9), a resignation the loser's (5.1.2). The round PGN
+/// the follower reads is read by the same rule.
+pub fn tag_ending(termination: Option<&str>, result: Option<GameResult>) -> Option<RecordedEvent> {
     let loser = match result? {
         GameResult::WhiteWins => Side::Black,
         GameResult::BlackWins => Side::White,
@@ -727,6 +750,7 @@ fn settings_of(raw: &RawGame, notes: &mut Vec<String>) -> GameSettings {
     let (time_control, note) = time_control_from_tag(raw.tag("TimeControl"));
     notes.extend(note);
     let site = clean_text(raw.tag("Site"), notes, "Site");
+    let date = date_of(raw.tag("Date"), notes);
     GameSettings {
         white: Player {
             name: clean_text(raw.tag("White"), notes, "White"),
@@ -741,6 +765,7 @@ fn settings_of(raw: &RawGame, notes: &mut Vec<String>) -> GameSettings {
         board,
         site: (site != "?").then_some(site),
         start_fen: raw.tag("FEN").map(|f| f.trim().to_string()),
+        date,
         start_moves_completed: None,
         start_clocks: None,
         time_control,
