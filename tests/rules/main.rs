@@ -21,4 +21,5 @@ mod properties;
 mod second_pass;
 mod shared;
 mod table;
+mod tie_breaks;
 mod time_control;
