@@ -175,7 +175,9 @@ pub struct Standing {
 pub struct TieBreakValue {
     /// The abbreviation (`BH`, `BH/C1`, `SB`, ...).
     pub code: String,
-    /// The value (points for the Buchholz family, SB, PS and KS; a count for WON and BPG).
+    /// The value: points for the Buchholz family, SB, PS and KS; for DE the points scored
+    /// against the players tied with this one when it was applied (0 when none was); a count
+    /// for WIN, WON and BPG; a rating for ARO and ARO/C1 (0 without a rated opponent).
     pub value: f64,
 }
 

@@ -736,8 +736,7 @@ pub async fn show(
                         a.button href={ "/v1/tournaments/" (tournament.tournament_id) "/trf?version=26" } download { "TRF26" }
                         " "
                         a.button href={ (PREFIX) "/events/" (tournament.tournament_id) "/report" } { "Chief arbiter's report" }
-                        " "
-                        a.button href={ (PREFIX) "/events/" (tournament.tournament_id) "/standings" } { "Standings" }
+                        " " a.button href={ (PREFIX) "/events/" (tournament.tournament_id) "/standings" } { "Standings" }
                     }
                     div #report-readiness {
                         @match due_on {
