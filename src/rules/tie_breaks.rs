@@ -305,7 +305,7 @@ impl Field<'_> {
     }
 
     /// A participant's score as its opponents' tie-breaks read it, in half points.
-    fn score_for_opponents(&self, who: usize) -> u32 {
+    pub fn score_for_opponents(&self, who: usize) -> u32 {
         let rounds = self.of(who);
         match self.unplayed {
             // "considered to have been drawn".

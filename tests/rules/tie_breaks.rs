@@ -64,6 +64,59 @@ fn the_virtual_opponent_scores_as_the_regulations_examples_compute() {
     assert_eq!(virtual_opponent_score(&present, 6, 9), 10, "5.0");
 }
 
+/// The examples of the 2009 FIDE Congress minutes the older rules come from (Swiss Pairings
+/// Programs Committee, Kallithea, "Handling of unplayed games in Swiss tournaments"): "In a
+/// 9 round swiss the player A achieves 6 points including a default win in round 3. After
+/// round 2 A had 2 points score. The contribution of round 3 for A is 2 + 0 + 6 x 0.5 = 5
+/// points Buchholz. The contribution of A for his opponents' Buchholz is 5.5"; "the player B
+/// was absent in round 7 and scored 6 points after round 9. After round 6 B had 4 points.
+/// The contribution of round 7 for B is 4 + 1 + 2 x 0.5 = 6 points Buchholz. The
+/// contribution of B for his opponents' Buchholz is 6.5".
+#[test]
+fn the_older_rules_give_the_2009_minutes_examples() {
+    // Opponents 1.. are placeholders that never play (only their index is read).
+    let win = |o| played(o, 2, false);
+    let loss = |o| played(o, 0, true);
+    let a = vec![
+        win(1),
+        win(2),
+        unplayed(Unplayed::ForfeitWin),
+        win(3),
+        win(4),
+        win(5),
+        loss(6),
+        loss(7),
+        loss(8),
+    ];
+    let b = vec![
+        win(1),
+        win(2),
+        win(3),
+        win(4),
+        loss(5),
+        loss(6),
+        unplayed(Unplayed::ForfeitLoss),
+        win(7),
+        win(8),
+    ];
+    assert_eq!(virtual_opponent_score(&a, 3, 9), 10, "5 points");
+    assert_eq!(virtual_opponent_score(&b, 7, 9), 12, "6 points");
+    let mut rounds = vec![a, b];
+    rounds.extend(std::iter::repeat_n(
+        vec![unplayed(Unplayed::NotPaired); 9],
+        8,
+    ));
+    let ratings = vec![None; rounds.len()];
+    let field = field(&rounds, &ratings, UnplayedRounds::Before2023);
+    assert_eq!((field.score(0), field.score(1)), (12, 12), "6 points each");
+    assert_eq!(field.score_for_opponents(0), 11, "5.5");
+    assert_eq!(field.score_for_opponents(1), 13, "6.5");
+    // Under the 2023 rules both count for their opponents with their real 6 points.
+    let now = super::tie_breaks::field(&rounds, &ratings, UnplayedRounds::Fide2023);
+    assert_eq!(now.score_for_opponents(0), 12);
+    assert_eq!(now.score_for_opponents(1), 12);
+}
+
 /// The exercise the FIDE Technical Commission published on 18 March 2024 for the 2023 rules
 /// (tec.fide.com, "Tie-break exercise"): a five-round Swiss of 16 players, each round written
 /// as the result, the colour (`F` a forfeit) and the opponent; `BYE` a bye (`+` the
