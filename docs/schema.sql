@@ -146,7 +146,9 @@ CREATE TABLE tournaments (
     created_by text NOT NULL,
     updated_at timestamp with time zone NOT NULL DEFAULT now(),
     clock_behaviour jsonb NOT NULL DEFAULT '{}'::jsonb,
-    time_zone text
+    time_zone text,
+    tie_breaks text[] NOT NULL DEFAULT '{}'::text[],
+    unplayed_rounds text
 );
 
 CREATE TABLE web_sessions (
@@ -198,6 +200,7 @@ ALTER TABLE tournaments ADD CONSTRAINT tournaments_edition_known CHECK ((laws_ed
 ALTER TABLE tournaments ADD CONSTRAINT tournaments_name_key UNIQUE (name);
 ALTER TABLE tournaments ADD CONSTRAINT tournaments_name_present CHECK (((length(name) >= 1) AND (length(name) <= 200)));
 ALTER TABLE tournaments ADD CONSTRAINT tournaments_pkey PRIMARY KEY (tournament_id);
+ALTER TABLE tournaments ADD CONSTRAINT tournaments_unplayed_rounds_known CHECK (((unplayed_rounds IS NULL) OR (unplayed_rounds = ANY (ARRAY['2023'::text, 'before_2023'::text]))));
 ALTER TABLE web_sessions ADD CONSTRAINT web_sessions_pkey PRIMARY KEY (session_hash);
 ALTER TABLE web_sessions ADD CONSTRAINT web_sessions_token_id_fkey FOREIGN KEY (token_id) REFERENCES api_tokens(token_id) ON DELETE CASCADE;
 

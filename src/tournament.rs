@@ -13,6 +13,7 @@ use crate::game::event::{
     TimeControl, TimeControlSpec,
 };
 use crate::interchange::pairings::Pairing;
+use crate::rules::tie_breaks::{TieBreak, UnplayedRounds};
 use chrono::{DateTime, NaiveDate, Utc};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -67,6 +68,20 @@ pub struct TournamentSettings {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schema(value_type = Option<String>, example = "Europe/Brussels")]
     pub time_zone: Option<TimeZone>,
+    /// The tie-breaks that rank players on equal points, in order, as FIDE Handbook C.07
+    /// abbreviates them (`DE`, `BH/C1`, `BH`, `SB`, ...): the standings, the TRF rank column
+    /// and the chief arbiter's report use them unless others are asked for. None: players on
+    /// equal points share a place.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[schema(value_type = Vec<String>, example = json!(["BH/C1", "BH", "SB", "DE"]))]
+    pub tie_breaks: Vec<TieBreak>,
+    /// Which text of C.07 governs unplayed rounds (forfeits, byes, absences) in the
+    /// tie-breaks: `2023` (the 2023 revision, Article 16: a dummy opponent with the player's
+    /// own score) or `before_2023` (the virtual opponent; opponents' forfeits drawn). Left
+    /// out: `2023` for events from 1 April 2024 (or without a first day), the older rules
+    /// before.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unplayed_rounds: Option<UnplayedRounds>,
 }
 
 /// A time zone of the IANA database (`Europe/Brussels`, `America/Sao_Paulo`, `UTC`), as a
@@ -234,6 +249,18 @@ impl TournamentSettings {
         for (index, arbiter) in self.arbiters.iter().enumerate() {
             check_text(&format!("arbiters[{index}]"), Some(arbiter), true)?;
         }
+        for (index, tie_break) in self.tie_breaks.iter().enumerate() {
+            if self.tie_breaks[..index].contains(tie_break) {
+                return Err(problem(
+                    &format!("tie_breaks[{index}]"),
+                    format!(
+                        "`{}` is already in the list; a tie-break that did not separate players \
+                         will not separate them a second time. Name each once.",
+                        tie_break.code()
+                    ),
+                ));
+            }
+        }
         Ok(())
     }
 }
@@ -335,6 +362,8 @@ mod tests {
             regulations: Regulations::default(),
             arbiters: vec![],
             time_zone: None,
+            tie_breaks: vec![],
+            unplayed_rounds: None,
         }
     }
 

@@ -37,6 +37,8 @@ pub struct ChiefArbiterReport {
     pub incidents: Vec<RulingItem>,
     /// The appeals, each with its decision when there is one.
     pub appeals: Vec<AppealReport>,
+    /// The standings after the last round, ranked by the tournament's tie-breaks.
+    pub standings: super::trf::Standings,
 }
 
 /// One round of the report.
@@ -108,6 +110,9 @@ pub enum ChiefReportError {
     /// The store failed.
     #[error(transparent)]
     Store(#[from] StoreError),
+    /// The standings cannot be computed.
+    #[error(transparent)]
+    Standings(#[from] super::trf::TrfError),
 }
 
 /// Builds the chief arbiter's report of `tournament` from the log.
@@ -174,5 +179,12 @@ pub async fn chief_arbiter_report(
         rounds,
         incidents,
         appeals,
+        standings: super::trf::standings(
+            arbitration,
+            tournament,
+            &tournament.settings.tie_breaks,
+            None,
+        )
+        .await?,
     })
 }

@@ -13,6 +13,7 @@ use crate::app::trf::{self, TrfError};
 use crate::interchange::pairings::{Pairing, Unpaired};
 use crate::interchange::trf_report::TrfVersion;
 use crate::problem::RequestCode;
+use crate::rules::tie_breaks::{TieBreak, UnplayedRounds};
 use crate::state::AppState;
 use crate::tournament::{self, GameOverrides, SettingsProblem, Tournament, TournamentSettings};
 use actix_web::{HttpResponse, get, post, put, web};
@@ -312,9 +313,7 @@ pub async fn load_pairings(
 /// The tie-breaks of a `tie_breaks` parameter, in order.
 /// Exactly as the parameter's pattern says: C.07's abbreviations as
 /// written there, comma-separated without spaces; empty for none.
-fn tie_breaks_of(text: Option<&str>) -> Result<Vec<crate::rules::tie_breaks::TieBreak>, ApiError> {
-    use crate::rules::tie_breaks::TieBreak;
-    let text = text.unwrap_or_default();
+fn tie_breaks_of(text: &str) -> Result<Vec<TieBreak>, ApiError> {
     if text.is_empty() {
         return Ok(Vec::new());
     }
@@ -328,11 +327,7 @@ fn tie_breaks_of(text: Option<&str>) -> Result<Vec<crate::rules::tie_breaks::Tie
                         format!(
                             "`{code}` is not a tie-break this service computes; give some of {}, \
                          comma-separated, in order.",
-                            TieBreak::ALL
-                                .iter()
-                                .map(|(_, c)| *c)
-                                .collect::<Vec<_>>()
-                                .join(", ")
+                            TieBreak::codes()
                         ),
                     )
                 })
@@ -345,9 +340,11 @@ fn tie_breaks_of(text: Option<&str>) -> Result<Vec<crate::rules::tie_breaks::Tie
 #[into_params(parameter_in = Query)]
 pub struct StandingsQuery {
     /// The tie-breaks that rank players on equal points, in order, as FIDE C.07 abbreviates
-    /// them, comma-separated: `BH`, `BH/C1`, `BH/M1`, `SB`, `PS`, `KS`, `WON`, `BPG`.
+    /// them, comma-separated: `BH`, `BH/C1`, `BH/C2`, `BH/M1`, `BH/M2`, `SB`, `PS`, `KS`,
+    /// `DE`, `WIN`, `WON`, `BPG`, `ARO`, `ARO/C1`. Absent: the tournament's `tie_breaks`;
+    /// empty: none.
     #[param(
-        pattern = r"^((BH|BH/C1|BH/M1|SB|PS|KS|WON|BPG)(,(BH|BH/C1|BH/M1|SB|PS|KS|WON|BPG))*)?$"
+        pattern = r"^((BH|BH/C1|BH/C2|BH/M1|BH/M2|SB|PS|KS|DE|WIN|WON|BPG|ARO|ARO/C1)(,(BH|BH/C1|BH/C2|BH/M1|BH/M2|SB|PS|KS|DE|WIN|WON|BPG|ARO|ARO/C1))*)?$"
     )]
     pub tie_breaks: Option<String>,
     /// The standings after this round (1, 2, ...); all rounds when absent.
@@ -362,6 +359,9 @@ pub struct StandingsPage {
     pub after_round: Option<u32>,
     /// The tie-breaks applied, in order.
     pub tie_breaks: Vec<String>,
+    /// The text of FIDE C.07 that governed unplayed rounds: the tournament's setting, else
+    /// `2023` for events from 1 April 2024 (or without a first day), `before_2023` before.
+    pub unplayed_rounds: UnplayedRounds,
     /// One line per player, by place.
     pub standings: Vec<trf::Standing>,
 }
@@ -395,7 +395,10 @@ pub async fn tournament_standings(
         .tournament(id)
         .await?
         .ok_or_else(|| tournament_not_found(id))?;
-    let tie_breaks = tie_breaks_of(query.tie_breaks.as_deref())?;
+    let tie_breaks = match query.tie_breaks.as_deref() {
+        Some(text) => tie_breaks_of(text)?,
+        None => tournament.settings.tie_breaks.clone(),
+    };
     if query
         .round
         .is_some_and(|round| !(1..=1000).contains(&round))
@@ -415,7 +418,8 @@ pub async fn tournament_standings(
     Ok(HttpResponse::Ok().json(StandingsPage {
         after_round: query.round,
         tie_breaks: tie_breaks.iter().map(|t| t.code().to_string()).collect(),
-        standings,
+        unplayed_rounds: standings.unplayed,
+        standings: standings.lines,
     }))
 }
 
@@ -429,11 +433,12 @@ pub struct TrfQuery {
     #[param(inline)]
     pub version: Option<TrfVersion>,
     /// The tie-breaks that rank players on equal points in the rank column, in order, as
-    /// FIDE C.07 abbreviates them, comma-separated: `BH`, `BH/C1`, `BH/M1`, `SB`, `PS`,
-    /// `KS`, `WON`, `BPG` (unplayed rounds by the pre-2023 virtual-opponent rule). Without
-    /// it players on equal points share a rank.
+    /// FIDE C.07 abbreviates them, comma-separated: `BH`, `BH/C1`, `BH/C2`, `BH/M1`, `BH/M2`,
+    /// `SB`, `PS`, `KS`, `DE`, `WIN`, `WON`, `BPG`, `ARO`, `ARO/C1` (unplayed rounds by the
+    /// tournament's `unplayed_rounds`). Absent: the tournament's `tie_breaks`; empty, or
+    /// neither: players on equal points share a rank.
     #[param(
-        pattern = r"^((BH|BH/C1|BH/M1|SB|PS|KS|WON|BPG)(,(BH|BH/C1|BH/M1|SB|PS|KS|WON|BPG))*)?$"
+        pattern = r"^((BH|BH/C1|BH/C2|BH/M1|BH/M2|SB|PS|KS|DE|WIN|WON|BPG|ARO|ARO/C1)(,(BH|BH/C1|BH/C2|BH/M1|BH/M2|SB|PS|KS|DE|WIN|WON|BPG|ARO|ARO/C1))*)?$"
     )]
     pub tie_breaks: Option<String>,
 }
@@ -480,7 +485,10 @@ pub async fn tournament_trf(
         .await?
         .ok_or_else(|| tournament_not_found(id))?;
     let version = query.version.unwrap_or(TrfVersion::Trf16);
-    let tie_breaks = tie_breaks_of(query.tie_breaks.as_deref())?;
+    let tie_breaks = match query.tie_breaks.as_deref() {
+        Some(text) => tie_breaks_of(text)?,
+        None => tournament.settings.tie_breaks.clone(),
+    };
     let text = trf::export(&state.arbitration, &tournament, version, &tie_breaks).await?;
     let suffix = match version {
         TrfVersion::Trf16 => "trf16",

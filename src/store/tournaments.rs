@@ -4,6 +4,7 @@
 use super::events::violates;
 use super::{Store, StoreError};
 use crate::game::event::{ClockBehaviour, LawsEdition, Regulations, TimeControl};
+use crate::rules::tie_breaks::{TieBreak, UnplayedRounds};
 use crate::tournament::{TimeZone, Tournament, TournamentSettings};
 use sqlx::Row;
 use sqlx::postgres::PgRow;
@@ -13,6 +14,18 @@ fn edition_text(edition: LawsEdition) -> &'static str {
     match edition {
         LawsEdition::Y2018 => "2018",
         LawsEdition::Y2023 => "2023",
+    }
+}
+
+/// The tie-breaks as stored: their C.07 abbreviations.
+fn codes(tie_breaks: &[TieBreak]) -> Vec<&'static str> {
+    tie_breaks.iter().map(|t| t.code()).collect()
+}
+
+fn unplayed_text(unplayed: UnplayedRounds) -> &'static str {
+    match unplayed {
+        UnplayedRounds::Fide2023 => "2023",
+        UnplayedRounds::Before2023 => "before_2023",
     }
 }
 
@@ -35,6 +48,18 @@ fn tournament_from_row(row: &PgRow) -> Result<Tournament, StoreError> {
         .map(|name| name.parse::<TimeZone>())
         .transpose()
         .map_err(|e| undecodable(format!("time_zone: {e}")))?;
+    let tie_breaks: Vec<String> = row.try_get("tie_breaks")?;
+    let tie_breaks = tie_breaks
+        .iter()
+        .map(|code| {
+            TieBreak::parse(code).ok_or_else(|| undecodable(format!("tie_breaks: `{code}`")))
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let unplayed_rounds: Option<String> = row.try_get("unplayed_rounds")?;
+    let unplayed_rounds = unplayed_rounds
+        .map(|text| serde_json::from_value(serde_json::Value::String(text)))
+        .transpose()
+        .map_err(|e| undecodable(format!("unplayed_rounds: {e}")))?;
     let edition: String = row.try_get("laws_edition")?;
     let laws_edition: LawsEdition = serde_json::from_value(serde_json::Value::String(edition))
         .map_err(|e| undecodable(format!("laws_edition: {e}")))?;
@@ -51,6 +76,8 @@ fn tournament_from_row(row: &PgRow) -> Result<Tournament, StoreError> {
             regulations,
             arbiters: row.try_get("arbiters")?,
             time_zone,
+            tie_breaks,
+            unplayed_rounds,
         },
         created_at: row.try_get("created_at")?,
         created_by: row.try_get("created_by")?,
@@ -68,8 +95,8 @@ impl Store {
         let result = sqlx::query(
             "INSERT INTO tournaments (tournament_id, name, site, starts_on, ends_on, \
              time_control, laws_edition, regulations, arbiters, created_by, clock_behaviour, \
-             time_zone) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) RETURNING *",
+             time_zone, tie_breaks, unplayed_rounds) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) RETURNING *",
         )
         .bind(Uuid::new_v4())
         .bind(&settings.name)
@@ -83,6 +110,8 @@ impl Store {
         .bind(created_by)
         .bind(serde_json::json!(settings.clock_behaviour))
         .bind(settings.time_zone.map(TimeZone::name))
+        .bind(codes(&settings.tie_breaks))
+        .bind(settings.unplayed_rounds.map(unplayed_text))
         .fetch_one(&self.pool)
         .await;
         match result {
@@ -103,7 +132,7 @@ impl Store {
         let row = sqlx::query(
             "UPDATE tournaments SET site = $2, starts_on = $3, ends_on = $4, time_control = $5, \
              laws_edition = $6, regulations = $7, arbiters = $8, clock_behaviour = $9, \
-             time_zone = $10, \
+             time_zone = $10, tie_breaks = $11, unplayed_rounds = $12, \
              updated_at = now() \
              WHERE tournament_id = $1 RETURNING *",
         )
@@ -117,6 +146,8 @@ impl Store {
         .bind(&settings.arbiters)
         .bind(serde_json::json!(settings.clock_behaviour))
         .bind(settings.time_zone.map(TimeZone::name))
+        .bind(codes(&settings.tie_breaks))
+        .bind(settings.unplayed_rounds.map(unplayed_text))
         .fetch_optional(&self.pool)
         .await?;
         row.as_ref().map(tournament_from_row).transpose()

@@ -20,6 +20,7 @@ impl From<ChiefReportError> for WebError {
         match error {
             ChiefReportError::Record(error) => error.into(),
             ChiefReportError::Store(error) => error.into(),
+            ChiefReportError::Standings(error) => error.into(),
         }
     }
 }
@@ -49,6 +50,7 @@ pub async fn page(
         (settings_part(&report))
         (arbiters_part(&report, hall))
         (rounds_part(&report))
+        (standings_part(&report))
         section.panel {
             h2 { "Incidents and rulings" }
             @if report.incidents.is_empty() { p.hint { "No incident: no claim ruled, penalty, illegal move, arbiter's decision, clock adjustment or correction." } } @else {
@@ -152,6 +154,26 @@ fn arbiters_part(report: &ChiefArbiterReport, hall: layout::HallTime) -> Markup 
                     }
                 }
             }
+        }
+    }
+}
+
+/// The standings after the last round, by the tournament's tie-breaks.
+fn standings_part(report: &ChiefArbiterReport) -> Markup {
+    let standings = &report.standings;
+    let tie_breaks = &report.tournament.settings.tie_breaks;
+    html! {
+        section.panel #standings {
+            h2 { "Standings after round " (standings.rounds) }
+            p.hint {
+                "By points"
+                @for tie_break in tie_breaks { ", " (tie_break.code()) }
+                @if tie_breaks.is_empty() { "; players on equal points share a place" }
+                @else { " (FIDE Handbook C.07; " (super::standings::unplayed_text(standings.unplayed)) ")" }
+                "."
+            }
+            @if standings.lines.is_empty() { p.hint { "No round loaded yet." } }
+            @else { (super::standings::table(tie_breaks, &standings.lines)) }
         }
     }
 }

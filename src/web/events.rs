@@ -422,6 +422,7 @@ fn tournament_form(
             datalist #time-zones {
                 @for zone in chrono_tz::TZ_VARIANTS.iter().filter(|z| z.name().contains('/')) { option value=(zone.name()) {} }
             }
+            (super::standings::form_fields(values))
             div.actions { button.primary type="submit" { (submit) } }
         }
     }
@@ -495,6 +496,7 @@ fn values_of(settings: &TournamentSettings) -> HashMap<String, String> {
     if let Some(zone) = settings.time_zone {
         put("time_zone", zone.name().to_string());
     }
+    super::standings::form_values(settings, &mut values);
     values
 }
 
@@ -530,6 +532,7 @@ fn settings_from(fields: &Fields) -> Result<TournamentSettings, String> {
         _ => DrawOfferPolicy::Allowed,
     };
     let earliest = whole("earliest_agreement_move", "The earliest move of agreement")?;
+    let (tie_breaks, unplayed_rounds) = super::standings::from_form(fields)?;
     Ok(TournamentSettings {
         name: fields.require("name", "The name")?.to_string(),
         site: fields.get("site").map(str::to_owned),
@@ -567,6 +570,8 @@ fn settings_from(fields: &Fields) -> Result<TournamentSettings, String> {
             .get("time_zone")
             .map(str::parse::<TimeZone>)
             .transpose()?,
+        tie_breaks,
+        unplayed_rounds,
     })
 }
 
@@ -732,6 +737,7 @@ pub async fn show(
                         a.button href={ "/v1/tournaments/" (tournament.tournament_id) "/trf?version=26" } download { "TRF26" }
                         " "
                         a.button href={ (PREFIX) "/events/" (tournament.tournament_id) "/report" } { "Chief arbiter's report" }
+                        " " a.button href={ (PREFIX) "/events/" (tournament.tournament_id) "/standings" } { "Standings" }
                     }
                     div #report-readiness {
                         @match due_on {

@@ -28,6 +28,7 @@ pub mod periods;
 pub mod reports;
 pub mod session;
 pub mod sign_in;
+pub mod standings;
 pub mod tokens;
 pub mod viewer;
 
@@ -80,6 +81,7 @@ pub fn routes(config: &mut web::ServiceConfig) {
                 )
                 .route("/attentions/{id}/decision", web::post().to(follow::decide))
                 .route("/events/{id}/report", web::get().to(chief_report::page))
+                .route("/events/{id}/standings", web::get().to(standings::page))
                 .route("/floor", web::get().to(floor::page))
                 .route("/floor/rows", web::get().to(floor::rows_fragment))
                 .route("/games/{id}", web::get().to(desk::page))

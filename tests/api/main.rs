@@ -26,6 +26,7 @@ mod requests;
 mod schema;
 mod second_pass;
 mod shared;
+mod standings;
 mod streams;
 mod support;
 mod swagger_ui;

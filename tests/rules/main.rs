@@ -22,5 +22,6 @@ mod reconstruction;
 mod second_pass;
 mod shared;
 mod table;
+mod tie_breaks;
 mod time_control;
 mod wire_names;
