@@ -30,5 +30,6 @@ pub mod seals;
 pub mod sessions;
 pub mod streams;
 pub mod throttle;
+pub mod trail;
 pub mod trf;
 pub mod undo;

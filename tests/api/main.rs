@@ -33,6 +33,7 @@ mod test_server;
 mod time_controls;
 mod tournaments;
 mod trf_export;
+mod trf_trail;
 mod trust;
 mod upgrade;
 mod web;

@@ -1,0 +1,315 @@
+//! The integrity trail of the tournament report (issue 35, item 5): the TRF26 export's `###`
+//! lines for a corrected result and for an appeal that changed one, a provisional report while
+//! a board has no result and the final one refused naming the board, and the seal that
+//! `arbiter verify --report` checks the games' exported logs against offline.
+
+use crate::support::{TestDb, append, assert_problem, bearer, send, send_raw};
+use actix_web::test;
+use serde_json::{Value, json};
+use uuid::Uuid;
+
+/// A tournament with one round of three boards (players 1-6); its id and the games' ids.
+async fn three_boards<S, B>(app: &S, db: &TestDb) -> (String, Vec<Uuid>)
+where
+    S: actix_web::dev::Service<
+            actix_http::Request,
+            Response = actix_web::dev::ServiceResponse<B>,
+            Error = actix_web::Error,
+        >,
+    B: actix_web::body::MessageBody,
+{
+    let (status, body, _) = send(
+        app,
+        db.post().uri("/v1/tournaments").set_json(json!({
+            "name": "Trail Open", "site": "Galway", "starts_on": "2026-11-20",
+            "ends_on": "2026-11-22",
+            "time_control": {"kind": "standard", "base_ms": 5_400_000, "increment_ms": 30_000},
+            "arbiters": ["IA Chief Arbiter"]
+        })),
+    )
+    .await;
+    assert_eq!(status, 201, "{body}");
+    let id = body["tournament_id"].as_str().expect("id").to_string();
+    let boards: Vec<Value> = (1..=3)
+        .map(|b| {
+            json!({"board": b, "white": {"name": format!("Player {}", 2 * b - 1)},
+                   "black": {"name": format!("Player {}", 2 * b)}})
+        })
+        .collect();
+    let (status, loaded, _) = send(
+        app,
+        db.post()
+            .uri(&format!("/v1/tournaments/{id}/rounds/1/pairings"))
+            .set_json(json!({ "pairings": boards })),
+    )
+    .await;
+    assert_eq!(status, 201, "{loaded}");
+    let games = loaded["games"]
+        .as_array()
+        .expect("games")
+        .iter()
+        .map(|g| g["game_id"].as_str().expect("id").parse().expect("uuid"))
+        .collect();
+    (id, games)
+}
+
+fn opening() -> Vec<Value> {
+    vec![
+        json!({"type": "move", "by": "white", "san": "e4"}),
+        json!({"type": "move", "by": "black", "san": "e5"}),
+    ]
+}
+
+/// The seq of the `game_ended` of an append's answer.
+fn ended_at(body: &Value) -> u64 {
+    body["events"]
+        .as_array()
+        .expect("events")
+        .iter()
+        .find(|e| e["event"]["type"] == "game_ended")
+        .and_then(|e| e["seq"].as_u64())
+        .unwrap_or_else(|| panic!("the game ended: {body}"))
+}
+
+/// Board 1: 1-0 entered on the wrong board, retracted, 0-1 entered; board 2: a draw changed to
+/// 1-0 on appeal. Board 3 is left without a result.
+async fn correct_and_appeal<S, B>(app: &S, db: &TestDb, games: &[Uuid])
+where
+    S: actix_web::dev::Service<
+            actix_http::Request,
+            Response = actix_web::dev::ServiceResponse<B>,
+            Error = actix_web::Error,
+        >,
+    B: actix_web::body::MessageBody,
+{
+    let mut events = opening();
+    events.push(json!({"type": "resign", "by": "black"}));
+    let (status, body) = append(app, db, games[0], 1, json!(events)).await;
+    assert_eq!(status, 201, "{body}");
+    let resigned = ended_at(&body) - 1;
+    let last = body["last_seq"].as_u64().expect("seq");
+    let (status, body) = append(
+        app,
+        db,
+        games[0],
+        last,
+        json!([{"type": "correction", "retracts_seq": resigned,
+                "reason": "the resignation was typed on the wrong board"},
+               {"type": "resign", "by": "white"}]),
+    )
+    .await;
+    assert_eq!(status, 201, "{body}");
+
+    let mut events = opening();
+    events.push(json!({"type": "draw_offer", "by": "white"}));
+    events.push(json!({"type": "draw_accept", "by": "black"}));
+    let (status, body) = append(app, db, games[1], 1, json!(events)).await;
+    assert_eq!(status, 201, "{body}");
+    let ended = ended_at(&body);
+    let mut seq = body["last_seq"].as_u64().expect("seq");
+    for event in [
+        json!({"type": "appeal_lodged", "by": "black", "against_seq": ended,
+               "grounds": "White's flag had fallen before the offer"}),
+        json!({"type": "appeal_decided", "against_seq": ended, "upheld": true, "result": "0-1",
+               "reason": "the flag fell before the agreement (6.9)"}),
+    ] {
+        let (status, body, _) = send(
+            app,
+            test::TestRequest::post()
+                .uri(&format!("/v1/games/{}/events", games[1]))
+                .insert_header(bearer(&db.appeals))
+                .set_json(json!({"expected_seq": seq, "events": [event]})),
+        )
+        .await;
+        assert_eq!(status, 201, "{body}");
+        seq = body["last_seq"].as_u64().expect("seq");
+    }
+}
+
+#[actix_web::test]
+async fn the_trf26_export_carries_a_corrected_result_and_an_appeal_and_the_final_one_waits_for_every_board()
+ {
+    let db = TestDb::new().await;
+    let app = test::init_service(arbiter::startup::app(db.state())).await;
+    let (id, games) = three_boards(&app, &db).await;
+    correct_and_appeal(&app, &db, &games).await;
+
+    let (status, _, text) = send_raw(
+        &app,
+        db.get()
+            .uri(&format!("/v1/tournaments/{id}/trf?version=26")),
+    )
+    .await;
+    assert_eq!(status, 200, "{text}");
+    let comments: Vec<&str> = text.lines().filter(|l| l.starts_with("###")).collect();
+    let line = |start: &str| {
+        comments
+            .iter()
+            .find(|l| l.starts_with(start))
+            .unwrap_or_else(|| panic!("a line `{start}...` in {comments:#?}"))
+            .to_string()
+    };
+    let corrected = line("### Correction @ Round 1, board 1: ");
+    assert!(
+        corrected
+            .contains(": 1-0 became no result (Player 1 - Player 2); recorded by test arbiter"),
+        "{corrected}"
+    );
+    assert!(
+        corrected.ends_with("; reason: the resignation was typed on the wrong board"),
+        "{corrected}"
+    );
+    let appeal = line("### Appeal @ Round 1, board 2: ");
+    assert!(
+        appeal.contains(": 1/2-1/2 became 0-1 (Player 3 - Player 4); recorded by test appeals"),
+        "{appeal}"
+    );
+    assert!(
+        appeal.ends_with("; reason: the flag fell before the agreement (6.9)"),
+        "{appeal}"
+    );
+    // Only what changed a result: the result entered after the correction is no trail line.
+    assert_eq!(
+        comments
+            .iter()
+            .filter(|l| l.starts_with("### Correction") || l.starts_with("### Appeal"))
+            .count(),
+        2,
+        "{comments:#?}"
+    );
+    assert_eq!(
+        line("### Provisional @ "),
+        "### Provisional @ Round 1, board 3: no result yet (Player 5 - Player 6); this report \
+         is not final"
+    );
+    assert!(line("### Seal: SHA-256 ").contains("over the chain heads of 3 games"));
+    // The trail follows the records, and the file still reads as a report.
+    let first_comment = text.find("\r\n###").expect("a comment");
+    assert!(text[..first_comment].contains("\r\n001 "), "{text}");
+    arbiter::interchange::trf_report::read_report(&text).expect("the export reads as TRF");
+    // TRF-16 has no comment lines: written as before.
+    let (_, _, text16) = send_raw(&app, db.get().uri(&format!("/v1/tournaments/{id}/trf"))).await;
+    assert!(!text16.contains("###"), "{text16}");
+
+    // The final report is refused while board 3 has no result, naming it; then it is made.
+    let reply = send(
+        &app,
+        db.get()
+            .uri(&format!("/v1/tournaments/{id}/trf?version=26&final=true")),
+    )
+    .await;
+    assert_problem(&reply, 409, "results_missing");
+    let detail = reply.1["detail"].as_str().expect("detail");
+    assert!(
+        detail.contains("1 board has no result: Round 1, board 3 (Player 5 - Player 6)"),
+        "{detail}"
+    );
+    let mut events = opening();
+    events.push(json!({"type": "resign", "by": "white"}));
+    let (status, body) = append(&app, &db, games[2], 1, json!(events)).await;
+    assert_eq!(status, 201, "{body}");
+    let (status, _, final_text) = send_raw(
+        &app,
+        db.get()
+            .uri(&format!("/v1/tournaments/{id}/trf?version=26&final=true")),
+    )
+    .await;
+    assert_eq!(status, 200, "{final_text}");
+    assert!(!final_text.contains("### Provisional"), "{final_text}");
+    db.finish().await;
+}
+
+#[actix_web::test]
+async fn a_sealed_tournament_verifies_offline_and_a_game_changed_after_the_seal_is_named() {
+    let db = TestDb::new().await;
+    let app = test::init_service(arbiter::startup::app(db.state())).await;
+    let (id, games) = three_boards(&app, &db).await;
+    correct_and_appeal(&app, &db, &games).await;
+    let mut events = opening();
+    events.push(json!({"type": "resign", "by": "white"}));
+    let (status, body) = append(&app, &db, games[2], 1, json!(events)).await;
+    assert_eq!(status, 201, "{body}");
+    let board_three_last = body["last_seq"].as_u64().expect("seq");
+    let (status, _, report) = send_raw(
+        &app,
+        db.get()
+            .uri(&format!("/v1/tournaments/{id}/trf?version=26&final=true")),
+    )
+    .await;
+    assert_eq!(status, 200, "{report}");
+
+    let dir = std::env::temp_dir().join(format!("arbiter-seal-{}", Uuid::new_v4()));
+    std::fs::create_dir_all(&dir).expect("a folder");
+    let report_file = dir.join("report.trf");
+    std::fs::write(&report_file, &report).expect("write the report");
+    let exports = dir.join("exports");
+    let export_all = |app| {
+        let exports = exports.clone();
+        let games = games.clone();
+        let db = &db;
+        async move {
+            std::fs::create_dir_all(&exports).expect("a folder");
+            for game in &games {
+                let (status, _, log) =
+                    send_raw(app, db.get().uri(&format!("/v1/games/{game}/export"))).await;
+                assert_eq!(status, 200, "{log}");
+                std::fs::write(exports.join(format!("{game}.jsonl")), log).expect("write");
+            }
+        }
+    };
+    let verify = || {
+        std::process::Command::new(env!("CARGO_BIN_EXE_arbiter"))
+            .args(["verify", "--report"])
+            .arg(&report_file)
+            .arg(&exports)
+            .env_remove("DATABASE_URL")
+            .output()
+            .expect("run arbiter verify --report")
+    };
+    export_all(&app).await;
+    let sealed = verify();
+    let said = String::from_utf8_lossy(&sealed.stdout).to_string();
+    assert!(sealed.status.success(), "{said}");
+    assert!(said.contains("holds: 3 games as sealed"), "{said}");
+
+    // Board 3's result is retracted after the report left: its export no longer ends where
+    // the seal says, and the verifier names the game.
+    let (status, body) = append(
+        &app,
+        &db,
+        games[2],
+        board_three_last,
+        json!([{"type": "correction", "retracts_seq": board_three_last - 1,
+                "reason": "changed after the report"}]),
+    )
+    .await;
+    assert_eq!(status, 201, "{body}");
+    export_all(&app).await;
+    let changed = verify();
+    let said = String::from_utf8_lossy(&changed.stdout).to_string();
+    assert_eq!(changed.status.code(), Some(2), "{said}");
+    assert!(
+        said.contains(&format!(
+            "Round 1, board 3, game {}: CHANGED after the report was sealed",
+            games[2]
+        )),
+        "{said}"
+    );
+    assert!(
+        said.contains(&format!("Round 1, board 1, game {}: as sealed", games[0])),
+        "{said}"
+    );
+    // A report whose chain heads were edited to match is refused as edited.
+    let edited = report.replace(
+        &format!("game {} seq {board_three_last} ", games[2]),
+        &format!("game {} seq {} ", games[2], board_three_last + 1),
+    );
+    assert_ne!(edited, report);
+    std::fs::write(&report_file, edited).expect("write");
+    let refused = verify();
+    let said = String::from_utf8_lossy(&refused.stdout).to_string();
+    assert_eq!(refused.status.code(), Some(2), "{said}");
+    assert!(said.contains("the report was edited"), "{said}");
+    std::fs::remove_dir_all(dir).ok();
+    db.finish().await;
+}
