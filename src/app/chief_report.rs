@@ -37,6 +37,9 @@ pub struct ChiefArbiterReport {
     pub incidents: Vec<RulingItem>,
     /// The appeals, each with its decision when there is one.
     pub appeals: Vec<AppealReport>,
+    /// The integrity trail: what changed a result, the boards without one (the report is
+    /// provisional while there are any), and the seal over every game's chain head.
+    pub trail: super::trail::Trail,
 }
 
 /// One round of the report.
@@ -174,5 +177,6 @@ pub async fn chief_arbiter_report(
         rounds,
         incidents,
         appeals,
+        trail: super::trail::trail(arbitration, tournament).await?,
     })
 }

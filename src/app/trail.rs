@@ -147,7 +147,7 @@ fn result_words(result: Option<GameResult>) -> &'static str {
 pub async fn trail(
     arbitration: &Arbitration,
     tournament: &Tournament,
-) -> Result<Trail, TrailError> {
+) -> Result<Trail, RecordError> {
     let store = arbitration.store();
     let mut trail = Trail::default();
     for game in store.event_games(&tournament.settings.name).await? {

@@ -68,6 +68,13 @@ pub struct TrailEntry {
     pub why: Option<String>,
 }
 
+impl TrailEntry {
+    /// Where: `Round 3, board 2`, `Round 3` or `the tournament`.
+    pub fn place(&self) -> String {
+        place(self.round.as_deref(), self.board)
+    }
+}
+
 /// A board whose game has no result yet.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MissingResult {

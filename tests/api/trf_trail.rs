@@ -191,6 +191,28 @@ async fn the_trf26_export_carries_a_corrected_result_and_an_appeal_and_the_final
     let (_, _, text16) = send_raw(&app, db.get().uri(&format!("/v1/tournaments/{id}/trf"))).await;
     assert!(!text16.contains("###"), "{text16}");
 
+    // The chief arbiter's report says it is provisional, names the board, shows the seal the
+    // TRF26 export carries and the two changes.
+    let seal = line("### Seal: SHA-256 ")["### Seal: SHA-256 ".len()..][..64].to_string();
+    let cookie = crate::office::signed_in(&app, &db.arbiter).await;
+    let page = test::call_service(
+        &app,
+        test::TestRequest::get()
+            .uri(&format!("/office/events/{id}/report"))
+            .insert_header(("Cookie", cookie.clone()))
+            .to_request(),
+    )
+    .await;
+    let page = String::from_utf8(test::read_body(page).await.to_vec()).expect("utf-8");
+    assert!(page.contains("Provisional report"), "{page}");
+    assert!(
+        page.contains("Round 1, board 3 (Player 5 - Player 6)"),
+        "{page}"
+    );
+    assert!(page.contains(&seal), "the seal {seal} on the page");
+    assert!(page.contains("Correction @ Round 1, board 1: 1-0 became no result"));
+    assert!(page.contains("Appeal @ Round 1, board 2: 1/2-1/2 became 0-1"));
+
     // The final report is refused while board 3 has no result, naming it; then it is made.
     let reply = send(
         &app,
