@@ -177,6 +177,24 @@ pub async fn chief_arbiter_report(
         rounds,
         incidents,
         appeals,
-        trail: super::trail::trail(arbitration, tournament).await?,
+        trail: super::trail::trail(
+            arbitration,
+            tournament,
+            &super::trf::report(arbitration, tournament, &[])
+                .await
+                .map_err(|e| match e {
+                    super::trf::TrfError::Record(e) => ChiefReportError::Record(e),
+                    super::trf::TrfError::Store(e) => ChiefReportError::Store(e),
+                    super::trf::TrfError::Unreadable(m) => {
+                        ChiefReportError::Store(StoreError::Undecodable {
+                            game_id: tournament.tournament_id,
+                            seq: 0,
+                            message: m,
+                        })
+                    }
+                })?
+                .players,
+        )
+        .await?,
     })
 }

@@ -25,6 +25,7 @@ pub mod fair_play;
 pub mod feed_source;
 pub mod follower;
 pub mod import;
+pub mod player_status;
 pub mod rounds;
 pub mod seals;
 pub mod sessions;

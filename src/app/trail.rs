@@ -17,13 +17,15 @@ use super::trf::TrfError;
 use crate::game::event::{Event, GameResult, RecordedEvent, ServiceEvent};
 use crate::game::{CorruptLog, Game};
 use crate::integrity::ChainDigest;
-use crate::interchange::trf_report::TrfVersion;
+use crate::interchange::trf_report::{TrfPlayer, TrfVersion, write_report};
 use crate::interchange::trf_trail::{
-    MissingResult, SealedGame, TrailEntry, TrailKind, trail_lines,
+    MissingResult, SealedGame, TrailEntry, TrailKind, trail_lines, trail_time,
 };
 use crate::rules::tie_breaks::TieBreak;
 use crate::store::{EventEnvelope, StoreError};
 use crate::tournament::Tournament;
+use crate::tournament_log::{LoggedEntry, PairingSource, PlayerStatus, TournamentEntry};
+use chrono::{DateTime, Utc};
 use uuid::Uuid;
 
 /// The trail of a tournament, as the log stands now.
@@ -143,40 +145,160 @@ fn result_words(result: Option<GameResult>) -> &'static str {
     result.map_or("no result", GameResult::pgn)
 }
 
-/// Gathers the trail of `tournament` from the log.
+/// The exports of the tournament's log: when, and the rounds each carried complete.
+fn exports(log: &[LoggedEntry]) -> Vec<(DateTime<Utc>, &[u32])> {
+    log.iter()
+        .filter_map(|logged| match &logged.entry {
+            TournamentEntry::ReportExported {
+                complete_rounds, ..
+            } => Some((logged.recorded_at, complete_rounds.as_slice())),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The first export before `at` that carried `round` complete.
+fn exported_before(
+    exports: &[(DateTime<Utc>, &[u32])],
+    round: &str,
+    at: DateTime<Utc>,
+) -> Option<DateTime<Utc>> {
+    let round: u32 = round.parse().ok()?;
+    exports
+        .iter()
+        .find(|(when, rounds)| *when < at && rounds.contains(&round))
+        .map(|(when, _)| *when)
+}
+
+/// The trail lines of the tournament's own log: pairings loaded again, settings changed after
+/// the first round was loaded, and the players' statuses (named as the report names them).
+fn log_entries(log: &[LoggedEntry], players: &[TrfPlayer]) -> Vec<TrailEntry> {
+    let mut entries = Vec::new();
+    let mut loaded: Vec<&str> = Vec::new();
+    for logged in log {
+        let entry = |kind, round: Option<String>, what: String, why: Option<String>| TrailEntry {
+            kind,
+            round,
+            board: None,
+            what,
+            by: logged.recorded_by.clone(),
+            at: logged.recorded_at,
+            why,
+        };
+        match &logged.entry {
+            TournamentEntry::PairingsLoaded {
+                round,
+                source,
+                created,
+                kept,
+            } => {
+                if loaded.contains(&round.as_str()) {
+                    entries.push(entry(
+                        TrailKind::PairingsReloaded,
+                        Some(round.clone()),
+                        format!(
+                            "the round's pairings were loaded again from {}: {created} games \
+                             created, {kept} kept",
+                            match source {
+                                PairingSource::Trf => "a TRF file",
+                                PairingSource::Boards => "a list of boards",
+                            }
+                        ),
+                        None,
+                    ));
+                }
+                loaded.push(round);
+            }
+            TournamentEntry::SettingsChanged { fields } if !loaded.is_empty() => {
+                entries.push(entry(
+                    TrailKind::SettingsChanged,
+                    None,
+                    format!(
+                        "{} changed after the first round was loaded",
+                        fields.join(", ")
+                    ),
+                    None,
+                ));
+            }
+            TournamentEntry::PlayerStatus { status } => {
+                let name = status
+                    .start_number()
+                    .and_then(|n| players.iter().find(|p| p.start_number == n))
+                    .map(|p| p.name.clone())
+                    .unwrap_or_else(|| match status {
+                        PlayerStatus::LateEntry { name, .. } => name.clone(),
+                        _ => "a player".into(),
+                    });
+                let round = match status {
+                    PlayerStatus::Withdrawal { from_round, .. }
+                    | PlayerStatus::Expulsion { from_round, .. }
+                    | PlayerStatus::LateEntry { from_round, .. } => *from_round,
+                    PlayerStatus::ByeRequest { round, .. } => *round,
+                };
+                entries.push(entry(
+                    TrailKind::PlayerStatus,
+                    Some(round.to_string()),
+                    status.describe(&name),
+                    Some(status.reason().to_string()),
+                ));
+            }
+            _ => {}
+        }
+    }
+    entries
+}
+
+/// Gathers the trail of `tournament` from the log, naming players as `players` (the
+/// report's) do.
 pub async fn trail(
     arbitration: &Arbitration,
     tournament: &Tournament,
+    players: &[TrfPlayer],
 ) -> Result<Trail, RecordError> {
     let store = arbitration.store();
-    let mut trail = Trail::default();
+    let tournament_log = store.tournament_log(tournament.tournament_id).await?;
+    let exports = exports(&tournament_log);
+    let mut trail = Trail {
+        entries: log_entries(&tournament_log, players),
+        ..Trail::default()
+    };
     for game in store.event_games(&tournament.settings.name).await? {
         let log = store.read_events(game.game_id, 0, None, None).await?;
         let (changes, result) = result_changes(game.game_id, &log)?;
         for change in changes {
-            let (kind, why) = match &change.cause.event {
-                Event::Recorded(RecordedEvent::Correction { reason, .. }) => {
-                    (TrailKind::Correction, reason)
+            let after_export = exported_before(&exports, &game.round, change.cause.recorded_at);
+            let (kind, why) = match (&change.cause.event, after_export) {
+                (Event::Recorded(RecordedEvent::Correction { reason, .. }), _) => {
+                    (TrailKind::Correction, Some(reason.clone()))
                 }
-                Event::Recorded(RecordedEvent::AppealDecided { reason, .. }) => {
-                    (TrailKind::Appeal, reason)
+                (Event::Recorded(RecordedEvent::AppealDecided { reason, .. }), _) => {
+                    (TrailKind::Appeal, Some(reason.clone()))
                 }
+                (_, Some(_)) => (TrailKind::ResultAfterExport, None),
                 _ => continue,
             };
+            let mut what = format!(
+                "{} became {} ({} - {})",
+                result_words(change.before),
+                result_words(change.after),
+                game.white,
+                game.black
+            );
+            if let Some(exported) = after_export {
+                what.push_str(&format!(
+                    ", after round {} was exported complete at {}",
+                    game.round,
+                    trail_time(&exported)
+                ));
+            }
             trail.entries.push(TrailEntry {
                 kind,
                 round: Some(game.round.clone()),
                 board: game.board,
-                what: format!(
-                    "{} became {} ({} - {})",
-                    result_words(change.before),
-                    result_words(change.after),
-                    game.white,
-                    game.black
-                ),
+                what,
                 by: change.cause.recorded_by.clone(),
                 at: change.cause.recorded_at,
-                why: Some(why.clone()),
+                why,
             });
         }
         if result.is_none() {
@@ -206,24 +328,54 @@ pub async fn trail(
 
 /// The tournament's report as a file in `version`, refused while a board has no result when
 /// `final_report`; TRF26 carries the trail's `###` lines after its records (TRF-16 has no
-/// comment lines, so it is written as before).
+/// comment lines, so it is written as before). The export is logged (`report_exported`, by
+/// `recorded_by`), with the rounds it carried complete.
 pub async fn export(
     arbitration: &Arbitration,
     tournament: &Tournament,
     version: TrfVersion,
     tie_breaks: &[TieBreak],
     final_report: bool,
+    recorded_by: &str,
 ) -> Result<String, TrailError> {
-    let trail = trail(arbitration, tournament).await?;
+    let report = super::trf::report(arbitration, tournament, tie_breaks).await?;
+    let trail = trail(arbitration, tournament, &report.players).await?;
     if final_report && !trail.missing.is_empty() {
         return Err(TrailError::ResultsMissing(trail.missing));
     }
-    let mut text = super::trf::export(arbitration, tournament, version, tie_breaks).await?;
+    let mut text = write_report(&report, version);
     if version == TrfVersion::Trf26 {
         for line in trail_lines(&trail.entries, &trail.missing, &trail.sealed) {
             text.push_str(&line);
             text.push_str("\r\n");
         }
     }
+    let rounds = report
+        .players
+        .iter()
+        .map(|p| p.rounds.len())
+        .max()
+        .unwrap_or(0) as u32;
+    let complete_rounds = (1..=rounds)
+        .filter(|round| {
+            let round = round.to_string();
+            !trail.missing.iter().any(|m| m.round == round)
+        })
+        .collect();
+    arbitration
+        .store()
+        .append_tournament_entry(
+            tournament.tournament_id,
+            &TournamentEntry::ReportExported {
+                version: match version {
+                    TrfVersion::Trf16 => 16,
+                    TrfVersion::Trf26 => 26,
+                },
+                final_report,
+                complete_rounds,
+            },
+            recorded_by,
+        )
+        .await?;
     Ok(text)
 }

@@ -361,6 +361,9 @@ pub async fn report(
     for (at, round, entry) in byes.into_iter().chain(entries) {
         players[at].rounds[round - 1] = entry;
     }
+    // Withdrawals, expulsions, requested byes and late entries (issue 35, item 6).
+    let log = store.tournament_log(tournament.tournament_id).await?;
+    super::player_status::apply(&mut players, &log);
     trf_report::score(&mut players);
     rank_by(&mut players, tie_breaks);
     let settings = &tournament.settings;

@@ -176,7 +176,7 @@ pub async fn update_tournament(
     }
     state
         .store
-        .update_tournament(id, &settings)
+        .update_tournament(id, &settings, &caller.0.recorder())
         .await?
         .map(web::Json)
         .ok_or_else(|| tournament_not_found(id))
@@ -494,7 +494,7 @@ impl From<TrfError> for ApiError {
 #[get("/tournaments/{id}/trf")]
 pub async fn tournament_trf(
     state: web::Data<AppState>,
-    _caller: Caller,
+    caller: Caller,
     id: web::Path<Uuid>,
     query: Query<TrfQuery>,
 ) -> Result<HttpResponse, ApiError> {
@@ -512,6 +512,7 @@ pub async fn tournament_trf(
         version,
         &tie_breaks,
         query.final_report.unwrap_or(false),
+        &caller.0.recorder(),
     )
     .await?;
     let suffix = match version {

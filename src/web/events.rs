@@ -843,7 +843,11 @@ pub async fn update(
             settings.regulations.appeals = kept.appeals.clone();
             state
                 .store
-                .update_tournament(tournament.tournament_id, &settings)
+                .update_tournament(
+                    tournament.tournament_id,
+                    &settings,
+                    &viewer.principal.recorder(),
+                )
                 .await?;
             Flash {
                 form: "settings".into(),

@@ -335,3 +335,222 @@ async fn a_sealed_tournament_verifies_offline_and_a_game_changed_after_the_seal_
     std::fs::remove_dir_all(dir).ok();
     db.finish().await;
 }
+
+/// Ends a game with `events` after the two opening moves; the last seq.
+async fn finish<S, B>(app: &S, db: &TestDb, game: Uuid, last: &str) -> u64
+where
+    S: actix_web::dev::Service<
+            actix_http::Request,
+            Response = actix_web::dev::ServiceResponse<B>,
+            Error = actix_web::Error,
+        >,
+    B: actix_web::body::MessageBody,
+{
+    let mut events = opening();
+    events.push(json!({"type": "resign", "by": last}));
+    let (status, body) = append(app, db, game, 1, json!(events)).await;
+    assert_eq!(status, 201, "{body}");
+    body["last_seq"].as_u64().expect("seq")
+}
+
+#[actix_web::test]
+async fn player_statuses_give_the_unplayed_rounds_codes_and_the_log_gives_the_rest_of_the_trail() {
+    let db = TestDb::new().await;
+    let app = test::init_service(arbiter::startup::app(db.state())).await;
+    let (id, games) = three_boards(&app, &db).await;
+    let mut board_one_last = 0;
+    for (at, game) in games.iter().enumerate() {
+        let last = finish(&app, &db, *game, "black").await;
+        if at == 0 {
+            board_one_last = last;
+        }
+    }
+    // Round 1 exported complete (TRF-16): the export is logged.
+    let (status, _, _) = send_raw(&app, db.get().uri(&format!("/v1/tournaments/{id}/trf"))).await;
+    assert_eq!(status, 200);
+    // Then board 1's result is corrected and entered again.
+    let (status, body) = append(
+        &app,
+        &db,
+        games[0],
+        board_one_last,
+        json!([{"type": "correction", "retracts_seq": board_one_last - 1,
+                "reason": "Black had not resigned; White had"},
+               {"type": "resign", "by": "white"}]),
+    )
+    .await;
+    assert_eq!(status, 201, "{body}");
+
+    // Statuses before round 2: player 6 withdraws, player 5 asks for a half-point bye, a
+    // late entrant joins from round 2.
+    let status_of = |body: Value| {
+        db.post()
+            .uri(&format!("/v1/tournaments/{id}/players/status"))
+            .set_json(body)
+    };
+    for body in [
+        json!({"type": "withdrawal", "start_number": 6, "from_round": 2,
+               "reason": "Left for family reasons"}),
+        json!({"type": "bye_request", "start_number": 5, "round": 2, "points": "half",
+               "reason": "A school exam on Saturday"}),
+        json!({"type": "late_entry", "name": "Late, Lena", "rating": 1850, "federation": "IRL",
+               "from_round": 2, "reason": "Her flight was delayed"}),
+    ] {
+        let (status, logged, _) = send(&app, status_of(body)).await;
+        assert_eq!(status, 201, "{logged}");
+    }
+    let (_, logged, _) = send(&app, db.get().uri(&format!("/v1/tournaments/{id}/log"))).await;
+    let late = logged
+        .as_array()
+        .expect("entries")
+        .iter()
+        .find(|e| e["entry"]["status"]["type"] == "late_entry")
+        .expect("the late entry");
+    assert_eq!(
+        late["entry"]["status"]["start_number"], 7,
+        "the next start rank"
+    );
+    // Refused, naming the field: an unknown player, a status without a reason, a field of
+    // another status.
+    for (body, field) in [
+        (
+            json!({"type": "withdrawal", "start_number": 40, "from_round": 2, "reason": "x"}),
+            "start_number",
+        ),
+        (
+            json!({"type": "expulsion", "start_number": 4, "from_round": 2, "reason": " "}),
+            "reason",
+        ),
+    ] {
+        let reply = send(&app, status_of(body)).await;
+        assert_problem(&reply, 422, "invalid_field");
+        assert_eq!(reply.1["field"], field, "{}", reply.1);
+    }
+    let reply = send(
+        &app,
+        status_of(
+            json!({"type": "withdrawal", "start_number": 4, "from_round": 2,
+                         "reason": "x", "points": "half"}),
+        ),
+    )
+    .await;
+    assert_eq!(reply.0, 422, "{}", reply.1);
+
+    // Round 2: players 1-4 and the late entrant; player 2 is not paired.
+    let pairings = json!({"pairings": [
+        {"board": 1, "white": {"name": "Player 3"}, "black": {"name": "Player 1"}},
+        {"board": 2, "white": {"name": "Late, Lena"}, "black": {"name": "Player 4"}},
+    ]});
+    for expected in [201, 200] {
+        let (status, body, _) = send(
+            &app,
+            db.post()
+                .uri(&format!("/v1/tournaments/{id}/rounds/2/pairings"))
+                .set_json(pairings.clone()),
+        )
+        .await;
+        assert_eq!(status, expected, "{body}");
+    }
+    // A bye for a round the player has a game in is refused.
+    let reply = send(
+        &app,
+        status_of(json!({"type": "bye_request", "start_number": 1, "round": 2,
+                         "points": "zero", "reason": "tired"})),
+    )
+    .await;
+    assert_problem(&reply, 422, "invalid_field");
+    assert_eq!(reply.1["field"], "round");
+    // The venue changes after the start.
+    let (status, body, _) = send(
+        &app,
+        test::TestRequest::put()
+            .uri(&format!("/v1/tournaments/{id}"))
+            .insert_header(bearer(&db.arbiter))
+            .set_json(json!({
+                "name": "Trail Open", "site": "Salthill, Galway", "starts_on": "2026-11-20",
+                "ends_on": "2026-11-22",
+                "time_control": {"kind": "standard", "base_ms": 5_400_000, "increment_ms": 30_000},
+                "arbiters": ["IA Chief Arbiter"]
+            })),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+
+    let (status, _, text) = send_raw(
+        &app,
+        db.get()
+            .uri(&format!("/v1/tournaments/{id}/trf?version=26")),
+    )
+    .await;
+    assert_eq!(status, 200, "{text}");
+    let report = arbiter::interchange::trf_report::read_report(&text).expect("reads");
+    let player = |n: u32| {
+        report
+            .players
+            .iter()
+            .find(|p| p.start_number == n)
+            .unwrap_or_else(|| panic!("player {n} in {text}"))
+    };
+    use arbiter::interchange::trf_report::TrfResult;
+    assert_eq!(player(6).rounds[1].result, TrfResult::ZeroPointBye);
+    assert_eq!(player(5).rounds[1].result, TrfResult::HalfPointBye);
+    assert_eq!(player(5).half_points, 3, "a win and the half-point bye");
+    assert_eq!(player(7).name, "Late, Lena");
+    assert_eq!(player(7).rounds[0].result, TrfResult::ZeroPointBye);
+    assert_eq!(player(7).rounds[1].opponent, Some(4));
+    assert!(
+        player(2)
+            .rounds
+            .get(1)
+            .is_none_or(|r| r.result == TrfResult::Blank),
+        "not paired, no status: {text}"
+    );
+    assert!(text.contains("\r\n240 H 002    5\r\n"), "{text}");
+    let comments: Vec<&str> = text.lines().filter(|l| l.starts_with("###")).collect();
+    let has = |needle: &str| {
+        assert!(
+            comments.iter().any(|l| l.contains(needle)),
+            "`{needle}` in {comments:#?}"
+        )
+    };
+    has(
+        "### Correction @ Round 1, board 1: 1-0 became no result (Player 1 - Player 2), after round 1 was exported complete at ",
+    );
+    has(
+        "### Result after export @ Round 1, board 1: no result became 0-1 (Player 1 - Player 2), after round 1 was exported complete at ",
+    );
+    has(
+        "### Player status @ Round 2: Player 6 (6) withdrew from round 2 on; recorded by test arbiter",
+    );
+    has("; reason: Left for family reasons");
+    has(
+        "### Player status @ Round 2: Player 5 (5) is given a half-point bye in round 2 at their request",
+    );
+    has("### Player status @ Round 2: Late, Lena (7) entered late, from round 2");
+    has(
+        "### Pairings re-loaded @ Round 2: the round's pairings were loaded again from a list of boards: 0 games created, 2 kept",
+    );
+    has("### Settings changed @ the tournament: site changed after the first round was loaded");
+    assert!(
+        !comments
+            .iter()
+            .any(|l| l.starts_with("### Result after export @ Round 2")),
+        "round 2 was never exported complete: {comments:#?}"
+    );
+
+    // The standings count the bye.
+    let (status, standings, _) = send(
+        &app,
+        db.get().uri(&format!("/v1/tournaments/{id}/standings")),
+    )
+    .await;
+    assert_eq!(status, 200, "{standings}");
+    let line = standings["standings"]
+        .as_array()
+        .expect("lines")
+        .iter()
+        .find(|l| l["start_number"] == 5)
+        .expect("player 5");
+    assert_eq!(line["points"], 1.5);
+    db.finish().await;
+}
