@@ -128,37 +128,54 @@ impl PlayerStatus {
         }
     }
 
-    /// The status in words, for the player named `name`: `withdrew from round 3 on`.
-    pub fn describe(&self, name: &str) -> String {
+    /// The status in words, naming the player `name (start rank)` when the name is known,
+    /// else `Start rank N` (a late entrant by the name recorded): `... withdrew from round 3
+    /// on`.
+    pub fn describe(&self, name: Option<&str>) -> String {
+        let who = |start_number: Option<u32>| {
+            let number = start_number.map_or_else(|| "no start rank".into(), |n| n.to_string());
+            match name {
+                Some(name) => format!("{name} ({number})"),
+                None => format!("Start rank {number}"),
+            }
+        };
         match self {
             PlayerStatus::Withdrawal {
                 start_number,
                 from_round,
                 ..
-            } => format!("{name} ({start_number}) withdrew from round {from_round} on"),
+            } => format!(
+                "{} withdrew from round {from_round} on",
+                who(Some(*start_number))
+            ),
             PlayerStatus::Expulsion {
                 start_number,
                 from_round,
                 ..
-            } => format!("{name} ({start_number}) was expelled from round {from_round} on"),
+            } => format!(
+                "{} was expelled from round {from_round} on",
+                who(Some(*start_number))
+            ),
             PlayerStatus::ByeRequest {
                 start_number,
                 round,
                 points,
                 ..
             } => format!(
-                "{name} ({start_number}) is given a {} bye in round {round} at their request",
+                "{} is given a {} bye in round {round} at their request",
+                who(Some(*start_number)),
                 match points {
                     ByePoints::Half => "half-point",
                     ByePoints::Zero => "zero-point",
                 }
             ),
             PlayerStatus::LateEntry {
+                name: entrant,
                 start_number,
                 from_round,
                 ..
             } => format!(
-                "{name} ({}) entered late, from round {from_round}",
+                "{entrant} ({}) entered late, from round {from_round}",
                 start_number.map_or_else(|| "no start rank".into(), |n| n.to_string())
             ),
         }

@@ -224,11 +224,7 @@ fn log_entries(log: &[LoggedEntry], players: &[TrfPlayer]) -> Vec<TrailEntry> {
                 let name = status
                     .start_number()
                     .and_then(|n| players.iter().find(|p| p.start_number == n))
-                    .map(|p| p.name.clone())
-                    .unwrap_or_else(|| match status {
-                        PlayerStatus::LateEntry { name, .. } => name.clone(),
-                        _ => "a player".into(),
-                    });
+                    .map(|p| p.name.as_str());
                 let round = match status {
                     PlayerStatus::Withdrawal { from_round, .. }
                     | PlayerStatus::Expulsion { from_round, .. }
@@ -238,7 +234,7 @@ fn log_entries(log: &[LoggedEntry], players: &[TrfPlayer]) -> Vec<TrailEntry> {
                 entries.push(entry(
                     TrailKind::PlayerStatus,
                     Some(round.to_string()),
-                    status.describe(&name),
+                    status.describe(name),
                     Some(status.reason().to_string()),
                 ));
             }

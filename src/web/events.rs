@@ -678,6 +678,7 @@ pub async fn show(
         .map(|r| format!("round {}: {} of {}", r.round, r.games - r.ended, r.games))
         .collect();
     let undecided = trf::undecided_appeals(&reads, &tournament).await?;
+    let log = reads.tournament_log(tournament.tournament_id).await?;
     let due_on = trf::report_due_on(&tournament);
     let today = chrono::Utc::now().date_naive();
     let body = html! {
@@ -720,6 +721,7 @@ pub async fn show(
                 }
             }
             (super::measures::panel(&viewer, &tournament, &rounds))
+            (super::players::panel(&viewer, &tournament, &log))
             section.panel {
                 h2 { "Rounds" }
                 @if rounds.is_empty() {

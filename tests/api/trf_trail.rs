@@ -554,3 +554,80 @@ async fn player_statuses_give_the_unplayed_rounds_codes_and_the_log_gives_the_re
     assert_eq!(line["points"], 1.5);
     db.finish().await;
 }
+
+#[actix_web::test]
+async fn an_arbiter_records_a_withdrawal_on_the_tournament_page_and_sees_it_with_who_and_why() {
+    let db = TestDb::new().await;
+    let app = test::init_service(arbiter::startup::app(db.state())).await;
+    let (id, _) = three_boards(&app, &db).await;
+    let cookie = crate::office::signed_in(&app, &db.arbiter).await;
+    let page_uri = format!("/office/events/{id}");
+    let post = |fields: Vec<(&'static str, String)>, csrf: String| {
+        let mut fields = fields;
+        fields.push(("csrf", csrf));
+        test::TestRequest::post()
+            .uri(&format!("/office/events/{id}/players"))
+            .insert_header(("Cookie", cookie.clone()))
+            .insert_header(("Origin", "http://localhost:8080"))
+            .set_form(fields)
+            .to_request()
+    };
+    let csrf_of = |page: &str| {
+        let at = page.find("name=\"csrf\" value=\"").expect("a form") + 19;
+        page[at..at + page[at..].find('"').expect("end")].to_string()
+    };
+    let page = crate::office::page_text(&app, &page_uri, &cookie).await;
+    assert!(page.contains("No withdrawal, expulsion, requested bye or late entry recorded."));
+    // An unknown start rank is refused with the values kept.
+    let response = test::call_service(
+        &app,
+        post(
+            vec![
+                ("kind", "withdrawal".into()),
+                ("start_number", "40".into()),
+                ("round", "2".into()),
+                ("reason", "Left early".into()),
+            ],
+            csrf_of(&page),
+        ),
+    )
+    .await;
+    assert_eq!(response.status().as_u16(), 303);
+    let page = crate::office::page_text(&app, &page_uri, &cookie).await;
+    assert!(
+        page.contains("Nothing was recorded: No player has start rank 40"),
+        "{page}"
+    );
+    let response = test::call_service(
+        &app,
+        post(
+            vec![
+                ("kind", "withdrawal".into()),
+                ("start_number", "4".into()),
+                ("round", "2".into()),
+                ("reason", "Left for family reasons".into()),
+            ],
+            csrf_of(&page),
+        ),
+    )
+    .await;
+    assert_eq!(response.status().as_u16(), 303);
+    let page = crate::office::page_text(&app, &page_uri, &cookie).await;
+    assert!(
+        page.contains("Start rank 4 withdrew from round 2 on"),
+        "{page}"
+    );
+    assert!(page.contains("Left for family reasons"));
+    assert!(page.contains("test arbiter"));
+    let (_, log, _) = send(&app, db.get().uri(&format!("/v1/tournaments/{id}/log"))).await;
+    assert_eq!(
+        log.as_array()
+            .expect("entries")
+            .iter()
+            .filter(|e| e["entry"]["type"] == "player_status")
+            .count(),
+        1,
+        "{log}"
+    );
+    db.finish().await;
+}
