@@ -17,7 +17,9 @@
 //!   (not rated) when it lasted less than one move; a game not ended yet its opponent and
 //!   colour with a blank result.
 //! * **Byes** are those the TRF file gave for the loaded round (`H`, `F`, `U`, `Z`): a bye is
-//!   not a game, so it is kept beside the log, not in it.
+//!   not a game, so it is kept beside the log, not in it. The players' statuses of the
+//!   tournament's log (a withdrawal, an expulsion, a requested bye, a late entry) give the
+//!   rounds a player does not play theirs ([`super::player_status`]).
 //! * **Points and rank** are computed, with FIDE's default scoring; players on equal points
 //!   are ranked by the tie-breaks asked for ([`crate::rules::tie_breaks`]), and share a place
 //!   where those are equal too ("ties allowed").
