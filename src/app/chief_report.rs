@@ -39,6 +39,9 @@ pub struct ChiefArbiterReport {
     pub appeals: Vec<AppealReport>,
     /// The standings after the last round, ranked by the tournament's tie-breaks.
     pub standings: super::trf::Standings,
+    /// The integrity trail: what changed a result, the boards without one (the report is
+    /// provisional while there are any), and the seal over every game's chain head.
+    pub trail: super::trail::Trail,
 }
 
 /// One round of the report.
@@ -184,6 +187,25 @@ pub async fn chief_arbiter_report(
             tournament,
             &tournament.settings.tie_breaks,
             None,
+        )
+        .await?,
+        trail: super::trail::trail(
+            arbitration,
+            tournament,
+            &super::trf::report(arbitration, tournament, &[])
+                .await
+                .map_err(|e| match e {
+                    super::trf::TrfError::Record(e) => ChiefReportError::Record(e),
+                    super::trf::TrfError::Store(e) => ChiefReportError::Store(e),
+                    super::trf::TrfError::Unreadable(m) => {
+                        ChiefReportError::Store(StoreError::Undecodable {
+                            game_id: tournament.tournament_id,
+                            seq: 0,
+                            message: m,
+                        })
+                    }
+                })?
+                .players,
         )
         .await?,
     })

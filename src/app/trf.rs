@@ -17,7 +17,9 @@
 //!   (not rated) when it lasted less than one move; a game not ended yet its opponent and
 //!   colour with a blank result.
 //! * **Byes** are those the TRF file gave for the loaded round (`H`, `F`, `U`, `Z`): a bye is
-//!   not a game, so it is kept beside the log, not in it.
+//!   not a game, so it is kept beside the log, not in it. The players' statuses of the
+//!   tournament's log (a withdrawal, an expulsion, a requested bye, a late entry) give the
+//!   rounds a player does not play theirs ([`super::player_status`]).
 //! * **Points and rank** are computed, with FIDE's default scoring; players on equal points
 //!   are ranked by the tie-breaks asked for ([`crate::rules::tie_breaks`]), and share a place
 //!   where those are equal too ("ties allowed").
@@ -438,6 +440,9 @@ pub async fn report(
     for (at, round, entry) in byes.into_iter().chain(entries) {
         players[at].rounds[round - 1] = entry;
     }
+    // Withdrawals, expulsions, requested byes and late entries (issue 35, item 6).
+    let log = store.tournament_log(tournament.tournament_id).await?;
+    super::player_status::apply(&mut players, &log);
     trf_report::score(&mut players);
     rank_by(&mut players, tie_breaks, unplayed_rounds(tournament));
     let settings = &tournament.settings;

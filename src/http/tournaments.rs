@@ -9,6 +9,7 @@ use super::error::{ApiError, Problem};
 use super::query::Query;
 use crate::app::commands::{decode_at, overrides_by_board, pairings_from};
 use crate::app::rounds::{self, LoadError, RoundGame};
+use crate::app::trail::{self, TrailError};
 use crate::app::trf::{self, TrfError};
 use crate::interchange::pairings::{Pairing, Unpaired};
 use crate::interchange::trf_report::TrfVersion;
@@ -176,7 +177,7 @@ pub async fn update_tournament(
     }
     state
         .store
-        .update_tournament(id, &settings)
+        .update_tournament(id, &settings, &caller.0.recorder())
         .await?
         .map(web::Json)
         .ok_or_else(|| tournament_not_found(id))
@@ -441,6 +442,23 @@ pub struct TrfQuery {
         pattern = r"^((BH|BH/C1|BH/C2|BH/M1|BH/M2|SB|PS|KS|DE|WIN|WON|BPG|ARO|ARO/C1)(,(BH|BH/C1|BH/C2|BH/M1|BH/M2|SB|PS|KS|DE|WIN|WON|BPG|ARO|ARO/C1))*)?$"
     )]
     pub tie_breaks: Option<String>,
+    /// `true` for the final report, sent to the rating officer: refused (409) while a board
+    /// has no result, naming the boards. Without it the report is provisional while results
+    /// are missing (TRF26 says so in a `### Provisional` line per board).
+    #[serde(rename = "final")]
+    #[param(rename = "final")]
+    pub final_report: Option<bool>,
+}
+
+impl From<TrailError> for ApiError {
+    fn from(error: TrailError) -> Self {
+        match error {
+            TrailError::ResultsMissing(_) => {
+                ApiError::conflict(RequestCode::ResultsMissing, error.to_string())
+            }
+            TrailError::Trf(trf) => trf.into(),
+        }
+    }
 }
 
 impl From<TrfError> for ApiError {
@@ -460,6 +478,12 @@ impl From<TrfError> for ApiError {
 /// `W`/`D`/`L`, the byes of the loaded TRF files `H`/`F`/`U`/`Z`), points and rank (ties share
 /// a rank). Players are numbered as in the TRF files the rounds were loaded from. What goes
 /// back to the pairing program after a round, and to the rating officer at the end.
+///
+/// TRF26 ends with the integrity trail as `###` comment lines (docs/interchange.md): each
+/// correction and appeal that changed a result, with who, when and why; a `Provisional` line
+/// per board without a result; the seal (SHA-256 over every game's chain head) and each
+/// game's chain head, which `arbiter verify --report` checks the games' exports against. With
+/// `final=true` the report is refused while a board has no result.
 #[utoipa::path(
     tag = "tournaments",
     security(("bearer" = [])),
@@ -468,13 +492,14 @@ impl From<TrfError> for ApiError {
         (status = 200, description = "The report, lines ended by CR LF.", body = String, content_type = "text/plain"),
         (status = 400, description = "The id is not a UUID, or the version is not 16 or 26.", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such tournament.", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "The final report was asked for while boards have no result; the problem names them (`results_missing`).", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "A tie-break this service does not compute; `field` is `tie_breaks`.", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[get("/tournaments/{id}/trf")]
 pub async fn tournament_trf(
     state: web::Data<AppState>,
-    _caller: Caller,
+    caller: Caller,
     id: web::Path<Uuid>,
     query: Query<TrfQuery>,
 ) -> Result<HttpResponse, ApiError> {
@@ -489,7 +514,15 @@ pub async fn tournament_trf(
         Some(text) => tie_breaks_of(text)?,
         None => tournament.settings.tie_breaks.clone(),
     };
-    let text = trf::export(&state.arbitration, &tournament, version, &tie_breaks).await?;
+    let text = trail::export(
+        &state.arbitration,
+        &tournament,
+        version,
+        &tie_breaks,
+        query.final_report.unwrap_or(false),
+        &caller.0.recorder(),
+    )
+    .await?;
     let suffix = match version {
         TrfVersion::Trf16 => "trf16",
         TrfVersion::Trf26 => "trf26",

@@ -20,3 +20,4 @@ pub mod pgn_feed;
 pub mod pgn_import;
 pub mod time_control_tag;
 pub mod trf_report;
+pub mod trf_trail;

@@ -124,11 +124,22 @@ impl Store {
     }
 
     /// Replaces a tournament's settings (not its name); `None` if there is no such tournament.
+    /// The settings that changed are logged (`settings_changed`, with `recorded_by`) in the
+    /// same transaction; nothing is logged when nothing changed.
     pub async fn update_tournament(
         &self,
         tournament_id: Uuid,
         settings: &TournamentSettings,
+        recorded_by: &str,
     ) -> Result<Option<Tournament>, StoreError> {
+        let mut tx = self.pool.begin().await?;
+        let before = sqlx::query("SELECT * FROM tournaments WHERE tournament_id = $1 FOR UPDATE")
+            .bind(tournament_id)
+            .fetch_optional(&mut *tx)
+            .await?;
+        let Some(before) = before.as_ref().map(tournament_from_row).transpose()? else {
+            return Ok(None);
+        };
         let row = sqlx::query(
             "UPDATE tournaments SET site = $2, starts_on = $3, ends_on = $4, time_control = $5, \
              laws_edition = $6, regulations = $7, arbiters = $8, clock_behaviour = $9, \
@@ -148,9 +159,24 @@ impl Store {
         .bind(settings.time_zone.map(TimeZone::name))
         .bind(codes(&settings.tie_breaks))
         .bind(settings.unplayed_rounds.map(unplayed_text))
-        .fetch_optional(&self.pool)
+        .fetch_one(&mut *tx)
         .await?;
-        row.as_ref().map(tournament_from_row).transpose()
+        let after = tournament_from_row(&row)?;
+        let fields = crate::tournament_log::changed_fields(&before.settings, &after.settings);
+        if !fields.is_empty() {
+            let entry = crate::tournament_log::TournamentEntry::SettingsChanged { fields };
+            sqlx::query(
+                "INSERT INTO tournament_log (tournament_id, entry_type, payload, recorded_by) \
+                 VALUES ($1, 'settings_changed', $2, $3)",
+            )
+            .bind(tournament_id)
+            .bind(serde_json::json!(entry))
+            .bind(recorded_by)
+            .execute(&mut *tx)
+            .await?;
+        }
+        tx.commit().await?;
+        Ok(Some(after))
     }
 
     /// The tournament, or `None`.

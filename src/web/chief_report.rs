@@ -47,6 +47,7 @@ pub async fn page(
             button.print type="button" data-print="" { "Print" }
             a href={ (PREFIX) "/events/" (id) } { "The tournament" }
         }
+        (trail_part(&report, hall))
         (settings_part(&report))
         (arbiters_part(&report, hall))
         (rounds_part(&report))
@@ -97,7 +98,8 @@ pub async fn page(
         p.hint {
             "Read from the event log as it stands: results changed on appeal are shown as changed; "
             "a decision retracted as a data-entry error is shown, marked retracted. "
-            "Each game's log and its hash chain can be checked with `arbiter verify`."
+            "Each game's log and its hash chain can be checked with `arbiter verify`, and every "
+            "game's export against the seal with `arbiter verify --report`."
         }
     };
     Ok(layout::ok(layout::page(
@@ -106,6 +108,47 @@ pub async fn page(
         Nav::Events,
         body,
     )))
+}
+
+/// Whether the report is final or provisional (naming the boards without a result), the
+/// seal over every game's chain head, and what changed a result after it stood.
+fn trail_part(report: &ChiefArbiterReport, hall: layout::HallTime) -> Markup {
+    let trail = &report.trail;
+    html! {
+        section.panel.trail {
+            @if trail.missing.is_empty() {
+                h2 { "Final report" }
+                p { "Every game has a result." }
+            } @else {
+                h2 { "Provisional report" }
+                p {
+                    strong { (trail.missing.len()) " board(s) without a result" }
+                    ": the final report (and the final TRF) waits for them."
+                }
+                ul.plain { @for board in &trail.missing { li { (board.describe()) } } }
+            }
+            p.seal {
+                "Seal (SHA-256 over the chain heads of " (trail.sealed.len()) " games): "
+                code { (trail.seal()) }
+            }
+            @if !trail.entries.is_empty() {
+                h3 { "Results changed after they stood" }
+                table.list.report {
+                    thead { tr { th { (hall.heading()) } th { "What" } th { "Recorded by" } th { "Reason" } } }
+                    tbody {
+                        @for entry in &trail.entries {
+                            tr {
+                                td.nowrap { (hall.timestamp(entry.at)) }
+                                td { (entry.kind.label()) " @ " (entry.place()) ": " (entry.what) }
+                                td { (layout::recorder(&entry.by)) }
+                                td { (entry.why.as_deref().unwrap_or("")) }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
 }
 
 fn settings_part(report: &ChiefArbiterReport) -> Markup {

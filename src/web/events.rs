@@ -683,6 +683,7 @@ pub async fn show(
         .map(|r| format!("round {}: {} of {}", r.round, r.games - r.ended, r.games))
         .collect();
     let undecided = trf::undecided_appeals(&reads, &tournament).await?;
+    let log = reads.tournament_log(tournament.tournament_id).await?;
     let due_on = trf::report_due_on(&tournament);
     let today = chrono::Utc::now().date_naive();
     let body = html! {
@@ -726,6 +727,7 @@ pub async fn show(
             }
             (super::measures::panel(&viewer, &tournament, &rounds))
             (super::appeals_procedure::panel(&viewer, &tournament, may_write))
+            (super::players::panel(&viewer, &tournament, &log))
             section.panel {
                 h2 { "Rounds" }
                 @if rounds.is_empty() {
@@ -850,7 +852,11 @@ pub async fn update(
             settings.regulations.appeals = kept.appeals.clone();
             state
                 .store
-                .update_tournament(tournament.tournament_id, &settings)
+                .update_tournament(
+                    tournament.tournament_id,
+                    &settings,
+                    &viewer.principal.recorder(),
+                )
                 .await?;
             Flash {
                 form: "settings".into(),

@@ -295,7 +295,11 @@ pub async fn save(
         Ok(()) => {
             state
                 .store
-                .update_tournament(tournament_id, &tournament.settings)
+                .update_tournament(
+                    tournament_id,
+                    &tournament.settings,
+                    &viewer.principal.recorder(),
+                )
                 .await?;
             let mut message =
                 "The fair-play measures were saved; games created from now on take them."

@@ -25,6 +25,7 @@ pub mod forms;
 pub mod layout;
 pub mod measures;
 pub mod periods;
+pub mod players;
 pub mod reports;
 pub mod session;
 pub mod sign_in;
@@ -67,6 +68,7 @@ pub fn routes(config: &mut web::ServiceConfig) {
                 .route("/events/{id}", web::get().to(events::show))
                 .route("/events/{id}", web::post().to(events::update))
                 .route("/events/{id}/rounds", web::post().to(events::load_round))
+                .route("/events/{id}/players", web::post().to(players::record))
                 .route(
                     "/events/{id}/fair-play-measures",
                     web::post().to(measures::save),

@@ -34,6 +34,7 @@ mod test_server;
 mod time_controls;
 mod tournaments;
 mod trf_export;
+mod trf_trail;
 mod trust;
 mod upgrade;
 mod web;
