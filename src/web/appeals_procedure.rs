@@ -228,7 +228,11 @@ pub async fn save(
         Ok(()) => {
             state
                 .store
-                .update_tournament(tournament_id, &tournament.settings)
+                .update_tournament(
+                    tournament_id,
+                    &tournament.settings,
+                    &viewer.principal.recorder(),
+                )
                 .await?;
             Flash {
                 form: FORM.into(),
