@@ -49,6 +49,9 @@ const FEED_EVENT_NAMESPACE: Uuid = Uuid::from_u128(0x6f1c_2b7e_94d3_4c1a_8e55_0d
 /// How many boards' files a poll fetches at once.
 const FETCHES_AT_ONCE: usize = 16;
 
+/// How many boards a poll syncs at once (each its own game's append).
+const SYNCS_AT_ONCE: usize = 8;
+
 /// Who the follower records as (the `recorded_by` of its events).
 pub const FEED_RECORDER: &str = "board feed";
 
@@ -402,17 +405,31 @@ impl Followers {
             RoundSource::Pgn(_) => Vec::new(),
         }
         .into_iter();
-        let mut recorded = 0;
+        // Each board's frame is read against its memory in board order; the boards to sync
+        // are then synced a few at a time (different games: their appends do not wait for
+        // each other), and what was seen is noted in board order.
+        let mut jobs: Vec<BoardJob<'_>> = Vec::new();
+        let mut failure = None;
         for (board, head) in boards {
             let (fingerprint, frame, termination) = match &source {
                 RoundSource::Dgt(base) => {
-                    let Some(text) = texts.next().unwrap_or(Ok(None))? else {
-                        continue;
+                    let text = match texts.next().unwrap_or(Ok(None)) {
+                        Ok(Some(text)) => text,
+                        Ok(None) => continue,
+                        Err(error) => {
+                            failure = Some(error);
+                            break;
+                        }
                     };
-                    let game = dgt::read_game(&text).map_err(|e| {
-                        FollowError::Source(format!("{base}/game-{board}.json: {e}"))
-                    })?;
-                    (fingerprint(&text), game.frame(), None)
+                    match dgt::read_game(&text) {
+                        Ok(game) => (fingerprint(&text), game.frame(), None),
+                        Err(e) => {
+                            failure = Some(FollowError::Source(format!(
+                                "{base}/game-{board}.json: {e}"
+                            )));
+                            break;
+                        }
+                    }
                 }
                 RoundSource::Pgn(games) => {
                     let Some(game) = games.iter().find(|g| g.board == board) else {
@@ -445,37 +462,57 @@ impl Followers {
                     stood: true,
                 },
             };
-            let sync = self
-                .sync_board(
+            jobs.push(BoardJob {
+                board,
+                game_id: head.game_id,
+                key,
+                settled,
+                result: frame.result,
+                termination,
+            });
+        }
+        let mut synced = Vec::with_capacity(jobs.len());
+        for chunk in jobs.chunks(SYNCS_AT_ONCE) {
+            let mut syncs = Vec::with_capacity(chunk.len());
+            for job in chunk {
+                syncs.push(self.sync_board(
                     follow.follow_id,
-                    board,
-                    head.game_id,
+                    job.board,
+                    job.game_id,
                     BoardView {
-                        feed: &settled.moves,
-                        feed_result: frame.result.as_deref(),
-                        feed_termination: termination,
-                        stood: settled.stood,
+                        feed: &job.settled.moves,
+                        feed_result: job.result.as_deref(),
+                        feed_termination: job.termination,
+                        stood: job.settled.stood,
                         takebacks: follow.takebacks,
                     },
-                )
-                .await?;
+                ));
+            }
+            synced.extend(futures_util::future::join_all(syncs).await);
+        }
+        let mut recorded = 0;
+        for (job, sync) in jobs.iter().zip(synced) {
+            let sync = sync?;
             recorded += sync.recorded;
             if let Some(seen) = seen.as_deref_mut() {
-                if settled.stood {
-                    seen.unsettled.remove(&board);
+                if job.settled.stood {
+                    seen.unsettled.remove(&job.board);
                 } else {
-                    seen.unsettled.insert(board);
+                    seen.unsettled.insert(job.board);
                 }
-                if sync.recorded == 0 && settled.stood {
+                if sync.recorded == 0 && job.settled.stood {
                     // Stood and unchanged since: nothing to read again until the feed or the
                     // log moves.
-                    seen.boards.insert(board, key);
+                    seen.boards.insert(job.board, job.key);
                 } else {
-                    seen.boards.remove(&board);
+                    seen.boards.remove(&job.board);
                 }
             }
         }
-        Ok(recorded)
+        match failure {
+            Some(error) => Err(error),
+            None => Ok(recorded),
+        }
     }
 
     /// The text at `url`; `None` when the source has not published it (404). The address is
@@ -784,6 +821,16 @@ async fn fetch_text(client: &FeedClient, url: &str) -> Result<Option<String>, Fo
         Fetched::Text(text) => Ok(Some(text)),
         Fetched::NotFound => Ok(None),
     }
+}
+
+/// A board a poll syncs: its frame as far as it settled, and what the poll notes after.
+struct BoardJob<'a> {
+    board: u32,
+    game_id: Uuid,
+    key: (u64, Option<u64>),
+    settled: Settled,
+    result: Option<String>,
+    termination: Option<&'a str>,
 }
 
 /// Where a poll reads a round's boards from.
