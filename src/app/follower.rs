@@ -28,8 +28,8 @@ use crate::interchange::dgt::{self, Attention, FeedMove, ResultSignal};
 use crate::interchange::pgn_feed;
 use crate::rules::side::Side;
 use crate::store::{
-    AttentionResolution, FeedKind, FollowAttention, NewEvent, PollOutcome, RoundFollow, Store,
-    StoreError, TakebackPolicy,
+    AttentionResolution, FeedKind, FollowAttention, NewEvent, PollOutcome, RoundFollow,
+    RoundGameHead, Store, StoreError, TakebackPolicy,
 };
 use serde::{Deserialize, Serialize};
 use std::collections::{HashMap, HashSet};
@@ -45,6 +45,12 @@ use decisions::{feed_evidence, merged_notice, taken_back_text, truncation};
 
 /// The namespace of the event ids the follower derives from the feed.
 const FEED_EVENT_NAMESPACE: Uuid = Uuid::from_u128(0x6f1c_2b7e_94d3_4c1a_8e55_0d2f_a7b3_c911);
+
+/// How many boards' files a poll fetches at once.
+const FETCHES_AT_ONCE: usize = 16;
+
+/// How many boards a poll syncs at once (each its own game's append).
+const SYNCS_AT_ONCE: usize = 8;
 
 /// Who the follower records as (the `recorded_by` of its events).
 pub const FEED_RECORDER: &str = "board feed";
@@ -271,6 +277,7 @@ impl Followers {
                     continue;
                 }
             };
+            let started = std::time::Instant::now();
             let outcome = match self.poll_round_seen(&follow, &mut seen).await {
                 Ok(recorded) => {
                     if failures > 0 {
@@ -291,7 +298,16 @@ impl Followers {
             if let Err(error) = self.store().note_poll(follow_id, &outcome).await {
                 tracing::warn!(%follow_id, %error, "cannot note the poll");
             }
-            let mut rest = self.timing.wait_after(failures);
+            // Polls keep their interval from start to start (a round of many boards takes a
+            // while to read), with at least a tenth of it between two polls.
+            let mut rest = if failures == 0 {
+                self.timing
+                    .poll
+                    .saturating_sub(started.elapsed())
+                    .max(self.timing.poll / 10)
+            } else {
+                self.timing.wait_after(failures)
+            };
             if failures == 0 && self.timing.confirm < rest && !seen.unsettled.is_empty() {
                 // The boards whose feed changed are read again soon, so that a move that
                 // stands is stored without waiting for the next poll.
@@ -365,24 +381,55 @@ impl Followers {
                 )
             }
         };
-        let mut recorded = 0;
-        for head in heads {
-            let Some(board) = head.board else { continue };
-            if only.is_some_and(|only| !only.contains(&board)) {
-                continue;
+        let boards: Vec<(u32, RoundGameHead)> = heads
+            .into_iter()
+            .filter_map(|head| head.board.map(|board| (board, head)))
+            .filter(|(board, _)| only.is_none_or(|only| only.contains(board)))
+            .collect();
+        // The boards' files are fetched a few at a time (a round of hundreds of boards would
+        // otherwise wait for each answer in turn), then read in board order.
+        let mut texts = match &source {
+            RoundSource::Dgt(base) => {
+                use futures_util::StreamExt;
+                let urls: Vec<String> = boards
+                    .iter()
+                    .map(|(board, _)| format!("{base}/game-{board}.json"))
+                    .collect();
+                let client = &self.client;
+                futures_util::stream::iter(urls)
+                    .map(|url| async move { fetch_text(client, &url).await })
+                    .buffered(FETCHES_AT_ONCE)
+                    .collect::<Vec<_>>()
+                    .await
             }
+            RoundSource::Pgn(_) => Vec::new(),
+        }
+        .into_iter();
+        // Each board's frame is read against its memory in board order; the boards to sync
+        // are then synced a few at a time (different games: their appends do not wait for
+        // each other), and what was seen is noted in board order.
+        let mut jobs: Vec<BoardJob<'_>> = Vec::new();
+        let mut failure = None;
+        for (board, head) in boards {
             let (fingerprint, frame, termination) = match &source {
                 RoundSource::Dgt(base) => {
-                    let Some(text) = self
-                        .fetch_text(&format!("{base}/game-{board}.json"))
-                        .await?
-                    else {
-                        continue;
+                    let text = match texts.next().unwrap_or(Ok(None)) {
+                        Ok(Some(text)) => text,
+                        Ok(None) => continue,
+                        Err(error) => {
+                            failure = Some(error);
+                            break;
+                        }
                     };
-                    let game = dgt::read_game(&text).map_err(|e| {
-                        FollowError::Source(format!("{base}/game-{board}.json: {e}"))
-                    })?;
-                    (fingerprint(&text), game.frame(), None)
+                    match dgt::read_game(&text) {
+                        Ok(game) => (fingerprint(&text), game.frame(), None),
+                        Err(e) => {
+                            failure = Some(FollowError::Source(format!(
+                                "{base}/game-{board}.json: {e}"
+                            )));
+                            break;
+                        }
+                    }
                 }
                 RoundSource::Pgn(games) => {
                     let Some(game) = games.iter().find(|g| g.board == board) else {
@@ -415,46 +462,63 @@ impl Followers {
                     stood: true,
                 },
             };
-            let sync = self
-                .sync_board(
+            jobs.push(BoardJob {
+                board,
+                game_id: head.game_id,
+                key,
+                settled,
+                result: frame.result,
+                termination,
+            });
+        }
+        let mut synced = Vec::with_capacity(jobs.len());
+        for chunk in jobs.chunks(SYNCS_AT_ONCE) {
+            let mut syncs = Vec::with_capacity(chunk.len());
+            for job in chunk {
+                syncs.push(self.sync_board(
                     follow.follow_id,
-                    board,
-                    head.game_id,
+                    job.board,
+                    job.game_id,
                     BoardView {
-                        feed: &settled.moves,
-                        feed_result: frame.result.as_deref(),
-                        feed_termination: termination,
-                        stood: settled.stood,
+                        feed: &job.settled.moves,
+                        feed_result: job.result.as_deref(),
+                        feed_termination: job.termination,
+                        stood: job.settled.stood,
                         takebacks: follow.takebacks,
                     },
-                )
-                .await?;
+                ));
+            }
+            synced.extend(futures_util::future::join_all(syncs).await);
+        }
+        let mut recorded = 0;
+        for (job, sync) in jobs.iter().zip(synced) {
+            let sync = sync?;
             recorded += sync.recorded;
             if let Some(seen) = seen.as_deref_mut() {
-                if settled.stood {
-                    seen.unsettled.remove(&board);
+                if job.settled.stood {
+                    seen.unsettled.remove(&job.board);
                 } else {
-                    seen.unsettled.insert(board);
+                    seen.unsettled.insert(job.board);
                 }
-                if sync.recorded == 0 && settled.stood {
+                if sync.recorded == 0 && job.settled.stood {
                     // Stood and unchanged since: nothing to read again until the feed or the
                     // log moves.
-                    seen.boards.insert(board, key);
+                    seen.boards.insert(job.board, job.key);
                 } else {
-                    seen.boards.remove(&board);
+                    seen.boards.remove(&job.board);
                 }
             }
         }
-        Ok(recorded)
+        match failure {
+            Some(error) => Err(error),
+            None => Ok(recorded),
+        }
     }
 
     /// The text at `url`; `None` when the source has not published it (404). The address is
     /// checked before connecting, the answer bounded ([`FeedClient::fetch`]).
     async fn fetch_text(&self, url: &str) -> Result<Option<String>, FollowError> {
-        match self.client.fetch(url).await.map_err(FollowError::Source)? {
-            Fetched::Text(text) => Ok(Some(text)),
-            Fetched::NotFound => Ok(None),
-        }
+        fetch_text(&self.client, url).await
     }
 
     /// Reads a board's feed against its stored line: records the new legal moves with their
@@ -749,6 +813,24 @@ impl Followers {
             Err(other) => Err(other.into()),
         }
     }
+}
+
+/// The text at `url`; `None` when the source has not published it (404).
+async fn fetch_text(client: &FeedClient, url: &str) -> Result<Option<String>, FollowError> {
+    match client.fetch(url).await.map_err(FollowError::Source)? {
+        Fetched::Text(text) => Ok(Some(text)),
+        Fetched::NotFound => Ok(None),
+    }
+}
+
+/// A board a poll syncs: its frame as far as it settled, and what the poll notes after.
+struct BoardJob<'a> {
+    board: u32,
+    game_id: Uuid,
+    key: (u64, Option<u64>),
+    settled: Settled,
+    result: Option<String>,
+    termination: Option<&'a str>,
 }
 
 /// Where a poll reads a round's boards from.
