@@ -207,7 +207,7 @@ fn standings_part(report: &ChiefArbiterReport) -> Markup {
     let tie_breaks = &report.tournament.settings.tie_breaks;
     html! {
         section.panel #standings {
-            h2 { "Standings after round " (standings.rounds) }
+            h2 { "Standings" @if standings.rounds > 0 { " after round " (standings.rounds) } }
             p.hint {
                 "By points"
                 @for tie_break in tie_breaks { ", " (tie_break.code()) }

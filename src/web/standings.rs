@@ -118,8 +118,13 @@ pub async fn page(
         .unwrap_or(standings.rounds);
     let name = &tournament.settings.name;
     let round_text = after.to_string();
-    let ReportHead { markup: head, .. } =
-        reports::report_head(&reads, "Standings", name, Some(&round_text)).await?;
+    let ReportHead { markup: head, .. } = reports::report_head(
+        &reads,
+        "Standings",
+        name,
+        (after > 0).then_some(round_text.as_str()),
+    )
+    .await?;
     let body = html! {
         (head)
         p.screen-only.head-links {
@@ -137,7 +142,7 @@ pub async fn page(
             }
         }
         section.panel {
-            h2 { "Standings after round " (after) }
+            h2 { "Standings" @if after > 0 { " after round " (after) } }
             p.hint {
                 @if tie_breaks.is_empty() {
                     "By points; players on equal points share a place (the tournament names no tie-breaks)."
