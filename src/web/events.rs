@@ -721,7 +721,6 @@ pub async fn show(
                 }
             }
             (super::measures::panel(&viewer, &tournament, &rounds))
-            (super::players::panel(&viewer, &tournament, &log))
             section.panel {
                 h2 { "Rounds" }
                 @if rounds.is_empty() {
@@ -807,6 +806,7 @@ pub async fn show(
                     }
                 }
             }
+            (super::players::panel(&viewer, &tournament, &log))
         }
     };
     Ok(layout::ok(layout::page(
