@@ -727,7 +727,6 @@ pub async fn show(
             }
             (super::measures::panel(&viewer, &tournament, &rounds))
             (super::appeals_procedure::panel(&viewer, &tournament, may_write))
-            (super::players::panel(&viewer, &tournament, &log))
             section.panel {
                 h2 { "Rounds" }
                 @if rounds.is_empty() {
@@ -814,6 +813,7 @@ pub async fn show(
                     }
                 }
             }
+            (super::players::panel(&viewer, &tournament, &log))
         }
     };
     Ok(layout::ok(layout::page(
