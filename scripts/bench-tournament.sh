@@ -19,7 +19,8 @@
 # import is sequential (one game after the other, the moves in appends of 200 through the
 # engine, src/app/import.rs): its figure is one office importing one file, not the service's
 # capacity. Environment: ARBITER_TEST_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/postgres),
-# BENCH_PORT (default: a free port), GAMES, BOARDS, ARBITER_BIN, KEEP_DB=1.
+# BENCH_PORT (default: a free port), GAMES, BOARDS, ARBITER_BIN, SKIP_BUILD=1 (no release build
+# first), KEEP_DB=1.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 trf=${1:-tests/data/gros-2010.trf}
@@ -31,8 +32,10 @@ db=arbiter_bench_tournament_$$
 logdir=target/bench-tournament
 mkdir -p "$logdir"
 
-echo "building (release) ..."
-cargo build -q --release --bin arbiter
+if [[ -z "${SKIP_BUILD:-}" ]]; then
+    echo "building (release) ..."
+    cargo build -q --release --bin arbiter
+fi
 arbiter=${ARBITER_BIN:-./target/release/arbiter}
 
 psql "$admin_url" -qc "CREATE DATABASE $db"
@@ -96,25 +99,31 @@ tournament=$(curl -fsS -X POST "$base/v1/tournaments" "${auth[@]}" -H 'content-t
          \"arbiters\": [\"IA Bench Arbiter\"]}" | python3 -c 'import json, sys; print(json.load(sys.stdin)["tournament_id"])')
 echo "tournament created in $(secs "$start" "$(now)") s"
 
-# The rounds the TRF's player lines hold (columns of 10 characters from the 92nd).
+# The rounds the TRF's player lines pair (columns of 10 characters from the 92nd, the
+# opponent in the first 4: the last round in which some line names one).
 rounds=$(python3 - "$trf" <<'EOF'
 import sys
-most = 0
+last = 0
 for line in open(sys.argv[1], encoding="utf-8"):
     if line.startswith("001"):
         body = line.rstrip("\n")[91:]
-        cells = [body[i:i + 10] for i in range(0, len(body), 10)]
-        most = max(most, sum(1 for c in cells if c.strip()))
-print(most)
+        for r, i in enumerate(range(0, len(body), 10), start=1):
+            opponent = body[i:i + 4].strip()
+            if opponent and opponent != "0000":
+                last = max(last, r)
+print(last)
 EOF
 )
 body=$(python3 -c 'import json, sys; print(json.dumps({"trf": open(sys.argv[1], encoding="utf-8").read()}))' "$trf")
 start=$(now)
 loaded=0
 for round in $(seq 1 "$rounds"); do
-    n=$(curl -fsS -X POST "$base/v1/tournaments/$tournament/rounds/$round/pairings" "${auth[@]}" \
-        -H 'content-type: application/json' --data-binary "$body" |
-        python3 -c 'import json, sys; print(len(json.load(sys.stdin)["games"]))')
+    answer=$(curl -sS -X POST "$base/v1/tournaments/$tournament/rounds/$round/pairings" "${auth[@]}" \
+        -H 'content-type: application/json' --data-binary "$body")
+    n=$(python3 -c 'import json, sys; print(len(json.loads(sys.argv[1])["games"]))' "$answer") || {
+        echo "round $round was not loaded: $answer" >&2
+        exit 1
+    }
     loaded=$((loaded + n))
 done
 trf_s=$(secs "$start" "$(now)")
