@@ -90,6 +90,7 @@ fn game_of_300_plies() -> (Game, u64) {
         board: None,
         site: None,
         start_fen: None,
+        date: None,
         start_moves_completed: None,
         start_clocks: None,
         time_control: TimeControl::from_legacy(TimeControlKind::Standard, 5_400_000, 0),

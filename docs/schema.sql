@@ -119,6 +119,15 @@ CREATE TABLE tournament_byes (
     recorded_at timestamp with time zone NOT NULL DEFAULT now()
 );
 
+CREATE TABLE tournament_log (
+    entry_id bigint NOT NULL GENERATED ALWAYS AS IDENTITY,
+    tournament_id uuid NOT NULL,
+    entry_type text NOT NULL,
+    payload jsonb NOT NULL,
+    recorded_by text NOT NULL,
+    recorded_at timestamp with time zone NOT NULL DEFAULT clock_timestamp()
+);
+
 CREATE TABLE tournament_players (
     tournament_id uuid NOT NULL,
     start_number integer NOT NULL,
@@ -146,7 +155,9 @@ CREATE TABLE tournaments (
     created_by text NOT NULL,
     updated_at timestamp with time zone NOT NULL DEFAULT now(),
     clock_behaviour jsonb NOT NULL DEFAULT '{}'::jsonb,
-    time_zone text
+    time_zone text,
+    tie_breaks text[] NOT NULL DEFAULT '{}'::text[],
+    unplayed_rounds text
 );
 
 CREATE TABLE web_sessions (
@@ -189,6 +200,9 @@ ALTER TABLE round_follows ADD CONSTRAINT round_follows_url CHECK (((url ~ '^http
 ALTER TABLE tournament_byes ADD CONSTRAINT tournament_byes_code CHECK ((code = ANY (ARRAY['H'::text, 'F'::text, 'U'::text, 'Z'::text])));
 ALTER TABLE tournament_byes ADD CONSTRAINT tournament_byes_pkey PRIMARY KEY (tournament_id, round, start_number);
 ALTER TABLE tournament_byes ADD CONSTRAINT tournament_byes_tournament_id_fkey FOREIGN KEY (tournament_id) REFERENCES tournaments(tournament_id) ON DELETE CASCADE;
+ALTER TABLE tournament_log ADD CONSTRAINT tournament_log_pkey PRIMARY KEY (entry_id);
+ALTER TABLE tournament_log ADD CONSTRAINT tournament_log_tournament_id_fkey FOREIGN KEY (tournament_id) REFERENCES tournaments(tournament_id);
+ALTER TABLE tournament_log ADD CONSTRAINT tournament_log_type_matches CHECK (((payload ->> 'type'::text) = entry_type));
 ALTER TABLE tournament_players ADD CONSTRAINT tournament_players_name_present CHECK (((length(name) >= 1) AND (length(name) <= 200)));
 ALTER TABLE tournament_players ADD CONSTRAINT tournament_players_pkey PRIMARY KEY (tournament_id, start_number);
 ALTER TABLE tournament_players ADD CONSTRAINT tournament_players_start_number CHECK (((start_number >= 1) AND (start_number <= 9999)));
@@ -198,6 +212,7 @@ ALTER TABLE tournaments ADD CONSTRAINT tournaments_edition_known CHECK ((laws_ed
 ALTER TABLE tournaments ADD CONSTRAINT tournaments_name_key UNIQUE (name);
 ALTER TABLE tournaments ADD CONSTRAINT tournaments_name_present CHECK (((length(name) >= 1) AND (length(name) <= 200)));
 ALTER TABLE tournaments ADD CONSTRAINT tournaments_pkey PRIMARY KEY (tournament_id);
+ALTER TABLE tournaments ADD CONSTRAINT tournaments_unplayed_rounds_known CHECK (((unplayed_rounds IS NULL) OR (unplayed_rounds = ANY (ARRAY['2023'::text, 'before_2023'::text]))));
 ALTER TABLE web_sessions ADD CONSTRAINT web_sessions_pkey PRIMARY KEY (session_hash);
 ALTER TABLE web_sessions ADD CONSTRAINT web_sessions_token_id_fkey FOREIGN KEY (token_id) REFERENCES api_tokens(token_id) ON DELETE CASCADE;
 
@@ -225,6 +240,8 @@ CREATE INDEX games_status_idx ON public.games USING btree (status);
 CREATE UNIQUE INDEX round_follows_pkey ON public.round_follows USING btree (follow_id);
 CREATE UNIQUE INDEX round_follows_tournament_id_round_key ON public.round_follows USING btree (tournament_id, round);
 CREATE UNIQUE INDEX tournament_byes_pkey ON public.tournament_byes USING btree (tournament_id, round, start_number);
+CREATE UNIQUE INDEX tournament_log_pkey ON public.tournament_log USING btree (entry_id);
+CREATE INDEX tournament_log_tournament ON public.tournament_log USING btree (tournament_id, entry_id);
 CREATE UNIQUE INDEX tournament_players_pkey ON public.tournament_players USING btree (tournament_id, start_number);
 CREATE UNIQUE INDEX tournaments_name_key ON public.tournaments USING btree (name);
 CREATE UNIQUE INDEX tournaments_pkey ON public.tournaments USING btree (tournament_id);
@@ -514,6 +531,16 @@ BEGIN
 END
 $function$;
 
+CREATE OR REPLACE FUNCTION public.tournament_log_refuse_change()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+BEGIN
+    RAISE EXCEPTION 'the tournament log is append-only: % on tournament_log is not allowed; record another entry instead', TG_OP
+        USING ERRCODE = 'insufficient_privilege';
+END
+$function$;
+
 -- Triggers (enabled: O origin and local, A always, also in replica mode)
 
 CREATE TRIGGER events_link_chain BEFORE INSERT ON public.events FOR EACH ROW EXECUTE FUNCTION events_link_chain(); -- enabled: A
@@ -523,6 +550,8 @@ CREATE TRIGGER events_refuse_update_delete BEFORE DELETE OR UPDATE ON public.eve
 CREATE TRIGGER fair_play_access_refuse_change BEFORE DELETE OR UPDATE ON public.fair_play_access FOR EACH ROW EXECUTE FUNCTION fair_play_refuse_change(); -- enabled: O
 CREATE TRIGGER fair_play_evidence_refuse_change BEFORE DELETE OR UPDATE ON public.fair_play_evidence FOR EACH ROW EXECUTE FUNCTION fair_play_refuse_change(); -- enabled: O
 CREATE TRIGGER fair_play_payloads_refuse_change BEFORE DELETE OR UPDATE ON public.fair_play_payloads FOR EACH ROW EXECUTE FUNCTION fair_play_refuse_change(); -- enabled: O
+CREATE TRIGGER tournament_log_refuse_truncate BEFORE TRUNCATE ON public.tournament_log FOR EACH STATEMENT EXECUTE FUNCTION tournament_log_refuse_change(); -- enabled: A
+CREATE TRIGGER tournament_log_refuse_update_delete BEFORE DELETE OR UPDATE ON public.tournament_log FOR EACH ROW EXECUTE FUNCTION tournament_log_refuse_change(); -- enabled: A
 
 -- Privileges
 
@@ -534,8 +563,10 @@ CREATE TRIGGER fair_play_payloads_refuse_change BEFORE DELETE OR UPDATE ON publi
 -- function events_notify_appended(): (default)
 -- function events_refuse_change(): (default)
 -- function fair_play_refuse_change(): (default)
+-- function tournament_log_refuse_change(): (default)
 -- sequence events_position_seq: (default)
 -- sequence fair_play_access_access_id_seq: {<owner>=rwU/<owner>,arbiter_service=U/<owner>}
+-- sequence tournament_log_entry_id_seq: (default)
 -- table api_tokens: {<owner>=arwdDxt/<owner>,arbiter_service=ar/<owner>}
 -- table events: {<owner>=arwdDxt/<owner>,arbiter_service=ar/<owner>}
 -- table fair_play_access: {<owner>=arwdDxt/<owner>,arbiter_service=ar/<owner>}
@@ -545,6 +576,7 @@ CREATE TRIGGER fair_play_payloads_refuse_change BEFORE DELETE OR UPDATE ON publi
 -- table games: {<owner>=arwdDxt/<owner>,arbiter_service=arw/<owner>}
 -- table round_follows: {<owner>=arwdDxt/<owner>,arbiter_service=arw/<owner>}
 -- table tournament_byes: {<owner>=arwdDxt/<owner>,arbiter_service=arwd/<owner>}
+-- table tournament_log: {<owner>=arwdDxt/<owner>,arbiter_service=ar/<owner>}
 -- table tournament_players: {<owner>=arwdDxt/<owner>,arbiter_service=arw/<owner>}
 -- table tournaments: {<owner>=arwdDxt/<owner>,arbiter_service=arw/<owner>}
 -- table web_sessions: {<owner>=arwdDxt/<owner>,arbiter_service=arwd/<owner>}

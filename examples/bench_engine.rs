@@ -87,6 +87,7 @@ fn settings() -> GameSettings {
         board: None,
         site: None,
         start_fen: None,
+        date: None,
         start_moves_completed: None,
         start_clocks: None,
         time_control: TimeControl::from_legacy(TimeControlKind::Standard, 5_400_000, 0),

@@ -231,6 +231,7 @@ async fn measure(cli: &Cli, url: &str) -> Result<()> {
     let timing = FollowTiming {
         poll: Duration::from_millis(cli.poll_ms),
         max_backoff: Duration::from_secs(60),
+        confirm: Duration::from_millis(500),
     };
     let followers = Followers::new(Arbitration::new(store.clone()), timing)
         .allowing_hosts(&["127.0.0.1".to_string()]);

@@ -33,7 +33,7 @@
 # Environment: ARBITER_TEST_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/postgres),
 # BENCH_PORT (default: a free port), WARMUP (2 s, not measured), CLIENTS, BATCH,
 # GROWTH_STEPS, GROWTH_CLIENTS, GROWTH_ROUNDS, CLAIM_CLIENTS, CLAIM_GAMES, PEER_CLIENTS, ROUNDS, PEER_SCRIPT,
-# ARBITER_BIN, KEEP_DB=1 (do not drop the database). The service's own settings come from the
+# ARBITER_BIN, SKIP_BUILD=1 (no release build first), KEEP_DB=1 (do not drop the database). The service's own settings come from the
 # environment too (e.g. ARBITER_GROUP_COMMIT_WRITERS=0 ARBITER_TOKEN_CACHE_MS=0 for the write
 # path without group commit and token memory).
 #
@@ -76,8 +76,11 @@ if [[ $mode == write || $mode == peer ]] && ! command -v pgbench >/dev/null; the
     exit 1
 fi
 
-echo "building (release) ..."
-cargo build -q --release --bin arbiter --example bench_write
+# SKIP_BUILD=1: measure the binaries already built (e.g. while the tree has changed since).
+if [[ -z "${SKIP_BUILD:-}" ]]; then
+    echo "building (release) ..."
+    cargo build -q --release --bin arbiter --example bench_write
+fi
 # ARBITER_BIN: another build of the service to measure (e.g. the release before a change).
 arbiter=${ARBITER_BIN:-./target/release/arbiter}
 bench=./target/release/examples/bench_write

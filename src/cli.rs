@@ -33,10 +33,16 @@ pub enum Command {
         #[command(flatten)]
         database: DatabaseConfig,
         /// Check every game in the database.
-        #[arg(long, conflicts_with = "file")]
+        #[arg(long, conflicts_with_all = ["files", "report"])]
         all: bool,
-        /// An export (`GET /v1/games/{id}/export`) to check without a database.
-        file: Option<PathBuf>,
+        /// An export (`GET /v1/games/{id}/export`) to check without a database; with
+        /// `--report`, the exports of a tournament's games (files, or folders of `.jsonl`).
+        files: Vec<PathBuf>,
+        /// A tournament's final report (`GET /v1/tournaments/{id}/trf?version=26&final=true`):
+        /// each game's export is checked against the chain head the report's `### Seal` lines
+        /// hold, and each game that changed after the report was written is named.
+        #[arg(long, conflicts_with = "digest_seq")]
+        report: Option<PathBuf>,
         /// The published chain head's seq (`GET /v1/games/{id}/digest`): the export must end there.
         #[arg(long, requires = "digest_hash")]
         digest_seq: Option<u64>,
@@ -211,17 +217,22 @@ pub async fn run(command: Command) -> Result<ExitCode> {
         Command::Verify {
             database,
             all,
-            file,
+            files,
+            report,
             digest_seq,
             digest_hash,
         } => {
-            if let Some(file) = file {
-                return verify_file(&file, digest_seq.zip(digest_hash));
+            if let Some(report) = report {
+                return verify_report(&report, &files);
             }
-            if !all {
+            if let [file] = &files[..] {
+                return verify_file(file, digest_seq.zip(digest_hash));
+            }
+            if !all || !files.is_empty() {
                 anyhow::bail!(
                     "say what to verify: `arbiter verify FILE` checks an export offline, \
-                     `arbiter verify --all` every game in the database"
+                     `arbiter verify --report REPORT FILES...` a tournament's exports against \
+                     its final report's seal, `arbiter verify --all` every game in the database"
                 );
             }
             let database = crate::startup::Database::open(&database).await?;
@@ -475,6 +486,107 @@ fn verify_file(file: &std::path::Path, digest: Option<(u64, String)>) -> Result<
             println!("{}: BROKEN at {broken}", file.display());
             Ok(ExitCode::from(2))
         }
+    }
+}
+
+/// The export files `paths` name: files, and the `.jsonl` files of folders.
+fn export_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
+    let mut files = Vec::new();
+    for path in paths {
+        if path.is_dir() {
+            let mut inside: Vec<PathBuf> = std::fs::read_dir(path)
+                .with_context(|| format!("cannot read the folder {}", path.display()))?
+                .filter_map(|entry| entry.ok().map(|e| e.path()))
+                .filter(|p| p.extension().is_some_and(|e| e == "jsonl"))
+                .collect();
+            inside.sort();
+            files.extend(inside);
+        } else {
+            files.push(path.clone());
+        }
+    }
+    Ok(files)
+}
+
+/// `arbiter verify --report REPORT FILES...`: every game the report seals against its export.
+fn verify_report(report: &std::path::Path, paths: &[PathBuf]) -> Result<ExitCode> {
+    let text = std::fs::read_to_string(report)
+        .with_context(|| format!("cannot read {}", report.display()))?;
+    let sealed = match crate::interchange::trf_trail::read_seal(&text) {
+        Ok(sealed) => sealed,
+        Err(reason) => {
+            println!("{}: BROKEN: {reason}", report.display());
+            return Ok(ExitCode::from(2));
+        }
+    };
+    let mut faults = 0usize;
+    let mut exported = std::collections::HashMap::new();
+    for file in export_files(paths)? {
+        let export = std::fs::read_to_string(&file)
+            .with_context(|| format!("cannot read {}", file.display()))?;
+        match crate::integrity::verify_export(&export, None) {
+            Ok(verified) => {
+                exported.insert(verified.head.game_id, (file, verified.head));
+            }
+            Err(broken) => {
+                faults += 1;
+                println!("{}: BROKEN at {broken}", file.display());
+            }
+        }
+    }
+    for (place, head) in &sealed.games {
+        match exported.remove(&head.game_id) {
+            None => {
+                faults += 1;
+                println!(
+                    "{place}, game {}: MISSING: no export of this game was given",
+                    head.game_id
+                );
+            }
+            Some((file, found))
+                if found.seq != head.seq || !found.hash.eq_ignore_ascii_case(&head.hash) =>
+            {
+                faults += 1;
+                println!(
+                    "{place}, game {}: CHANGED after the report was sealed: the report sealed \
+                     seq {} hash {}, the export {} ends at seq {} hash {}",
+                    head.game_id,
+                    head.seq,
+                    head.hash,
+                    file.display(),
+                    found.seq,
+                    found.hash
+                );
+            }
+            Some(_) => println!(
+                "{place}, game {}: as sealed, seq {}",
+                head.game_id, head.seq
+            ),
+        }
+    }
+    for (game_id, (file, _)) in &exported {
+        faults += 1;
+        println!(
+            "{}: game {game_id} is not among the games the report seals",
+            file.display()
+        );
+    }
+    if faults == 0 {
+        println!(
+            "{}: seal {} holds: {} games as sealed",
+            report.display(),
+            sealed.seal,
+            sealed.games.len()
+        );
+        Ok(ExitCode::SUCCESS)
+    } else {
+        println!(
+            "{}: seal {} BROKEN: {faults} fault{}",
+            report.display(),
+            sealed.seal,
+            if faults == 1 { "" } else { "s" }
+        );
+        Ok(ExitCode::from(2))
     }
 }
 

@@ -267,3 +267,56 @@ pub fn verify_export(
         head,
     })
 }
+
+/// The seal of a tournament's report (issue 35): SHA-256 over the chain head of every game,
+/// so that one hash printed on the final report (a `###` line of the TRF26 export and the
+/// chief arbiter's report) tells whether any game's log changed after the report left.
+///
+/// The bytes hashed are one line per game, in the order of the games' ids (as their
+/// hyphenated lower-case text sorts): `{game_id} {seq} {hash}\n`, the hash in lower-case hex.
+/// Anyone can recompute it from the heads the report lists, or from the games' exports.
+pub fn tournament_seal(heads: &[ChainDigest]) -> String {
+    let mut lines: Vec<String> = heads
+        .iter()
+        .map(|head| {
+            format!(
+                "{} {} {}\n",
+                head.game_id,
+                head.seq,
+                head.hash.to_ascii_lowercase()
+            )
+        })
+        .collect();
+    lines.sort();
+    let mut hasher = Sha256::new();
+    for line in &lines {
+        hasher.update(line.as_bytes());
+    }
+    hex::encode(hasher.finalize())
+}
+
+#[cfg(test)]
+mod seal_tests {
+    use super::*;
+
+    fn head(game: u128, seq: u64, hash: &str) -> ChainDigest {
+        ChainDigest {
+            game_id: uuid::Uuid::from_u128(game),
+            seq,
+            hash: hash.into(),
+        }
+    }
+
+    #[test]
+    fn the_seal_does_not_depend_on_the_order_the_heads_are_listed_in_but_on_every_head() {
+        let a = head(1, 12, "aa");
+        let b = head(2, 7, "BB");
+        let seal = tournament_seal(&[a.clone(), b.clone()]);
+        assert_eq!(seal, tournament_seal(&[b.clone(), a.clone()]));
+        // The hash of the two lines as documented, computed here independently.
+        let text = format!("{} 12 aa\n{} 7 bb\n", a.game_id, b.game_id);
+        assert_eq!(seal, hex::encode(Sha256::digest(text.as_bytes())));
+        assert_ne!(seal, tournament_seal(&[a.clone(), head(2, 8, "bb")]));
+        assert_ne!(seal, tournament_seal(&[a]));
+    }
+}

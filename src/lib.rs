@@ -35,4 +35,5 @@ pub mod startup;
 pub mod state;
 pub mod store;
 pub mod tournament;
+pub mod tournament_log;
 pub mod web;

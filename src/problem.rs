@@ -102,6 +102,8 @@ pub enum RequestCode {
     PlyBeyondGame,
     /// Any other refusal of the request, with its HTTP status.
     RequestRefused,
+    /// The final report was asked for while boards have no result (they are named).
+    ResultsMissing,
     /// A round loaded again with other pairings.
     RoundConflict,
     /// No such round.

@@ -9,9 +9,11 @@
 //! without a tournament record keep working everywhere.
 
 use crate::game::event::{
-    ClockBehaviour, GameSettings, LawsEdition, Player, Regulations, TimeControl, TimeControlSpec,
+    ClockBehaviour, ClockReading, GameSettings, LawsEdition, Player, Regulations, StartMoves,
+    TimeControl, TimeControlSpec,
 };
 use crate::interchange::pairings::Pairing;
+use crate::rules::tie_breaks::{TieBreak, UnplayedRounds};
 use chrono::{DateTime, NaiveDate, Utc};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -66,6 +68,20 @@ pub struct TournamentSettings {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schema(value_type = Option<String>, example = "Europe/Brussels")]
     pub time_zone: Option<TimeZone>,
+    /// The tie-breaks that rank players on equal points, in order, as FIDE Handbook C.07
+    /// abbreviates them (`DE`, `BH/C1`, `BH`, `SB`, ...): the standings, the TRF rank column
+    /// and the chief arbiter's report use them unless others are asked for. None: players on
+    /// equal points share a place.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[schema(value_type = Vec<String>, example = json!(["BH/C1", "BH", "SB", "DE"]))]
+    pub tie_breaks: Vec<TieBreak>,
+    /// Which text of C.07 governs unplayed rounds (forfeits, byes, absences) in the
+    /// tie-breaks: `2023` (the 2023 revision, Article 16: a dummy opponent with the player's
+    /// own score) or `before_2023` (the virtual opponent; opponents' forfeits drawn). Left
+    /// out: `2023` for events from 1 April 2024 (or without a first day), the older rules
+    /// before.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unplayed_rounds: Option<UnplayedRounds>,
 }
 
 /// A time zone of the IANA database (`Europe/Brussels`, `America/Sao_Paulo`, `UTC`), as a
@@ -142,6 +158,14 @@ pub struct GameOverrides {
     /// A start position (FEN), e.g. for a Chess960 event or an adjourned game.
     #[serde(default)]
     pub start_fen: Option<String>,
+    /// The moves each player has completed at `start_fen`, when the FEN's move number is not
+    /// the game's (a resumed or replayed game written from move 1); it needs `start_fen`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub start_moves_completed: Option<StartMoves>,
+    /// The clocks' readings when the game starts from `start_fen` (the times the players have
+    /// left); absent: the control's times for the periods reached.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub start_clocks: Option<ClockReading>,
 }
 
 /// Whether `value` is its type's default (left out when serialised).
@@ -225,6 +249,18 @@ impl TournamentSettings {
         for (index, arbiter) in self.arbiters.iter().enumerate() {
             check_text(&format!("arbiters[{index}]"), Some(arbiter), true)?;
         }
+        for (index, tie_break) in self.tie_breaks.iter().enumerate() {
+            if self.tie_breaks[..index].contains(tie_break) {
+                return Err(problem(
+                    &format!("tie_breaks[{index}]"),
+                    format!(
+                        "`{}` is already in the list; a tie-break that did not separate players \
+                         will not separate them a second time. Name each once.",
+                        tie_break.code()
+                    ),
+                ));
+            }
+        }
         Ok(())
     }
 }
@@ -293,8 +329,9 @@ pub fn game_settings(
         board: Some(pairing.board),
         site: tournament.site.clone(),
         start_fen: overrides.start_fen,
-        start_moves_completed: None,
-        start_clocks: None,
+        date: None,
+        start_moves_completed: overrides.start_moves_completed,
+        start_clocks: overrides.start_clocks,
         time_control: overrides
             .time_control
             .unwrap_or_else(|| tournament.time_control.clone()),
@@ -325,6 +362,8 @@ mod tests {
             regulations: Regulations::default(),
             arbiters: vec![],
             time_zone: None,
+            tie_breaks: vec![],
+            unplayed_rounds: None,
         }
     }
 

@@ -154,6 +154,20 @@ impl Arbitration {
         slot
     }
 
+    /// Keeps a game this instance has just created warm: folded from the `game_created`
+    /// envelope the creation stored, as reading it back would fold it, so that its first
+    /// append does not read the log (issue 40). A game already warm is left as it is; a fold
+    /// that fails leaves the slot empty, and the first append reads the log as before.
+    pub async fn warm_created(&self, created: &EventEnvelope) {
+        let slot = self.slot(created.game_id);
+        let mut warm = slot.lock().await;
+        if warm.is_none()
+            && let Err(error) = fold_into(created.game_id, &mut warm, created)
+        {
+            tracing::warn!(game_id = %created.game_id, %error, "a created game was not kept warm");
+        }
+    }
+
     /// Brings `warm` to the end of the log stored in `store` (or to `until`), reading only
     /// what is new. Reading from a replica that lags leaves `warm` at an earlier, still exact,
     /// `seq`; a writer catches up from the primary before judging.

@@ -37,6 +37,11 @@ pub struct ChiefArbiterReport {
     pub incidents: Vec<RulingItem>,
     /// The appeals, each with its decision when there is one.
     pub appeals: Vec<AppealReport>,
+    /// The standings after the last round, ranked by the tournament's tie-breaks.
+    pub standings: super::trf::Standings,
+    /// The integrity trail: what changed a result, the boards without one (the report is
+    /// provisional while there are any), and the seal over every game's chain head.
+    pub trail: super::trail::Trail,
 }
 
 /// One round of the report.
@@ -108,6 +113,9 @@ pub enum ChiefReportError {
     /// The store failed.
     #[error(transparent)]
     Store(#[from] StoreError),
+    /// The standings cannot be computed.
+    #[error(transparent)]
+    Standings(#[from] super::trf::TrfError),
 }
 
 /// Builds the chief arbiter's report of `tournament` from the log.
@@ -174,5 +182,31 @@ pub async fn chief_arbiter_report(
         rounds,
         incidents,
         appeals,
+        standings: super::trf::standings(
+            arbitration,
+            tournament,
+            &tournament.settings.tie_breaks,
+            None,
+        )
+        .await?,
+        trail: super::trail::trail(
+            arbitration,
+            tournament,
+            &super::trf::report(arbitration, tournament, &[])
+                .await
+                .map_err(|e| match e {
+                    super::trf::TrfError::Record(e) => ChiefReportError::Record(e),
+                    super::trf::TrfError::Store(e) => ChiefReportError::Store(e),
+                    super::trf::TrfError::Unreadable(m) => {
+                        ChiefReportError::Store(StoreError::Undecodable {
+                            game_id: tournament.tournament_id,
+                            seq: 0,
+                            message: m,
+                        })
+                    }
+                })?
+                .players,
+        )
+        .await?,
     })
 }

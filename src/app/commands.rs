@@ -13,6 +13,7 @@ use crate::problem::RequestCode;
 use crate::store::{NewEvent, TokenInfo};
 use crate::tournament::GameOverrides;
 use chrono::{DateTime, Utc};
+use serde::Deserialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 use std::collections::{BTreeMap, HashMap};
@@ -103,14 +104,16 @@ pub fn take_optional<T: DeserializeOwned>(
     key: &str,
     prefix: &str,
 ) -> Result<Option<T>, CommandError> {
-    let path = if prefix.is_empty() {
-        key.to_string()
-    } else {
-        format!("{prefix}.{key}")
-    };
     match map.remove(key) {
         None | Some(Value::Null) => Ok(None),
-        Some(value) => decode_at(value, &path).map(Some),
+        Some(value) => {
+            let path = if prefix.is_empty() {
+                key.to_string()
+            } else {
+                format!("{prefix}.{key}")
+            };
+            decode_at(value, &path).map(Some)
+        }
     }
 }
 
@@ -159,26 +162,31 @@ pub fn decode_event(item: Value, path: &str) -> Result<NewEvent, CommandError> {
     let event_id: Option<Uuid> = take_optional(&mut object, "event_id", path)?;
     let occurred_at: Option<DateTime<Utc>> = take_optional(&mut object, "occurred_at", path)?;
     let clock: Option<ClockReading> = take_optional(&mut object, "clock", path)?;
-    let type_path = format!("{path}.type");
+    let type_path = || format!("{path}.type");
     let kind = match object.get("type") {
-        Some(Value::String(kind)) => kind.clone(),
+        Some(Value::String(kind)) => kind.as_str(),
         Some(other) => {
             return Err(CommandError::invalid_field(
-                type_path.clone(),
-                format!("`{type_path}` must be a string, not {}.", json_kind(other)),
+                type_path(),
+                format!(
+                    "`{}` must be a string, not {}.",
+                    type_path(),
+                    json_kind(other)
+                ),
             ));
         }
         None => {
             return Err(CommandError::invalid_field(
-                type_path.clone(),
+                type_path(),
                 format!(
-                    "`{type_path}` is missing: every event names its type, one of {}.",
+                    "`{}` is missing: every event names its type, one of {}.",
+                    type_path(),
                     RECORDED_EVENT_TYPES.join(", ")
                 ),
             ));
         }
     };
-    if SERVICE_EVENT_TYPES.contains(&kind.as_str()) {
+    if SERVICE_EVENT_TYPES.contains(&kind) {
         return Err(CommandError::refused(
             crate::game::RefusalCode::ServiceEventSubmitted,
             format!(
@@ -187,26 +195,28 @@ pub fn decode_event(item: Value, path: &str) -> Result<NewEvent, CommandError> {
                  (for example a `claim`) and the service appends its ruling."
             ),
         )
-        .with_field(type_path));
+        .with_field(type_path()));
     }
     if kind == "fair_play" {
         return Err(CommandError::invalid_field(
-            type_path,
+            type_path(),
             "`fair_play` events are recorded through POST /v1/games/{id}/fair-play, by a token \
              with the fair_play capability: their payload is sealed and kept out of the public \
              log.",
         ));
     }
-    if !RECORDED_EVENT_TYPES.contains(&kind.as_str()) {
+    if !RECORDED_EVENT_TYPES.contains(&kind) {
         return Err(CommandError::invalid_field(
-            type_path.clone(),
+            type_path(),
             format!(
                 "`{kind}` is not an event type. Record one of: {}.",
                 RECORDED_EVENT_TYPES.join(", ")
             ),
         ));
     }
-    let event: RecordedEvent = match serde_json::from_value(Value::Object(object.clone())) {
+    // Decoded from the value by reference, without a copy of the object.
+    let object = Value::Object(object);
+    let event: RecordedEvent = match RecordedEvent::deserialize(&object) {
         Ok(event) => event,
         Err(error) => return Err(event_error(&object, path, &error.to_string())),
     };
@@ -225,7 +235,9 @@ pub fn decode_event(item: Value, path: &str) -> Result<NewEvent, CommandError> {
 /// inside an internally tagged event it cannot say which field it was. The field is found by
 /// taking each one out in turn: the culprit is the one whose removal leaves the event valid
 /// (an optional field) or reports that very field as missing.
-fn event_error(object: &serde_json::Map<String, Value>, path: &str, message: &str) -> CommandError {
+fn event_error(object: &Value, path: &str, message: &str) -> CommandError {
+    let empty = Map::new();
+    let object = object.as_object().unwrap_or(&empty);
     let named = ["missing field `", "unknown field `"]
         .iter()
         .find_map(|prefix| message.strip_prefix(prefix))

@@ -120,7 +120,10 @@ fn result_doubt(game: &Game, result: GameResult) -> Option<String> {
     let (winner, text) = match result {
         GameResult::WhiteWins => (Side::White, "1-0"),
         GameResult::BlackWins => (Side::Black, "0-1"),
-        GameResult::Draw | GameResult::BothLose => return None,
+        GameResult::Draw
+        | GameResult::BothLose
+        | GameResult::WhiteLosesBlackHalf
+        | GameResult::BlackLosesWhiteHalf => return None,
     };
     (game.ply() > 0 && cannot_mate(game, winner)).then(|| {
         format!(

@@ -28,19 +28,29 @@ use crate::interchange::dgt::{self, Attention, FeedMove, ResultSignal};
 use crate::interchange::pgn_feed;
 use crate::rules::side::Side;
 use crate::store::{
-    AttentionResolution, FeedKind, FollowAttention, NewEvent, PollOutcome, RoundFollow, Store,
-    StoreError, TakebackPolicy,
+    AttentionResolution, FeedKind, FollowAttention, NewEvent, PollOutcome, RoundFollow,
+    RoundGameHead, Store, StoreError, TakebackPolicy,
 };
 use serde::{Deserialize, Serialize};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tokio::sync::watch;
 use utoipa::ToSchema;
 use uuid::Uuid;
 
+mod decisions;
+pub use decisions::{Decided, attention_kind, choice_name, describe, fitting_choices};
+use decisions::{feed_evidence, merged_notice, taken_back_text, truncation};
+
 /// The namespace of the event ids the follower derives from the feed.
 const FEED_EVENT_NAMESPACE: Uuid = Uuid::from_u128(0x6f1c_2b7e_94d3_4c1a_8e55_0d2f_a7b3_c911);
+
+/// How many boards' files a poll fetches at once.
+const FETCHES_AT_ONCE: usize = 16;
+
+/// How many boards a poll syncs at once (each its own game's append).
+const SYNCS_AT_ONCE: usize = 8;
 
 /// Who the follower records as (the `recorded_by` of its events).
 pub const FEED_RECORDER: &str = "board feed";
@@ -53,15 +63,19 @@ pub struct FollowTiming {
     pub poll: Duration,
     /// The longest wait after failures (the wait doubles after each failure up to it).
     pub max_backoff: Duration,
+    /// How soon a board whose feed changed is fetched again, to see whether the change
+    /// stands; at [`FollowTiming::poll`] or above, the next poll does it.
+    pub confirm: Duration,
 }
 
 impl FollowTiming {
     /// The timing the service's settings give (`--follow-poll-ms`, at least 100 ms;
-    /// `--follow-max-backoff-ms`).
+    /// `--follow-max-backoff-ms`; `--follow-confirm-ms`, at least 100 ms).
     pub fn of(config: &crate::config::ServeConfig) -> FollowTiming {
         FollowTiming {
             poll: Duration::from_millis(config.follow_poll_ms.max(100)),
             max_backoff: Duration::from_millis(config.follow_max_backoff_ms),
+            confirm: Duration::from_millis(config.follow_confirm_ms.max(100)),
         }
     }
 
@@ -136,23 +150,13 @@ pub struct BoardView<'a> {
     pub feed: &'a [FeedMove],
     /// The feed's result field.
     pub feed_result: Option<&'a str>,
+    /// How the feed says the game ended (a round PGN's `Termination`), given with its result.
+    pub feed_termination: Option<&'a str>,
     /// Whether the frame stood (the previous poll showed the same line): when not, only its
     /// moves with a successor are recorded and nothing else is acted on.
     pub stood: bool,
     /// Who applies a takeback that nothing the arbiter entered stands on.
     pub takebacks: TakebackPolicy,
-}
-
-/// What a decision recorded.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
-pub struct Decided {
-    /// The attention as settled.
-    pub attention: FollowAttention,
-    /// Events appended to the game's log by the decision (corrections, the illegal move,
-    /// the arbiter's decision), not counting the board's moves recorded after a correction.
-    pub appended: usize,
-    /// The board's moves recorded after an accepted correction.
-    pub recorded_moves: usize,
 }
 
 /// The running followers of this instance, one task per followed round. Cheap to clone.
@@ -273,6 +277,7 @@ impl Followers {
                     continue;
                 }
             };
+            let started = std::time::Instant::now();
             let outcome = match self.poll_round_seen(&follow, &mut seen).await {
                 Ok(recorded) => {
                     if failures > 0 {
@@ -293,7 +298,32 @@ impl Followers {
             if let Err(error) = self.store().note_poll(follow_id, &outcome).await {
                 tracing::warn!(%follow_id, %error, "cannot note the poll");
             }
-            if wait(self.timing.wait_after(failures), &mut stopped).await {
+            // Polls keep their interval from start to start (a round of many boards takes a
+            // while to read), with at least a tenth of it between two polls.
+            let mut rest = if failures == 0 {
+                self.timing
+                    .poll
+                    .saturating_sub(started.elapsed())
+                    .max(self.timing.poll / 10)
+            } else {
+                self.timing.wait_after(failures)
+            };
+            if failures == 0 && self.timing.confirm < rest && !seen.unsettled.is_empty() {
+                // The boards whose feed changed are read again soon, so that a move that
+                // stands is stored without waiting for the next poll.
+                if wait(self.timing.confirm, &mut stopped).await {
+                    return;
+                }
+                rest = rest.saturating_sub(self.timing.confirm);
+                let changed = seen.unsettled.clone();
+                if let Err(error) = self
+                    .poll_round_with(&follow, Some(&mut seen), Some(&changed))
+                    .await
+                {
+                    tracing::debug!(%follow_id, %error, "reading the changed boards again failed; the next poll reads them");
+                }
+            }
+            if wait(rest, &mut stopped).await {
                 return;
             }
         }
@@ -308,7 +338,7 @@ impl Followers {
     /// Without a memory of earlier polls, each frame is taken as it stands (as if it had
     /// stood) and the moves keep their own times.
     pub async fn poll_round(&self, follow: &RoundFollow) -> Result<usize, FollowError> {
-        self.poll_round_with(follow, None).await
+        self.poll_round_with(follow, None, None).await
     }
 
     /// [`Followers::poll_round`], skipping the boards whose feed and log are both as they
@@ -318,13 +348,15 @@ impl Followers {
         follow: &RoundFollow,
         seen: &mut Seen,
     ) -> Result<usize, FollowError> {
-        self.poll_round_with(follow, Some(seen)).await
+        self.poll_round_with(follow, Some(seen), None).await
     }
 
+    /// A poll of the round's boards, or of the boards `only` names.
     async fn poll_round_with(
         &self,
         follow: &RoundFollow,
         mut seen: Option<&mut Seen>,
+        only: Option<&HashSet<u32>>,
     ) -> Result<usize, FollowError> {
         let tournament = self
             .store()
@@ -349,33 +381,71 @@ impl Followers {
                 )
             }
         };
-        let mut recorded = 0;
-        for head in heads {
-            let Some(board) = head.board else { continue };
-            let (fingerprint, frame) = match &source {
+        let boards: Vec<(u32, RoundGameHead)> = heads
+            .into_iter()
+            .filter_map(|head| head.board.map(|board| (board, head)))
+            .filter(|(board, _)| only.is_none_or(|only| only.contains(board)))
+            .collect();
+        // The boards' files are fetched a few at a time (a round of hundreds of boards would
+        // otherwise wait for each answer in turn), then read in board order.
+        let mut texts = match &source {
+            RoundSource::Dgt(base) => {
+                use futures_util::StreamExt;
+                let urls: Vec<String> = boards
+                    .iter()
+                    .map(|(board, _)| format!("{base}/game-{board}.json"))
+                    .collect();
+                let client = &self.client;
+                futures_util::stream::iter(urls)
+                    .map(|url| async move { fetch_text(client, &url).await })
+                    .buffered(FETCHES_AT_ONCE)
+                    .collect::<Vec<_>>()
+                    .await
+            }
+            RoundSource::Pgn(_) => Vec::new(),
+        }
+        .into_iter();
+        // Each board's frame is read against its memory in board order; the boards to sync
+        // are then synced a few at a time (different games: their appends do not wait for
+        // each other), and what was seen is noted in board order.
+        let mut jobs: Vec<BoardJob<'_>> = Vec::new();
+        let mut failure = None;
+        for (board, head) in boards {
+            let (fingerprint, frame, termination) = match &source {
                 RoundSource::Dgt(base) => {
-                    let Some(text) = self
-                        .fetch_text(&format!("{base}/game-{board}.json"))
-                        .await?
-                    else {
-                        continue;
+                    let text = match texts.next().unwrap_or(Ok(None)) {
+                        Ok(Some(text)) => text,
+                        Ok(None) => continue,
+                        Err(error) => {
+                            failure = Some(error);
+                            break;
+                        }
                     };
-                    let game = dgt::read_game(&text).map_err(|e| {
-                        FollowError::Source(format!("{base}/game-{board}.json: {e}"))
-                    })?;
-                    (fingerprint(&text), game.frame())
+                    match dgt::read_game(&text) {
+                        Ok(game) => (fingerprint(&text), game.frame(), None),
+                        Err(e) => {
+                            failure = Some(FollowError::Source(format!(
+                                "{base}/game-{board}.json: {e}"
+                            )));
+                            break;
+                        }
+                    }
                 }
                 RoundSource::Pgn(games) => {
                     let Some(game) = games.iter().find(|g| g.board == board) else {
                         continue;
                     };
                     (
-                        fingerprint(&format!("{:?}{:?}", game.moves, game.result)),
+                        fingerprint(&format!(
+                            "{:?}{:?}{:?}",
+                            game.moves, game.result, game.termination
+                        )),
                         Frame {
                             moves: game.moves.clone(),
                             result: game.result.clone(),
                             clock: None,
                         },
+                        game.termination.as_deref(),
                     )
                 }
             };
@@ -392,40 +462,63 @@ impl Followers {
                     stood: true,
                 },
             };
-            let sync = self
-                .sync_board(
+            jobs.push(BoardJob {
+                board,
+                game_id: head.game_id,
+                key,
+                settled,
+                result: frame.result,
+                termination,
+            });
+        }
+        let mut synced = Vec::with_capacity(jobs.len());
+        for chunk in jobs.chunks(SYNCS_AT_ONCE) {
+            let mut syncs = Vec::with_capacity(chunk.len());
+            for job in chunk {
+                syncs.push(self.sync_board(
                     follow.follow_id,
-                    board,
-                    head.game_id,
+                    job.board,
+                    job.game_id,
                     BoardView {
-                        feed: &settled.moves,
-                        feed_result: frame.result.as_deref(),
-                        stood: settled.stood,
+                        feed: &job.settled.moves,
+                        feed_result: job.result.as_deref(),
+                        feed_termination: job.termination,
+                        stood: job.settled.stood,
                         takebacks: follow.takebacks,
                     },
-                )
-                .await?;
+                ));
+            }
+            synced.extend(futures_util::future::join_all(syncs).await);
+        }
+        let mut recorded = 0;
+        for (job, sync) in jobs.iter().zip(synced) {
+            let sync = sync?;
             recorded += sync.recorded;
             if let Some(seen) = seen.as_deref_mut() {
-                if sync.recorded == 0 && settled.stood {
+                if job.settled.stood {
+                    seen.unsettled.remove(&job.board);
+                } else {
+                    seen.unsettled.insert(job.board);
+                }
+                if sync.recorded == 0 && job.settled.stood {
                     // Stood and unchanged since: nothing to read again until the feed or the
                     // log moves.
-                    seen.boards.insert(board, key);
+                    seen.boards.insert(job.board, job.key);
                 } else {
-                    seen.boards.remove(&board);
+                    seen.boards.remove(&job.board);
                 }
             }
         }
-        Ok(recorded)
+        match failure {
+            Some(error) => Err(error),
+            None => Ok(recorded),
+        }
     }
 
     /// The text at `url`; `None` when the source has not published it (404). The address is
     /// checked before connecting, the answer bounded ([`FeedClient::fetch`]).
     async fn fetch_text(&self, url: &str) -> Result<Option<String>, FollowError> {
-        match self.client.fetch(url).await.map_err(FollowError::Source)? {
-            Fetched::Text(text) => Ok(Some(text)),
-            Fetched::NotFound => Ok(None),
-        }
+        fetch_text(&self.client, url).await
     }
 
     /// Reads a board's feed against its stored line: records the new legal moves with their
@@ -442,6 +535,7 @@ impl Followers {
         let BoardView {
             feed,
             feed_result,
+            feed_termination,
             stood,
             takebacks,
         } = view;
@@ -451,6 +545,14 @@ impl Followers {
         };
         let stored = game.moves().to_vec();
         let mut reading = dgt::read_against(&start, &stored, feed, game.result(), feed_result);
+        if let Some(Attention::ProposedResult {
+            signal: ResultSignal::FeedResult,
+            termination,
+            ..
+        }) = &mut reading.attention
+        {
+            *termination = feed_termination.map(str::to_owned);
+        }
         if !stood {
             // Only the plies with a successor have settled (a last move may yet be read
             // differently, a takeback put back): record those, decide nothing else yet.
@@ -554,11 +656,14 @@ impl Followers {
                 }
                 Err(other) => return Err(other.into()),
             }
-            let notice = Attention::CorrectedByFeed {
-                keep_plies: keep,
-                stored_plies: stored.len(),
+            // A notice still open for an earlier takeback takes this one in, so that one undo
+            // restores the line as it stood before both.
+            let earlier = self.store().game_attention(game_id).await?;
+            let notice = merged_notice(
+                earlier.as_ref().map(|open| &open.attention),
+                keep,
                 retracted,
-            };
+            );
             self.store()
                 .open_attention(follow_id, game_id, board, &notice, feed, feed_result)
                 .await?;
@@ -708,186 +813,24 @@ impl Followers {
             Err(other) => Err(other.into()),
         }
     }
+}
 
-    /// Settles an open attention as the arbiter (`principal`) decides, recording what the
-    /// choice records with the feed's moves and the engine's reason in its text.
-    pub async fn decide(
-        &self,
-        attention_id: Uuid,
-        choice: ArbiterChoice,
-        principal: &Principal,
-    ) -> Result<Decided, FollowError> {
-        let open = self
-            .store()
-            .attention(attention_id)
-            .await?
-            .filter(|a| a.resolution.is_none())
-            .ok_or_else(|| {
-                FollowError::NotOpen(format!(
-                    "The attention {attention_id} is not open: it was decided already, the \
-                     feed stopped saying it, or it does not exist. Read the board's attentions \
-                     again."
-                ))
-            })?;
-        let (game, seq) = self.arbitration.state_at(open.game_id, None).await?;
-        principal
-            .may_record("arbiter_decision", &game.settings().event)
-            .map_err(RecordError::from)?;
-        let evidence = evidence_text(&open);
-        let accepted = |keep: usize| {
-            truncation(
-                &game,
-                seq,
-                keep,
-                &attention_id.to_string(),
-                &format!(
-                    "{}; accepted by the arbiter as a correction of the stored line. {evidence}",
-                    taken_back_text(&game, keep)
-                ),
-            )
-        };
-        let (events, resolution) = match (&open.attention, choice) {
-            (_, ArbiterChoice::Ignore) => (Vec::new(), AttentionResolution::Ignored),
-            (Attention::TakenBack { keep_plies, .. }, ArbiterChoice::AcceptCorrection) => {
-                (accepted(*keep_plies)?, AttentionResolution::Accepted)
-            }
-            (Attention::Diverges { ply, .. }, ArbiterChoice::AcceptCorrection) => (
-                accepted(ply.saturating_sub(1))?,
-                AttentionResolution::Accepted,
-            ),
-            (
-                Attention::CorrectedByFeed {
-                    keep_plies,
-                    retracted,
-                    ..
-                },
-                ArbiterChoice::UndoCorrection,
-            ) => {
-                let reason = format!(
-                    "Undoing the takeback the board feed applied: what was recorded after \
-                     half-move {keep_plies} since is retracted and the moves taken back are \
-                     recorded again. {evidence}"
-                );
-                let mut events =
-                    truncation(&game, seq, *keep_plies, &attention_id.to_string(), &reason)?;
-                let start = game.position_at_ply(0).cloned().unwrap_or_default();
-                for (index, restored) in retracted.iter().enumerate() {
-                    let ply = keep_plies + 1 + index;
-                    let mut event =
-                        move_event(&start, open.follow_id, open.board, 0, ply, restored);
-                    event.event_id = Uuid::new_v5(
-                        &FEED_EVENT_NAMESPACE,
-                        format!("{attention_id}/restore/{index}").as_bytes(),
-                    );
-                    events.push(event);
-                }
-                (events, AttentionResolution::Undone)
-            }
-            (Attention::IllegalMove { ply, san, .. }, ArbiterChoice::RecordIllegalMove) => (
-                vec![derived(
-                    attention_id,
-                    "illegal_move",
-                    RecordedEvent::IllegalMove {
-                        by: game
-                            .position_at_ply(0)
-                            .map_or(Side::White, |start| side_of_ply(start, *ply)),
-                        description: format!("{san}, as the board read it: {evidence}"),
-                        completed: true,
-                        attempted_move: None,
-                        kind: None,
-                    },
-                )],
-                AttentionResolution::IllegalMoveRecorded,
-            ),
-            (Attention::ProposedResult { result, .. }, ArbiterChoice::RecordResult) => (
-                vec![derived(
-                    attention_id,
-                    "result",
-                    RecordedEvent::ArbiterDecision {
-                        subject_seq: None,
-                        decision: ArbiterRuling::GameEnded,
-                        reason: format!(
-                            "The result {} confirmed by the arbiter. {evidence}",
-                            result_text(*result)
-                        ),
-                        result: Some(*result),
-                        penalty: None,
-                        attempted_move: None,
-                        fen: None,
-                        increment_ms: None,
-                        move_count: None,
-                        // The board's result of a game played on it.
-                        cause: Some(crate::game::event::EndCause::ReportedResult),
-                    },
-                )],
-                AttentionResolution::ResultRecorded,
-            ),
-            (attention, choice) => {
-                return Err(FollowError::Choice(format!(
-                    "`{}` does not fit this attention ({}); choose {}.",
-                    choice_name(choice),
-                    attention_kind(attention),
-                    fitting_choices(attention)
-                        .iter()
-                        .map(|c| format!("`{}`", choice_name(*c)))
-                        .collect::<Vec<_>>()
-                        .join(" or ")
-                )));
-            }
-        };
-        // Settled first, so that the follower polling meanwhile neither raises it again nor
-        // clears it; reopened when the log refuses what the decision records.
-        let settled = self
-            .store()
-            .settle_attention(attention_id, resolution, &principal.recorder())
-            .await?
-            .ok_or_else(|| {
-                FollowError::NotOpen(format!(
-                    "The attention {attention_id} was settled by someone else meanwhile."
-                ))
-            })?;
-        let appended = events.len();
-        if !events.is_empty()
-            && let Err(error) = self
-                .arbitration
-                .record_checked(open.game_id, seq, events, principal)
-                .await
-        {
-            self.store().reopen_attention(attention_id).await?;
-            return Err(error.into());
-        }
-        let recorded_moves = if resolution == AttentionResolution::Accepted {
-            // The board's moves now extend the log; the follower records them at its next
-            // poll if this fails (another writer came first, say).
-            match self
-                .sync_board(
-                    open.follow_id,
-                    open.board,
-                    open.game_id,
-                    BoardView {
-                        feed: &open.feed_moves,
-                        feed_result: open.feed_result.as_deref(),
-                        stood: true,
-                        takebacks: TakebackPolicy::ByArbiter,
-                    },
-                )
-                .await
-            {
-                Ok(sync) => sync.recorded,
-                Err(error) => {
-                    tracing::info!(%attention_id, %error, "the board's moves wait for the next poll");
-                    0
-                }
-            }
-        } else {
-            0
-        };
-        Ok(Decided {
-            attention: settled,
-            appended,
-            recorded_moves,
-        })
+/// The text at `url`; `None` when the source has not published it (404).
+async fn fetch_text(client: &FeedClient, url: &str) -> Result<Option<String>, FollowError> {
+    match client.fetch(url).await.map_err(FollowError::Source)? {
+        Fetched::Text(text) => Ok(Some(text)),
+        Fetched::NotFound => Ok(None),
     }
+}
+
+/// A board a poll syncs: its frame as far as it settled, and what the poll notes after.
+struct BoardJob<'a> {
+    board: u32,
+    game_id: Uuid,
+    key: (u64, Option<u64>),
+    settled: Settled,
+    result: Option<String>,
+    termination: Option<&'a str>,
 }
 
 /// Where a poll reads a round's boards from.
@@ -906,6 +849,8 @@ enum RoundSource {
 pub struct Seen {
     boards: HashMap<u32, (u64, Option<u64>)>,
     memories: HashMap<u32, BoardMemory>,
+    /// The boards whose last frame changed (did not stand): read again before the next poll.
+    unsettled: HashSet<u32>,
 }
 
 fn fingerprint(text: &str) -> u64 {
@@ -1038,203 +983,6 @@ fn move_event(
     }
 }
 
-fn derived(attention_id: Uuid, what: &str, event: RecordedEvent) -> NewEvent {
-    NewEvent {
-        event_id: Uuid::new_v5(
-            &FEED_EVENT_NAMESPACE,
-            format!("{attention_id}/{what}").as_bytes(),
-        ),
-        event: Event::Recorded(event),
-        occurred_at: None,
-        clock: None,
-    }
-}
-
-/// "The board feed shows 10 half-moves where the log had 12 (taken back: Bxc6 dxc6)".
-fn taken_back_text(game: &Game, keep: usize) -> String {
-    let taken_back: Vec<&str> = game.moves().iter().skip(keep).map(String::as_str).collect();
-    format!(
-        "The board feed shows {keep} half-moves where the log had {} (taken back: {})",
-        game.ply(),
-        if taken_back.is_empty() {
-            "no move".to_string()
-        } else {
-            taken_back.join(" ")
-        }
-    )
-}
-
-/// The corrections that retract the standing recorded events after ply `keep` (the latest
-/// first, as a correction retracts the latest standing event), in one append, each with
-/// `reason`; their event ids derive from `id_base`.
-fn truncation(
-    game: &Game,
-    seq: u64,
-    keep: usize,
-    id_base: &str,
-    reason: &str,
-) -> Result<Vec<NewEvent>, FollowError> {
-    let mut game = game.clone();
-    let mut seq = seq;
-    let mut events = Vec::new();
-    while game.ply() > keep {
-        // The latest standing event the arbiter or the feed recorded: a correction stands
-        // too but is never itself retracted (it retracted the event before it).
-        let Some(latest) = game
-            .standing_events()
-            .filter(|(_, event)| {
-                matches!(event, Event::Recorded(recorded)
-                    if !matches!(recorded, RecordedEvent::Correction { .. }))
-            })
-            .map(|(seq, _)| seq)
-            .last()
-        else {
-            break;
-        };
-        let correction = RecordedEvent::Correction {
-            retracts_seq: latest,
-            reason: reason.to_string(),
-        };
-        seq += 1;
-        game.record(seq, &correction).map_err(|refusal| {
-            FollowError::Choice(format!(
-                "The stored line cannot be corrected to the board's: {}",
-                refusal.message()
-            ))
-        })?;
-        events.push(NewEvent {
-            event_id: Uuid::new_v5(
-                &FEED_EVENT_NAMESPACE,
-                format!("{id_base}/correction/{}", events.len()).as_bytes(),
-            ),
-            event: Event::Recorded(correction),
-            occurred_at: None,
-            clock: None,
-        });
-    }
-    Ok(events)
-}
-
-/// The evidence kept in the log with the arbiter's decision: what the feed said, and why it
-/// was not stored.
-fn evidence_text(open: &FollowAttention) -> String {
-    feed_evidence(
-        open.board,
-        &open.attention,
-        &open.feed_moves,
-        open.feed_result.as_deref(),
-    )
-}
-
-/// What a board's feed said, in a sentence kept in the log.
-fn feed_evidence(
-    board: u32,
-    attention: &Attention,
-    feed: &[FeedMove],
-    feed_result: Option<&str>,
-) -> String {
-    let moves: Vec<&str> = feed.iter().map(|m| m.san.as_str()).collect();
-    format!(
-        "Board feed, board {board}: {}. The feed's moves: {}{}.",
-        describe(attention),
-        if moves.is_empty() {
-            "none".to_string()
-        } else {
-            moves.join(" ")
-        },
-        feed_result
-            .map(|r| format!("; its result: {r}"))
-            .unwrap_or_default()
-    )
-}
-
-/// The attention in a sentence.
-pub fn describe(attention: &Attention) -> String {
-    match attention {
-        Attention::IllegalMove { reason, .. } => reason.clone(),
-        Attention::TakenBack {
-            keep_plies,
-            stored_plies,
-        } => format!(
-            "the board shows {keep_plies} half-moves, the log {stored_plies}: moves were taken back on the board"
-        ),
-        Attention::Diverges { ply, stored, board } => format!(
-            "at half-move {ply} the board shows {board} where the log has {stored} (the board was reset, or a move taken back and another played)"
-        ),
-        Attention::ProposedResult { result, signal } => format!(
-            "the board proposes the result {} ({})",
-            result_text(*result),
-            match signal {
-                ResultSignal::KingsInCentre => "both kings placed on the centre squares",
-                ResultSignal::FeedResult => "the feed's result",
-            }
-        ),
-        Attention::Refused { san, reason, .. } => {
-            format!("the engine refuses {san}: {reason}")
-        }
-        Attention::CorrectedByFeed {
-            keep_plies,
-            stored_plies,
-            retracted,
-        } => format!(
-            "the board took back {} (from {stored_plies} half-moves to {keep_plies}) and the \
-             board feed retracted them, as nothing the arbiter entered stood on them; keep it \
-             (`ignore`) or undo it",
-            if retracted.is_empty() {
-                "moves".to_string()
-            } else {
-                retracted
-                    .iter()
-                    .map(|m| m.san.as_str())
-                    .collect::<Vec<_>>()
-                    .join(" ")
-            }
-        ),
-    }
-}
-
-/// The attention's kind, as the API names it.
-pub fn attention_kind(attention: &Attention) -> &'static str {
-    match attention {
-        Attention::IllegalMove { .. } => "illegal_move",
-        Attention::TakenBack { .. } => "taken_back",
-        Attention::Diverges { .. } => "diverges",
-        Attention::ProposedResult { .. } => "proposed_result",
-        Attention::Refused { .. } => "refused",
-        Attention::CorrectedByFeed { .. } => "corrected_by_feed",
-    }
-}
-
-/// The choices that fit an attention.
-pub fn fitting_choices(attention: &Attention) -> &'static [ArbiterChoice] {
-    match attention {
-        Attention::IllegalMove { .. } => &[ArbiterChoice::RecordIllegalMove, ArbiterChoice::Ignore],
-        Attention::TakenBack { .. } | Attention::Diverges { .. } => {
-            &[ArbiterChoice::AcceptCorrection, ArbiterChoice::Ignore]
-        }
-        Attention::ProposedResult { .. } => &[ArbiterChoice::RecordResult, ArbiterChoice::Ignore],
-        Attention::Refused { .. } => &[ArbiterChoice::Ignore],
-        Attention::CorrectedByFeed { .. } => {
-            &[ArbiterChoice::Ignore, ArbiterChoice::UndoCorrection]
-        }
-    }
-}
-
-/// A choice as the API names it.
-pub fn choice_name(choice: ArbiterChoice) -> &'static str {
-    match choice {
-        ArbiterChoice::AcceptCorrection => "accept_correction",
-        ArbiterChoice::RecordIllegalMove => "record_illegal_move",
-        ArbiterChoice::RecordResult => "record_result",
-        ArbiterChoice::Ignore => "ignore",
-        ArbiterChoice::UndoCorrection => "undo_correction",
-    }
-}
-
-fn result_text(result: GameResult) -> &'static str {
-    result.pgn()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1244,6 +992,7 @@ mod tests {
         let timing = FollowTiming {
             poll: Duration::from_secs(3),
             max_backoff: Duration::from_secs(60),
+            confirm: Duration::from_millis(500),
         };
         assert_eq!(timing.wait_after(0), Duration::from_secs(3));
         assert_eq!(timing.wait_after(1), Duration::from_secs(6));

@@ -149,6 +149,23 @@ pub async fn load_round(
         }
         Err(other) => return Err(other.into()),
     }
+    let created = to_create.len() as u32;
+    store
+        .append_tournament_entry(
+            tournament.tournament_id,
+            &crate::tournament_log::TournamentEntry::PairingsLoaded {
+                round: round.to_string(),
+                source: if file.is_some() {
+                    crate::tournament_log::PairingSource::Trf
+                } else {
+                    crate::tournament_log::PairingSource::Boards
+                },
+                created,
+                kept: planned.len() as u32 - created,
+            },
+            recorded_by,
+        )
+        .await?;
     Ok(planned
         .into_iter()
         .map(|(pairing, id, settings)| RoundGame {

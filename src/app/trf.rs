@@ -17,7 +17,9 @@
 //!   (not rated) when it lasted less than one move; a game not ended yet its opponent and
 //!   colour with a blank result.
 //! * **Byes** are those the TRF file gave for the loaded round (`H`, `F`, `U`, `Z`): a bye is
-//!   not a game, so it is kept beside the log, not in it.
+//!   not a game, so it is kept beside the log, not in it. The players' statuses of the
+//!   tournament's log (a withdrawal, an expulsion, a requested bye, a late entry) give the
+//!   rounds a player does not play theirs ([`super::player_status`]).
 //! * **Points and rank** are computed, with FIDE's default scoring; players on equal points
 //!   are ranked by the tie-breaks asked for ([`crate::rules::tie_breaks`]), and share a place
 //!   where those are equal too ("ties allowed").
@@ -32,7 +34,7 @@ use crate::game::outcome::{Outcome, Played};
 use crate::interchange::trf_report::{
     self, TrfColour, TrfPlayer, TrfReport, TrfResult, TrfRound, TrfTournament, TrfVersion,
 };
-use crate::rules::tie_breaks::TieBreak;
+use crate::rules::tie_breaks::{Field, TieBreak, UnplayedRounds, ranks};
 use crate::store::{Store, StoreError};
 use crate::tournament::Tournament;
 use std::collections::HashMap;
@@ -95,6 +97,20 @@ fn results_of(outcome: Option<Outcome>) -> (TrfResult, TrfResult) {
         };
         return (both, both);
     }
+    // A game lost by one player whose opponent scores ½ (12.9.6): the loss and a draw.
+    let half = match outcome.result {
+        GameResult::WhiteLosesBlackHalf => Some((TrfResult::Loss, TrfResult::Draw)),
+        GameResult::BlackLosesWhiteHalf => Some((TrfResult::Draw, TrfResult::Loss)),
+        _ => None,
+    };
+    if let Some((white, black)) = half {
+        let unrated = |r: TrfResult| match (outcome.played, r) {
+            (Played::Played, r) => r,
+            (_, TrfResult::Loss) => TrfResult::UnratedLoss,
+            (_, _) => TrfResult::UnratedDraw,
+        };
+        return (unrated(white), unrated(black));
+    }
     let (played, forfeit, unrated) = match outcome.result {
         GameResult::WhiteWins => (TrfResult::Win, TrfResult::ForfeitWin, TrfResult::UnratedWin),
         GameResult::BlackWins => (
@@ -103,7 +119,10 @@ fn results_of(outcome: Option<Outcome>) -> (TrfResult, TrfResult) {
             TrfResult::UnratedLoss,
         ),
         // TRF has no forfeit draw: a drawn game not played is a draw not rated.
-        GameResult::Draw | GameResult::BothLose => (
+        GameResult::Draw
+        | GameResult::BothLose
+        | GameResult::WhiteLosesBlackHalf
+        | GameResult::BlackLosesWhiteHalf => (
             TrfResult::Draw,
             TrfResult::UnratedDraw,
             TrfResult::UnratedDraw,
@@ -175,8 +194,21 @@ pub struct Standing {
 pub struct TieBreakValue {
     /// The abbreviation (`BH`, `BH/C1`, `SB`, ...).
     pub code: String,
-    /// The value (points for the Buchholz family, SB, PS and KS; a count for WON and BPG).
+    /// The value: points for the Buchholz family, SB, PS and KS; for DE the points scored
+    /// against the players tied with this one when it was applied (0 when none was); a count
+    /// for WIN, WON and BPG; a rating for ARO and ARO/C1 (0 without a rated opponent).
     pub value: f64,
+}
+
+/// The standings after a round.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Standings {
+    /// The rounds the tournament has so far (with a pairing or a bye).
+    pub rounds: usize,
+    /// The text of C.07 that governed unplayed rounds.
+    pub unplayed: UnplayedRounds,
+    /// One line per player, by place, then start rank.
+    pub lines: Vec<Standing>,
 }
 
 /// The standings after round `after_round` (all rounds when `None`), from the log as it
@@ -186,8 +218,9 @@ pub async fn standings(
     tournament: &Tournament,
     tie_breaks: &[TieBreak],
     after_round: Option<usize>,
-) -> Result<Vec<Standing>, TrfError> {
+) -> Result<Standings, TrfError> {
     let mut players = report(arbitration, tournament, &[]).await?.players;
+    let rounds = players.iter().map(|p| p.rounds.len()).max().unwrap_or(0);
     if let Some(round) = after_round {
         for player in players.iter_mut() {
             player.rounds.truncate(round);
@@ -195,34 +228,48 @@ pub async fn standings(
     }
     trf_report::score(&mut players);
     let all = outcomes(&players);
-    let completed = all.first().map_or(0, Vec::len);
-    let ranks = crate::rules::tie_breaks::ranks(&all, tie_breaks, completed);
+    let ratings: Vec<Option<u32>> = players
+        .iter()
+        .map(|p| p.rating.filter(|r| *r > 0))
+        .collect();
+    let unplayed = unplayed_rounds(tournament);
+    let field = Field {
+        rounds: &all,
+        ratings: &ratings,
+        completed: all.first().map_or(0, Vec::len),
+        unplayed,
+    };
+    let computed = crate::rules::tie_breaks::standings(&field, tie_breaks);
     let mut lines: Vec<Standing> = players
         .iter()
-        .enumerate()
-        .map(|(at, player)| Standing {
-            rank: ranks[at],
+        .zip(computed)
+        .map(|(player, line)| Standing {
+            rank: line.rank,
             start_number: player.start_number,
             name: player.name.clone(),
             fide_id: player.fide_id,
             points: f64::from(player.half_points) / 2.0,
             tie_breaks: tie_breaks
                 .iter()
-                .map(|tb| TieBreakValue {
+                .zip(line.values)
+                .map(|(tb, value)| TieBreakValue {
                     code: tb.code().to_string(),
-                    value: f64::from(crate::rules::tie_breaks::value(&all, at, *tb, completed))
-                        / 4.0,
+                    value: f64::from(value) / 4.0,
                 })
                 .collect(),
         })
         .collect();
     lines.sort_by_key(|line| (line.rank, line.start_number));
-    Ok(lines)
+    Ok(Standings {
+        rounds,
+        unplayed,
+        lines,
+    })
 }
 
 /// The players' rounds as the tie-breaks read them.
 fn outcomes(players: &[TrfPlayer]) -> Vec<Vec<crate::rules::tie_breaks::RoundOutcome>> {
-    use crate::rules::tie_breaks::RoundOutcome;
+    use crate::rules::tie_breaks::{RoundOutcome, Unplayed};
     let index: HashMap<u32, usize> = players
         .iter()
         .enumerate()
@@ -238,22 +285,31 @@ fn outcomes(players: &[TrfPlayer]) -> Vec<Vec<crate::rules::tie_breaks::RoundOut
                     let half_points = entry.result.half_points();
                     // A game played, also one of less than one move (`W`, `D`, `L`); a
                     // forfeit, a bye or nothing is a round not played.
-                    let played = matches!(
-                        entry.result,
+                    let kind = match entry.result {
                         TrfResult::Win
-                            | TrfResult::Draw
-                            | TrfResult::Loss
-                            | TrfResult::UnratedWin
-                            | TrfResult::UnratedDraw
-                            | TrfResult::UnratedLoss
-                    );
-                    match entry.opponent.and_then(|o| index.get(&o)) {
-                        Some(opponent) if played => RoundOutcome::Played {
+                        | TrfResult::Draw
+                        | TrfResult::Loss
+                        | TrfResult::UnratedWin
+                        | TrfResult::UnratedDraw
+                        | TrfResult::UnratedLoss => None,
+                        TrfResult::ForfeitWin => Some(Unplayed::ForfeitWin),
+                        TrfResult::ForfeitLoss => Some(Unplayed::ForfeitLoss),
+                        TrfResult::HalfPointBye => Some(Unplayed::HalfPointBye),
+                        TrfResult::FullPointBye => Some(Unplayed::FullPointBye),
+                        TrfResult::PairingBye => Some(Unplayed::PairingBye),
+                        TrfResult::ZeroPointBye => Some(Unplayed::ZeroPointBye),
+                        TrfResult::Blank => Some(Unplayed::NotPaired),
+                    };
+                    match (entry.opponent.and_then(|o| index.get(&o)), kind) {
+                        (Some(opponent), None) => RoundOutcome::Played {
                             opponent: *opponent,
                             half_points,
                             black: entry.colour == TrfColour::Black,
                         },
-                        _ => RoundOutcome::Unplayed { half_points },
+                        (_, kind) => RoundOutcome::Unplayed {
+                            half_points,
+                            kind: kind.unwrap_or(Unplayed::NotPaired),
+                        },
                     }
                 })
                 .collect()
@@ -262,13 +318,36 @@ fn outcomes(players: &[TrfPlayer]) -> Vec<Vec<crate::rules::tie_breaks::RoundOut
 }
 
 /// The ranks of `players` by points, then by `order` (C.07), as the rank column writes them.
-fn rank_by(players: &mut [TrfPlayer], order: &[TieBreak]) {
-    use crate::rules::tie_breaks::ranks;
+fn rank_by(players: &mut [TrfPlayer], order: &[TieBreak], unplayed: UnplayedRounds) {
     let all = outcomes(players);
-    let completed = all.first().map_or(0, Vec::len);
-    for (player, rank) in players.iter_mut().zip(ranks(&all, order, completed)) {
+    let ratings: Vec<Option<u32>> = players
+        .iter()
+        .map(|p| p.rating.filter(|r| *r > 0))
+        .collect();
+    let field = Field {
+        rounds: &all,
+        ratings: &ratings,
+        completed: all.first().map_or(0, Vec::len),
+        unplayed,
+    };
+    for (player, rank) in players.iter_mut().zip(ranks(&field, order)) {
         player.rank = Some(rank);
     }
+}
+
+/// The text of C.07 that governs a tournament's unplayed rounds: its setting, else by its
+/// first day ([`UnplayedRounds::for_start`]).
+pub fn unplayed_rounds(tournament: &Tournament) -> UnplayedRounds {
+    use chrono::Datelike;
+    if let Some(chosen) = tournament.settings.unplayed_rounds {
+        return chosen;
+    }
+    UnplayedRounds::for_start(
+        tournament
+            .settings
+            .starts_on
+            .map(|d| (d.year(), d.month(), d.day())),
+    )
 }
 
 /// Builds the report of a tournament from the log (see the module documentation), ranking
@@ -361,8 +440,11 @@ pub async fn report(
     for (at, round, entry) in byes.into_iter().chain(entries) {
         players[at].rounds[round - 1] = entry;
     }
+    // Withdrawals, expulsions, requested byes and late entries (issue 35, item 6).
+    let log = store.tournament_log(tournament.tournament_id).await?;
+    super::player_status::apply(&mut players, &log);
     trf_report::score(&mut players);
-    rank_by(&mut players, tie_breaks);
+    rank_by(&mut players, tie_breaks, unplayed_rounds(tournament));
     let settings = &tournament.settings;
     let date = |d: Option<chrono::NaiveDate>| d.map(|d| d.format("%Y/%m/%d").to_string());
     let (words, encoded) = time_control(tournament);
@@ -377,6 +459,10 @@ pub async fn report(
             chief_arbiter: settings.arbiters.first().cloned(),
             deputies: settings.arbiters.iter().skip(1).cloned().collect(),
             time_control: Some(words),
+            tie_breaks: (!tie_breaks.is_empty()).then(|| {
+                let codes: Vec<&str> = tie_breaks.iter().map(|t| t.code()).collect();
+                codes.join(",")
+            }),
             encoded_time_control: Some(encoded),
             rounds: (rounds > 0).then_some(rounds as u32),
         },
@@ -526,6 +612,26 @@ mod tests {
         assert_eq!(
             results_of(ended(both, EndedAs::Adjudication, Played::Played)),
             (TrfResult::Loss, TrfResult::Loss)
+        );
+    }
+
+    #[test]
+    fn a_game_lost_with_half_for_the_opponent_is_the_losers_loss_and_the_opponents_draw() {
+        assert_eq!(
+            results_of(ended(
+                GameResult::WhiteLosesBlackHalf,
+                EndedAs::RulesInfraction,
+                Played::Played
+            )),
+            (TrfResult::Loss, TrfResult::Draw)
+        );
+        assert_eq!(
+            results_of(ended(
+                GameResult::BlackLosesWhiteHalf,
+                EndedAs::RulesInfraction,
+                Played::LessThanOneMove
+            )),
+            (TrfResult::UnratedDraw, TrfResult::UnratedLoss)
         );
     }
 }

@@ -468,6 +468,7 @@ impl Game {
             open_claims: state.quickplay.awaiting().open().to_vec(),
             flag_fell_awaiting_arbiter: state.quickplay.awaiting().fallen_flag(),
             stood_illegal_moves: board.stood().to_vec(),
+            reconstructed_positions: board.reconstructed().to_vec(),
             time_control: state.clocks.periods_view(self.settings.laws_edition),
         }
     }

@@ -162,6 +162,16 @@ impl Appeals {
                 ruled_by: decisions.ruled_by(),
                 evidence: None,
             }],
+            // Upheld under the regulations' procedure with neither a result nor a
+            // resumption: the decision cites the right of appeal and the regulation, and says
+            // the deposit is returned.
+            (true, None) if !regulations.is_default() => vec![ServiceEvent::AppealUpheld {
+                against_seq,
+                article: decisions.cite(&[Rule::Appeal]),
+                reason: format!("The appeal against event {against_seq} was upheld: {reason}"),
+                cause_seq: seq,
+                ruled_by: decisions.ruled_by(),
+            }],
             // Dismissed under the regulations' procedure: the decision cites the right of
             // appeal and the regulation, and says the deposit is kept.
             (false, _) if !regulations.is_default() => vec![ServiceEvent::AppealDismissed {

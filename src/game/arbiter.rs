@@ -135,6 +135,13 @@ pub(super) fn judge(ctx: &JudgeContext<'_>, event: &RecordedEvent) -> Judgement 
         }
         ArbiterRuling::IncrementGranted => vec![increment_granted(ctx, &input)?],
         ArbiterRuling::MoveCountSet => move_count_set(ctx, move_count.as_ref(), reason)?,
+        ArbiterRuling::PositionReconstructed => {
+            let position = reconstructed_position(&ctx.decisions, ctx.board(), input.fen)?;
+            return Ok(Judged {
+                decisions: Vec::new(),
+                prepared: Prepared::Reconstructed(Box::new(position)),
+            });
+        }
     };
     Ok(Judged::decisions(decisions))
 }
@@ -243,6 +250,56 @@ fn increment_granted(
             input.reason
         ),
     ))
+}
+
+/// The position the arbiter reconstructed (`position_reconstructed`: 7.5.1, 7.6, 8.5.3), or
+/// why it cannot be played from: it needs the FEN, a legal position (the player not having
+/// the move is not in check) in which the player having the move has a legal move (a game
+/// over on the board is the arbiter's result to record, `game_ended`).
+pub(super) fn reconstructed_position(
+    decisions: &super::decisions::Decisions<'_>,
+    board: super::reads::BoardView<'_>,
+    fen: Option<&str>,
+) -> Result<shakmaty::Chess, Refusal> {
+    use shakmaty::Position;
+    let reinstated = decisions.cite(&[
+        Rule::IllegalMove,
+        Rule::DisplacedPiecesReinstated,
+        Rule::GameReconstructed,
+    ]);
+    let Some(fen) = fen else {
+        return Err(Refusal::new(
+            RefusalCode::PositionNeeded,
+            format!(
+                "A position_reconstructed decision needs the position the board should show, \
+                 as `fen`, with the move number and half-move clock the arbiter established \
+                 ({reinstated})."
+            ),
+        ));
+    };
+    let position = crate::rules::move_parsing::position_in_mode(fen, board.castling_mode())
+        .map_err(|e| {
+            Refusal::new(
+                RefusalCode::BadFen,
+                format!(
+                    "fen: {e}. Give the position the game continues from ({reinstated}): a \
+                     legal position, with the player having the move, the castling rights, \
+                     the move number and the half-move clock."
+                ),
+            )
+        })?;
+    if position.legal_moves().is_empty() {
+        return Err(Refusal::new(
+            RefusalCode::BadFen,
+            format!(
+                "fen: in {fen} the player having the move has no legal move, so no game \
+                 continues from it; if the game is over, record the result as an \
+                 arbiter_decision with decision game_ended ({}).",
+                decisions.cite(&[Rule::ArbiterDuties])
+            ),
+        ));
+    }
+    Ok(position)
 }
 
 /// The arbiter records a player's completed moves (8.5 reconstruction, 6.10.2 correction, or

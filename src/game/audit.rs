@@ -179,6 +179,7 @@ impl DecisionEssence {
             ServiceEvent::AppealDismissed { cause_seq, .. } => {
                 blank("appeal_dismissed", *cause_seq)
             }
+            ServiceEvent::AppealUpheld { cause_seq, .. } => blank("appeal_upheld", *cause_seq),
             ServiceEvent::GameResumed {
                 annulled,
                 white_ms,
@@ -269,7 +270,8 @@ fn reason_of(event: &ServiceEvent) -> Option<&str> {
         ServiceEvent::PenaltyApplied { reason, .. }
         | ServiceEvent::GameEnded { reason, .. }
         | ServiceEvent::GameResumed { reason, .. }
-        | ServiceEvent::AppealDismissed { reason, .. } => Some(reason),
+        | ServiceEvent::AppealDismissed { reason, .. }
+        | ServiceEvent::AppealUpheld { reason, .. } => Some(reason),
         ServiceEvent::GameCreated(_) => None,
     }
 }
@@ -280,7 +282,8 @@ fn ruled_by_of(event: &ServiceEvent) -> Option<&RuledBy> {
         ServiceEvent::PenaltyApplied { ruled_by, .. }
         | ServiceEvent::GameEnded { ruled_by, .. }
         | ServiceEvent::GameResumed { ruled_by, .. }
-        | ServiceEvent::AppealDismissed { ruled_by, .. } => Some(ruled_by),
+        | ServiceEvent::AppealDismissed { ruled_by, .. }
+        | ServiceEvent::AppealUpheld { ruled_by, .. } => Some(ruled_by),
         ServiceEvent::GameCreated(_) => None,
     }
 }
@@ -295,7 +298,8 @@ fn article_of(event: &ServiceEvent) -> Option<&str> {
         ServiceEvent::PenaltyApplied { article, .. }
         | ServiceEvent::GameEnded { article, .. }
         | ServiceEvent::GameResumed { article, .. }
-        | ServiceEvent::AppealDismissed { article, .. } => Some(article),
+        | ServiceEvent::AppealDismissed { article, .. }
+        | ServiceEvent::AppealUpheld { article, .. } => Some(article),
         ServiceEvent::GameCreated(_) => None,
     }
 }

@@ -135,6 +135,7 @@ mod tests {
             board: Some(1),
             site: None,
             start_fen: None,
+            date: None,
             start_moves_completed: None,
             start_clocks: None,
             time_control: TimeControl::from_legacy(TimeControlKind::Standard, 60_000, 0),

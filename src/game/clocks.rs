@@ -52,10 +52,15 @@ pub(super) struct Clocks {
     increment_ms: u64,
     /// Each player's moves and period under the time control.
     periods: PeriodTracker,
-    /// The player who had the move in the start position (whose plies are the odd ones).
+    /// The player who had the move in the start position, or in the position the arbiter
+    /// reconstructed last (whose plies since are the odd ones).
     start_turn: Side,
+    /// The ply from which `on_board` counts: 0, or the ply of the position the arbiter
+    /// reconstructed last (7.5.1, 7.6, 8.5.3).
+    record_start_ply: usize,
     /// The moves each player had completed before the record starts (a game created from a
-    /// position: 0 for the standard start).
+    /// position: 0 for the standard start), or before the position the arbiter reconstructed
+    /// last (its move number).
     before_record: BySide<u32>,
     /// The moves each player has made on the board in this record (plies).
     on_board: BySide<u32>,
@@ -143,6 +148,7 @@ impl Clocks {
                 .map_or(0, |b| b.ms),
             periods,
             start_turn,
+            record_start_ply: 0,
             before_record,
             on_board: BySide::default(),
             awaiting_press: BySide::default(),
@@ -158,7 +164,11 @@ impl Clocks {
 
     /// The moves `side` made on the board when it stands at `ply`.
     fn board_moves(&self, side: Side, ply: usize) -> u32 {
-        moves_on_board(self.start_turn, side, ply)
+        moves_on_board(
+            self.start_turn,
+            side,
+            ply.saturating_sub(self.record_start_ply),
+        )
     }
 
     /// The moves `side` has completed (6.2.1): those before the record, those made on the
@@ -193,7 +203,55 @@ impl Clocks {
         });
         ClocksView::new(&self.periods, self.increment_ms, read, self.start_turn)
             .with_awaiting_press(BySide::new(|side| self.move_awaiting_press(side)))
-            .with_moves_before(self.before_record)
+            .with_moves_before(self.before_record, self.record_start_ply)
+    }
+
+    /// The record goes on from `position`, which the arbiter reconstructed at `ply` (7.1,
+    /// 7.5.1, 7.6, 8.5.3): each player has completed the moves its move number implies (as a
+    /// game created from it, `super::settings::start_moves`), the moves on the board count
+    /// from it and the periods of the Laws follow that count; the displays keep what was
+    /// last read or set, in the period they were counting (a reading recorded with the
+    /// decision is the time the arbiter set, 7.1): they are the new bounds. A clock never
+    /// read is taken as the control gives it for the count.
+    fn restart_from(&mut self, ply: usize, position: &shakmaty::Chess) {
+        use shakmaty::Position;
+        let start_turn = Side::from(position.turn());
+        let before = position.fullmoves().get().saturating_sub(1);
+        self.before_record = BySide {
+            white: before + u32::from(start_turn == Side::Black),
+            black: before,
+        };
+        self.start_turn = start_turn;
+        self.record_start_ply = ply;
+        self.on_board = BySide::default();
+        self.awaiting_press = BySide::default();
+        self.unrecorded_moves = BySide::default();
+        self.last_credit = BySide::default();
+        let mut periods =
+            PeriodTracker::new(self.periods.control().clone(), self.periods.behaviour());
+        for side in [Side::White, Side::Black] {
+            let moves = *self.before_record.get(side);
+            if moves > 0 {
+                periods.set_moves_completed(side, moves);
+            }
+            match *self.times.get(side) {
+                Some(ms) => {
+                    // The display shows what was read, in the period it was counting: a
+                    // clock the reconstruction puts past a control it had not reached is
+                    // behind (a flag then is judged on the reconstructed count, 6.4).
+                    periods.record_reading(side, ms);
+                    let counting = self.periods.status(side).clock_period;
+                    let before_counting = counting
+                        .checked_sub(1)
+                        .and_then(|p| periods.control().last_move_of_period(p))
+                        .unwrap_or(0);
+                    periods.record_clock_counter(side, before_counting);
+                }
+                None => *self.times.get_mut(side) = Some(periods.display_ms(side)),
+            }
+            *self.ceiling.get_mut(side) = periods.display_ms(side);
+        }
+        self.periods = periods;
     }
 
     /// Both players' place in the control, for the game view.
@@ -325,10 +383,10 @@ impl Clocks {
                 self.records_presses = true;
             }
             Event::Service(ServiceEvent::GameEnded { termination, .. })
-                if termination.ends_by_the_move() && ply > 0 =>
+                if termination.ends_by_the_move() && ply > self.record_start_ply =>
             {
                 // 6.2.1.1: the move that ended the game, the last on the board.
-                let mover = if (ply - 1).is_multiple_of(2) {
+                let mover = if (ply - self.record_start_ply - 1).is_multiple_of(2) {
                     self.start_turn
                 } else {
                     self.start_turn.opponent()
@@ -610,6 +668,17 @@ impl Fold for Clocks {
                     *self.unrecorded_moves.get_mut(count.side) =
                         ruling.moves_completed.saturating_sub(recorded);
                 }
+            }
+            // 7.1: the game goes on from the position the arbiter reconstructed; its move
+            // number gives the moves completed, and the clocks show what the arbiter set.
+            Event::Recorded(RecordedEvent::ArbiterDecision {
+                decision: ArbiterRuling::PositionReconstructed,
+                ..
+            }) => {
+                let super::prepared::Prepared::Reconstructed(position) = &ctx.prepared else {
+                    return Err(ctx.mismatch("the position the arbiter reconstructed"));
+                };
+                self.restart_from(ctx.ply + 1, position);
             }
             // III.3.1.1: both flags in a period that is not the last; the game goes on in the
             // next period for each player.

@@ -15,7 +15,7 @@ use utoipa::ToSchema;
 
 pub use crate::rules::appeals::{AppealRegulations, Sitting};
 pub use crate::rules::claims::{ClaimKind, ClaimOutcome};
-use crate::rules::electronic_devices::DeviceRegulations;
+use crate::rules::electronic_devices::{DeviceRegulations, OpponentScore};
 pub use crate::rules::evidence::{ClaimEvidence, EndEvidence};
 pub use crate::rules::laws::{LawsEdition, TimeControlKind};
 pub use crate::rules::side::Side;
@@ -37,6 +37,15 @@ pub enum GameResult {
     /// notation for it; this is the one FIDE's Olympiad broadcasts and lichess use.
     #[serde(rename = "0-0")]
     BothLose,
+    /// White lost and Black scores a draw: the game declared lost by White, Black's score
+    /// set at ½ (12.9.6: "the arbiter shall also decide the opponent's score"; or the
+    /// regulations' lesser penalty, 11.3.2.2). PGN has no notation for it: the `Result` tag
+    /// writes `0-1/2`, as `0-0` for a double forfeit.
+    #[serde(rename = "0-1/2")]
+    WhiteLosesBlackHalf,
+    /// Black lost and White scores a draw (12.9.6), as [`GameResult::WhiteLosesBlackHalf`].
+    #[serde(rename = "1/2-0")]
+    BlackLosesWhiteHalf,
 }
 
 impl GameResult {
@@ -47,6 +56,19 @@ impl GameResult {
             GameResult::BlackWins => "0-1",
             GameResult::Draw => "1/2-1/2",
             GameResult::BothLose => "0-0",
+            GameResult::WhiteLosesBlackHalf => "0-1/2",
+            GameResult::BlackLosesWhiteHalf => "1/2-0",
+        }
+    }
+
+    /// The result of a game declared lost by `loser` with the opponent's score `opponent`
+    /// (12.9.6): the opponent's win, ½ for the opponent, or a loss for both (0-0).
+    pub fn lost_by(loser: Side, opponent: OpponentScore) -> GameResult {
+        match (opponent, loser) {
+            (OpponentScore::Win, _) => GameResult::win_for(loser.opponent()),
+            (OpponentScore::Draw, Side::White) => GameResult::WhiteLosesBlackHalf,
+            (OpponentScore::Draw, Side::Black) => GameResult::BlackLosesWhiteHalf,
+            (OpponentScore::Loss, _) => GameResult::BothLose,
         }
     }
 
@@ -65,6 +87,8 @@ impl GameResult {
             "0-1" => Some(GameResult::BlackWins),
             "1/2-1/2" => Some(GameResult::Draw),
             "0-0" => Some(GameResult::BothLose),
+            "0-1/2" => Some(GameResult::WhiteLosesBlackHalf),
+            "1/2-0" => Some(GameResult::BlackLosesWhiteHalf),
             _ => None,
         }
     }
@@ -228,7 +252,8 @@ pub enum RecordedEvent {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         attempted_move: Option<String>,
         /// For `illegal_move_stands`: the position as it stands on the board, as FEN, where
-        /// it cannot be derived from `attempted_move` (and always wins over it).
+        /// it cannot be derived from `attempted_move` (and always wins over it); for
+        /// `position_reconstructed`, the position the board should show.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         fen: Option<String>,
         /// For `increment_granted`: the increment in milliseconds for both players from now
@@ -310,10 +335,15 @@ pub enum RecordedEvent {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Forfeit {
-    /// The player who loses; the opponent wins.
+    /// The player who loses; the opponent wins unless `opponent_score` says otherwise.
     pub loser: Side,
     /// The article the game ends under.
     pub article: String,
+    /// The opponent's score when it is not the win: 12.9.6 with ½ or nothing for the
+    /// opponent (the arbiter's choice, or the regulations' lesser penalty). Absent, the
+    /// opponent wins (rows stored before it read as before).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub opponent_score: Option<OpponentScore>,
 }
 
 /// The public part of a fair-play ruling that changes a clock (12.9.2, 12.9.3): whose clock,
@@ -392,6 +422,10 @@ pub enum ArbiterRuling {
     /// cannot be established, the next move taken as the first of the following period
     /// (8.6). Period time the clock has not added is credited.
     MoveCountSet,
+    /// The position the board should show (`fen`: 7.5.1, 7.6, 8.5.3), play continuing from
+    /// it with the moves completed its move number gives; the clock times set (7.1) are the
+    /// `clock` reading recorded with it (docs/time-controls.md).
+    PositionReconstructed,
 }
 
 /// The arbiter's count of a player's completed moves (`move_count_set`).
@@ -482,6 +516,24 @@ pub enum ServiceEvent {
         article: String,
         /// Why, in a sentence: the committee's reasons, the regulation, the deposit kept and
         /// who sat.
+        reason: String,
+        /// The `appeal_decided` that caused it.
+        cause_seq: u64,
+        /// Who made the ruling.
+        ruled_by: RuledBy,
+    },
+    /// The appeals committee upheld an appeal, under the event's appeals procedure, without a
+    /// result or a resumption (a warning, a time penalty, a claim's refusal reversed): the
+    /// decision cites the right of appeal and the regulation, and says the deposit is
+    /// returned (stored only when the regulations set the procedure, so that logs stored
+    /// before it audit as they did).
+    AppealUpheld {
+        /// The `seq` of the ruling appealed against.
+        against_seq: u64,
+        /// The article applied (the right of appeal).
+        article: String,
+        /// Why, in a sentence: the committee's reasons, the regulation, the deposit returned
+        /// and who sat.
         reason: String,
         /// The `appeal_decided` that caused it.
         cause_seq: u64,
@@ -759,6 +811,15 @@ pub struct GameSettings {
     /// The venue (PGN `Site`).
     #[serde(default)]
     pub site: Option<String>,
+    /// The day the game was played, as PGN writes it (`Date`): `YYYY.MM.DD`, with `??` for a
+    /// part not known (`2026.03.??`). Absent: the PGN export writes the day the game was
+    /// created in the log. A PGN import keeps the file's own `Date` here.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(
+        pattern = r"^([0-9]{4}|\?{4})\.([0-9]{2}|\?{2})\.([0-9]{2}|\?{2})$",
+        example = "2026.03.01"
+    )]
+    pub date: Option<String>,
     /// The start position as FEN; the standard start when absent. Chess960 castling
     /// (Shredder-FEN or X-FEN) is accepted. Its fullmove number is the game's move count:
     /// at `... w - - 0 41` each player has completed 40 moves, and the periods, the
@@ -818,6 +879,7 @@ pub const GAME_SETTINGS_FIELDS: &[&str] = &[
     "round",
     "board",
     "site",
+    "date",
     "start_fen",
     "start_moves_completed",
     "start_clocks",
@@ -859,6 +921,7 @@ pub const SERVICE_EVENT_TYPES: &[&str] = &[
     "game_ended",
     "game_resumed",
     "appeal_dismissed",
+    "appeal_upheld",
 ];
 
 /// The `type` tags of decisions, the engine's and the people's: what `/v1/rulings` lists
@@ -869,6 +932,7 @@ pub const DECISION_TYPES: &[&str] = &[
     "game_ended",
     "game_resumed",
     "appeal_dismissed",
+    "appeal_upheld",
     "arbiter_decision",
     "appeal_decided",
 ];

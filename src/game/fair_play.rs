@@ -39,7 +39,8 @@ pub fn is_sealed_hash(sealed: &str) -> bool {
             .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
 }
 
-/// Judges a `fair_play` event: a forfeit ends the game with the opponent's win, citing the
+/// Judges a `fair_play` event: a forfeit ends the game as the loser's loss with the
+/// opponent's win, or the opponent's score it carries (12.9.6: ½ or nothing), citing the
 /// forfeit's article, with no other word (the reason is the article). Other events are not
 /// this module's to judge.
 pub(super) fn judge(ctx: &JudgeContext<'_>, event: &RecordedEvent) -> Judgement {
@@ -86,7 +87,10 @@ pub(super) fn judge(ctx: &JudgeContext<'_>, event: &RecordedEvent) -> Judgement 
     };
     Ok(Judged::decisions(vec![ctx.decisions.game_ended_citing(
         ctx.seq,
-        GameResult::win_for(forfeit.loser.opponent()),
+        GameResult::lost_by(
+            forfeit.loser,
+            forfeit.opponent_score.unwrap_or(OpponentScore::Win),
+        ),
         Termination::Arbiter,
         forfeit.article.clone(),
         format!("Article {}.", forfeit.article),
@@ -741,18 +745,29 @@ pub fn article_of(edition: LawsEdition, record: &FairPlayRecord) -> String {
     citation(edition, record.fact.rules())
 }
 
-/// The public part of `ruling`: the loser and the article the game ends under (11.3.2.2 for
-/// a device on the person; the 12.9.6 option where the arbiter chose it).
+/// The public part of `ruling`: the loser, the article the game ends under (11.3.2.2 for
+/// a device on the person; 12.9.6 where the arbiter chose it or the regulations set it as
+/// the lesser penalty) and the opponent's score when it is not the win.
 pub fn forfeit_of(edition: LawsEdition, ruling: &FairPlayRuling) -> Option<super::event::Forfeit> {
     let loser = ruling.ends_game()?;
     let article = match ruling.outcome {
         RulingOutcome::Loss => citation(edition, &[Rule::DeviceOnPerson]),
+        RulingOutcome::LesserPenalty => match &ruling.penalty_article {
+            Some(penalty) => format!("{}, {penalty}", citation(edition, &[Rule::DeviceOnPerson])),
+            None => citation(edition, &[Rule::DeviceOnPerson]),
+        },
         _ => ruling
             .penalty_article
             .clone()
             .unwrap_or_else(|| citation(edition, &[Rule::ArbiterPenalties])),
     };
-    Some(super::event::Forfeit { loser, article })
+    Some(super::event::Forfeit {
+        loser,
+        article,
+        opponent_score: ruling
+            .opponent_score
+            .filter(|score| *score != OpponentScore::Win),
+    })
 }
 
 /// The public part of `ruling` when it changes a clock (12.9.2, 12.9.3, with the time known):

@@ -20,7 +20,7 @@ use super::parts::{CorruptLog, Fold, FoldContext, JudgeContext, Judged, Judgemen
 use super::prepared::{IllegalMoveEffect, Prepared};
 use super::reads::BoardView;
 use super::refusal::{Refusal, RefusalCode};
-use super::view::StoodIllegalMove;
+use super::view::{ReconstructedPosition, StoodIllegalMove};
 
 /// The board and what was played on it.
 #[derive(Clone, Debug)]
@@ -28,6 +28,7 @@ pub(super) struct Board {
     history: PositionHistory,
     moves: Vec<String>,
     stood: Vec<StoodIllegalMove>,
+    reconstructed: Vec<ReconstructedPosition>,
     castling_mode: CastlingMode,
     /// A player proven able to checkmate in the current position, with a helpmate from it when
     /// one is known (by the dead-position check of the move that led here, 5.2.2), from which
@@ -45,6 +46,7 @@ impl Board {
             history: PositionHistory::new(start),
             moves: Vec::new(),
             stood: Vec::new(),
+            reconstructed: Vec::new(),
             castling_mode,
             mate_witness: None,
             ply_seqs: Vec::new(),
@@ -79,6 +81,11 @@ impl Board {
     /// The illegal moves that stood.
     pub(super) fn stood(&self) -> &[StoodIllegalMove] {
         &self.stood
+    }
+
+    /// The positions the arbiter reconstructed.
+    pub(super) fn reconstructed(&self) -> &[ReconstructedPosition] {
+        &self.reconstructed
     }
 
     /// The legal move `text` denotes for `by`, or why it is not one (Article 3).
@@ -193,6 +200,24 @@ impl Board {
     }
 }
 
+impl Board {
+    /// The game goes on from `position`, which the arbiter reconstructed (7.5.1, 7.6,
+    /// 8.5.3): a ply of its own (no move leads to it), from which repetitions are counted.
+    fn reconstruct(&mut self, seq: u64, position: Chess, reason: &str) {
+        let fen = crate::rules::move_parsing::fen_of(&position);
+        self.history.push_reconstructed(position);
+        self.ply_seqs.push(seq);
+        self.mate_witness = None;
+        self.moves.push("--".into());
+        self.reconstructed.push(ReconstructedPosition {
+            seq,
+            ply: self.history.ply(),
+            fen,
+            reason: reason.to_string(),
+        });
+    }
+}
+
 impl Fold for Board {
     /// A move is played; an illegal move stands as a legal one (7.5.2: the pawn becomes a
     /// queen), or as the arbiter found it on the board (A.5.2).
@@ -219,6 +244,16 @@ impl Fold for Board {
                     return Err(ctx.mismatch("the position the illegal move stood in"));
                 };
                 self.stand(seq, attempted_move.as_deref(), (**position).clone());
+            }
+            Event::Recorded(RecordedEvent::ArbiterDecision {
+                decision: ArbiterRuling::PositionReconstructed,
+                reason,
+                ..
+            }) => {
+                let Prepared::Reconstructed(position) = &ctx.prepared else {
+                    return Err(ctx.mismatch("the position the arbiter reconstructed"));
+                };
+                self.reconstruct(seq, (**position).clone(), reason);
             }
             _ => {}
         }

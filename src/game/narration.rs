@@ -192,6 +192,7 @@ impl Narrator {
                 ServiceEvent::GameEnded { .. } => "the end of the game".to_string(),
                 ServiceEvent::GameResumed { .. } => "the resumption of play".to_string(),
                 ServiceEvent::AppealDismissed { .. } => "the appeal's dismissal".to_string(),
+                ServiceEvent::AppealUpheld { .. } => "the appeal's upholding".to_string(),
             },
         }
     }
@@ -538,6 +539,15 @@ impl Narrator {
                 "The appeal against {} is dismissed ({article}): {reason}",
                 self.reference(*against_seq)
             ),
+            ServiceEvent::AppealUpheld {
+                against_seq,
+                article,
+                reason,
+                ..
+            } => format!(
+                "The appeal against {} is upheld ({article}): {reason}",
+                self.reference(*against_seq)
+            ),
             ServiceEvent::GameEnded {
                 result,
                 termination,
@@ -608,6 +618,8 @@ pub fn result_text(result: GameResult) -> &'static str {
         GameResult::BlackWins => "0-1",
         GameResult::Draw => "½-½",
         GameResult::BothLose => "0-0",
+        GameResult::WhiteLosesBlackHalf => "0-½",
+        GameResult::BlackLosesWhiteHalf => "½-0",
     }
 }
 
@@ -674,6 +686,7 @@ fn ruling_words(ruling: ArbiterRuling) -> &'static str {
         ArbiterRuling::IllegalMoveStands => "lets the illegal move stand",
         ArbiterRuling::IncrementGranted => "grants an increment",
         ArbiterRuling::MoveCountSet => "sets the move count",
+        ArbiterRuling::PositionReconstructed => "reconstructs the position",
     }
 }
 

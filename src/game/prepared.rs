@@ -27,6 +27,8 @@ pub(super) enum Prepared {
     IllegalMove(IllegalMoveEffect),
     /// The position an illegal move that stood led to (A.5.2).
     Stood(Box<Chess>),
+    /// The position the arbiter reconstructed (7.5.1, 7.6, 8.5.3).
+    Reconstructed(Box<Chess>),
     /// The square touched (4.3).
     Touch(Square),
     /// What the written move of an incorrect claim obliges the claimant to (9.5.3).
@@ -50,6 +52,13 @@ impl Prepared {
                 }),
                 prepared,
             ) => matches!(prepared, Prepared::Stood(_)),
+            (
+                Event::Recorded(R::ArbiterDecision {
+                    decision: ArbiterRuling::PositionReconstructed,
+                    ..
+                }),
+                prepared,
+            ) => matches!(prepared, Prepared::Reconstructed(_)),
             (Event::Service(ServiceEvent::ClaimRuled(_)), prepared) => {
                 matches!(prepared, Prepared::Written(_))
             }
@@ -64,6 +73,7 @@ impl Prepared {
             Prepared::Move(..) => "a move",
             Prepared::IllegalMove(_) => "an illegal move",
             Prepared::Stood(_) => "a position",
+            Prepared::Reconstructed(_) => "a reconstructed position",
             Prepared::Touch(_) => "a square",
             Prepared::Written(_) => "a written move",
         }

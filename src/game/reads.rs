@@ -102,6 +102,7 @@ pub(super) struct ClocksView<'a> {
     start_turn: Side,
     awaiting_press: BySide<Option<u32>>,
     moves_before: BySide<u32>,
+    record_start_ply: usize,
 }
 
 impl<'a> ClocksView<'a> {
@@ -120,13 +121,20 @@ impl<'a> ClocksView<'a> {
             start_turn,
             awaiting_press: BySide::default(),
             moves_before: BySide::default(),
+            record_start_ply: 0,
         }
     }
 
     /// The same view, knowing the moves each player had completed before the record starts
-    /// (a game created from a position).
-    pub(super) fn with_moves_before(mut self, moves_before: BySide<u32>) -> Self {
+    /// (a game created from a position) or before the position the arbiter reconstructed
+    /// last, and the ply of that position (0 for the start).
+    pub(super) fn with_moves_before(
+        mut self,
+        moves_before: BySide<u32>,
+        record_start_ply: usize,
+    ) -> Self {
         self.moves_before = moves_before;
+        self.record_start_ply = record_start_ply;
         self
     }
 
@@ -167,9 +175,11 @@ impl<'a> ClocksView<'a> {
     /// The moves `side` has made in the game when the board stands at `ply`: those before
     /// the start position and those on the board.
     pub(super) fn board_moves(&self, side: Side, ply: usize) -> u32 {
-        self.moves_before
-            .get(side)
-            .saturating_add(moves_on_board(self.start_turn, side, ply))
+        self.moves_before.get(side).saturating_add(moves_on_board(
+            self.start_turn,
+            side,
+            ply.saturating_sub(self.record_start_ply),
+        ))
     }
 }
 

@@ -70,6 +70,11 @@ pub enum SettingsError {
         "regulations.electronic_devices.lesser_penalty_ms must be from 1 to 3600000 milliseconds (an hour): the time a lesser penalty of 12.9.2 gives or of 12.9.3 takes, or left out for the arbiter to set"
     )]
     LesserPenaltyTime,
+    /// An opponent's score set for a lesser penalty other than 12.9.6.
+    #[error(
+        "regulations.electronic_devices.lesser_penalty_opponent_score goes with a lesser penalty of 12.9.6 only (lesser_penalty game_lost: the game declared lost by the offending player, the opponent scoring win, draw or loss); leave it out with any other penalty"
+    )]
+    LesserPenaltyOpponentScore,
     /// The moves completed at the start do not fit the start position.
     #[error(
         "start_moves_completed: {0}; give {{\"white\": n, \"black\": n}} with White to move, {{\"white\": n + 1, \"black\": n}} with Black to move, with a start_fen, or leave it out to count from the FEN's move number"
@@ -83,6 +88,11 @@ pub enum SettingsError {
     /// The board number is zero or too large.
     #[error("board must be a board number from 1 to 9999, or left out")]
     Board,
+    /// The date is not a PGN date.
+    #[error(
+        "date must be the day the game was played as PGN writes it, `YYYY.MM.DD` with `??` for a part not known (`2026.03.01`, `2026.03.??`), or left out"
+    )]
+    Date,
     /// A field of the appeals procedure is out of its range (its path, and what it takes).
     #[error("{0} {1}")]
     Appeals(&'static str, &'static str),
@@ -103,10 +113,31 @@ impl SettingsError {
             SettingsError::EarliestAgreementMove => "regulations.earliest_agreement_move",
             SettingsError::FairPlayReportDays => "regulations.fair_play_report_days",
             SettingsError::LesserPenaltyTime => "regulations.electronic_devices.lesser_penalty_ms",
+            SettingsError::LesserPenaltyOpponentScore => {
+                "regulations.electronic_devices.lesser_penalty_opponent_score"
+            }
             SettingsError::Board => "board",
+            SettingsError::Date => "date",
             SettingsError::Appeals(field, _) => field,
         }
     }
+}
+
+/// Whether `text` is a date as PGN writes it (PGN standard 8.1.1.3): `YYYY.MM.DD`, each part
+/// digits or question marks for a part not known, a month from 01 to 12 and a day from 01
+/// to 31 where they are known.
+pub fn is_pgn_date(text: &str) -> bool {
+    let parts: Vec<&str> = text.split('.').collect();
+    let [year, month, day] = parts.as_slice() else {
+        return false;
+    };
+    let part = |text: &str, width: usize, range: std::ops::RangeInclusive<u32>| {
+        text.len() == width
+            && (text.bytes().all(|b| b == b'?')
+                || (text.bytes().all(|b| b.is_ascii_digit())
+                    && text.parse::<u32>().is_ok_and(|n| range.contains(&n))))
+    };
+    part(year, 4, 0..=9999) && part(month, 2, 1..=12) && part(day, 2, 1..=31)
 }
 
 /// The field of the time control a [`TimeControlError`] is about. Periods are numbered from 1
@@ -202,6 +233,12 @@ pub fn validate_regulations(regulations: &Regulations) -> Result<(), SettingsErr
     {
         return Err(SettingsError::LesserPenaltyTime);
     }
+    let devices = &regulations.electronic_devices;
+    if devices.lesser_penalty_opponent_score.is_some()
+        && devices.lesser_penalty != Some(crate::rules::electronic_devices::PenaltyOption::GameLost)
+    {
+        return Err(SettingsError::LesserPenaltyOpponentScore);
+    }
     validate_appeals(&regulations.appeals)
 }
 
@@ -287,6 +324,13 @@ pub fn validate(settings: &GameSettings) -> Result<(Chess, CastlingMode), Settin
     {
         return Err(SettingsError::Board);
     }
+    if settings
+        .date
+        .as_deref()
+        .is_some_and(|date| !is_pgn_date(date))
+    {
+        return Err(SettingsError::Date);
+    }
     if let Some(clocks) = &settings.start_clocks
         && [clocks.white_ms, clocks.black_ms]
             .into_iter()
@@ -360,4 +404,35 @@ pub fn start_moves(settings: &GameSettings, start: &Chess) -> StartMoves {
             }
         }
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_pgn_date;
+
+    #[test]
+    fn a_pgn_date_has_four_two_and_two_digits_or_question_marks() {
+        for good in [
+            "2026.03.01",
+            "2026.03.??",
+            "2026.??.??",
+            "????.??.??",
+            "1851.12.31",
+        ] {
+            assert!(is_pgn_date(good), "{good}");
+        }
+        for bad in [
+            "2026-03-01",
+            "2026.3.1",
+            "2026.13.01",
+            "2026.00.10",
+            "2026.01.32",
+            "26.01.01",
+            "2026.01.0?",
+            "2026.01.01.",
+            "",
+        ] {
+            assert!(!is_pgn_date(bad), "{bad}");
+        }
+    }
 }

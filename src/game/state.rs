@@ -13,6 +13,7 @@ use crate::rules::side::Side;
 
 use super::appeals::Appeals;
 use super::arbiter;
+use super::arbiter::reconstructed_position;
 use super::claims::Claims;
 use super::clocks::Clocks;
 use super::decisions::Decisions;
@@ -281,6 +282,14 @@ impl State {
                     fen.as_deref(),
                 )
                 .map_err(refused)?,
+            )),
+            Event::Recorded(RecordedEvent::ArbiterDecision {
+                decision: ArbiterRuling::PositionReconstructed,
+                fen,
+                ..
+            }) => Prepared::Reconstructed(Box::new(
+                reconstructed_position(&Decisions { settings }, board, fen.as_deref())
+                    .map_err(refused)?,
             )),
             Event::Recorded(RecordedEvent::Touch { square, .. }) => {
                 Prepared::Touch(square.trim().parse().map_err(|_| {

@@ -130,6 +130,21 @@ pub struct StoodIllegalMove {
     pub fen: String,
 }
 
+/// A position the arbiter reconstructed (`position_reconstructed`: 7.5.1, 7.6, 8.5.3): the
+/// game went on from it, whatever the log held before.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, ToSchema)]
+pub struct ReconstructedPosition {
+    /// The `seq` of the arbiter's decision.
+    pub seq: u64,
+    /// The ply at which the game continues from it (one past the log's last position
+    /// before it).
+    pub ply: usize,
+    /// The position, with the move number and half-move clock the arbiter established.
+    pub fen: String,
+    /// The arbiter's reasons.
+    pub reason: String,
+}
+
 /// The state of a game, as an arbiter sees it.
 #[derive(Clone, Debug, PartialEq, Serialize, ToSchema)]
 pub struct GameView {
@@ -188,6 +203,10 @@ pub struct GameView {
     pub flag_fell_awaiting_arbiter: Option<Side>,
     /// Illegal moves that stood (Appendix A.5.2 / A.4.2).
     pub stood_illegal_moves: Vec<StoodIllegalMove>,
+    /// Positions the arbiter reconstructed (7.5.1, 7.6, 8.5.3), oldest first; left out when
+    /// there is none.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub reconstructed_positions: Vec<ReconstructedPosition>,
     /// Each player's period, moves to the control and scoresheet duty (6.3.1, 6.4, 8.4).
     pub time_control: PeriodsView,
 }

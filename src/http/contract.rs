@@ -184,6 +184,9 @@ impl utoipa::Modify for EventContract {
         let service = name_variants(schemas, "ServiceEvent", "Event");
         // What a board feed says against the log: a union like the events.
         name_variants(schemas, "Attention", "Attention");
+        // A tournament's log entries and players' statuses (issue 35).
+        name_variants(schemas, "PlayerStatus", "Status");
+        name_variants(schemas, "TournamentEntry", "Entry");
         if recorded.is_empty() || service.is_empty() {
             // Not the shapes this rewrite knows; the contract test names what is wrong.
             return;

@@ -202,6 +202,9 @@ pub async fn create_game(
         .create_game(game_id, event_id, &settings, &caller.0.recorder())
         .await?;
     crate::ops::telemetry::game_created(created.newly_created);
+    if created.newly_created {
+        state.arbitration.warm_created(&created.envelope).await;
+    }
     let status = if created.newly_created {
         actix_web::http::StatusCode::CREATED
     } else {

@@ -24,6 +24,7 @@ pub mod health;
 pub mod import;
 pub mod integrity;
 pub mod metrics;
+pub mod player_status;
 pub mod query;
 pub mod streams;
 pub mod tokens;
@@ -154,6 +155,8 @@ fn routes_with_cors(config: &mut ServiceConfig, origins: &[String]) {
                 .service(tournaments::load_pairings)
                 .service(tournaments::tournament_trf)
                 .service(tournaments::tournament_standings)
+                .service(player_status::record_player_status)
+                .service(player_status::tournament_log)
                 .service(follows::set_follow)
                 .service(follows::get_follow)
                 .service(follows::stop_follow)

@@ -166,6 +166,11 @@ async fn round_stream_for(
     Ok(event_stream(request, receiver))
 }
 
+/// `Cache-Control` of the public round PGN: any cache (a CDN's edge) may answer it for one
+/// second, then asks again with the ETag (a `304` when nothing changed) or, while it asks,
+/// serves its copy for up to five seconds more.
+pub const PUBLIC_ROUND_PGN_CACHE_CONTROL: &str = "public, max-age=1, stale-while-revalidate=5";
+
 async fn round_pgn_for(
     state: &AppState,
     request: &HttpRequest,
@@ -181,15 +186,22 @@ async fn round_pgn_for(
         .streams
         .round_pgn(event, round, audience, if_none_match)
         .await?;
+    // The arbiters' PGN is checked on every request (and kept by no shared cache); the
+    // public one, already behind by the broadcast delay, may be served by a CDN for a
+    // second (docs/streams.md, "A CDN in front"), which then asks again with its ETag.
+    let cache_control = match audience {
+        Audience::Full => "private, no-cache",
+        Audience::Public => PUBLIC_ROUND_PGN_CACHE_CONTROL,
+    };
     Ok(match answer {
         RoundPgn::NotModified { etag } => HttpResponse::NotModified()
             .insert_header((header::ETAG, etag))
-            .insert_header((header::CACHE_CONTROL, "no-cache"))
+            .insert_header((header::CACHE_CONTROL, cache_control))
             .finish(),
         RoundPgn::Text { etag, text } => HttpResponse::Ok()
             .content_type("application/x-chess-pgn; charset=utf-8")
             .insert_header((header::ETAG, etag))
-            .insert_header((header::CACHE_CONTROL, "no-cache"))
+            .insert_header((header::CACHE_CONTROL, cache_control))
             .body(text),
     })
 }

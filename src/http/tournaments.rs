@@ -9,10 +9,12 @@ use super::error::{ApiError, Problem};
 use super::query::Query;
 use crate::app::commands::{decode_at, overrides_by_board, pairings_from};
 use crate::app::rounds::{self, LoadError, RoundGame};
+use crate::app::trail::{self, TrailError};
 use crate::app::trf::{self, TrfError};
 use crate::interchange::pairings::{Pairing, Unpaired};
 use crate::interchange::trf_report::TrfVersion;
 use crate::problem::RequestCode;
+use crate::rules::tie_breaks::{TieBreak, UnplayedRounds};
 use crate::state::AppState;
 use crate::tournament::{self, GameOverrides, SettingsProblem, Tournament, TournamentSettings};
 use actix_web::{HttpResponse, get, post, put, web};
@@ -175,7 +177,7 @@ pub async fn update_tournament(
     }
     state
         .store
-        .update_tournament(id, &settings)
+        .update_tournament(id, &settings, &caller.0.recorder())
         .await?
         .map(web::Json)
         .ok_or_else(|| tournament_not_found(id))
@@ -312,9 +314,7 @@ pub async fn load_pairings(
 /// The tie-breaks of a `tie_breaks` parameter, in order.
 /// Exactly as the parameter's pattern says: C.07's abbreviations as
 /// written there, comma-separated without spaces; empty for none.
-fn tie_breaks_of(text: Option<&str>) -> Result<Vec<crate::rules::tie_breaks::TieBreak>, ApiError> {
-    use crate::rules::tie_breaks::TieBreak;
-    let text = text.unwrap_or_default();
+fn tie_breaks_of(text: &str) -> Result<Vec<TieBreak>, ApiError> {
     if text.is_empty() {
         return Ok(Vec::new());
     }
@@ -328,11 +328,7 @@ fn tie_breaks_of(text: Option<&str>) -> Result<Vec<crate::rules::tie_breaks::Tie
                         format!(
                             "`{code}` is not a tie-break this service computes; give some of {}, \
                          comma-separated, in order.",
-                            TieBreak::ALL
-                                .iter()
-                                .map(|(_, c)| *c)
-                                .collect::<Vec<_>>()
-                                .join(", ")
+                            TieBreak::codes()
                         ),
                     )
                 })
@@ -345,9 +341,11 @@ fn tie_breaks_of(text: Option<&str>) -> Result<Vec<crate::rules::tie_breaks::Tie
 #[into_params(parameter_in = Query)]
 pub struct StandingsQuery {
     /// The tie-breaks that rank players on equal points, in order, as FIDE C.07 abbreviates
-    /// them, comma-separated: `BH`, `BH/C1`, `BH/M1`, `SB`, `PS`, `KS`, `WON`, `BPG`.
+    /// them, comma-separated: `BH`, `BH/C1`, `BH/C2`, `BH/M1`, `BH/M2`, `SB`, `PS`, `KS`,
+    /// `DE`, `WIN`, `WON`, `BPG`, `ARO`, `ARO/C1`. Absent: the tournament's `tie_breaks`;
+    /// empty: none.
     #[param(
-        pattern = r"^((BH|BH/C1|BH/M1|SB|PS|KS|WON|BPG)(,(BH|BH/C1|BH/M1|SB|PS|KS|WON|BPG))*)?$"
+        pattern = r"^((BH|BH/C1|BH/C2|BH/M1|BH/M2|SB|PS|KS|DE|WIN|WON|BPG|ARO|ARO/C1)(,(BH|BH/C1|BH/C2|BH/M1|BH/M2|SB|PS|KS|DE|WIN|WON|BPG|ARO|ARO/C1))*)?$"
     )]
     pub tie_breaks: Option<String>,
     /// The standings after this round (1, 2, ...); all rounds when absent.
@@ -362,6 +360,9 @@ pub struct StandingsPage {
     pub after_round: Option<u32>,
     /// The tie-breaks applied, in order.
     pub tie_breaks: Vec<String>,
+    /// The text of FIDE C.07 that governed unplayed rounds: the tournament's setting, else
+    /// `2023` for events from 1 April 2024 (or without a first day), `before_2023` before.
+    pub unplayed_rounds: UnplayedRounds,
     /// One line per player, by place.
     pub standings: Vec<trf::Standing>,
 }
@@ -395,7 +396,10 @@ pub async fn tournament_standings(
         .tournament(id)
         .await?
         .ok_or_else(|| tournament_not_found(id))?;
-    let tie_breaks = tie_breaks_of(query.tie_breaks.as_deref())?;
+    let tie_breaks = match query.tie_breaks.as_deref() {
+        Some(text) => tie_breaks_of(text)?,
+        None => tournament.settings.tie_breaks.clone(),
+    };
     if query
         .round
         .is_some_and(|round| !(1..=1000).contains(&round))
@@ -415,7 +419,8 @@ pub async fn tournament_standings(
     Ok(HttpResponse::Ok().json(StandingsPage {
         after_round: query.round,
         tie_breaks: tie_breaks.iter().map(|t| t.code().to_string()).collect(),
-        standings,
+        unplayed_rounds: standings.unplayed,
+        standings: standings.lines,
     }))
 }
 
@@ -429,13 +434,31 @@ pub struct TrfQuery {
     #[param(inline)]
     pub version: Option<TrfVersion>,
     /// The tie-breaks that rank players on equal points in the rank column, in order, as
-    /// FIDE C.07 abbreviates them, comma-separated: `BH`, `BH/C1`, `BH/M1`, `SB`, `PS`,
-    /// `KS`, `WON`, `BPG` (unplayed rounds by the pre-2023 virtual-opponent rule). Without
-    /// it players on equal points share a rank.
+    /// FIDE C.07 abbreviates them, comma-separated: `BH`, `BH/C1`, `BH/C2`, `BH/M1`, `BH/M2`,
+    /// `SB`, `PS`, `KS`, `DE`, `WIN`, `WON`, `BPG`, `ARO`, `ARO/C1` (unplayed rounds by the
+    /// tournament's `unplayed_rounds`). Absent: the tournament's `tie_breaks`; empty, or
+    /// neither: players on equal points share a rank.
     #[param(
-        pattern = r"^((BH|BH/C1|BH/M1|SB|PS|KS|WON|BPG)(,(BH|BH/C1|BH/M1|SB|PS|KS|WON|BPG))*)?$"
+        pattern = r"^((BH|BH/C1|BH/C2|BH/M1|BH/M2|SB|PS|KS|DE|WIN|WON|BPG|ARO|ARO/C1)(,(BH|BH/C1|BH/C2|BH/M1|BH/M2|SB|PS|KS|DE|WIN|WON|BPG|ARO|ARO/C1))*)?$"
     )]
     pub tie_breaks: Option<String>,
+    /// `true` for the final report, sent to the rating officer: refused (409) while a board
+    /// has no result, naming the boards. Without it the report is provisional while results
+    /// are missing (TRF26 says so in a `### Provisional` line per board).
+    #[serde(rename = "final")]
+    #[param(rename = "final")]
+    pub final_report: Option<bool>,
+}
+
+impl From<TrailError> for ApiError {
+    fn from(error: TrailError) -> Self {
+        match error {
+            TrailError::ResultsMissing(_) => {
+                ApiError::conflict(RequestCode::ResultsMissing, error.to_string())
+            }
+            TrailError::Trf(trf) => trf.into(),
+        }
+    }
 }
 
 impl From<TrfError> for ApiError {
@@ -455,6 +478,12 @@ impl From<TrfError> for ApiError {
 /// `W`/`D`/`L`, the byes of the loaded TRF files `H`/`F`/`U`/`Z`), points and rank (ties share
 /// a rank). Players are numbered as in the TRF files the rounds were loaded from. What goes
 /// back to the pairing program after a round, and to the rating officer at the end.
+///
+/// TRF26 ends with the integrity trail as `###` comment lines (docs/interchange.md): each
+/// correction and appeal that changed a result, with who, when and why; a `Provisional` line
+/// per board without a result; the seal (SHA-256 over every game's chain head) and each
+/// game's chain head, which `arbiter verify --report` checks the games' exports against. With
+/// `final=true` the report is refused while a board has no result.
 #[utoipa::path(
     tag = "tournaments",
     security(("bearer" = [])),
@@ -463,13 +492,14 @@ impl From<TrfError> for ApiError {
         (status = 200, description = "The report, lines ended by CR LF.", body = String, content_type = "text/plain"),
         (status = 400, description = "The id is not a UUID, or the version is not 16 or 26.", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such tournament.", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "The final report was asked for while boards have no result; the problem names them (`results_missing`).", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "A tie-break this service does not compute; `field` is `tie_breaks`.", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[get("/tournaments/{id}/trf")]
 pub async fn tournament_trf(
     state: web::Data<AppState>,
-    _caller: Caller,
+    caller: Caller,
     id: web::Path<Uuid>,
     query: Query<TrfQuery>,
 ) -> Result<HttpResponse, ApiError> {
@@ -480,8 +510,19 @@ pub async fn tournament_trf(
         .await?
         .ok_or_else(|| tournament_not_found(id))?;
     let version = query.version.unwrap_or(TrfVersion::Trf16);
-    let tie_breaks = tie_breaks_of(query.tie_breaks.as_deref())?;
-    let text = trf::export(&state.arbitration, &tournament, version, &tie_breaks).await?;
+    let tie_breaks = match query.tie_breaks.as_deref() {
+        Some(text) => tie_breaks_of(text)?,
+        None => tournament.settings.tie_breaks.clone(),
+    };
+    let text = trail::export(
+        &state.arbitration,
+        &tournament,
+        version,
+        &tie_breaks,
+        query.final_report.unwrap_or(false),
+        &caller.0.recorder(),
+    )
+    .await?;
     let suffix = match version {
         TrfVersion::Trf16 => "trf16",
         TrfVersion::Trf26 => "trf26",

@@ -84,7 +84,8 @@ pub fn publicity(event: &Event) -> Publicity {
             ServiceEvent::ClaimRuled(_)
             | ServiceEvent::PenaltyApplied { .. }
             | ServiceEvent::GameResumed { .. }
-            | ServiceEvent::AppealDismissed { .. } => Publicity::OnceEnded,
+            | ServiceEvent::AppealDismissed { .. }
+            | ServiceEvent::AppealUpheld { .. } => Publicity::OnceEnded,
         },
     }
 }

@@ -279,6 +279,11 @@ pub enum Attention {
         result: GameResult,
         /// How the board signalled it.
         signal: ResultSignal,
+        /// How the game ended, as the feed states it (a round PGN's `Termination` tag: `Time
+        /// forfeit`, `Black resigns`, ...); recorded with the result as the PGN import
+        /// records it (a time forfeit as the loser's flag fall, a resignation as the loser's).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        termination: Option<String>,
     },
     /// Not a disagreement but a notice: the board took back moves that nothing the arbiter
     /// entered stood on, and the follower retracted them itself, as the board feed (the
@@ -365,6 +370,7 @@ pub fn read_against(
                     Some(result) => Attention::ProposedResult {
                         result,
                         signal: ResultSignal::KingsInCentre,
+                        termination: None,
                     },
                     None => Attention::IllegalMove {
                         ply: index + 1,
@@ -393,6 +399,7 @@ pub fn read_against(
         .map(|result| Attention::ProposedResult {
             result,
             signal: ResultSignal::FeedResult,
+            termination: None,
         });
     FeedReading {
         to_record,
@@ -403,7 +410,11 @@ pub fn read_against(
 fn proposed(result: GameResult, signal: ResultSignal) -> FeedReading {
     FeedReading {
         to_record: Vec::new(),
-        attention: Some(Attention::ProposedResult { result, signal }),
+        attention: Some(Attention::ProposedResult {
+            result,
+            signal,
+            termination: None,
+        }),
     }
 }
 
@@ -610,7 +621,8 @@ mod tests {
             reading.attention,
             Some(Attention::ProposedResult {
                 result: GameResult::WhiteWins,
-                signal: ResultSignal::KingsInCentre
+                signal: ResultSignal::KingsInCentre,
+                termination: None,
             })
         );
         // One king on a light square, the other on a dark one: a draw.
@@ -643,7 +655,8 @@ mod tests {
             reading.attention,
             Some(Attention::ProposedResult {
                 result: GameResult::WhiteWins,
-                signal: ResultSignal::FeedResult
+                signal: ResultSignal::FeedResult,
+                termination: None,
             })
         );
         let agreed = read_against(

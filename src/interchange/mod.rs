@@ -10,6 +10,7 @@
 
 pub mod board_feed;
 pub mod broadcast;
+pub mod clock_readings;
 pub mod dgt;
 pub mod diagram;
 pub mod pairings;
@@ -19,3 +20,4 @@ pub mod pgn_feed;
 pub mod pgn_import;
 pub mod time_control_tag;
 pub mod trf_report;
+pub mod trf_trail;

@@ -130,7 +130,22 @@ impl PgnStyle {
     }
 }
 
-/// Writes the PGN of a game's log (archive style). `date` is the PGN `Date` (`YYYY.MM.DD`).
+/// The articles under which the arbiter reconstructs a position, in `edition`.
+fn reconstruction_articles(edition: crate::rules::laws::LawsEdition) -> String {
+    use crate::rules::laws::{Rule, citation};
+    citation(
+        edition,
+        &[
+            Rule::IllegalMove,
+            Rule::DisplacedPiecesReinstated,
+            Rule::GameReconstructed,
+            Rule::ClockAfterRestoration,
+        ],
+    )
+}
+
+/// Writes the PGN of a game's log (archive style). `date` is the PGN `Date` (`YYYY.MM.DD`)
+/// for a game whose settings keep no `date` of their own.
 ///
 /// A PGN game holds only legal moves. When an illegal move stood (Appendix A.5.2) the game
 /// went on from a position no legal move leads to: the record then ends at that move with a
@@ -303,6 +318,14 @@ pub fn export_pgn_styled(
     for stood in &view.stood_illegal_moves {
         segments.push((stood.ply, Some(stood.fen.clone())));
     }
+    for reconstructed in &view.reconstructed_positions {
+        segments.push((reconstructed.ply, Some(reconstructed.fen.clone())));
+    }
+    segments.sort_by_key(|(ply, _)| *ply);
+    // What began each record after the first: the illegal move that stood, or the position
+    // the arbiter reconstructed, at that ply.
+    let stood_at = |ply: usize| view.stood_illegal_moves.iter().find(|s| s.ply == ply);
+    let reconstructed_at = |ply: usize| view.reconstructed_positions.iter().find(|r| r.ply == ply);
     let last_ply = view.moves.len();
     let mut pgn = String::new();
     for (index, (from_ply, fen)) in segments.iter().enumerate() {
@@ -362,15 +385,19 @@ pub fn export_pgn_styled(
             (!parts.is_empty()).then(|| format!("{{{}}}", parts.join(" ")))
         };
         if index > 0 {
-            let stood = &view.stood_illegal_moves[index - 1];
-            tokens.push(format!(
-                "{{{}}}",
-                escape_comment(&format!(
+            let text = match (stood_at(*from_ply), reconstructed_at(*from_ply)) {
+                (Some(stood), _) => format!(
                     "the game continues from the position as it stood after the illegal move {} (event {})",
                     stood.attempted_move.as_deref().unwrap_or("--"),
                     stood.seq
-                ))
-            ));
+                ),
+                (None, Some(reconstructed)) => format!(
+                    "the game continues from the position the arbiter reconstructed (event {})",
+                    reconstructed.seq
+                ),
+                (None, None) => String::new(),
+            };
+            tokens.push(format!("{{{}}}", escape_comment(&text)));
         }
         // Comments at the segment's first position; after an illegal move that stood they
         // were written at the end of the record before.
@@ -406,21 +433,36 @@ pub fn export_pgn_styled(
                 tokens.push(format!("{number}..."));
             }
         }
-        if !last_segment {
-            let stood = &view.stood_illegal_moves[index];
-            let illegal = stood.attempted_move.as_deref().unwrap_or("an illegal move");
-            tokens.push(format!(
-                "{{{}}}",
-                escape_comment(&format!(
-                    "{illegal} (illegal) stood: neither the opponent nor the arbiter acted before the opponent's next move, so the game continued from {}",
-                    stood.fen
-                ))
-            ));
-            if let Some(text) = annotation(stood.ply, false) {
+        if let Some((next_ply, _)) = segments.get(index + 1) {
+            if let Some(stood) = stood_at(*next_ply) {
+                let illegal = stood.attempted_move.as_deref().unwrap_or("an illegal move");
+                tokens.push(format!(
+                    "{{{}}}",
+                    escape_comment(&format!(
+                        "{illegal} (illegal) stood: neither the opponent nor the arbiter acted before the opponent's next move, so the game continued from {}",
+                        stood.fen
+                    ))
+                ));
+            } else if let Some(reconstructed) = reconstructed_at(*next_ply) {
+                tokens.push(format!(
+                    "{{{}}}",
+                    escape_comment(&format!(
+                        "The arbiter reconstructed the position the board should show ({}): the game continued from {}",
+                        reconstruction_articles(settings.laws_edition),
+                        reconstructed.fen
+                    ))
+                ));
+            }
+            if let Some(text) = annotation(*next_ply, false) {
                 tokens.push(text);
             }
         }
-        if result == GameResult::BothLose.pgn() {
+        if let Some(words) = uneven_result_words(result) {
+            // Neither is a PGN result token: the `Result` tag gives it, the movetext says it
+            // in a comment and ends with `*`, as for 0-0 below.
+            tokens.push(format!("{{{words}}}"));
+            tokens.push("*".to_string());
+        } else if result == GameResult::BothLose.pgn() {
             // PGN's movetext has no token for 0-0, and parsers read `0-0` there as castling:
             // the `Result` tag says 0-0 (as FIDE's Olympiad broadcasts and lichess write it),
             // the movetext says it in a comment and ends with `*`, which every reader takes.
@@ -454,7 +496,8 @@ fn write_tags(
     };
     tag(pgn, "Event", &settings.event);
     tag(pgn, "Site", settings.site.as_deref().unwrap_or("?"));
-    tag(pgn, "Date", date);
+    // The game's own day where its settings keep one (an imported game's `Date`).
+    tag(pgn, "Date", settings.date.as_deref().unwrap_or(date));
     if tags.round_with_board {
         tag(pgn, "Round", &round_tag(&settings.round, settings.board));
     } else {
@@ -503,6 +546,16 @@ fn write_movetext(pgn: &mut String, tokens: &[String]) {
     }
     pgn.push_str(&line);
     pgn.push_str("\n\n");
+}
+
+/// The words of a result where one player lost and the other scores ½ (12.9.6), which PGN's
+/// movetext has no token for; `None` for any other result.
+fn uneven_result_words(result: &str) -> Option<&'static str> {
+    match GameResult::parse(result)? {
+        GameResult::WhiteLosesBlackHalf => Some("White lost, Black scores 1/2 (0-1/2)"),
+        GameResult::BlackLosesWhiteHalf => Some("Black lost, White scores 1/2 (1/2-0)"),
+        _ => None,
+    }
 }
 
 #[cfg(test)]

@@ -24,6 +24,8 @@ pub struct PgnFeedGame {
     pub moves: Vec<FeedMove>,
     /// The result as the file gives it (`Result` tag, else the movetext's), `*` while playing.
     pub result: Option<String>,
+    /// How the game ended as the file states it (`Termination` tag), if it does.
+    pub termination: Option<String>,
 }
 
 /// A round's PGN that cannot be read at all.
@@ -80,6 +82,11 @@ pub fn read_round_pgn(text: &str) -> Result<Vec<PgnFeedGame>, PgnFeedError> {
                 board,
                 moves,
                 result,
+                termination: raw
+                    .tag("Termination")
+                    .map(str::trim)
+                    .filter(|t| !t.is_empty())
+                    .map(str::to_owned),
             }
         })
         .collect())
@@ -93,7 +100,8 @@ mod tests {
     fn games_are_read_by_board_with_their_clocks_and_a_misread_move_is_kept_as_written() {
         let text = "[Event \"Open\"]\n[Round \"5\"]\n[Board \"2\"]\n[Result \"*\"]\n\n\
                     1. e4 { [%clk 1:29:57] } e5 { [%clk 1:29:50] } 2. Nf3 *\n\n\
-                    [Event \"Open\"]\n[Round \"5.7\"]\n[Result \"1-0\"]\n\n1. d4 Qh4 1-0\n\n\
+                    [Event \"Open\"]\n[Round \"5.7\"]\n[Result \"1-0\"]\n\
+                    [Termination \"Time forfeit\"]\n\n1. d4 Qh4 1-0\n\n\
                     [Event \"Open\"]\n[Result \"*\"]\n\n1. c4 *\n";
         let games = read_round_pgn(text).expect("reads");
         assert_eq!(games.len(), 3);
@@ -109,6 +117,8 @@ mod tests {
             "not legal after 1. d4, kept as written for the arbiter"
         );
         assert_eq!(games[1].result.as_deref(), Some("1-0"));
+        assert_eq!(games[1].termination.as_deref(), Some("Time forfeit"));
+        assert_eq!(games[0].termination, None);
         assert_eq!(games[2].board, 3, "its place in the file");
     }
 }

@@ -15,7 +15,8 @@
 //!   are UUID v5s of the game id and the ply. Importing the same file again finds the same
 //!   games; changing a comment does not make a new game, changing a move or a tag does.
 //! * **Tags to settings.** `White`/`Black` (+ `WhiteFideId`/`BlackFideId`), `Event`, `Site`,
-//!   `Round` (`"r.b"` is round `r`, board `b`; a `Board` tag wins), `FEN` (with or without
+//!   `Date` (the game's own day, as written), `Round` (`"r.b"` is round `r`, board `b`; a
+//!   `Board` tag wins), `FEN` (with or without
 //!   `SetUp`), `TimeControl` (see [`time_control_from_tag`]). Texts lose control characters
 //!   and are cut to 200 characters; an empty one becomes `?`.
 //! * **The result.** A result reached on the board is the engine's. A decisive `Result` with
@@ -41,7 +42,10 @@ use crate::game::event::{
 };
 use crate::interchange::time_control_tag::{TagReading, describe, read_tag_value};
 use crate::rules::move_parsing::{fen_of, position_from_fen, san_of};
-use crate::rules::time_control::tracker::{ClockBehaviour, IncrementCredit, PeriodTimeAdded};
+use crate::rules::time_control::tracker::ClockBehaviour;
+
+pub use super::clock_readings::clock_behaviour_of;
+use super::clock_readings::describe_behaviour;
 
 /// The longest text kept from a tag (names, event, site, round).
 const MAX_TEXT: usize = 200;
@@ -128,14 +132,25 @@ pub enum ReadGame {
 /// them (up to the next `}` anywhere in the file). Where such a comment crosses the tags of
 /// a following game, the game it was opened in is unreadable, and reading resumes at those
 /// tags: every game of the file is accounted for.
-pub fn read_games(mut reader: impl Read) -> io::Result<Vec<ReadGame>> {
+pub fn read_games(reader: impl Read) -> io::Result<Vec<ReadGame>> {
+    read_games_with(reader, None)
+}
+
+/// Reads every game of a PGN stream as [`read_games`] does; a game whose `[%clk]` readings
+/// do not show how its clocks behaved ([`clock_behaviour_of`]) gets `given` (the importer's
+/// word: "these were DGT clocks"), with a note, instead of the default clock. What the
+/// readings show wins over `given`.
+pub fn read_games_with(
+    mut reader: impl Read,
+    given: Option<ClockBehaviour>,
+) -> io::Result<Vec<ReadGame>> {
     let mut text = Vec::new();
     reader.read_to_end(&mut text)?;
     let mut games = Vec::new();
     let mut start = 0;
     for broken in unterminated_comments(&text) {
         let before = games.len();
-        read_segment(&text[start..broken.resume_at], &mut games)?;
+        read_segment(&text[start..broken.resume_at], &mut games, given)?;
         if games.len() > before
             && let Some(last) = games.pop()
         {
@@ -143,7 +158,7 @@ pub fn read_games(mut reader: impl Read) -> io::Result<Vec<ReadGame>> {
         }
         start = broken.resume_at;
     }
-    read_segment(&text[start..], &mut games)?;
+    read_segment(&text[start..], &mut games, given)?;
     Ok(games)
 }
 
@@ -254,14 +269,18 @@ fn unreadable_by_comment(game: ReadGame, broken: &UnterminatedComment) -> Unread
 }
 
 /// Reads the games of `text` (a part of a file) onto `games`, numbering them on.
-fn read_segment(text: &[u8], games: &mut Vec<ReadGame>) -> io::Result<()> {
+fn read_segment(
+    text: &[u8],
+    games: &mut Vec<ReadGame>,
+    given: Option<ClockBehaviour>,
+) -> io::Result<()> {
     let mut pgn = Reader::new(text);
     let mut visitor = CollectingVisitor::default();
     loop {
         match pgn.read_game(&mut visitor) {
             Ok(Some(raw)) => {
                 if raw.is_game() {
-                    games.push(plan(games.len(), raw));
+                    games.push(plan(games.len(), raw, given));
                 }
             }
             Ok(None) => break,
@@ -394,6 +413,27 @@ fn clean_text(text: Option<&str>, notes: &mut Vec<String>, tag: &str) -> String 
     }
 }
 
+/// The game's own day from its `Date` tag (kept as written, `2026.03.??` too); none when the
+/// tag is absent or wholly unknown (`????.??.??`), and none with a note when it is not a PGN
+/// date.
+fn date_of(text: Option<&str>, notes: &mut Vec<String>) -> Option<String> {
+    let text = text.map(str::trim).filter(|t| !t.is_empty())?;
+    if text == "????.??.??" {
+        return None;
+    }
+    if crate::game::settings::is_pgn_date(text) {
+        return Some(text.to_string());
+    }
+    notes.push(format!(
+        "The Date tag `{}` is not a PGN date (YYYY.MM.DD); the game is kept without its date.",
+        text.chars()
+            .filter(|c| !c.is_control())
+            .take(40)
+            .collect::<String>()
+    ));
+    None
+}
+
 /// A FIDE id tag: digits, not zero.
 fn fide_id(text: Option<&str>) -> Option<u64> {
     text.map(str::trim)
@@ -480,17 +520,23 @@ fn result_of(text: &str) -> Option<GameResult> {
         "0-1" => Some(GameResult::BlackWins),
         "1/2-1/2" | "½-½" => Some(GameResult::Draw),
         "0-0" => Some(GameResult::BothLose),
+        "0-1/2" | "0-½" => Some(GameResult::WhiteLosesBlackHalf),
+        "1/2-0" | "½-0" => Some(GameResult::BlackLosesWhiteHalf),
         _ => None,
     }
 }
 
 /// The end a `Termination` tag names for a decisive result, as a recorded event: a time
-/// forfeit is the loser's flag fall (6.9), a resignation the loser's (5.1.2).
-fn tag_ending(termination: Option<&str>, result: Option<GameResult>) -> Option<RecordedEvent> {
+/// forfeit is the loser's flag fall (6.9), a resignation the loser's (5.1.2). The round PGN
+/// the follower reads is read by the same rule.
+pub fn tag_ending(termination: Option<&str>, result: Option<GameResult>) -> Option<RecordedEvent> {
     let loser = match result? {
         GameResult::WhiteWins => Side::Black,
         GameResult::BlackWins => Side::White,
-        GameResult::Draw | GameResult::BothLose => return None,
+        GameResult::Draw
+        | GameResult::BothLose
+        | GameResult::WhiteLosesBlackHalf
+        | GameResult::BlackLosesWhiteHalf => return None,
     };
     let termination = termination?.to_lowercase();
     if termination.contains("time forfeit") || termination.contains("on time") {
@@ -571,7 +617,7 @@ fn move_label(start: &Chess, ply: usize) -> String {
     }
 }
 
-fn plan(index: usize, raw: RawGame) -> ReadGame {
+fn plan(index: usize, raw: RawGame, given: Option<ClockBehaviour>) -> ReadGame {
     let unreadable = |error: String| {
         ReadGame::Unreadable(UnreadableGame {
             index,
@@ -608,6 +654,13 @@ fn plan(index: usize, raw: RawGame) -> ReadGame {
     {
         settings.clock_behaviour = behaviour;
         notes.push(note);
+    } else if let Some(given) = given {
+        settings.clock_behaviour = given;
+        notes.push(format!(
+            "The clock readings do not show how the clocks behaved: the game is imported with \
+             the clock behaviour given with the import ({}).",
+            describe_behaviour(given)
+        ));
     }
     let game_id = Uuid::new_v5(&import_namespace(), canonical_text(&raw).as_bytes());
     let pgn_result = raw
@@ -687,99 +740,6 @@ fn plan(index: usize, raw: RawGame) -> ReadGame {
     }))
 }
 
-/// How the clocks behaved, as far as the `[%clk]` readings show it (issue 36), with a note
-/// for the report; `None` when they do not show it (the default clock is kept).
-///
-/// * **Increment before the move** (the DGT habit): a reading in the first period above the
-///   most a clock that credits after the press can show (the first period's time and one
-///   increment for each move made) is read only by a clock that credited the next move's
-///   increment already. Judged from the standard start only.
-/// * **When the next period is added**: at the control move (the 40th of 90/40 + 30) a
-///   clock that counts presses shows the next period's time at once; a clock that adds it
-///   at 0:00 shows no jump. A jump of more than half the next period's time from the
-///   player's previous reading is the former, anything less the latter (both displays: the
-///   DGT 3000's multi-period modes).
-pub fn clock_behaviour_of(
-    control: &TimeControl,
-    start: &Chess,
-    moves: &[(SanPlus, Option<u64>)],
-) -> Option<(ClockBehaviour, String)> {
-    let increment = |number: u32| {
-        control
-            .bonus_for_move(number)
-            .filter(|b| b.mode == crate::rules::time_control::BonusMode::Increment)
-            .map_or(0, |b| b.ms)
-    };
-    let first_ms = control.periods.first().map(|p| p.time_ms)?;
-    let control_move = (control.periods.len() > 1)
-        .then(|| control.last_move_of_period(0))
-        .flatten();
-    let standard_start = *start == Chess::default();
-    let before_count = start.fullmoves().get().saturating_sub(1);
-    let mut number = [before_count, before_count];
-    if start.turn() == Color::Black {
-        number[0] += 1;
-    }
-    let mut previous: [Option<(u32, u64)>; 2] = [None, None];
-    let mut bound = [first_ms, first_ms];
-    let mut before_move = false;
-    let mut added: Option<PeriodTimeAdded> = None;
-    let mut turn = start.turn();
-    for (_, reading) in moves {
-        let index = usize::from(turn == Color::Black);
-        number[index] += 1;
-        let n = number[index];
-        bound[index] = bound[index].saturating_add(increment(n));
-        if let Some(ms) = *reading {
-            let in_first_period = control_move.is_none_or(|last| n < last);
-            if standard_start && in_first_period && ms > bound[index].saturating_add(1_000) {
-                before_move = true;
-            }
-            if let (Some(last), Some((prev_n, prev_ms))) = (control_move, previous[index])
-                && n == last
-                && prev_n + 1 == last
-                && let Some(next) = control.periods.get(1)
-            {
-                let jump = ms.saturating_sub(prev_ms);
-                added = Some(if jump > next.time_ms / 2 {
-                    PeriodTimeAdded::AtControlPress
-                } else {
-                    PeriodTimeAdded::AtZeroBothClocks
-                });
-            }
-            previous[index] = Some((n, ms));
-        }
-        turn = !turn;
-    }
-    if !before_move && added.is_none_or(|a| a == PeriodTimeAdded::AtControlPress) {
-        return None;
-    }
-    let behaviour = ClockBehaviour {
-        period_time_added: added.unwrap_or_default(),
-        increment_credit: if before_move {
-            IncrementCredit::BeforeMove
-        } else {
-            IncrementCredit::AfterPress
-        },
-    };
-    let mut said = Vec::new();
-    if before_move {
-        said.push("each increment credited before the move (a reading in the first period shows more than the period's time and the increments of the moves made)");
-    }
-    if added == Some(PeriodTimeAdded::AtZeroBothClocks) {
-        said.push(
-            "the next period added when a display reaches 0:00 (no jump at the control move)",
-        );
-    }
-    Some((
-        behaviour,
-        format!(
-            "The clock readings show a clock with {}: the game is imported with that clock behaviour.",
-            said.join(" and ")
-        ),
-    ))
-}
-
 fn settings_of(raw: &RawGame, notes: &mut Vec<String>) -> GameSettings {
     let (round, board_in_round) = round_and_board(&clean_text(raw.tag("Round"), notes, "Round"));
     let board = raw
@@ -790,6 +750,7 @@ fn settings_of(raw: &RawGame, notes: &mut Vec<String>) -> GameSettings {
     let (time_control, note) = time_control_from_tag(raw.tag("TimeControl"));
     notes.extend(note);
     let site = clean_text(raw.tag("Site"), notes, "Site");
+    let date = date_of(raw.tag("Date"), notes);
     GameSettings {
         white: Player {
             name: clean_text(raw.tag("White"), notes, "White"),
@@ -804,6 +765,7 @@ fn settings_of(raw: &RawGame, notes: &mut Vec<String>) -> GameSettings {
         board,
         site: (site != "?").then_some(site),
         start_fen: raw.tag("FEN").map(|f| f.trim().to_string()),
+        date,
         start_moves_completed: None,
         start_clocks: None,
         time_control,

@@ -251,6 +251,8 @@ pub struct TrfTournament {
     pub deputies: Vec<String>,
     /// `122` the allotted times, in words.
     pub time_control: Option<String>,
+    /// `202` (TRF26): the tie-breaks, C.07's abbreviations comma-separated (`212` adds `PTS`).
+    pub tie_breaks: Option<String>,
     /// `222` the encoded time control (TRF26).
     pub encoded_time_control: Option<String>,
     /// `142` (TRF26) or `XXR` (JaVaFo's TRF(x)): the number of rounds.
@@ -593,6 +595,9 @@ pub fn write_report(report: &TrfReport, version: TrfVersion) -> String {
         if rounds > 0 {
             put("142", Some(&rounds.to_string()));
         }
+        let standings = header.tie_breaks.as_ref().map(|t| format!("PTS,{t}"));
+        put("202", header.tie_breaks.as_deref());
+        put("212", standings.as_deref());
         put("222", header.encoded_time_control.as_deref());
     }
     let mut players: Vec<&TrfPlayer> = report.players.iter().collect();

@@ -205,6 +205,11 @@ pub struct DeviceRegulations {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schema(minimum = 1, maximum = 3_600_000)]
     pub lesser_penalty_ms: Option<u64>,
+    /// With a lesser penalty of 12.9.6 (the game declared lost by the offending player): the
+    /// opponent's score the regulations set ("loss, the opponent scores ½": `draw`). Absent,
+    /// or `win`, the opponent wins, as under 11.3.2.2 itself.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lesser_penalty_opponent_score: Option<OpponentScore>,
 }
 
 impl DeviceRegulations {
@@ -259,6 +264,17 @@ pub enum OpponentScore {
     Loss,
 }
 
+impl OpponentScore {
+    /// The score in words: `the win (1)`, `½`, `nothing (0)`.
+    pub fn in_words(self) -> &'static str {
+        match self {
+            OpponentScore::Win => "the win (1)",
+            OpponentScore::Draw => "½",
+            OpponentScore::Loss => "nothing (0)",
+        }
+    }
+}
+
 /// A ruling on a fair-play fact, citing the articles of the game's edition.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
@@ -305,8 +321,8 @@ impl FairPlayRuling {
         }
     }
 
-    /// Whether the ruling ends the game with the opponent's win: a loss under 11.3.2.2, or
-    /// 12.9.6 with the opponent scoring the win.
+    /// The player whose game the ruling declares lost: a loss under 11.3.2.2, or 12.9.6
+    /// (the opponent's score is then [`FairPlayRuling::opponent_score`], the win if absent).
     pub fn ends_game(&self) -> Option<Side> {
         self.loser
     }
@@ -323,7 +339,9 @@ impl FairPlayRuling {
 ///   11.3.2.2 in the game's edition (2023 `11.3.2, 11.3.2.2`; 2018 `11.3.2.1, 11.3.2.2`),
 ///   never a draw; unless the regulations set a lesser penalty, which is then the ruling
 ///   ([`RulingOutcome::LesserPenalty`], citing 11.3.2.2 and the 12.9 option). A lesser
-///   penalty of 12.9.6 is the loss itself;
+///   penalty of 12.9.6 is the loss itself when the opponent wins; with the opponent's score
+///   the regulations set at a draw or a loss, it is that lesser penalty: the game lost by
+///   the player, the opponent scoring ½ or nothing;
 /// * in a bag the regulations allow, completely switched off, and not used without
 ///   permission: [`RulingOutcome::NoPenalty`], citing 11.3.2.1;
 /// * anything else (a bag not allowed, used without permission, a device switched on in the
@@ -368,6 +386,34 @@ pub fn device_found(
     }
     match finding.location {
         DeviceLocation::OnPerson => match regulations.lesser_penalty {
+            Some(PenaltyOption::GameLost)
+                if regulations
+                    .lesser_penalty_opponent_score
+                    .is_some_and(|score| score != OpponentScore::Win) =>
+            {
+                let score = regulations
+                    .lesser_penalty_opponent_score
+                    .unwrap_or(OpponentScore::Win);
+                let penalty = PenaltyOption::GameLost;
+                let mut ruling = FairPlayRuling::new(
+                    RulingOutcome::LesserPenalty,
+                    cite(&[Rule::DevicesForbidden, Rule::DeviceOnPerson]),
+                    format!(
+                        "A device on {}'s person in the playing venue; the regulations of the \
+                         event specify a less severe penalty than the loss: {} ({}), the \
+                         opponent scoring {}.",
+                        finding.player.name(),
+                        penalty.in_words(),
+                        penalty.article(edition),
+                        score.in_words()
+                    ),
+                );
+                ruling.penalty = Some(penalty);
+                ruling.penalty_article = Some(penalty.article(edition));
+                ruling.opponent_score = Some(score);
+                ruling.loser = Some(finding.player);
+                ruling
+            }
             Some(penalty) if penalty != PenaltyOption::GameLost => {
                 let time_change = regulations
                     .lesser_penalty_ms
@@ -529,9 +575,8 @@ pub struct ChoiceError {
 /// [`RulingOutcome::ArbiterChooses`].
 ///
 /// Promises: the choice needs a reason; 12.9.6 needs the opponent's score, and ends the
-/// game as the offender's loss with the opponent's win when that score is a win (a draw or
-/// a loss for the opponent cannot be written as a PGN result: it is kept in the ruling and
-/// the result is left to the chief arbiter); the articles of `offered` are kept and the
+/// game as the offender's loss with that score for the opponent (the win, ½, or nothing:
+/// `1-0`, `½-0`, `0-0` and their mirrors); the articles of `offered` are kept and the
 /// option's own article is added.
 ///
 /// # Errors
@@ -632,7 +677,7 @@ pub fn arbiter_chose(
     ruling.penalty_article = Some(choice.penalty.article(edition));
     ruling.opponent_score = score;
     ruling.time_change = time_ms.and_then(|ms| choice.penalty.time_change(offender, ms));
-    if score == Some(OpponentScore::Win) {
+    if score.is_some() {
         ruling.loser = Some(offender);
     }
     Ok(ruling)

@@ -160,6 +160,16 @@ pub enum Rule {
     /// The arbiter follows the Fair-Play Rules or Guidelines (2023; 2018: the
     /// "Anti-Cheating Rules or Guidelines").
     FairPlayRules,
+    /// Pieces restored to a previous position: the arbiter determines the clock times and
+    /// adjusts the clock's move counter.
+    ClockAfterRestoration,
+    /// A piece found displaced: the position before the irregularity is reinstated, or the
+    /// last identifiable one, and the game continues from it.
+    DisplacedPiecesReinstated,
+    /// No complete scoresheet: the game is reconstructed on a second chessboard under the
+    /// arbiter's control (2023 only here: the 2018 number was not read, see
+    /// docs/time-controls.md).
+    GameReconstructed,
 }
 
 /// One row of the table: the article in each edition (empty where the edition has none).
@@ -226,6 +236,9 @@ const TABLE: &[Row] = &[
     row(Rule::Inspection, "11.3.3", "11.3.3"),
     row(Rule::Spectators, "11.4", "11.4"),
     row(Rule::FairPlayRules, "12.2.7", "12.2.7"),
+    row(Rule::ClockAfterRestoration, "7.1", "7.1"),
+    row(Rule::DisplacedPiecesReinstated, "7.6", "7.6"),
+    row(Rule::GameReconstructed, "8.5.3", NONE),
 ];
 
 /// The number of `rule` in `edition`; empty when the edition has no such rule (the engine

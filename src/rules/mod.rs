@@ -24,8 +24,10 @@
 //!   12.9), the rulings of each edition.
 //! * [`appeals`]: the appeals procedure of an event's regulations (11.10; FIDE Handbook
 //!   C.11, ECU Tournament Rules): the deadline, the deposit, who may sit on the committee.
-//! * [`tie_breaks`]: tie-breaks of FIDE Handbook C.07 (the Buchholz family, Sonneborn-Berger,
-//!   progressive score, Koya, games won, games with Black) and the ranks they give.
+//! * [`tie_breaks`]: tie-breaks of FIDE Handbook C.07 (the Buchholz family and its cuts,
+//!   Sonneborn-Berger, progressive score, Koya, direct encounter, wins and games won, games
+//!   with Black, average rating of opponents), unplayed rounds by the 2023 revision or the
+//!   rules before it, and the ranks they give.
 //! * [`time_control`]: time controls with periods (6.3), their rate of play (A.1, B.1) and
 //!   the per-game period tracker behind the rulings that depend on the period.
 

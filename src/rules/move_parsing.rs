@@ -106,6 +106,19 @@ pub fn position_from_fen(fen: &str) -> Result<(Chess, CastlingMode), String> {
     Ok((position, mode))
 }
 
+/// The legal position `fen` describes, read in the game's `castling_mode` (an en passant
+/// square no capture can use is dropped, as FIDE identity ignores it, 9.2.3.1).
+pub fn position_in_mode(fen: &str, castling_mode: CastlingMode) -> Result<Chess, String> {
+    let parsed: Fen = fen
+        .trim()
+        .parse()
+        .map_err(|e| format!("`{fen}` is not a FEN: {e}"))?;
+    parsed
+        .into_position::<Chess>(castling_mode)
+        .or_else(shakmaty::PositionError::ignore_invalid_ep_square)
+        .map_err(|e| format!("`{fen}` is not a legal chess position: {e}"))
+}
+
 /// Whether `text` is written in a notation a move can be read from, whatever the position:
 /// SAN (`Nf3`, `exd5+`, `O-O`), UCI (`g1f3`) or from-to squares (`g1-f3`, `Ng1xf3`). A text
 /// that is notation may still be an illegal move (a matter for the Laws); one that is not

@@ -23,11 +23,24 @@ pub fn position_key(position: &Chess) -> Zobrist64 {
     position.zobrist_hash(EnPassantMode::Legal)
 }
 
+/// A position the arbiter reconstructed (7.5.1, 7.6, 8.5.3) at ply `at`. When it is a
+/// position the log holds (the position before an irregularity reinstated), it is that
+/// occurrence again, and the plies after it up to the reconstruction (played on a board that
+/// was wrong) did not appear in the game: `set_aside` holds them, and `at` itself. A
+/// position the log does not hold is a new occurrence, and sets nothing aside.
+#[derive(Clone, Debug)]
+struct Reinstatement {
+    at: usize,
+    set_aside: std::ops::Range<usize>,
+}
+
 /// Every position of a game, by ply (ply 0 = start position), with their identity keys.
 #[derive(Clone, Debug)]
 pub struct PositionHistory {
     positions: Vec<Chess>,
     keys: Vec<Zobrist64>,
+    /// The positions the arbiter reconstructed, in order, with the plies each set aside.
+    reinstatements: Vec<Reinstatement>,
 }
 
 impl PositionHistory {
@@ -37,6 +50,7 @@ impl PositionHistory {
         PositionHistory {
             positions: vec![start],
             keys: vec![key],
+            reinstatements: Vec::new(),
         }
     }
 
@@ -46,6 +60,45 @@ impl PositionHistory {
         self.keys.clear();
         self.keys.push(position_key(&start));
         self.positions.push(start);
+        self.reinstatements.clear();
+    }
+
+    /// Records `position` as reconstructed by the arbiter (7.5.1, 7.6, 8.5.3): the game
+    /// continues from it. When the log holds it (the latest standing occurrence), it is that
+    /// position reinstated: that occurrence again, with the positions after it set aside
+    /// (9.2 counts what appeared in the game, and they appeared on a board that was wrong).
+    /// Otherwise it is a new occurrence, and the log's positions before it still count.
+    pub fn push_reconstructed(&mut self, position: Chess) {
+        let at = self.positions.len();
+        let key = position_key(&position);
+        let reinstated = (0..at).rev().find(|&i| {
+            !self.set_aside(i, at) && self.keys[i] == key && self.positions[i] == position
+        });
+        self.push(position);
+        self.reinstatements.push(Reinstatement {
+            at,
+            set_aside: match reinstated {
+                Some(ply) => ply + 1..at + 1,
+                None => at..at,
+            },
+        });
+    }
+
+    /// The plies of the positions the arbiter reconstructed.
+    pub fn reconstructed_plies(&self) -> Vec<usize> {
+        self.reinstatements.iter().map(|r| r.at).collect()
+    }
+
+    /// Whether the position at ply `i` is set aside for a count made at ply `as_of`.
+    fn set_aside(&self, i: usize, as_of: usize) -> bool {
+        self.reinstatements
+            .iter()
+            .any(|r| r.at <= as_of && r.set_aside.contains(&i))
+    }
+
+    /// Whether a count made at ply `as_of` comes after a reconstruction.
+    fn reconstructed_by(&self, as_of: usize) -> bool {
+        self.reinstatements.iter().any(|r| r.at <= as_of)
     }
 
     /// Record the position after the next move.
@@ -72,6 +125,8 @@ impl PositionHistory {
         if self.positions.len() > 1 {
             self.positions.pop();
             self.keys.pop();
+            let ply = self.ply();
+            self.reinstatements.retain(|r| r.at <= ply);
         }
     }
 
@@ -110,6 +165,14 @@ impl PositionHistory {
             return 0;
         };
         let key = self.keys[ply];
+        if self.reconstructed_by(ply) {
+            // Across a reconstruction no move links the plies: every standing one is looked at.
+            return (0..=ply)
+                .filter(|&i| {
+                    !self.set_aside(i, ply) && self.keys[i] == key && self.positions[i] == *position
+                })
+                .count();
+        }
         let window = window_start(position, ply);
         let mut count = 0;
         let mut q = ply as isize;
@@ -139,6 +202,15 @@ impl PositionHistory {
         includes_self: bool,
     ) -> Vec<usize> {
         let reference_ply = if includes_self { end - 1 } else { end };
+        if self.reconstructed_by(reference_ply) {
+            return (0..end)
+                .filter(|&i| {
+                    !self.set_aside(i, reference_ply)
+                        && self.keys[i] == key
+                        && self.positions[i] == *position
+                })
+                .collect();
+        }
         let window = window_start(position, reference_ply);
         (window..end)
             .filter(|&i| self.keys[i] == key && self.positions[i] == *position)

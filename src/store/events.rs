@@ -286,9 +286,30 @@ pub(super) struct AppendColumns {
     batch_id: Uuid,
     event_ids: Vec<Uuid>,
     types: Vec<&'static str>,
-    payloads: Vec<serde_json::Value>,
-    metadata: Vec<serde_json::Value>,
+    payloads: Vec<JsonText>,
+    metadata: Vec<JsonText>,
     occurred_at: Vec<Option<DateTime<Utc>>>,
+}
+
+/// A JSON value bound as `jsonb`, serialised once straight to its text (no intermediate
+/// `serde_json::Value`, whose maps and strings cost an allocation each: issue 40).
+pub(super) type JsonText = sqlx::types::Json<Box<serde_json::value::RawValue>>;
+
+/// `value` serialised to the text bound as `jsonb`.
+fn json_text<T: serde::Serialize + ?Sized>(value: &T) -> Result<JsonText, serde_json::Error> {
+    serde_json::value::to_raw_value(value).map(sqlx::types::Json)
+}
+
+/// The metadata object stored with an event ([`metadata_of`]), as text.
+fn metadata_text(event: &NewEvent) -> Result<JsonText, serde_json::Error> {
+    #[derive(serde::Serialize)]
+    struct Metadata<'a> {
+        #[serde(skip_serializing_if = "Option::is_none")]
+        clock: Option<&'a ClockReading>,
+    }
+    json_text(&Metadata {
+        clock: event.clock.as_ref(),
+    })
 }
 
 impl AppendColumns {
@@ -307,16 +328,19 @@ impl AppendColumns {
             occurred_at: Vec::with_capacity(events.len()),
         };
         for (offset, new) in events.iter().enumerate() {
-            let payload =
-                serde_json::to_value(&new.event).map_err(|e| StoreError::Undecodable {
-                    game_id,
-                    seq: expected_seq + 1 + offset as u64,
-                    message: e.to_string(),
-                })?;
+            let undecodable = |e: serde_json::Error| StoreError::Undecodable {
+                game_id,
+                seq: expected_seq + 1 + offset as u64,
+                message: e.to_string(),
+            };
             columns.event_ids.push(new.event_id);
             columns.types.push(new.event.type_name());
-            columns.payloads.push(payload);
-            columns.metadata.push(metadata_of(new));
+            columns
+                .payloads
+                .push(json_text(&new.event).map_err(undecodable)?);
+            columns
+                .metadata
+                .push(metadata_text(new).map_err(undecodable)?);
             columns.occurred_at.push(new.occurred_at);
         }
         Ok(columns)
@@ -361,8 +385,8 @@ impl AppendColumns {
         self,
         event_ids: &mut Vec<Uuid>,
         types: &mut Vec<&'static str>,
-        payloads: &mut Vec<serde_json::Value>,
-        metadata: &mut Vec<serde_json::Value>,
+        payloads: &mut Vec<JsonText>,
+        metadata: &mut Vec<JsonText>,
         occurred_at: &mut Vec<Option<DateTime<Utc>>>,
     ) {
         event_ids.extend(self.event_ids);

@@ -255,9 +255,12 @@ impl Store {
         settings: &GameSettings,
         recorded_by: &str,
     ) -> Result<CreatedGame, StoreError> {
+        // Only a game id the client chose can already be stored (a retry, or a taken id):
+        // a fresh one is not looked up first (one query less per game created, issue 40).
+        let chosen = game_id.is_some();
         let game_id = game_id.unwrap_or_else(Uuid::new_v4);
         let created = Event::Service(ServiceEvent::GameCreated(Box::new(settings.clone())));
-        if let Some(existing) = self.existing_creation(game_id, &created).await? {
+        if chosen && let Some(existing) = self.existing_creation(game_id, &created).await? {
             return Ok(existing);
         }
         let mut tx = self.pool.begin().await?;

@@ -41,7 +41,7 @@
 //! whose appends run alone.
 
 use super::events::{
-    AppendColumns, Appended, EventEnvelope, GameOutcome, NewEvent, check_unique_ids,
+    AppendColumns, Appended, EventEnvelope, GameOutcome, JsonText, NewEvent, check_unique_ids,
 };
 use super::{Store, StoreError, to_i64, to_u64};
 use chrono::{DateTime, Utc};
@@ -126,9 +126,9 @@ group_columns! {
     /// Each row's event type.
     types: &'static str => "text[]", per Event,
     /// Each row's payload.
-    payloads: serde_json::Value => "jsonb[]", per Event,
+    payloads: JsonText => "jsonb[]", per Event,
     /// Each row's metadata (the clock reading).
-    metadata: serde_json::Value => "jsonb[]", per Event,
+    metadata: JsonText => "jsonb[]", per Event,
     /// Each row's `occurred_at`.
     occurred_at: Option<DateTime<Utc>> => "timestamptz[]", per Event,
     /// Each row's recorder.

@@ -18,6 +18,7 @@ mod rounds;
 mod rulings;
 mod sessions;
 mod tokens;
+mod tournament_log;
 mod tournaments;
 
 pub use chain::{ChainBreak, ChainReport, GENESIS_HASH};

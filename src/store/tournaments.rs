@@ -4,6 +4,7 @@
 use super::events::violates;
 use super::{Store, StoreError};
 use crate::game::event::{ClockBehaviour, LawsEdition, Regulations, TimeControl};
+use crate::rules::tie_breaks::{TieBreak, UnplayedRounds};
 use crate::tournament::{TimeZone, Tournament, TournamentSettings};
 use sqlx::Row;
 use sqlx::postgres::PgRow;
@@ -13,6 +14,18 @@ fn edition_text(edition: LawsEdition) -> &'static str {
     match edition {
         LawsEdition::Y2018 => "2018",
         LawsEdition::Y2023 => "2023",
+    }
+}
+
+/// The tie-breaks as stored: their C.07 abbreviations.
+fn codes(tie_breaks: &[TieBreak]) -> Vec<&'static str> {
+    tie_breaks.iter().map(|t| t.code()).collect()
+}
+
+fn unplayed_text(unplayed: UnplayedRounds) -> &'static str {
+    match unplayed {
+        UnplayedRounds::Fide2023 => "2023",
+        UnplayedRounds::Before2023 => "before_2023",
     }
 }
 
@@ -35,6 +48,18 @@ fn tournament_from_row(row: &PgRow) -> Result<Tournament, StoreError> {
         .map(|name| name.parse::<TimeZone>())
         .transpose()
         .map_err(|e| undecodable(format!("time_zone: {e}")))?;
+    let tie_breaks: Vec<String> = row.try_get("tie_breaks")?;
+    let tie_breaks = tie_breaks
+        .iter()
+        .map(|code| {
+            TieBreak::parse(code).ok_or_else(|| undecodable(format!("tie_breaks: `{code}`")))
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let unplayed_rounds: Option<String> = row.try_get("unplayed_rounds")?;
+    let unplayed_rounds = unplayed_rounds
+        .map(|text| serde_json::from_value(serde_json::Value::String(text)))
+        .transpose()
+        .map_err(|e| undecodable(format!("unplayed_rounds: {e}")))?;
     let edition: String = row.try_get("laws_edition")?;
     let laws_edition: LawsEdition = serde_json::from_value(serde_json::Value::String(edition))
         .map_err(|e| undecodable(format!("laws_edition: {e}")))?;
@@ -51,6 +76,8 @@ fn tournament_from_row(row: &PgRow) -> Result<Tournament, StoreError> {
             regulations,
             arbiters: row.try_get("arbiters")?,
             time_zone,
+            tie_breaks,
+            unplayed_rounds,
         },
         created_at: row.try_get("created_at")?,
         created_by: row.try_get("created_by")?,
@@ -68,8 +95,8 @@ impl Store {
         let result = sqlx::query(
             "INSERT INTO tournaments (tournament_id, name, site, starts_on, ends_on, \
              time_control, laws_edition, regulations, arbiters, created_by, clock_behaviour, \
-             time_zone) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) RETURNING *",
+             time_zone, tie_breaks, unplayed_rounds) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) RETURNING *",
         )
         .bind(Uuid::new_v4())
         .bind(&settings.name)
@@ -83,6 +110,8 @@ impl Store {
         .bind(created_by)
         .bind(serde_json::json!(settings.clock_behaviour))
         .bind(settings.time_zone.map(TimeZone::name))
+        .bind(codes(&settings.tie_breaks))
+        .bind(settings.unplayed_rounds.map(unplayed_text))
         .fetch_one(&self.pool)
         .await;
         match result {
@@ -95,15 +124,26 @@ impl Store {
     }
 
     /// Replaces a tournament's settings (not its name); `None` if there is no such tournament.
+    /// The settings that changed are logged (`settings_changed`, with `recorded_by`) in the
+    /// same transaction; nothing is logged when nothing changed.
     pub async fn update_tournament(
         &self,
         tournament_id: Uuid,
         settings: &TournamentSettings,
+        recorded_by: &str,
     ) -> Result<Option<Tournament>, StoreError> {
+        let mut tx = self.pool.begin().await?;
+        let before = sqlx::query("SELECT * FROM tournaments WHERE tournament_id = $1 FOR UPDATE")
+            .bind(tournament_id)
+            .fetch_optional(&mut *tx)
+            .await?;
+        let Some(before) = before.as_ref().map(tournament_from_row).transpose()? else {
+            return Ok(None);
+        };
         let row = sqlx::query(
             "UPDATE tournaments SET site = $2, starts_on = $3, ends_on = $4, time_control = $5, \
              laws_edition = $6, regulations = $7, arbiters = $8, clock_behaviour = $9, \
-             time_zone = $10, \
+             time_zone = $10, tie_breaks = $11, unplayed_rounds = $12, \
              updated_at = now() \
              WHERE tournament_id = $1 RETURNING *",
         )
@@ -117,9 +157,26 @@ impl Store {
         .bind(&settings.arbiters)
         .bind(serde_json::json!(settings.clock_behaviour))
         .bind(settings.time_zone.map(TimeZone::name))
-        .fetch_optional(&self.pool)
+        .bind(codes(&settings.tie_breaks))
+        .bind(settings.unplayed_rounds.map(unplayed_text))
+        .fetch_one(&mut *tx)
         .await?;
-        row.as_ref().map(tournament_from_row).transpose()
+        let after = tournament_from_row(&row)?;
+        let fields = crate::tournament_log::changed_fields(&before.settings, &after.settings);
+        if !fields.is_empty() {
+            let entry = crate::tournament_log::TournamentEntry::SettingsChanged { fields };
+            sqlx::query(
+                "INSERT INTO tournament_log (tournament_id, entry_type, payload, recorded_by) \
+                 VALUES ($1, 'settings_changed', $2, $3)",
+            )
+            .bind(tournament_id)
+            .bind(serde_json::json!(entry))
+            .bind(recorded_by)
+            .execute(&mut *tx)
+            .await?;
+        }
+        tx.commit().await?;
+        Ok(Some(after))
     }
 
     /// The tournament, or `None`.

@@ -20,6 +20,7 @@ impl From<ChiefReportError> for WebError {
         match error {
             ChiefReportError::Record(error) => error.into(),
             ChiefReportError::Store(error) => error.into(),
+            ChiefReportError::Standings(error) => error.into(),
         }
     }
 }
@@ -46,9 +47,11 @@ pub async fn page(
             button.print type="button" data-print="" { "Print" }
             a href={ (PREFIX) "/events/" (id) } { "The tournament" }
         }
+        (trail_part(&report, hall))
         (settings_part(&report))
         (arbiters_part(&report, hall))
         (rounds_part(&report))
+        (standings_part(&report))
         section.panel {
             h2 { "Incidents and rulings" }
             @if report.incidents.is_empty() { p.hint { "No incident: no claim ruled, penalty, illegal move, arbiter's decision, clock adjustment or correction." } } @else {
@@ -95,7 +98,8 @@ pub async fn page(
         p.hint {
             "Read from the event log as it stands: results changed on appeal are shown as changed; "
             "a decision retracted as a data-entry error is shown, marked retracted. "
-            "Each game's log and its hash chain can be checked with `arbiter verify`."
+            "Each game's log and its hash chain can be checked with `arbiter verify`, and every "
+            "game's export against the seal with `arbiter verify --report`."
         }
     };
     Ok(layout::ok(layout::page(
@@ -104,6 +108,47 @@ pub async fn page(
         Nav::Events,
         body,
     )))
+}
+
+/// Whether the report is final or provisional (naming the boards without a result), the
+/// seal over every game's chain head, and what changed a result after it stood.
+fn trail_part(report: &ChiefArbiterReport, hall: layout::HallTime) -> Markup {
+    let trail = &report.trail;
+    html! {
+        section.panel.trail {
+            @if trail.missing.is_empty() {
+                h2 { "Final report" }
+                p { "Every game has a result." }
+            } @else {
+                h2 { "Provisional report" }
+                p {
+                    strong { (trail.missing.len()) " board(s) without a result" }
+                    ": the final report (and the final TRF) waits for them."
+                }
+                ul.plain { @for board in &trail.missing { li { (board.describe()) } } }
+            }
+            p.seal {
+                "Seal (SHA-256 over the chain heads of " (trail.sealed.len()) " games): "
+                code { (trail.seal()) }
+            }
+            @if !trail.entries.is_empty() {
+                h3 { "Results changed after they stood" }
+                table.list.report {
+                    thead { tr { th { (hall.heading()) } th { "What" } th { "Recorded by" } th { "Reason" } } }
+                    tbody {
+                        @for entry in &trail.entries {
+                            tr {
+                                td.nowrap { (hall.timestamp(entry.at)) }
+                                td { (entry.kind.label()) " @ " (entry.place()) ": " (entry.what) }
+                                td { (layout::recorder(&entry.by)) }
+                                td { (entry.why.as_deref().unwrap_or("")) }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
 }
 
 fn settings_part(report: &ChiefArbiterReport) -> Markup {
@@ -156,6 +201,26 @@ fn arbiters_part(report: &ChiefArbiterReport, hall: layout::HallTime) -> Markup 
     }
 }
 
+/// The standings after the last round, by the tournament's tie-breaks.
+fn standings_part(report: &ChiefArbiterReport) -> Markup {
+    let standings = &report.standings;
+    let tie_breaks = &report.tournament.settings.tie_breaks;
+    html! {
+        section.panel #standings {
+            h2 { "Standings" @if standings.rounds > 0 { " after round " (standings.rounds) } }
+            p.hint {
+                "By points"
+                @for tie_break in tie_breaks { ", " (tie_break.code()) }
+                @if tie_breaks.is_empty() { "; players on equal points share a place" }
+                @else { " (FIDE Handbook C.07; " (super::standings::unplayed_text(standings.unplayed)) ")" }
+                "."
+            }
+            @if standings.lines.is_empty() { p.hint { "No round loaded yet." } }
+            @else { (super::standings::table(tie_breaks, &standings.lines)) }
+        }
+    }
+}
+
 fn rounds_part(report: &ChiefArbiterReport) -> Markup {
     html! {
         @for round in &report.rounds {
@@ -165,6 +230,8 @@ fn rounds_part(report: &ChiefArbiterReport) -> Markup {
                 p.facts {
                     (round.boards.len()) " games: " (white) " won by White, " (draws) " drawn, " (black) " won by Black"
                     @if double > 0 { ", " (double) " double forfeit(s)" }
+                    @let uneven = round.boards.len().saturating_sub(white + draws + black + double + open);
+                    @if uneven > 0 { ", " (uneven) " lost by one player with ½ for the other (12.9.6)" }
                     @if open > 0 { ", " strong { (open) " without a result" } }
                     "."
                 }

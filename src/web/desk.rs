@@ -734,7 +734,7 @@ fn record_forms(frame: &FormFrame, view: &GameView, event_name: &str) -> Markup 
                         label for="decision-move" { "Illegal move that stands" }
                         input #decision-move name="attempted_move" maxlength="16" size="8" placeholder="e.g. Ke2" value=(frame.value("arbiter_decision", "attempted_move"));
                         label for="decision-fen" { "or the position (FEN)" }
-                        input #decision-fen name="fen" maxlength="100" placeholder="FEN" value=(frame.value("arbiter_decision", "fen"));
+                        input #decision-fen name="fen" maxlength="100" placeholder="FEN" value=(frame.value("arbiter_decision", "fen")); span.hint { "for “position reconstructed” (7.5.1, 7.6, 8.5.3): the position the board should show, its move number the moves completed" }
                         label for="decision-increment" { "Increment granted (s)" }
                         input #decision-increment name="increment" size="4" inputmode="numeric" placeholder="5" value=(frame.value("arbiter_decision", "increment"));
                     }

@@ -422,6 +422,7 @@ fn tournament_form(
             datalist #time-zones {
                 @for zone in chrono_tz::TZ_VARIANTS.iter().filter(|z| z.name().contains('/')) { option value=(zone.name()) {} }
             }
+            (super::standings::form_fields(values))
             div.actions { button.primary type="submit" { (submit) } }
         }
     }
@@ -495,6 +496,7 @@ fn values_of(settings: &TournamentSettings) -> HashMap<String, String> {
     if let Some(zone) = settings.time_zone {
         put("time_zone", zone.name().to_string());
     }
+    super::standings::form_values(settings, &mut values);
     values
 }
 
@@ -530,6 +532,7 @@ fn settings_from(fields: &Fields) -> Result<TournamentSettings, String> {
         _ => DrawOfferPolicy::Allowed,
     };
     let earliest = whole("earliest_agreement_move", "The earliest move of agreement")?;
+    let (tie_breaks, unplayed_rounds) = super::standings::from_form(fields)?;
     Ok(TournamentSettings {
         name: fields.require("name", "The name")?.to_string(),
         site: fields.get("site").map(str::to_owned),
@@ -550,7 +553,7 @@ fn settings_from(fields: &Fields) -> Result<TournamentSettings, String> {
             // The fair-play measures are set by their own form (`super::measures`).
             electronic_devices: Default::default(),
             fair_play_report_days: None,
-            // The appeals procedure is set through the API (`regulations.appeals`).
+            // The appeals procedure has its own form (`super::appeals_procedure`).
             appeals: Default::default(),
         },
         arbiters: fields
@@ -567,6 +570,8 @@ fn settings_from(fields: &Fields) -> Result<TournamentSettings, String> {
             .get("time_zone")
             .map(str::parse::<TimeZone>)
             .transpose()?,
+        tie_breaks,
+        unplayed_rounds,
     })
 }
 
@@ -678,13 +683,14 @@ pub async fn show(
         .map(|r| format!("round {}: {} of {}", r.round, r.games - r.ended, r.games))
         .collect();
     let undecided = trf::undecided_appeals(&reads, &tournament).await?;
+    let log = reads.tournament_log(tournament.tournament_id).await?;
     let due_on = trf::report_due_on(&tournament);
     let today = chrono::Utc::now().date_naive();
     let body = html! {
         div.page-head {
             h1 { (settings.name) }
         }
-        @if let Some(flash) = flash.as_ref().filter(|f| !f.refused && f.form != "fair-play-measures") {
+        @if let Some(flash) = flash.as_ref().filter(|f| !f.refused && f.form != "fair-play-measures" && f.form != super::appeals_procedure::FORM) {
             p.notice role="status" { (flash.message) }
         }
         div.columns {
@@ -720,6 +726,7 @@ pub async fn show(
                 }
             }
             (super::measures::panel(&viewer, &tournament, &rounds))
+            (super::appeals_procedure::panel(&viewer, &tournament, may_write))
             section.panel {
                 h2 { "Rounds" }
                 @if rounds.is_empty() {
@@ -731,6 +738,7 @@ pub async fn show(
                         a.button href={ "/v1/tournaments/" (tournament.tournament_id) "/trf?version=26" } download { "TRF26" }
                         " "
                         a.button href={ (PREFIX) "/events/" (tournament.tournament_id) "/report" } { "Chief arbiter's report" }
+                        " " a.button href={ (PREFIX) "/events/" (tournament.tournament_id) "/standings" } { "Standings" }
                     }
                     div #report-readiness {
                         @match due_on {
@@ -805,6 +813,7 @@ pub async fn show(
                     }
                 }
             }
+            (super::players::panel(&viewer, &tournament, &log))
         }
     };
     Ok(layout::ok(layout::page(
@@ -843,7 +852,11 @@ pub async fn update(
             settings.regulations.appeals = kept.appeals.clone();
             state
                 .store
-                .update_tournament(tournament.tournament_id, &settings)
+                .update_tournament(
+                    tournament.tournament_id,
+                    &settings,
+                    &viewer.principal.recorder(),
+                )
                 .await?;
             Flash {
                 form: "settings".into(),

@@ -4,6 +4,7 @@
 //! same report is exported as JSON at `GET /v1/tournaments/{id}/fair-play-report`.
 
 use super::error::WebError;
+use super::fair_play_forms as forms;
 use super::layout::{self, Nav};
 use super::viewer::Viewer;
 use crate::app::fair_play::{self, FairPlayError, ReportEntry, ReportStatus};
@@ -20,6 +21,13 @@ use serde::Deserialize;
 pub struct FairPlayQuery {
     /// The event's name.
     pub event: Option<String>,
+}
+
+/// Which form the fair-play desk shows.
+#[derive(Debug, Deserialize)]
+pub struct DeskQuery {
+    /// The form's key (`device_found`, `evidence`, ...; see `super::fair_play_forms::FORMS`).
+    pub form: Option<String>,
 }
 
 fn not_found() -> WebError {
@@ -232,6 +240,7 @@ pub async fn desk(
     state: web::Data<AppState>,
     viewer: Viewer,
     id: web::Path<uuid::Uuid>,
+    query: web::Query<DeskQuery>,
 ) -> Result<HttpResponse, WebError> {
     let game_id = id.into_inner();
     if viewer.principal.fair_play.is_none() {
@@ -270,9 +279,8 @@ pub async fn desk(
     let action = format!("{}/fair-play/games/{game_id}", super::PREFIX);
     let evidence_limit = fair_play::evidence_limit(state.limits.body_bytes);
     let csrf = layout::csrf_field(&viewer);
-    // Each form carries an id of its own for the record: a form sent twice (a double click,
-    // a resend after a lost answer) is stored once.
-    let fresh_id = || html! { input type="hidden" name="event_id" value=(uuid::Uuid::new_v4()); };
+    // One form at a time, chosen above it; a form sent comes back to itself.
+    let chosen = forms::chosen(query.form.as_deref());
     let summary = state.store.game(game_id).await?;
     // Times in the venue's time zone, players by name, facts in words.
     let hall = match &summary {
@@ -295,6 +303,10 @@ pub async fn desk(
             (None, _) => String::new(),
         }
     };
+    let (white, black) = (
+        player_name(Some(crate::rules::side::Side::White)),
+        player_name(Some(crate::rules::side::Side::Black)),
+    );
     // The inspections requested and not answered, and the seized items, to choose from (a
     // form names an event by choosing it, never by typing its number).
     let request_options = html! {
@@ -321,6 +333,15 @@ pub async fn desk(
         @if let Some(flash) = &flash {
             p.flash.(if flash.refused { "refused" } else { "stored" }) { (flash.message) }
         }
+        (forms::chooser(game_id, chosen))
+        (forms::form(chosen, &forms::FormContext {
+            action,
+            csrf,
+            request_options,
+            item_options,
+            players: (&white, &black),
+            evidence_limit,
+        }))
         section.panel {
             h2 { "Open inspections" }
             @if open_requests.is_empty() { p { "None." } }
@@ -352,111 +373,12 @@ pub async fn desk(
                                      br; a.evidence-download href={ (super::PREFIX) "/fair-play/games/" (game_id) "/evidence/" (i.seq) } { "Download " (file_name) }
                                  } }
                             td { (i.payload.article) }
-                            td { @if let Some(r) = &i.payload.ruling { (layout::wire_name(&r.outcome)) " (" (r.article) "): " (r.reason) }
+                            td { @if let Some(r) = &i.payload.ruling { (outcome_words(r.outcome)) " (" (r.article) "): " (r.reason) }
                                  @if i.payload.proposal { "FPO proposal" } }
                             td { (if i.intact { "intact" } else { "ALTERED" }) }
                         }
                     }
                 }
-            }
-        }
-        section.panel.screen-only {
-            h2 { "Device found" }
-            form method="post" action=(action) {
-                (csrf) (fresh_id()) input type="hidden" name="type" value="device_found";
-                (player_select())
-                label { "Device " input name="device" value="phone"; }
-                label { "Where " select name="location" { option value="on_person" { "on the person" } option value="in_bag" { "in the bag" } option value="elsewhere" { "elsewhere" } } }
-                label { "Found by " select name="found_by" { option value="sound" { "sound" } option value="sight" { "sight" } option value="scan" { "scan" } option value="search" { "search" } } }
-                label { input type="checkbox" name="switched_on" value="true"; " switched on" }
-                label { input type="checkbox" name="seized" value="true"; " seized" }
-                label { input type="checkbox" name="bag_used_without_permission" value="true"; " bag used without permission" }
-                (decision_fields())
-                button type="submit" { "Record" }
-            }
-            h2 { "Inspection" }
-            form method="post" action=(action) {
-                (csrf) (fresh_id()) input type="hidden" name="type" value="inspection_requested";
-                (player_select())
-                label { "Reason " input name="reason"; }
-                button type="submit" { "Request an inspection (11.3.3)" }
-            }
-            form method="post" action=(action) {
-                (csrf) (fresh_id()) input type="hidden" name="type" value="inspection_done";
-                (player_select())
-                label { "Request " select name="request_seq" required { (request_options) } }
-                label { "Inspector " input name="inspector"; }
-                label { input type="checkbox" name="same_gender_confirmed" value="true"; " same gender as the player" }
-                label { input type="checkbox" name="private_room" value="true"; " in private" }
-                label { "Witness " input name="witness"; }
-                label { "Outcome " input name="outcome"; }
-                button type="submit" { "Inspection done" }
-            }
-            form method="post" action=(action) {
-                (csrf) (fresh_id()) input type="hidden" name="type" value="inspection_refused";
-                (player_select())
-                label { "Request " select name="request_seq" required { (request_options) } }
-                (decision_fields())
-                button type="submit" { "Inspection refused (11.3.3, 12.9)" }
-            }
-            h2 { "Custody of a seized item" }
-            form method="post" action=(action) {
-                (csrf) (fresh_id()) input type="hidden" name="type" value="custody_changed";
-                label { "Item " select name="item_seq" required { (item_options) } }
-                label { "Action " select name="action" { option value="taken" { "taken" } option value="stored" { "stored" } option value="returned" { "returned" } } }
-                label { "From " input name="from"; }
-                label { "To " input name="to"; }
-                label { "Witness " input name="witness"; }
-                button type="submit" { "Record" }
-            }
-            h2 { "Referral to the Fair Play panel" }
-            form method="post" action=(action) {
-                (csrf) (fresh_id()) input type="hidden" name="type" value="referred_to_fpl";
-                label { "Reason " input name="reason"; }
-                button type="submit" { "Refer" }
-            }
-            h2 { "Complaint" }
-            form method="post" action=(action) {
-                (csrf) (fresh_id()) input type="hidden" name="type" value="complaint_lodged";
-                label { "Stage " select name="stage" { option value="in_tournament" { "in the tournament" } option value="post_tournament" { "after the tournament" } } }
-                label { "Complainant " input name="complainant_name"; } label { "FIDE ID " input name="complainant_fide_id" inputmode="numeric"; }
-                label { "Respondent " input name="respondent_name"; } label { "FIDE ID " input name="respondent_fide_id" inputmode="numeric"; }
-                label { "Facts " textarea name="facts" {} }
-                button type="submit" { "Lodge (signed now)" }
-            }
-            h2 { "Evidence file" }
-            form #evidence-form method="post" enctype="multipart/form-data" action={ (action) "/evidence" } {
-                (csrf)
-                label { "Kind " select name="kind" { option value="photo" { "photo" } option value="statement" { "statement" } option value="scanner_log" { "scanner log" } option value="other" { "other" } } }
-                label { "Player " select name="player" { option value="" { "—" } option value="white" { "White" } option value="black" { "Black" } } }
-                label { "File " input #evidence-file type="file" name="file" required; }
-                button type="submit" { "Upload" }
-                p.hint { "At most " (evidence_limit / 1024) " KiB, as through the API. The file is stored apart; the record keeps its SHA-256, which the audit checks." }
-            }
-            h2 { "Entry scan, random check, broadcast delay" }
-            form method="post" action=(action) {
-                (csrf) (fresh_id()) input type="hidden" name="type" value="entry_scan";
-                (player_select())
-                label { "Result " select name="result" { option value="clear" { "clear" } option value="device_found" { "a device (record it above)" } } }
-                button type="submit" { "Record the entry scan" }
-            }
-            form method="post" action=(action) {
-                (csrf) (fresh_id()) input type="hidden" name="type" value="random_check";
-                (player_select())
-                label { "With " input name="device" value="wand"; }
-                label { "Result " select name="result" { option value="clear" { "clear" } option value="device_found" { "a device (record it above)" } } }
-                button type="submit" { "Record the random check" }
-            }
-            form method="post" action=(action) {
-                (csrf) (fresh_id()) input type="hidden" name="type" value="broadcast_delay_set";
-                label { "Minutes " input name="minutes" type="number" inputmode="numeric" min="0" value="15"; }
-                button type="submit" { "Set the broadcast delay" }
-            }
-            h2 { "Note" }
-            form method="post" action=(action) {
-                (csrf) (fresh_id()) input type="hidden" name="type" value="fair_play_note";
-                label { "Note " textarea name="text" {} }
-                button type="submit" { "Record" }
             }
         }
     };
@@ -468,31 +390,16 @@ pub async fn desk(
     )))
 }
 
-/// The arbiter's choice from 12.9, where the Laws leave one (12.9.6 also takes the
-/// opponent's score).
-fn decision_fields() -> Markup {
-    use crate::game::fair_play::PenaltyOption;
-    html! {
-        fieldset {
-            legend { "Where the Laws leave it to the arbiter (12.9)" }
-            label { "Penalty " select name="decision_penalty" {
-                option value="" { "—" }
-                @for option in PenaltyOption::ALL {
-                    option value=(layout::wire_name(&option)) { "12.9." (option.number()) " " (option.in_words()) }
-                }
-            } }
-            label { "Reason " input name="decision_reason"; }
-            label { "Time, 12.9.2 or 12.9.3 (minutes) " input name="decision_minutes" type="number" inputmode="numeric" min="1" max="60"; }
-            label { "Opponent's score (12.9.6) " select name="decision_opponent_score" {
-                option value="" { "—" } option value="win" { "win" } option value="draw" { "draw" } option value="loss" { "loss" }
-            } }
-        }
-    }
-}
-
-fn player_select() -> Markup {
-    html! {
-        label { "Player " select name="player" { option value="white" { "White" } option value="black" { "Black" } } }
+/// A ruling's outcome in words.
+fn outcome_words(outcome: crate::game::fair_play::RulingOutcome) -> &'static str {
+    use crate::game::fair_play::RulingOutcome as O;
+    match outcome {
+        O::Loss => "Loss",
+        O::LesserPenalty => "Lesser penalty",
+        O::NoPenalty => "No penalty",
+        O::ArbiterChooses => "The arbiter chooses",
+        O::ArbiterChose => "The arbiter's choice",
+        O::Spectator => "No game ruling (a spectator)",
     }
 }
 
@@ -610,7 +517,8 @@ pub async fn record(
         }),
         Err(message) => Err(Ok(message)),
     };
-    finish(&state, &viewer, game_id, outcome, fields.0.clone()).await
+    let form = forms::form_of(fields.get("type").unwrap_or_default());
+    finish(&state, &viewer, game_id, outcome, fields.0.clone(), form).await
 }
 
 /// Leaves the flash of a desk form's outcome (stored, refused with a message, or an error
@@ -621,6 +529,7 @@ async fn finish(
     game_id: uuid::Uuid,
     outcome: Result<String, Result<String, WebError>>,
     values: std::collections::HashMap<String, String>,
+    form: &str,
 ) -> Result<HttpResponse, WebError> {
     let flash = match outcome {
         Ok(message) => super::session::Flash {
@@ -639,7 +548,7 @@ async fn finish(
         Err(Err(error)) => return Err(error),
     };
     super::session::leave_flash(state, viewer, &flash).await?;
-    let back = format!("{}/fair-play/games/{game_id}", super::PREFIX);
+    let back = forms::desk_link(game_id, form);
     Ok(layout::see_other(&layout::after_write(state, &back).await))
 }
 
@@ -830,5 +739,13 @@ pub async fn upload_evidence(
             }
         }
     };
-    finish(&state, &viewer, game_id, outcome, Default::default()).await
+    finish(
+        &state,
+        &viewer,
+        game_id,
+        outcome,
+        Default::default(),
+        "evidence",
+    )
+    .await
 }

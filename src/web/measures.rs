@@ -14,7 +14,7 @@ use super::error::WebError;
 use super::layout;
 use super::session::{Fields, Flash, Posted, Viewer, leave_flash};
 use crate::access::FairPlayRole;
-use crate::game::fair_play::PenaltyOption;
+use crate::game::fair_play::{OpponentScore, PenaltyOption};
 use crate::state::AppState;
 use crate::store::EventRound;
 use crate::tournament::Tournament;
@@ -59,7 +59,17 @@ pub fn panel(viewer: &Viewer, tournament: &Tournament, rounds: &[EventRound]) ->
         "lesser_penalty",
         devices
             .lesser_penalty
-            .map(|p| layout::wire_name(&p))
+            .map(|p| {
+                let score = devices
+                    .lesser_penalty_opponent_score
+                    .filter(|score| *score != OpponentScore::Win);
+                match score {
+                    Some(score) => {
+                        format!("{}:{}", layout::wire_name(&p), layout::wire_name(&score))
+                    }
+                    None => layout::wire_name(&p),
+                }
+            })
             .unwrap_or_default(),
     );
     let days = text(
@@ -120,6 +130,13 @@ pub fn panel(viewer: &Viewer, tournament: &Tournament, rounds: &[EventRound]) ->
                                 "Lesser penalty: " (option.article(edition)) " " (option.in_words())
                             }
                         }
+                        // 12.9.6 with the opponent's score the regulations set.
+                        @for score in [OpponentScore::Draw, OpponentScore::Loss] {
+                            @let wire = format!("{}:{}", layout::wire_name(&PenaltyOption::GameLost), layout::wire_name(&score));
+                            option value=(wire) selected[lesser == wire] {
+                                "Lesser penalty: " (PenaltyOption::GameLost.article(edition)) " the game lost, the opponent scoring " (score.in_words())
+                            }
+                        }
                     }
                     label for="lesser_penalty_minutes" { "Time of a lesser 12.9.2 or 12.9.3 penalty (minutes)" }
                     input #lesser_penalty_minutes name="lesser_penalty_minutes" type="number" inputmode="numeric"
@@ -137,7 +154,12 @@ pub fn panel(viewer: &Viewer, tournament: &Tournament, rounds: &[EventRound]) ->
                     dt { "Bags (11.3.2.1)" } dd { (if devices.bags_allowed { "devices allowed, switched off" } else { "not allowed" }) }
                     dt { "Pens, watches" } dd { (if devices.pens_banned { "pens banned" } else { "pens allowed" }) ", " (if devices.watches_banned { "watches banned" } else { "watches allowed" }) }
                     dt { "Device on the person" } dd { @match devices.lesser_penalty {
-                        Some(p) => { (p.article(edition)) " " (p.in_words()) }
+                        Some(p) => {
+                            (p.article(edition)) " " (p.in_words())
+                            @if let Some(score) = devices.lesser_penalty_opponent_score {
+                                ", the opponent scoring " (score.in_words())
+                            }
+                        }
                         None => { "loss (11.3.2.2)" }
                     } }
                     dt { "Report due" } dd { @match settings.regulations.fair_play_report_days {
@@ -171,7 +193,25 @@ fn measures_from(
     devices.bags_allowed = fields.get("bags_allowed").is_some();
     devices.pens_banned = fields.get("pens_banned").is_some();
     devices.watches_banned = fields.get("watches_banned").is_some();
-    devices.lesser_penalty = match fields.get("lesser_penalty") {
+    let (penalty, score) = match fields.get("lesser_penalty") {
+        Some(wire) => match wire.split_once(':') {
+            Some((penalty, score)) => (Some(penalty), Some(score)),
+            None => (Some(wire), None),
+        },
+        None => (None, None),
+    };
+    devices.lesser_penalty_opponent_score = match score {
+        None => None,
+        Some(wire) => Some(
+            [OpponentScore::Draw, OpponentScore::Loss]
+                .into_iter()
+                .find(|score| layout::wire_name(score) == wire)
+                .ok_or_else(|| {
+                    format!("`{wire}` is not an opponent's score of 12.9.6: choose from the list.")
+                })?,
+        ),
+    };
+    devices.lesser_penalty = match penalty {
         None => None,
         Some(wire) => Some(
             PenaltyOption::ALL
@@ -255,7 +295,11 @@ pub async fn save(
         Ok(()) => {
             state
                 .store
-                .update_tournament(tournament_id, &tournament.settings)
+                .update_tournament(
+                    tournament_id,
+                    &tournament.settings,
+                    &viewer.principal.recorder(),
+                )
                 .await?;
             let mut message =
                 "The fair-play measures were saved; games created from now on take them."

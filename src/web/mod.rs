@@ -11,21 +11,25 @@
 //! origin and are served with a `Content-Security-Policy` of `'self'` (no inline script or
 //! style). Sessions, CSRF protection and the session cookie are in [`session`].
 
+pub mod appeals_procedure;
 pub mod assets;
 pub mod chief_report;
 pub mod desk;
 pub mod error;
 pub mod events;
 pub mod fair_play;
+pub mod fair_play_forms;
 pub mod floor;
 pub mod follow;
 pub mod forms;
 pub mod layout;
 pub mod measures;
 pub mod periods;
+pub mod players;
 pub mod reports;
 pub mod session;
 pub mod sign_in;
+pub mod standings;
 pub mod tokens;
 pub mod viewer;
 
@@ -64,9 +68,14 @@ pub fn routes(config: &mut web::ServiceConfig) {
                 .route("/events/{id}", web::get().to(events::show))
                 .route("/events/{id}", web::post().to(events::update))
                 .route("/events/{id}/rounds", web::post().to(events::load_round))
+                .route("/events/{id}/players", web::post().to(players::record))
                 .route(
                     "/events/{id}/fair-play-measures",
                     web::post().to(measures::save),
+                )
+                .route(
+                    "/events/{id}/appeals-procedure",
+                    web::post().to(appeals_procedure::save),
                 )
                 .route(
                     "/events/{id}/rounds/{round}/follow",
@@ -74,6 +83,7 @@ pub fn routes(config: &mut web::ServiceConfig) {
                 )
                 .route("/attentions/{id}/decision", web::post().to(follow::decide))
                 .route("/events/{id}/report", web::get().to(chief_report::page))
+                .route("/events/{id}/standings", web::get().to(standings::page))
                 .route("/floor", web::get().to(floor::page))
                 .route("/floor/rows", web::get().to(floor::rows_fragment))
                 .route("/games/{id}", web::get().to(desk::page))

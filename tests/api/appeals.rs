@@ -700,3 +700,160 @@ async fn a_dismissed_appeal_under_the_regulations_procedure_cites_the_article_th
     assert_eq!(body["events"].as_array().map(Vec::len), Some(1), "{body}");
     db.finish().await;
 }
+
+#[actix_web::test]
+async fn the_appeals_procedure_is_set_on_the_tournaments_page_as_its_regulations_and_read_by_others()
+ {
+    let db = TestDb::new().await;
+    let app = test::init_service(arbiter::startup::app(db.state())).await;
+    let (status, tournament, _) = send(
+        &app,
+        db.post().uri("/v1/tournaments").set_json(json!({
+            "name": "Test Open 2026", "starts_on": "2026-05-01", "ends_on": "2026-05-09",
+            "time_control": {"kind": "standard", "base_ms": 5_400_000, "increment_ms": 30_000},
+        })),
+    )
+    .await;
+    assert_eq!(status, 201, "{tournament}");
+    let id = tournament["tournament_id"]
+        .as_str()
+        .expect("an id")
+        .to_string();
+    let page = format!("/office/events/{id}");
+    let cookie = crate::office::signed_in(&app, &db.arbiter).await;
+    let seen = crate::office::page_text(&app, &page, &cookie).await;
+    assert!(seen.contains("Appeals procedure"), "{seen}");
+    assert!(seen.contains("Save the procedure"), "{seen}");
+    let at = seen.find("name=\"csrf\" value=\"").expect("a form's token") + 19;
+    let csrf = seen[at..at + seen[at..].find('"').expect("end")].to_string();
+    let post = |fields: Vec<(&str, &str)>| {
+        let mut form: Vec<(String, String)> = vec![("csrf".into(), csrf.clone())];
+        form.extend(fields.iter().map(|(k, v)| (k.to_string(), v.to_string())));
+        test::TestRequest::post()
+            .uri(&format!("/office/events/{id}/appeals-procedure"))
+            .insert_header(("Cookie", cookie.clone()))
+            .insert_header(("Origin", "http://localhost:8080"))
+            .set_form(form)
+            .to_request()
+    };
+    // A committee line without a federation is refused, saying which line; nothing is saved.
+    let response = test::call_service(
+        &app,
+        post(vec![
+            ("regulation", "ECU Tournament Rules"),
+            ("committee", "Anna Chair, NED, chairman\nBen Member"),
+        ]),
+    )
+    .await;
+    assert_eq!(response.status().as_u16(), 303);
+    let seen = crate::office::page_text(&app, &page, &cookie).await;
+    assert!(
+        seen.contains("Nothing was saved: Line 2 of the committee"),
+        "{seen}"
+    );
+    let (_, unchanged, _) = send(&app, db.get().uri(&format!("/v1/tournaments/{id}"))).await;
+    assert!(
+        unchanged["regulations"].get("appeals").is_none(),
+        "{unchanged}"
+    );
+    // A complete procedure is saved as the API's regulations.appeals.
+    let response = test::call_service(
+        &app,
+        post(vec![
+            ("regulation", "ECU Tournament Rules"),
+            ("deadline_minutes", "60"),
+            ("deadline_from", "round_end"),
+            ("deposit", "100 EUR"),
+            ("chief_arbiter_federation", "fra"),
+            (
+                "committee",
+                "Anna Chair, NED, chairman\nBen Member, GER\nDora Reserve, FRA, reserve, banned",
+            ),
+        ]),
+    )
+    .await;
+    assert_eq!(response.status().as_u16(), 303);
+    let (_, stored, _) = send(&app, db.get().uri(&format!("/v1/tournaments/{id}"))).await;
+    assert_eq!(
+        stored["regulations"]["appeals"],
+        json!({"regulation": "ECU Tournament Rules", "deadline_minutes": 60,
+               "deadline_from": "round_end", "deposit": "100 EUR",
+               "chief_arbiter_federation": "FRA",
+               "committee": [
+                   {"name": "Anna Chair", "federation": "NED", "role": "chairman"},
+                   {"name": "Ben Member", "federation": "GER", "role": "member"},
+                   {"name": "Dora Reserve", "federation": "FRA", "role": "reserve", "banned": true}]}),
+        "{stored}"
+    );
+    let seen = crate::office::page_text(&app, &page, &cookie).await;
+    assert!(seen.contains("The appeals procedure was saved"), "{seen}");
+    assert!(
+        seen.contains("Dora Reserve, FRA, reserve, banned"),
+        "the form shows the committee saved: {seen}"
+    );
+    // A reader sees the procedure and no form.
+    let reader = crate::office::signed_in(&app, &db.appeals).await;
+    let seen = crate::office::page_text(&app, &page, &reader).await;
+    assert!(
+        seen.contains("60 minutes from the end of the round"),
+        "{seen}"
+    );
+    assert!(!seen.contains("Save the procedure"), "{seen}");
+    db.finish().await;
+}
+
+#[actix_web::test]
+async fn an_appeal_upheld_without_a_result_under_the_procedure_cites_the_article_the_regulation_and_the_deposit_returned()
+ {
+    let db = TestDb::new().await;
+    let app = test::init_service(arbiter::startup::app(db.state())).await;
+    let game = game_with_procedure(&app, &db).await;
+    // A warning (12.9.1) during the game, appealed and upheld: the game goes on.
+    let (seq, warned) = record(
+        &app,
+        &db,
+        game,
+        1,
+        json!([{"type": "move", "by": "white", "san": "e4"},
+               {"type": "arbiter_decision", "decision": "warning",
+                "reason": "talking to a spectator (12.9.1)"}]),
+    )
+    .await;
+    let warning = seq_of(&warned, "arbiter_decision");
+    let (status, _) = append_as(
+        &app,
+        &db.appeals,
+        game,
+        seq,
+        json!([{"type": "appeal_lodged", "by": "white", "against_seq": warning,
+                "grounds": "the spectator spoke to me"}]),
+    )
+    .await;
+    assert_eq!(status, 201);
+    let (status, body) = append_as(
+        &app,
+        &db.appeals,
+        game,
+        seq + 1,
+        json!([{"type": "appeal_decided", "against_seq": warning, "upheld": true,
+                "committee": [{"name": "Anna Chair"}, {"name": "Ben Member", "by_video": true}],
+                "reason": "White did not speak"}]),
+    )
+    .await;
+    assert_eq!(status, 201, "{body}");
+    let upheld = &body["events"][1]["event"];
+    assert_eq!(upheld["type"], "appeal_upheld", "{body}");
+    assert_eq!(upheld["article"], "11.10");
+    assert_eq!(upheld["against_seq"], warning);
+    let reason = upheld["reason"].as_str().unwrap_or_default();
+    assert!(
+        reason.contains("ECU Tournament Rules")
+            && reason.contains("the deposit of 100 EUR is returned")
+            && reason.contains("Anna Chair (chairman), Ben Member (by video)"),
+        "{reason}"
+    );
+    assert_eq!(state(&app, &db, game).await["status"], "in_progress");
+    let audit = audit(&app, &db, game).await;
+    assert_eq!(audit["verdict"], "reproduced", "{audit}");
+    db.finish().await;
+}

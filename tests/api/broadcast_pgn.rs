@@ -556,3 +556,47 @@ async fn an_undone_move_and_its_press_are_told_before_the_move_played_instead_an
     let (moves, _) = moves_and_comments(&games_of(&text)[0].1);
     assert_legal(&moves);
 }
+
+#[actix_web::test]
+async fn a_cdn_may_keep_the_public_round_pgn_for_a_second_and_no_shared_cache_the_arbiters_one() {
+    let db = TestDb::new().await;
+    let state = db.state_with(|config| config.public_broadcast = true);
+    let app = test::init_service(arbiter::startup::app(state)).await;
+    create_board(&app, &db, 1).await;
+    let cache_control = |headers: &actix_web::http::header::HeaderMap| {
+        headers
+            .get("cache-control")
+            .and_then(|v| v.to_str().ok())
+            .map(str::to_owned)
+    };
+    let public = test::TestRequest::get().uri(PUBLIC_ROUND_PGN).to_request();
+    let response = test::call_service(&app, public).await;
+    assert_eq!(response.status().as_u16(), 200);
+    assert_eq!(
+        cache_control(response.headers()).as_deref(),
+        Some("public, max-age=1, stale-while-revalidate=5")
+    );
+    let etag = response.headers().get("etag").cloned().expect("an ETag");
+    // The 304 of a CDN's revalidation carries the same directive.
+    let again = test::TestRequest::get()
+        .uri(PUBLIC_ROUND_PGN)
+        .insert_header(("If-None-Match", etag))
+        .to_request();
+    let response = test::call_service(&app, again).await;
+    assert_eq!(response.status().as_u16(), 304);
+    assert_eq!(
+        cache_control(response.headers()).as_deref(),
+        Some("public, max-age=1, stale-while-revalidate=5")
+    );
+    let full = test::TestRequest::get()
+        .uri(ROUND_PGN)
+        .insert_header(bearer(&db.reader))
+        .to_request();
+    let response = test::call_service(&app, full).await;
+    assert_eq!(response.status().as_u16(), 200);
+    assert_eq!(
+        cache_control(response.headers()).as_deref(),
+        Some("private, no-cache")
+    );
+    db.finish().await;
+}

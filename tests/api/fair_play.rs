@@ -1078,15 +1078,54 @@ async fn a_fair_play_desk_form_sent_twice_is_stored_once() {
     let page = crate::office::page_text(&app, &desk, &cookie).await;
     let at = page.find("name=\"csrf\" value=\"").expect("a form's token") + 19;
     let csrf = page[at..at + page[at..].find('"').expect("end")].to_string();
+    // One form at a time, chosen from a row of actions above it (links, no script needed):
+    // the desk opens on "Device found".
+    for action in [
+        "Device found",
+        "Inspection refused",
+        "Custody",
+        "Evidence file",
+        "Note",
+    ] {
+        assert!(page.contains(&format!(">{action}</a>")), "{action}: {page}");
+    }
+    assert_eq!(
+        page.matches("<form class=\"fair-play-form\"").count(),
+        1,
+        "{page}"
+    );
+    assert!(
+        page.contains("name=\"type\" value=\"device_found\""),
+        "{page}"
+    );
     // Every form carries an id of its own.
-    let ids: Vec<&str> = page
-        .match_indices("name=\"event_id\" value=\"")
-        .map(|(i, m)| &page[i + m.len()..i + m.len() + 36])
-        .collect();
-    assert!(ids.len() >= 10, "an id per form: {ids:?}");
-    let distinct: std::collections::HashSet<&&str> = ids.iter().collect();
+    let id_of = |page: &str| -> Vec<String> {
+        page.match_indices("name=\"event_id\" value=\"")
+            .map(|(i, m)| page[i + m.len()..i + m.len() + 36].to_string())
+            .collect()
+    };
+    let mut ids = id_of(&page);
+    for form in [
+        "inspection_requested",
+        "inspection_done",
+        "custody_changed",
+        "checks",
+        "fair_play_note",
+    ] {
+        let shown = crate::office::page_text(&app, &format!("{desk}?form={form}"), &cookie).await;
+        assert!(
+            shown.contains("aria-current=\"page\"")
+                && !shown.contains("name=\"type\" value=\"device_found\""),
+            "{form}: {shown}"
+        );
+        ids.extend(id_of(&shown));
+    }
+    assert!(ids.len() >= 8, "an id per form: {ids:?}");
+    let distinct: std::collections::HashSet<&String> = ids.iter().collect();
     assert_eq!(distinct.len(), ids.len(), "no two forms share an id");
-    let event_id = ids[0].to_string();
+    let note_page =
+        crate::office::page_text(&app, &format!("{desk}?form=fair_play_note"), &cookie).await;
+    let event_id = id_of(&note_page)[0].clone();
     let before = db.event_count().await;
     let post = || {
         test::TestRequest::post()
@@ -1793,6 +1832,34 @@ async fn the_fair_play_roles_set_the_tournaments_measures_on_its_page_and_a_wron
         "{stored}"
     );
     assert_eq!(stored["regulations"]["fair_play_report_days"], 7);
+    // 12.9.6 with ½ for the opponent is one choice of the list, and shows chosen again.
+    let response = test::call_service(
+        &app,
+        post(
+            &cookie,
+            vec![
+                ("pens_banned", "on"),
+                ("watches_banned", "on"),
+                ("lesser_penalty", "game_lost:draw"),
+                ("fair_play_report_days", "7"),
+            ],
+        ),
+    )
+    .await;
+    assert_eq!(response.status().as_u16(), 303);
+    let (_, stored, _) = send(&app, db.get().uri(&format!("/v1/tournaments/{id}"))).await;
+    assert_eq!(
+        stored["regulations"]["electronic_devices"],
+        json!({"bags_allowed": false, "lesser_penalty": "game_lost",
+               "lesser_penalty_opponent_score": "draw",
+               "pens_banned": true, "watches_banned": true}),
+        "{stored}"
+    );
+    let seen = crate::office::page_text(&app, &page, &cookie).await;
+    assert!(
+        seen.contains("<option value=\"game_lost:draw\" selected>"),
+        "{seen}"
+    );
 
     // A Fair Play Officer reads them, and cannot change them.
     let officer = crate::office::signed_in(&app, &fpo).await;
@@ -1851,7 +1918,7 @@ async fn an_evidence_file_uploaded_at_the_fair_play_desk_is_listed_with_its_sha2
     browser.sign_in(&office, &chief).await;
     browser
         .client
-        .goto(&office.url(&format!("/office/fair-play/games/{game}")))
+        .goto(&office.url(&format!("/office/fair-play/games/{game}?form=evidence")))
         .await
         .expect("the desk");
     browser.wait_for("#evidence-form").await;
@@ -1895,5 +1962,66 @@ async fn an_evidence_file_uploaded_at_the_fair_play_desk_is_listed_with_its_sha2
     let _ = std::fs::remove_file(&file);
     browser.close().await;
     office.stop().await;
+    db.finish().await;
+}
+
+#[actix_web::test]
+async fn regulations_writing_loss_with_half_for_the_opponent_end_the_game_0_to_half_on_every_output()
+ {
+    let db = TestDb::new().await;
+    let app = test::init_service(arbiter::startup::app(db.state())).await;
+    let chief = fair_play_token(&db, FairPlayRole::ChiefArbiter, None).await;
+    // An opponent's score with a penalty other than 12.9.6 is refused, naming the field.
+    let mut settings = crate::support::standard_game();
+    settings["regulations"] = json!({"electronic_devices": {
+        "lesser_penalty": "warning", "lesser_penalty_opponent_score": "draw"}});
+    let (status, refused, _) =
+        send(&app, db.post().uri("/v1/games").set_json(settings.clone())).await;
+    assert_eq!(status, 422, "{refused}");
+    assert!(
+        refused
+            .to_string()
+            .contains("lesser_penalty_opponent_score"),
+        "{refused}"
+    );
+    // The regulations: a device on the person is a loss, the opponent scoring ½ (12.9.6).
+    settings["regulations"] = json!({"electronic_devices": {
+        "lesser_penalty": "game_lost", "lesser_penalty_opponent_score": "draw"}});
+    let (status, created, _) = send(&app, db.post().uri("/v1/games").set_json(settings)).await;
+    assert_eq!(status, 201, "{created}");
+    let game: Uuid = created["game"]["game_id"]
+        .as_str()
+        .and_then(|id| id.parse().ok())
+        .expect("a game id");
+    let (status, body) = append(
+        &app,
+        &db,
+        game,
+        1,
+        json!([{"type": "move", "by": "white", "san": "e4"},
+               {"type": "move", "by": "black", "san": "e5"}]),
+    )
+    .await;
+    assert_eq!(status, 201, "{body}");
+    let (status, found) =
+        post_fair_play(&app, &chief, game, record(Some("black"), phone_on_person())).await;
+    assert_eq!(status, 201, "{found}");
+    let ended = &found["events"][1]["event"];
+    assert_eq!(ended["type"], "game_ended", "{found}");
+    assert_eq!(ended["result"], "1/2-0", "{found}");
+    assert_eq!(ended["article"], "11.3.2.2, 12.9.6", "{found}");
+    let (status, state, _) = send(&app, db.get().uri(&format!("/v1/games/{game}"))).await;
+    assert_eq!(status, 200, "{state}");
+    assert_eq!(state["state"]["result"], "1/2-0", "{state}");
+    // The PGN writes the result in its tag and says it in words in the movetext.
+    let pgn = pgn_text(&app, &db.reader, &format!("/v1/games/{game}/pgn")).await;
+    assert!(pgn.contains("[Result \"1/2-0\"]"), "{pgn}");
+    assert!(
+        pgn.contains("{Black lost, White scores 1/2 (1/2-0)} *"),
+        "{pgn}"
+    );
+    // The audit re-runs the game to the same end.
+    let (_, audit, _) = send(&app, db.get().uri(&format!("/v1/games/{game}/audit"))).await;
+    assert_eq!(audit["verdict"], "reproduced", "{audit}");
     db.finish().await;
 }

@@ -85,6 +85,8 @@ struct FeedState {
     silent: bool,
     /// Requests answered.
     requests: usize,
+    /// When each request came, and the body it was answered.
+    served: Vec<(Instant, String)>,
 }
 
 /// A tiny HTTP server on 127.0.0.1 serving `/round/game-N.json` from its state.
@@ -151,6 +153,11 @@ impl Feed {
                             }
                         }
                     };
+                    state
+                        .lock()
+                        .expect("feed state")
+                        .served
+                        .push((Instant::now(), body.clone()));
                     let response = format!(
                         "HTTP/1.1 {status}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
                         body.len()
@@ -211,6 +218,18 @@ impl Feed {
 
     fn requests(&self) -> usize {
         self.state.lock().expect("feed state").requests
+    }
+
+    /// When the requests answered with `body` came.
+    fn served_with(&self, body: &str) -> Vec<Instant> {
+        self.state
+            .lock()
+            .expect("feed state")
+            .served
+            .iter()
+            .filter(|(_, served)| served == body)
+            .map(|(at, _)| *at)
+            .collect()
     }
 }
 
@@ -1751,6 +1770,402 @@ async fn both_kings_in_the_centre_with_the_feeds_result_propose_that_result_once
         json!([]),
         "the result the log holds needs nobody"
     );
+    app.stop().await;
+    db.finish().await;
+}
+
+/// The round's PGN with board 1's game ending as `result` with `termination` stated.
+fn round_pgn_terminated(moves: &[(String, u64)], result: &str, termination: &str) -> String {
+    round_pgn(moves, result).replacen(
+        "[Board \"1\"]\n",
+        &format!("[Board \"1\"]\n[Termination \"{termination}\"]\n"),
+        1,
+    )
+}
+
+/// The types of the game's recorded events (not the service's), in log order.
+async fn recorded_types(db: &TestDb, game: Uuid) -> Vec<&'static str> {
+    events_of(db, game)
+        .await
+        .into_iter()
+        .filter_map(|e| match e.event {
+            Event::Recorded(recorded) => Some(recorded.type_name()),
+            Event::Service(_) => None,
+        })
+        .collect()
+}
+
+#[actix_web::test]
+async fn a_round_pgn_result_with_its_termination_is_recorded_as_the_fact_the_file_states() {
+    let db = TestDb::new().await;
+    let app = spawn(&db).await;
+    let (tournament, game) = round_with_one_board(&app, &db).await;
+    let feed = Feed::start().await;
+    let line = real_game();
+    follow_as(
+        &app,
+        &db,
+        &tournament,
+        "pgn",
+        &format!("{}round.pgn", feed.url),
+    )
+    .await;
+    // White lost on time after 10 plies, as the broadcast's file states it.
+    feed.publish_pgn(round_pgn_terminated(&line[..10], "0-1", "Time forfeit"));
+    let attention = wait_for_attention(&app, &db, &tournament, "proposed_result").await;
+    assert_eq!(attention["attention"]["result"], "0-1", "{attention}");
+    assert_eq!(
+        attention["attention"]["termination"], "Time forfeit",
+        "{attention}"
+    );
+    assert_eq!(stored_moves(&app, game).await, sans(&line[..10]));
+    let id = attention["attention_id"].as_str().expect("id");
+    let (status, decided) = decide(&app, &db, id, "record_result").await;
+    assert_eq!(status, 200, "{decided}");
+    // Recorded as White's flag fall, which the engine rules on (6.9: Black can mate).
+    let types = recorded_types(&db, game).await;
+    assert_eq!(types.last(), Some(&"flag"), "{types:?}");
+    let (state, _) = app
+        .state
+        .arbitration
+        .state_at(game, None)
+        .await
+        .expect("game");
+    assert_eq!(
+        state.result(),
+        Some(arbiter::game::event::GameResult::BlackWins)
+    );
+    assert_eq!(stored_moves(&app, game).await, sans(&line[..10]));
+    app.stop().await;
+    db.finish().await;
+}
+
+#[actix_web::test]
+async fn a_round_pgn_result_without_a_termination_is_kept_as_reported() {
+    let db = TestDb::new().await;
+    let app = spawn(&db).await;
+    let (tournament, game) = round_with_one_board(&app, &db).await;
+    let feed = Feed::start().await;
+    let line = real_game();
+    follow_as(
+        &app,
+        &db,
+        &tournament,
+        "pgn",
+        &format!("{}round.pgn", feed.url),
+    )
+    .await;
+    feed.publish_pgn(round_pgn(&line[..10], "1/2-1/2"));
+    let attention = wait_for_attention(&app, &db, &tournament, "proposed_result").await;
+    assert!(
+        attention["attention"]["termination"].is_null(),
+        "{attention}"
+    );
+    let id = attention["attention_id"].as_str().expect("id");
+    let (status, decided) = decide(&app, &db, id, "record_result").await;
+    assert_eq!(status, 200, "{decided}");
+    let types = recorded_types(&db, game).await;
+    assert_eq!(types.last(), Some(&"arbiter_decision"), "{types:?}");
+    let (state, _) = app
+        .state
+        .arbitration
+        .state_at(game, None)
+        .await
+        .expect("game");
+    assert_eq!(state.result(), Some(arbiter::game::event::GameResult::Draw));
+    app.stop().await;
+    db.finish().await;
+}
+
+#[actix_web::test]
+async fn a_second_takeback_the_feed_applies_keeps_the_undo_of_the_first() {
+    let db = TestDb::new().await;
+    let app = spawn(&db).await;
+    let (tournament, game) = round_with_one_board(&app, &db).await;
+    let feed = Feed::start().await;
+    let line = real_game();
+    // 12 plies (to 6... f4); the board takes back 6. d3 f4 and 6. h3 is played; then it takes
+    // back 5... f5 6. h3 and 5... Nf6 is played.
+    let mut first = line[..10].to_vec();
+    first.push(("h3".into(), 260));
+    let mut second = line[..9].to_vec();
+    second.push(("Nf6".into(), 270));
+    let frames = vec![
+        dgt_json(&line[..12], "*"),
+        dgt_json(&line[..12], "*"),
+        dgt_json(&line[..10], "*"),
+        dgt_json(&line[..10], "*"),
+        dgt_json(&first, "*"),
+        dgt_json(&first, "*"),
+        dgt_json(&line[..9], "*"),
+        dgt_json(&line[..9], "*"),
+        dgt_json(&second, "*"),
+        dgt_json(&second, "*"),
+    ];
+    feed.play(1, frames);
+    follow(&app, &db, &tournament, &feed.url).await;
+    eventually("every frame served", || async { feed.played() }).await;
+    wait_for_plies(&app, game, 10).await;
+    eventually("the board's second line stored", || async {
+        stored_moves(&app, game).await == sans(&second)
+    })
+    .await;
+    // One notice, for both takebacks: undoing it restores the line before the first.
+    let notice = wait_for_attention(&app, &db, &tournament, "corrected_by_feed").await;
+    assert_eq!(notice["attention"]["keep_plies"], 9, "{notice}");
+    assert_eq!(notice["attention"]["stored_plies"], 12, "{notice}");
+    assert_eq!(
+        notice["attention"]["retracted"]
+            .as_array()
+            .map(|moves| moves.iter().map(|m| m["san"].clone()).collect::<Vec<_>>()),
+        Some(line[9..12].iter().map(|(s, _)| json!(s)).collect()),
+        "{notice}"
+    );
+    let id = notice["attention_id"].as_str().expect("id");
+    let (status, decided) = decide(&app, &db, id, "undo_correction").await;
+    assert_eq!(status, 200, "{decided}");
+    assert_eq!(
+        stored_moves(&app, game).await,
+        sans(&line[..12]),
+        "the line as it stood before both takebacks"
+    );
+    // The restored moves keep their readings.
+    let readings: Vec<Option<u64>> = events_of(&db, game)
+        .await
+        .into_iter()
+        .filter(|e| matches!(e.event, Event::Recorded(RecordedEvent::Move { .. })))
+        .rev()
+        .take(3)
+        .map(|e| e.clock.and_then(|c| c.white_ms.or(c.black_ms)))
+        .collect();
+    assert_eq!(
+        readings,
+        line[9..12]
+            .iter()
+            .rev()
+            .map(|(_, s)| Some(s * 1000))
+            .collect::<Vec<_>>()
+    );
+    app.stop().await;
+    db.finish().await;
+}
+
+/// Erigaisi - Sindarov (TWIC 1599, the second game of the file): 115 half-moves, the last
+/// one played in a dead position (bare kings and a minor piece after ply 114).
+fn dead_position_game() -> Vec<(String, u64)> {
+    let path = crate::shared::shared("data/games/twic1599.pgn");
+    let file = std::fs::File::open(&path).expect("the TWIC file");
+    let games = read_games(std::io::BufReader::new(file)).expect("readable PGN");
+    let Some(ReadGame::Planned(plan)) = games.into_iter().nth(1) else {
+        panic!("the second game of {}", path.display());
+    };
+    plan.events
+        .iter()
+        .filter_map(|planned| match &planned.event {
+            // The file has no clocks: a steady reading under the control's base time.
+            RecordedEvent::Move { san, .. } => Some((san.clone(), 200)),
+            _ => None,
+        })
+        .collect()
+}
+
+#[actix_web::test]
+async fn a_game_the_engine_ends_in_a_dead_position_stores_nothing_the_board_plays_after() {
+    let db = TestDb::new().await;
+    let app = spawn(&db).await;
+    let (tournament, game) = round_with_one_board(&app, &db).await;
+    let feed = Feed::start().await;
+    let line = dead_position_game();
+    assert_eq!(line.len(), 115, "the record as the file has it");
+    follow(&app, &db, &tournament, &feed.url).await;
+    // The board goes on after the dead position: its last move is published with the rest.
+    feed.publish(1, dgt_json(&line, "*"));
+    wait_for_plies(&app, game, 114).await;
+    let attention = wait_for_attention(&app, &db, &tournament, "refused").await;
+    assert_eq!(attention["attention"]["ply"], 115, "{attention}");
+    assert_eq!(attention["attention"]["san"], line[114].0, "{attention}");
+    let (state, _) = app
+        .state
+        .arbitration
+        .state_at(game, None)
+        .await
+        .expect("game");
+    assert_eq!(
+        state.result(),
+        Some(arbiter::game::event::GameResult::Draw),
+        "the engine ended the game (5.2.2)"
+    );
+    assert_eq!(
+        stored_moves(&app, game).await,
+        sans(&line[..114]),
+        "the game as played up to its end, nothing after"
+    );
+    app.stop().await;
+    db.finish().await;
+}
+
+/// How a round's PGN fails.
+#[derive(Clone, Copy, Debug)]
+enum Fault {
+    /// It answers 503.
+    Unavailable,
+    /// It closes every connection without answering.
+    Closing,
+    /// It never answers (the poll times out).
+    Silent,
+}
+
+impl Fault {
+    fn set(self, feed: &Feed, on: bool) {
+        match self {
+            Fault::Unavailable => feed.set_down(on),
+            Fault::Closing => feed.set_closing(on),
+            Fault::Silent => feed.set_silent(on),
+        }
+    }
+}
+
+/// A round followed from its PGN while the file fails as `fault` says: the failures are noted
+/// on the follow, nothing is stored meanwhile, and every move the board made meanwhile is
+/// stored once the file answers again, in order and once.
+async fn a_round_pgn_that_fails_is_waited_for_and_resumed_with_no_gap(fault: Fault) {
+    let db = TestDb::new().await;
+    let app = db
+        .spawn_app(|config| {
+            config.follow_poll_ms = 100;
+            config.follow_max_backoff_ms = 400;
+            config.follow_timeout_ms = 300;
+            config.follow_allow_hosts = vec!["127.0.0.1".into()];
+        })
+        .await;
+    let (tournament, game) = round_with_one_board(&app, &db).await;
+    let feed = Feed::start().await;
+    let line = real_game();
+    follow_as(
+        &app,
+        &db,
+        &tournament,
+        "pgn",
+        &format!("{}round.pgn", feed.url),
+    )
+    .await;
+    feed.publish_pgn(round_pgn(&line[..6], "*"));
+    wait_for_plies(&app, game, 6).await;
+    fault.set(&feed, true);
+    feed.publish_pgn(round_pgn(&line[..14], "*"));
+    eventually("two failed polls", || async {
+        follow_view(&app, &db, &tournament).await["follow"]["failures"]
+            .as_u64()
+            .is_some_and(|f| f >= 2)
+    })
+    .await;
+    let view = follow_view(&app, &db, &tournament).await;
+    let error = view["follow"]["last_error"].as_str().unwrap_or_default();
+    assert!(error.contains("round.pgn"), "{fault:?}: {view}");
+    match fault {
+        Fault::Unavailable => assert!(error.contains("503"), "{view}"),
+        Fault::Silent => assert!(error.contains("timed out"), "{view}"),
+        Fault::Closing => {}
+    }
+    assert_eq!(stored_moves(&app, game).await.len(), 6, "{fault:?}");
+    fault.set(&feed, false);
+    wait_for_plies(&app, game, 14).await;
+    assert_eq!(stored_moves(&app, game).await, sans(&line[..14]), "no gap");
+    assert_eq!(events_of(&db, game).await.len(), 1 + 14, "each move once");
+    eventually("the follow answers again", || async {
+        follow_view(&app, &db, &tournament).await["follow"]["failures"] == 0
+    })
+    .await;
+    app.stop().await;
+    db.finish().await;
+}
+
+#[actix_web::test]
+async fn a_round_pgn_answering_503_is_waited_for_and_resumed_with_no_gap() {
+    a_round_pgn_that_fails_is_waited_for_and_resumed_with_no_gap(Fault::Unavailable).await;
+}
+
+#[actix_web::test]
+async fn a_round_pgn_that_closes_its_connections_is_waited_for_and_resumed_with_no_gap() {
+    a_round_pgn_that_fails_is_waited_for_and_resumed_with_no_gap(Fault::Closing).await;
+}
+
+#[actix_web::test]
+async fn a_round_pgn_that_stops_answering_times_out_and_is_resumed_with_no_gap() {
+    a_round_pgn_that_fails_is_waited_for_and_resumed_with_no_gap(Fault::Silent).await;
+}
+
+#[actix_web::test]
+async fn a_takeback_in_the_round_pgn_is_applied_by_the_feed_and_undoable() {
+    let db = TestDb::new().await;
+    let app = spawn(&db).await;
+    let (tournament, game) = round_with_one_board(&app, &db).await;
+    let feed = Feed::start().await;
+    let line = real_game();
+    follow_as(
+        &app,
+        &db,
+        &tournament,
+        "pgn",
+        &format!("{}round.pgn", feed.url),
+    )
+    .await;
+    feed.publish_pgn(round_pgn(&line[..12], "*"));
+    wait_for_plies(&app, game, 12).await;
+    // The broadcast's file takes back 6... f4; 6... Nf6 is played instead.
+    let mut other = line[..11].to_vec();
+    other.push(("Nf6".into(), 250));
+    feed.publish_pgn(round_pgn(&other, "*"));
+    eventually("the board's line stored", || async {
+        stored_moves(&app, game).await == sans(&other)
+    })
+    .await;
+    let corrections = corrections_of(&db, game).await;
+    assert_eq!(corrections.len(), 1, "{corrections:?}");
+    assert_eq!(corrections[0].0, "board feed");
+    let notice = wait_for_attention(&app, &db, &tournament, "corrected_by_feed").await;
+    assert_eq!(notice["attention"]["keep_plies"], 11, "{notice}");
+    let id = notice["attention_id"].as_str().expect("id");
+    let (status, decided) = decide(&app, &db, id, "undo_correction").await;
+    assert_eq!(status, 200, "{decided}");
+    assert_eq!(stored_moves(&app, game).await, sans(&line[..12]));
+    // The file still shows its own line: now over the arbiter's entries, so it waits.
+    let waits = wait_for_attention(&app, &db, &tournament, "diverges").await;
+    assert_eq!(waits["attention"]["ply"], 12, "{waits}");
+    app.stop().await;
+    db.finish().await;
+}
+
+#[actix_web::test]
+async fn a_board_whose_feed_changed_is_read_again_before_the_next_poll_and_its_move_stored_then() {
+    let db = TestDb::new().await;
+    // Polls every 3 s (the default); a changed board read again after 300 ms.
+    let app = db
+        .spawn_app(|config| {
+            config.follow_poll_ms = 3000;
+            config.follow_confirm_ms = 300;
+            config.follow_allow_hosts = vec!["127.0.0.1".into()];
+        })
+        .await;
+    let (tournament, game) = round_with_one_board(&app, &db).await;
+    let feed = Feed::start().await;
+    let line = real_game();
+    feed.publish(1, dgt_json(&line[..10], "*"));
+    follow(&app, &db, &tournament, &feed.url).await;
+    wait_for_plies(&app, game, 10).await;
+    let frame = dgt_json(&line[..11], "*");
+    feed.publish(1, frame.clone());
+    wait_for_plies(&app, game, 11).await;
+    // The poll that saw the new last move, then the read that found it standing, well inside
+    // one poll interval (the polls themselves are 3 s apart).
+    let served = feed.served_with(&frame);
+    assert!(served.len() >= 2, "{} reads", served.len());
+    let gap = served[1] - served[0];
+    assert!(
+        gap < Duration::from_millis(2000),
+        "read again after {gap:?}, not at the next poll"
+    );
+    assert_eq!(stored_moves(&app, game).await, sans(&line[..11]));
     app.stop().await;
     db.finish().await;
 }

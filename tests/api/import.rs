@@ -242,6 +242,156 @@ async fn tags_become_the_games_settings() {
     db.finish().await;
 }
 
+/// Games dated as broadcasts and databases date them: a whole day, a month only, a date that
+/// is not a PGN date, and none.
+const DATED: &str = r#"[Event "Dated Open"]
+[Date "2019.07.14"]
+[Round "1.1"]
+[White "Old, Olga"]
+[Black "Past, Paul"]
+[Result "1-0"]
+
+1. e4 e5 1-0
+
+[Event "Dated Open"]
+[Date "2019.07.??"]
+[Round "1.2"]
+[White "Month, Mia"]
+[Black "Only, Otto"]
+[Result "*"]
+
+1. d4 *
+
+[Event "Dated Open"]
+[Date "14/07/2019"]
+[Round "1.3"]
+[White "Wrong, Wanda"]
+[Black "Form, Fritz"]
+[Result "*"]
+
+1. c4 *
+"#;
+
+/// The `Date` and `Result` tags of a game's PGN.
+async fn exported_tags<S, B>(app: &S, db: &TestDb, game: Uuid) -> (String, String)
+where
+    S: actix_web::dev::Service<
+            actix_http::Request,
+            Response = actix_web::dev::ServiceResponse<B>,
+            Error = actix_web::Error,
+        >,
+    B: actix_web::body::MessageBody,
+{
+    let response = actix_test::call_service(
+        app,
+        db.get().uri(&format!("/v1/games/{game}/pgn")).to_request(),
+    )
+    .await;
+    assert_eq!(response.status().as_u16(), 200);
+    let pgn = String::from_utf8(actix_test::read_body(response).await.to_vec()).expect("utf-8");
+    let tag = |name: &str| {
+        pgn.lines()
+            .find_map(|line| {
+                line.strip_prefix(&format!("[{name} \""))
+                    .and_then(|rest| rest.strip_suffix("\"]"))
+            })
+            .unwrap_or_else(|| panic!("no {name} tag in {pgn}"))
+            .to_string()
+    };
+    (tag("Date"), tag("Result"))
+}
+
+#[actix_web::test]
+async fn a_pgn_import_keeps_the_games_own_date_and_its_pgn_writes_it() {
+    let db = TestDb::new().await;
+    let app = actix_test::init_service(arbiter::startup::app(db.state())).await;
+    let (status, report, _) = import(&app, &db.arbiter, DATED).await;
+    assert_eq!(status, 200, "{report}");
+    assert_eq!(report["imported"], 3, "{report}");
+    let today = chrono::Utc::now().format("%Y.%m.%d").to_string();
+    for (index, kept, written) in [
+        (0, Some("2019.07.14"), "2019.07.14"),
+        (1, Some("2019.07.??"), "2019.07.??"),
+        (2, None, today.as_str()),
+    ] {
+        let game = game_id(&report, index);
+        let (_, summary, _) = send(&app, db.get().uri(&format!("/v1/games/{game}"))).await;
+        assert_eq!(
+            summary["game"]["settings"]["date"].as_str(),
+            kept,
+            "game {index}: {summary}"
+        );
+        let (date, _) = exported_tags(&app, &db, game).await;
+        // The day the game is created in the log only where the file's date is unusable.
+        assert_eq!(date, written, "game {index}");
+    }
+    let notes = report["results"][2]["notes"].to_string();
+    assert!(
+        notes.contains("The Date tag `14/07/2019` is not a PGN date"),
+        "{notes}"
+    );
+    assert!(
+        !report["results"][0]["notes"].to_string().contains("Date"),
+        "{report}"
+    );
+    // The round's PGN (as relays read it) writes the game's own day too.
+    let response = actix_test::call_service(
+        &app,
+        db.get()
+            .uri("/v1/rounds/pgn?event=Dated%20Open&round=1")
+            .to_request(),
+    )
+    .await;
+    assert_eq!(response.status().as_u16(), 200);
+    let round = String::from_utf8(actix_test::read_body(response).await.to_vec()).expect("utf-8");
+    assert!(round.contains("[Date \"2019.07.14\"]"), "{round}");
+    assert!(round.contains("[Date \"2019.07.??\"]"), "{round}");
+    db.finish().await;
+}
+
+#[actix_web::test]
+async fn a_result_without_a_termination_is_kept_as_reported_and_a_stated_termination_decides_how_it_is_recorded()
+ {
+    let db = TestDb::new().await;
+    let app = actix_test::init_service(arbiter::startup::app(db.state())).await;
+    let (status, report, _) = import(&app, &db.arbiter, ENDINGS).await;
+    assert_eq!(status, 200, "{report}");
+    // 7.3 `Time forfeit`, 7.4 `Black resigns`, 7.5 no Termination: each game's log ends with
+    // the fact the file states, and its PGN gives back the file's result.
+    for (index, last_event, result) in [
+        (2, "flag", "1-0"),
+        (3, "resign", "1-0"),
+        (4, "arbiter_decision", "0-1"),
+    ] {
+        let game = game_id(&report, index);
+        let (_, page, _) = send(&app, db.get().uri(&format!("/v1/games/{game}/events"))).await;
+        let types: Vec<&str> = page["items"]
+            .as_array()
+            .expect("items")
+            .iter()
+            .filter_map(|e| e["event"]["type"].as_str())
+            .filter(|t| *t != "game_ended" && *t != "claim_ruled")
+            .collect();
+        assert_eq!(types.last(), Some(&last_event), "game {index}: {types:?}");
+        let (_, written) = exported_tags(&app, &db, game).await;
+        assert_eq!(written, result, "game {index}");
+    }
+    let game = game_id(&report, 4);
+    let (_, page, _) = send(&app, db.get().uri(&format!("/v1/games/{game}/events"))).await;
+    let reason = page["items"]
+        .as_array()
+        .expect("items")
+        .iter()
+        .find(|e| e["event"]["type"] == "arbiter_decision")
+        .map(|e| e["event"]["reason"].to_string())
+        .expect("the reported result");
+    assert!(
+        reason.contains("the file states no Termination"),
+        "{reason}"
+    );
+    db.finish().await;
+}
+
 #[test]
 fn time_controls_are_read_and_classified_by_the_fide_definitions() {
     let cases = [
@@ -647,5 +797,62 @@ async fn an_unterminated_comment_makes_its_game_unreadable_and_every_game_after_
     assert_eq!(results[1]["white"], "Swallowed, Sam");
     assert_eq!(results[1]["moves_stored"], 2);
     assert_eq!(results[2]["moves_stored"], 2);
+    db.finish().await;
+}
+
+/// A game on DGT clocks broadcast without readings, then one whose readings show the
+/// increment credited before the move (1:30:55 after a five-second 1.e4 at 90 min + 30 s).
+const DGT_ROUND: &str = "[Event \"Import Open 2026\"]\n[Round \"9.1\"]\n[White \"Plain, Pia\"]\n[Black \"Quiet, Quin\"]\n[TimeControl \"40/5400+30:1800+30\"]\n\n1. d4 d5 2. c4 e6 *\n\n[Event \"Import Open 2026\"]\n[Round \"9.2\"]\n[White \"Shown, Sam\"]\n[Black \"Read, Rui\"]\n[TimeControl \"40/5400+30:1800+30\"]\n\n1. e4 {[%clk 1:30:55]} e5 {[%clk 1:30:50]} *\n";
+
+#[actix_web::test]
+async fn the_clock_behaviour_given_with_the_import_is_taken_where_the_readings_do_not_show_one_and_the_readings_win_where_they_do()
+ {
+    let db = TestDb::new().await;
+    let app = actix_test::init_service(arbiter::startup::app(db.state())).await;
+    let (status, report, _) = send(
+        &app,
+        actix_test::TestRequest::post()
+            .uri("/v1/games/import?period_time_added=at_zero_both_clocks")
+            .insert_header(bearer(&db.arbiter))
+            .insert_header(("content-type", "application/x-chess-pgn"))
+            .set_payload(DGT_ROUND),
+    )
+    .await;
+    assert_eq!(status, 200, "{report}");
+    let settings_of = |index: usize| {
+        let game = game_id(&report, index);
+        let app = &app;
+        let db = &db;
+        async move {
+            let (_, detail, _) = send(app, db.get().uri(&format!("/v1/games/{game}"))).await;
+            detail["game"]["settings"]["clock_behaviour"].clone()
+        }
+    };
+    // No readings: the import's word, the other part left at its default.
+    assert_eq!(
+        settings_of(0).await,
+        serde_json::json!({"period_time_added": "at_zero_both_clocks", "increment_credit": "after_press"})
+    );
+    let notes = report["results"][0]["notes"].to_string();
+    assert!(notes.contains("given with the import"), "{notes}");
+    // Readings that show the increment credited before the move: what they show.
+    assert_eq!(
+        settings_of(1).await,
+        serde_json::json!({"period_time_added": "at_control_press", "increment_credit": "before_move"})
+    );
+    let notes = report["results"][1]["notes"].to_string();
+    assert!(notes.contains("The clock readings show"), "{notes}");
+
+    // A value that is none of the behaviours is refused, the parameter named.
+    let reply = send(
+        &app,
+        actix_test::TestRequest::post()
+            .uri("/v1/games/import?period_time_added=at_midnight")
+            .insert_header(bearer(&db.arbiter))
+            .set_payload(DGT_ROUND),
+    )
+    .await;
+    assert_eq!(reply.0, 400, "{}", reply.1);
+    assert_eq!(reply.1["field"], "period_time_added", "{}", reply.1);
     db.finish().await;
 }

@@ -2,7 +2,7 @@
 //! (and `Secure` behind a proxy that terminates TLS), and sessions ending when idle, past
 //! their lifetime, or with their token.
 
-use crate::support::TestDb;
+use crate::support::{TestDb, send};
 use actix_web::test;
 
 /// The origin of in-process requests (actix's test requests are addressed to localhost:8080).
@@ -1265,5 +1265,48 @@ async fn the_floor_says_a_board_not_started_is_not_started_and_keeps_a_finished_
     );
     assert!(row_of(1).contains("in progress"), "{}", row_of(1));
     assert!(row_of(2).contains("not started"), "{}", row_of(2));
+    db.finish().await;
+}
+
+#[actix_web::test]
+async fn the_desk_records_the_position_the_arbiter_reconstructed_and_play_goes_on_from_it() {
+    let db = TestDb::new().await;
+    let app = test::init_service(arbiter::startup::app(db.state())).await;
+    let game = crate::support::create_game(&app, &db).await;
+    let cookie = signed_in(&app, &db.arbiter).await;
+    let page = page_text(&app, &format!("/office/games/{game}"), &cookie).await;
+    assert!(
+        page.contains("value=\"position_reconstructed\""),
+        "the decision form offers it"
+    );
+    // 7.6: pieces displaced before the first move; the start position reinstated at move 1.
+    let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+    let status = send_desk_form(
+        &app,
+        &cookie,
+        game,
+        "form-decision",
+        vec![
+            ("decision", "position_reconstructed".to_string()),
+            ("fen", start.to_string()),
+            (
+                "reason",
+                "7.6: the knights stood on the wrong squares; the initial position set up"
+                    .to_string(),
+            ),
+        ],
+    )
+    .await;
+    assert_eq!(status, 303);
+    let (_, view, _) = send(&app, db.get().uri(&format!("/v1/games/{game}"))).await;
+    assert_eq!(
+        view["state"]["reconstructed_positions"][0]["fen"], start,
+        "{view}"
+    );
+    let page = page_text(&app, &format!("/office/games/{game}"), &cookie).await;
+    assert!(
+        page.contains("reconstructs the position"),
+        "the timeline tells it"
+    );
     db.finish().await;
 }

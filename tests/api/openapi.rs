@@ -133,8 +133,10 @@ fn every_union_names_its_variants_and_is_discriminated_by_type() {
             "Event",
             "FairPlayFact",
             "NewEventRequest",
+            "PlayerStatus",
             "RecordedEvent",
-            "ServiceEvent"
+            "ServiceEvent",
+            "TournamentEntry"
         ]
     );
 

@@ -398,3 +398,126 @@ fn given_a_clock_count_behind_the_log_when_the_desk_lists_the_readings_then_it_s
     assert!(panel.contains("move_count_set"), "{panel}");
     assert!(panel.contains("6.10.2"), "{panel}");
 }
+
+#[actix_web::test]
+async fn given_scoresheets_that_stop_at_move_32_when_the_arbiter_records_the_position_reconstructed_at_move_41_then_play_continues_from_it_the_flag_reached_the_control_the_pgn_starts_again_from_it_and_the_audit_reproduces()
+ {
+    let db = TestDb::new().await;
+    let app = test::init_service(arbiter::startup::app(db.state())).await;
+    // 40 moves in 90 minutes, then 30 minutes, no increment (8.4 lapses under five minutes).
+    let mut settings = with_control(json!({"periods": [
+        {"time_ms": 5_400_000, "moves": 40}, {"time_ms": 1_800_000}
+    ]}));
+    settings["start_fen"] =
+        json!("r1bq1rk1/pppp1ppp/2n2n2/2b1p3/2B1P3/2N2N2/PPPP1PPP/R1BQ1RK1 w - - 0 30");
+    let (status, body, _) = send(&app, db.post().uri("/v1/games").set_json(settings)).await;
+    assert_eq!(status, 201, "{body}");
+    let game: uuid::Uuid = body["game"]["game_id"]
+        .as_str()
+        .and_then(|s| s.parse().ok())
+        .expect("id");
+    let moves: Vec<Value> = [
+        ("white", "d3"),
+        ("black", "d6"),
+        ("white", "h3"),
+        ("black", "h6"),
+        ("white", "a3"),
+        ("black", "a6"),
+    ]
+    .iter()
+    .map(|(by, san)| json!({"type": "move", "by": by, "san": san}))
+    .collect();
+    let (status, body) = crate::support::append(&app, &db, game, 1, Value::Array(moves)).await;
+    assert_eq!(status, 201, "{body}");
+    let seq = body["last_seq"].as_u64().expect("seq");
+
+    // White's flag fell; the game reconstructed on a second board shows 40 moves each
+    // (2023 8.5.3). The arbiter records that position with the clocks as they stand (7.1).
+    let reconstructed =
+        "r1bq1rk1/1pp2pp1/p1np1n1p/2b1p3/2B1P3/P1NP1N1P/1PP2PP1/R1BQ1RK1 w - - 16 41";
+    let (status, body) = crate::support::append(
+        &app,
+        &db,
+        game,
+        seq,
+        json!([
+            {"type": "arbiter_decision", "decision": "position_reconstructed",
+             "fen": reconstructed,
+             "reason": "No complete scoresheet after White's flag fell: reconstructed on a second board (8.5.3), 40 moves each",
+             "clock": {"white_ms": 0, "black_ms": 120_000}},
+            {"type": "flag", "side": "white"},
+            {"type": "move", "by": "white", "san": "Kh1"}
+        ]),
+    )
+    .await;
+    assert_eq!(status, 201, "{body}");
+    let types: Vec<&str> = body["events"]
+        .as_array()
+        .expect("events")
+        .iter()
+        .filter_map(|e| e["event"]["type"].as_str())
+        .collect();
+    assert_eq!(
+        types,
+        vec!["arbiter_decision", "flag", "penalty_applied", "move"],
+        "{body}"
+    );
+    assert_eq!(body["events"][2]["event"]["add_ms"], 1_800_000, "{body}");
+
+    // Play went on from the reconstructed position, numbered from it.
+    let (_, view, _) = send(&app, db.get().uri(&format!("/v1/games/{game}"))).await;
+    let state = &view["state"];
+    assert_eq!(
+        state["fen"], "r1bq1rk1/1pp2pp1/p1np1n1p/2b1p3/2B1P3/P1NP1N1P/1PP2PP1/R1BQ1R1K b - - 17 41",
+        "{state}"
+    );
+    assert_eq!(
+        state["reconstructed_positions"][0]["fen"], reconstructed,
+        "{state}"
+    );
+    assert_eq!(
+        state["time_control"]["white"]["moves_completed"], 40,
+        "{state}"
+    );
+    assert_eq!(
+        state["time_control"]["white"]["last_period"], true,
+        "{state}"
+    );
+
+    let (status, pgn, _) = send(&app, db.get().uri(&format!("/v1/games/{game}/pgn"))).await;
+    assert_eq!(status, 200);
+    let pgn = pgn.as_str().expect("text").to_string();
+    assert!(pgn.contains(&format!("[FEN \"{reconstructed}\"]")), "{pgn}");
+    let movetext = pgn.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        movetext.contains("32. a3 a6 {The arbiter reconstructed the position the board should show (7.5.1, 7.6, 8.5.3, 7.1)"),
+        "{pgn}"
+    );
+    assert!(
+        movetext.contains(
+            "{the game continues from the position the arbiter reconstructed (event 8)} 41. Kh1"
+        ),
+        "{pgn}"
+    );
+
+    let (status, audit, _) = send(&app, db.get().uri(&format!("/v1/games/{game}/audit"))).await;
+    assert_eq!(status, 200, "{audit}");
+    assert_eq!(audit["verdict"], "reproduced", "{audit}");
+
+    // Without a FEN the decision is refused, saying what to give.
+    let last = view["game"]["last_seq"].as_u64().unwrap_or(seq + 4);
+    let (status, body) = crate::support::append(
+        &app,
+        &db,
+        game,
+        last,
+        json!([{"type": "arbiter_decision", "decision": "position_reconstructed", "reason": "?"}]),
+    )
+    .await;
+    assert_eq!(status, 422, "{body}");
+    assert!(
+        body["detail"].as_str().unwrap_or_default().contains("fen"),
+        "{body}"
+    );
+    db.finish().await;
+}

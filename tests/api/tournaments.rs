@@ -570,3 +570,50 @@ async fn a_file_in_the_older_conventions_loads_with_a_note_for_each_thing_kept_o
     assert_eq!(&line[57..79], "            1946/03/12", "{line}");
     db.finish().await;
 }
+
+#[actix_web::test]
+async fn a_board_resumed_from_a_position_takes_its_move_count_and_clock_readings_from_the_round_overrides()
+ {
+    let db = TestDb::new().await;
+    let app = app!(db);
+    let mut settings = city_open();
+    settings["time_control"] = json!({"preset": "fide_standard"});
+    let id = create(&app, &db, settings).await;
+    // Board 1 is an adjourned game resumed at move 41, its FEN written from move 1.
+    let fen = "r1bq1rk1/pppp1ppp/2n2n2/2b1p3/2B1P3/2N2N2/PPPP1PPP/R1BQ1RK1 w - - 0 1";
+    let board = json!({
+        "start_fen": fen,
+        "start_moves_completed": {"white": 40, "black": 40},
+        "start_clocks": {"white_ms": 1_500_000, "black_ms": 1_200_000}
+    });
+    let pairings = json!({"pairings": [
+        {"board": 1, "white": {"name": "Sokolova, Anna"}, "black": {"name": "Meier, Jan"}}
+    ], "overrides": {"1": board}});
+    let uri = format!("/v1/tournaments/{id}/rounds/1/pairings");
+    let (status, loaded, _) = send(&app, db.post().uri(&uri).set_json(&pairings)).await;
+    assert_eq!(status, 201, "{loaded}");
+    let game = loaded["games"][0]["game_id"].as_str().expect("id");
+    let (_, detail, _) = send(&app, db.get().uri(&format!("/v1/games/{game}"))).await;
+    let stored = &detail["game"]["settings"];
+    assert_eq!(
+        stored["start_moves_completed"],
+        board["start_moves_completed"]
+    );
+    assert_eq!(stored["start_clocks"], board["start_clocks"]);
+    let control = &detail["state"]["time_control"];
+    assert_eq!(control["white"]["moves_completed"], 40, "{control}");
+    assert_eq!(control["white"]["period"], 2, "{control}");
+
+    // A count that does not fit the side to move refuses the load, the board and field named.
+    let mut wrong = pairings.clone();
+    wrong["overrides"]["1"]["start_moves_completed"] = json!({"white": 41, "black": 40});
+    let uri = format!("/v1/tournaments/{id}/rounds/2/pairings");
+    let reply = send(&app, db.post().uri(&uri).set_json(&wrong)).await;
+    assert_problem(&reply, 422, "invalid_field");
+    assert_eq!(
+        reply.1["field"], "board 1: start_moves_completed",
+        "{}",
+        reply.1
+    );
+    db.finish().await;
+}

@@ -762,6 +762,8 @@ pub(crate) async fn venue(office: &Office, db: &TestDb) -> Vec<String> {
         "FA Ane Etxeberria",
         "FA Jon Agirre"
     ]);
+    // The standings page and the report show a column per tie-break.
+    settings["tie_breaks"] = json!(["BH/C1", "BH", "SB", "DE", "ARO"]);
     let (status, tournament) = api(
         office,
         &db.arbiter,

@@ -40,8 +40,10 @@ async fn new_game_through(store: &arbiter::store::Store) -> Uuid {
 #[actix_web::test]
 async fn expected_seq_zero_on_an_existing_game_answers_409_with_the_current_seq_warm_or_not() {
     let db = TestDb::new().await;
+    // Created by another instance (the one that creates a game keeps it warm).
+    let creator = test::init_service(arbiter::startup::app(db.state())).await;
+    let game = create_game(&creator, &db).await;
     let app = test::init_service(arbiter::startup::app(db.state())).await;
-    let game = create_game(&app, &db).await;
     let one_move = json!([{"type": "move", "by": "white", "san": "e4"}]);
     // Not warm yet: the game is folded from its log first.
     let (status, body) = append(&app, &db, game, 0, one_move.clone()).await;
@@ -1187,5 +1189,46 @@ async fn a_group_writer_gives_its_connection_back_to_the_pool_as_soon_as_nothing
     for game in games {
         assert!(db.store.verify_chain(game).await.unwrap().intact);
     }
+    db.finish().await;
+}
+
+#[actix_web::test]
+async fn a_game_created_through_the_api_is_warm_and_judged_on_that_state_as_on_its_folded_log() {
+    let db = TestDb::new().await;
+    let state = db.state();
+    let app = test::init_service(arbiter::startup::app(state.clone())).await;
+    let game = create_game(&app, &db).await;
+    assert!(
+        state.arbitration.is_warm(game),
+        "kept warm from its creation"
+    );
+    // A stale first append is still told the current seq.
+    let one_move = json!([{"type": "move", "by": "white", "san": "e4"}]);
+    let (status, body) = append(&app, &db, game, 0, one_move.clone()).await;
+    assert_eq!(status, 409, "{body}");
+    assert_eq!(body["current_seq"], 1, "{body}");
+    let moves = json!([
+        {"type": "move", "by": "white", "san": "e4"},
+        {"type": "move", "by": "black", "san": "e5"},
+        {"type": "resign", "by": "black"}
+    ]);
+    let (status, body) = append(&app, &db, game, 1, moves.clone()).await;
+    assert_eq!(status, 201, "{body}");
+    // The same appends on a game that another instance created (folded from its log) get
+    // the same answers, decision for decision.
+    let creator = test::init_service(arbiter::startup::app(db.state())).await;
+    let other = create_game(&creator, &db).await;
+    let (status, folded) = append(&app, &db, other, 1, moves).await;
+    assert_eq!(status, 201, "{folded}");
+    let kinds = |body: &Value| -> Vec<(Value, Value)> {
+        body["events"]
+            .as_array()
+            .expect("events")
+            .iter()
+            .map(|e| (e["seq"].clone(), e["event"].clone()))
+            .collect()
+    };
+    assert_eq!(kinds(&body), kinds(&folded));
+    assert_eq!(body["last_seq"], 5, "the resignation ends the game: {body}");
     db.finish().await;
 }

@@ -87,6 +87,8 @@ export function describe(envelope: Schemas["EventEnvelope"]): string {
             return `${envelope.seq}: play resumes (${event.article}), ${event.white_ms} / ${event.black_ms} ms`;
         case "appeal_dismissed":
             return `${envelope.seq}: appeal against ${event.against_seq} dismissed (${event.article})`;
+        case "appeal_upheld":
+            return `${envelope.seq}: appeal against ${event.against_seq} upheld (${event.article})`;
         default: {
             const unknown: never = event;
             return unknown;

@@ -604,3 +604,125 @@ fn the_arbiters_choice_to_reduce_the_offenders_time_needs_the_time_and_takes_it_
         assert_eq!(refused.field, "record.fact.decision.time_ms");
     }
 }
+
+#[test]
+fn a_lesser_penalty_of_12_9_6_with_the_opponent_scoring_half_ends_the_game_0_to_half() {
+    for (edition, cited) in [
+        (LawsEdition::Y2018, "11.3.2.1, 11.3.2.2"),
+        (LawsEdition::Y2023, "11.3.2, 11.3.2.2"),
+    ] {
+        // Given regulations that write "loss, the opponent scores ½" (12.9.6 as the lesser
+        // penalty of 11.3.2.2, the opponent's score set at a draw).
+        let regulations = DeviceRegulations {
+            lesser_penalty: Some(PenaltyOption::GameLost),
+            lesser_penalty_opponent_score: Some(OpponentScore::Draw),
+            ..DeviceRegulations::default()
+        };
+        let ctx = context(edition, &regulations, false, &[]);
+        // When a phone is found on White's person.
+        let ruled = ruling(
+            &ctx,
+            &record(Some(Side::White), phone(DeviceLocation::OnPerson, false)),
+        )
+        .expect("no choice")
+        .expect("a ruling");
+        // Then the ruling is that lesser penalty, citing 11.3.2.2 and 12.9.6 with the score.
+        assert_eq!(ruled.outcome, RulingOutcome::LesserPenalty, "{edition:?}");
+        assert_eq!(ruled.article, cited);
+        assert_eq!(ruled.penalty, Some(PenaltyOption::GameLost));
+        assert_eq!(ruled.penalty_article.as_deref(), Some("12.9.6"));
+        assert_eq!(ruled.opponent_score, Some(OpponentScore::Draw));
+        assert!(
+            ruled.reason.contains("12.9.6") && ruled.reason.contains("½"),
+            "{}",
+            ruled.reason
+        );
+        assert_eq!(ruled.ends_game(), Some(Side::White));
+        // And the public row ends the game with White's loss and ½ for Black.
+        let forfeit = forfeit_of(edition, &ruled).expect("the ruling ends the game");
+        assert_eq!(forfeit.opponent_score, Some(OpponentScore::Draw));
+        assert_eq!(forfeit.article, "11.3.2.2, 12.9.6");
+        let mut table = Table::new(None);
+        table.play("e4");
+        let decisions = table
+            .record(RecordedEvent::FairPlay {
+                sealed: "e".repeat(64),
+                forfeit: Some(forfeit),
+                time_penalty: None,
+            })
+            .expect("accepted");
+        let (result, termination, article) = ended(&decisions).expect("the game ends");
+        assert_eq!(result, GameResult::WhiteLosesBlackHalf, "{edition:?}");
+        assert_eq!(result.pgn(), "0-1/2");
+        assert_eq!(termination, Termination::Arbiter);
+        assert_eq!(article, "11.3.2.2, 12.9.6");
+    }
+}
+
+#[test]
+fn a_lesser_penalty_of_12_9_6_with_the_opponents_win_or_no_score_is_the_loss_itself() {
+    for score in [None, Some(OpponentScore::Win)] {
+        let regulations = DeviceRegulations {
+            lesser_penalty: Some(PenaltyOption::GameLost),
+            lesser_penalty_opponent_score: score,
+            ..DeviceRegulations::default()
+        };
+        let ctx = context(LawsEdition::Y2023, &regulations, false, &[]);
+        let ruled = ruling(
+            &ctx,
+            &record(Some(Side::Black), phone(DeviceLocation::OnPerson, false)),
+        )
+        .expect("no choice")
+        .expect("a ruling");
+        assert_eq!(ruled.outcome, RulingOutcome::Loss, "{score:?}");
+        let forfeit = forfeit_of(LawsEdition::Y2023, &ruled).expect("the loss");
+        assert_eq!(forfeit.opponent_score, None, "the opponent wins");
+        assert_eq!(forfeit.article, "11.3.2.2");
+    }
+}
+
+#[test]
+fn the_arbiters_12_9_6_with_a_draw_or_a_loss_for_the_opponent_ends_the_game_with_that_score() {
+    let regulations = DeviceRegulations::default();
+    let ctx = context(LawsEdition::Y2023, &regulations, false, &[]);
+    for (score, loser, expected) in [
+        (
+            OpponentScore::Draw,
+            Side::Black,
+            GameResult::BlackLosesWhiteHalf,
+        ),
+        (
+            OpponentScore::Draw,
+            Side::White,
+            GameResult::WhiteLosesBlackHalf,
+        ),
+        (OpponentScore::Loss, Side::White, GameResult::BothLose),
+        (OpponentScore::Win, Side::White, GameResult::BlackWins),
+    ] {
+        // Given a device in a bag the regulations do not allow: the arbiter chooses 12.9.6.
+        let mut found = phone(DeviceLocation::InBag, true);
+        if let FairPlayFact::DeviceFound { decision, .. } = &mut found {
+            *decision = Some(ArbiterChoice {
+                penalty: PenaltyOption::GameLost,
+                reason: Some("the phone rang twice".into()),
+                opponent_score: Some(score),
+                time_ms: None,
+            });
+        }
+        let ruled = ruling(&ctx, &record(Some(loser), found))
+            .expect("a complete choice")
+            .expect("a ruling");
+        assert_eq!(ruled.ends_game(), Some(loser), "{score:?}");
+        let mut table = Table::new(None);
+        let decisions = table
+            .record(RecordedEvent::FairPlay {
+                sealed: "f".repeat(64),
+                forfeit: forfeit_of(LawsEdition::Y2023, &ruled),
+                time_penalty: None,
+            })
+            .expect("accepted");
+        let (result, _, article) = ended(&decisions).expect("the game ends");
+        assert_eq!(result, expected, "{score:?} for {loser:?}'s opponent");
+        assert_eq!(article, "12.9.6");
+    }
+}

@@ -56,6 +56,7 @@ pub fn settings(fen: Option<&str>, kind: TimeControlKind) -> GameSettings {
         board: None,
         site: None,
         start_fen: fen.map(str::to_string),
+        date: None,
         start_moves_completed: None,
         start_clocks: None,
         time_control: TimeControl::from_legacy(kind, 5_400_000, 0),

@@ -1,0 +1,227 @@
+//! Players' statuses on the tournament's page (issue 35, item 6): every withdrawal,
+//! expulsion, requested bye and late entry with who recorded it, when and why, and for an
+//! arbiter of the event the form that records one ([`crate::app::player_status::record`], the
+//! same service as `POST /v1/tournaments/{id}/players/status`).
+
+use super::PREFIX;
+use super::error::WebError;
+use super::layout;
+use super::session::{Fields, Flash, Posted, Viewer, leave_flash};
+use crate::app::player_status::{self, StatusError};
+use crate::app::trf::TrfError;
+use crate::state::AppState;
+use crate::tournament::Tournament;
+use crate::tournament_log::{ByePoints, LoggedEntry, PlayerStatus};
+use actix_web::{HttpResponse, web};
+use maud::{Markup, html};
+use uuid::Uuid;
+
+/// The flash's form name.
+const FORM: &str = "player-status";
+
+/// The statuses panel of `tournament`'s page: the statuses in the log, and the form for a
+/// viewer who may record.
+pub fn panel(viewer: &Viewer, tournament: &Tournament, log: &[LoggedEntry]) -> Markup {
+    let statuses = player_status::statuses(log);
+    let may_write = viewer.is_arbiter()
+        && viewer
+            .principal
+            .may_create_game(&tournament.settings.name)
+            .is_ok();
+    let flash = viewer.flash_for(FORM);
+    let value = |name: &str| {
+        flash
+            .as_ref()
+            .filter(|f| f.refused)
+            .and_then(|f| f.values.get(name).cloned())
+            .unwrap_or_default()
+    };
+    let hall = layout::HallTime::of(Some(tournament));
+    html! {
+        section.panel #player-status {
+            h2 { "Players' statuses" }
+            @if statuses.is_empty() {
+                p.hint { "No withdrawal, expulsion, requested bye or late entry recorded." }
+            } @else {
+                table.list {
+                    thead { tr { th { (hall.heading()) } th { "Status" } th { "Reason" } th { "Recorded by" } } }
+                    tbody {
+                        @for (logged, status) in &statuses {
+                            tr {
+                                td.nowrap { (hall.timestamp(logged.recorded_at)) }
+                                td { (status.describe(None)) }
+                                td { (status.reason()) }
+                                td { (layout::recorder(&logged.recorded_by)) }
+                            }
+                        }
+                    }
+                }
+            }
+            p.hint {
+                "The rounds a player does not play take their codes from these: Z (a known absence) after a "
+                "withdrawal or an expulsion and before a late entry, H or Z for a requested bye. "
+                "Players are named by their start rank in the report (TRF) and the standings."
+            }
+            @if may_write {
+                @if let Some(f) = flash.as_ref().filter(|f| f.refused) {
+                    p.refusal role="alert" { (f.message) }
+                }
+                form.grid method="post" action={ (PREFIX) "/events/" (tournament.tournament_id) "/players" } {
+                    (layout::csrf_field(viewer))
+                    label for="status_kind" { "Status" }
+                    select #status_kind name="kind" {
+                        @for (kind, label) in [("withdrawal", "Withdrawal"), ("expulsion", "Expulsion"),
+                                               ("bye_request", "Requested bye"), ("late_entry", "Late entry")] {
+                            option value=(kind) selected[value("kind") == kind] { (label) }
+                        }
+                    }
+                    label for="status_start" { "Start rank" }
+                    input #status_start name="start_number" inputmode="numeric" value=(value("start_number"));
+                    label for="status_round" { "Round (from)" }
+                    input #status_round name="round" inputmode="numeric" required value=(value("round"));
+                    label for="status_points" { "Bye" }
+                    select #status_points name="points" {
+                        option value="half" selected[value("points") != "zero"] { "Half a point (H)" }
+                        option value="zero" selected[value("points") == "zero"] { "No point (Z)" }
+                    }
+                    label for="status_name" { "Late entrant's name" }
+                    input #status_name name="name" maxlength="33" placeholder="Lastname, Firstname" value=(value("name"));
+                    label for="status_fide" { "FIDE id" }
+                    input #status_fide name="fide_id" inputmode="numeric" value=(value("fide_id"));
+                    label for="status_rating" { "Rating" }
+                    input #status_rating name="rating" inputmode="numeric" value=(value("rating"));
+                    label for="status_federation" { "Federation" }
+                    input #status_federation name="federation" maxlength="3" value=(value("federation"));
+                    label for="status_reason" { "Reason" }
+                    textarea #status_reason name="reason" rows="2" maxlength="500" required { (value("reason")) }
+                    div.actions { button.primary type="submit" { "Record the status" } }
+                }
+                p.hint {
+                    "A withdrawal or an expulsion and a requested bye name the player by start rank; a late "
+                    "entry by name (and FIDE id, rating, federation), and is given the next start rank. "
+                    "A status is never changed: a later entry answers it."
+                }
+            }
+        }
+    }
+}
+
+/// A number field, or what to change.
+fn number<T: std::str::FromStr>(fields: &Fields, name: &str, label: &str) -> Result<T, String> {
+    let text = fields.require(name, label)?;
+    text.parse()
+        .map_err(|_| format!("{label} `{text}` is not a number."))
+}
+
+/// An optional number field.
+fn optional<T: std::str::FromStr>(
+    fields: &Fields,
+    name: &str,
+    label: &str,
+) -> Result<Option<T>, String> {
+    fields
+        .get(name)
+        .map(|_| number(fields, name, label))
+        .transpose()
+}
+
+/// The status the form describes.
+fn status_from(fields: &Fields) -> Result<PlayerStatus, String> {
+    let round = number(fields, "round", "The round")?;
+    let reason = fields.require("reason", "The reason")?.to_string();
+    let start = || number(fields, "start_number", "The start rank");
+    Ok(match fields.get("kind").unwrap_or("") {
+        "withdrawal" => PlayerStatus::Withdrawal {
+            start_number: start()?,
+            from_round: round,
+            reason,
+        },
+        "expulsion" => PlayerStatus::Expulsion {
+            start_number: start()?,
+            from_round: round,
+            reason,
+        },
+        "bye_request" => PlayerStatus::ByeRequest {
+            start_number: start()?,
+            round,
+            points: if fields.get("points") == Some("zero") {
+                ByePoints::Zero
+            } else {
+                ByePoints::Half
+            },
+            reason,
+        },
+        "late_entry" => PlayerStatus::LateEntry {
+            name: fields
+                .require("name", "The late entrant's name")?
+                .to_string(),
+            fide_id: optional(fields, "fide_id", "The FIDE id")?,
+            rating: optional(fields, "rating", "The rating")?,
+            federation: fields.get("federation").map(str::to_uppercase),
+            start_number: optional(fields, "start_number", "The start rank")?,
+            from_round: round,
+            reason,
+        },
+        other => {
+            return Err(format!(
+                "`{other}` is not a status: choose one in the list."
+            ));
+        }
+    })
+}
+
+/// `POST /office/events/{id}/players`: records a player's status.
+pub async fn record(
+    state: web::Data<AppState>,
+    posted: Posted,
+    id: web::Path<Uuid>,
+) -> Result<HttpResponse, WebError> {
+    let Posted { viewer, fields } = posted;
+    let tournament_id = id.into_inner();
+    let tournament = state
+        .store
+        .tournament(tournament_id)
+        .await?
+        .ok_or_else(|| {
+            WebError::NotFound(format!("There is no tournament with id {tournament_id}."))
+        })?;
+    viewer
+        .principal
+        .may_create_game(&tournament.settings.name)?;
+    let outcome = match status_from(&fields) {
+        Ok(status) => {
+            let recorder = viewer.principal.recorder();
+            match player_status::record(&state.arbitration, &tournament, status, &recorder).await {
+                Ok(logged) => Ok(logged),
+                Err(StatusError::Invalid(problem)) => Err(problem.message),
+                Err(StatusError::Report(TrfError::Record(error))) => return Err(error.into()),
+                Err(StatusError::Report(TrfError::Store(error))) => return Err(error.into()),
+                Err(StatusError::Report(TrfError::Unreadable(message))) => Err(message),
+            }
+        }
+        Err(message) => Err(message),
+    };
+    let flash = match outcome {
+        Ok(logged) => Flash {
+            form: FORM.into(),
+            refused: false,
+            message: match &logged.entry {
+                crate::tournament_log::TournamentEntry::PlayerStatus { status } => {
+                    format!("Recorded: {}.", status.describe(None))
+                }
+                _ => "Recorded.".into(),
+            },
+            ..Flash::default()
+        },
+        Err(message) => Flash {
+            form: FORM.into(),
+            refused: true,
+            message: format!("Nothing was recorded: {message}"),
+            values: fields.0.clone(),
+            code: None,
+        },
+    };
+    leave_flash(&state, &viewer, &flash).await?;
+    let back = format!("{PREFIX}/events/{tournament_id}#player-status");
+    Ok(layout::see_other(&layout::after_write(&state, &back).await))
+}
