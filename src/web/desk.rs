@@ -32,7 +32,7 @@ use crate::store::{EventEnvelope, GameSummary, Store, StoreError};
 use actix_web::{HttpResponse, web};
 use maud::{Markup, html};
 use serde::Deserialize;
-use std::collections::HashSet;
+use std::collections::{BTreeMap, HashSet};
 use uuid::Uuid;
 
 /// What the desk shows.
@@ -379,25 +379,22 @@ fn scoresheet(view: &GameView, game: &Game, log: &[EventEnvelope]) -> Markup {
         .and_then(|fen| fen.split_whitespace().nth(5))
         .and_then(|n| n.parse::<usize>().ok())
         .unwrap_or(1);
-    let mut rows: Vec<(usize, Option<usize>, Option<usize>)> = Vec::new();
-    let mut index = 0;
-    let mut number = start_move;
-    if !white_first && !view.scoresheet.is_empty() {
-        rows.push((number, None, Some(0)));
-        index = 1;
-        number += 1;
-    }
-    while index < view.scoresheet.len() {
-        let black = (index + 1 < view.scoresheet.len()).then_some(index + 1);
-        rows.push((number, Some(index), black));
-        index += 2;
-        number += 1;
-    }
+    let rows = scoresheet_rows(view, white_first, start_move);
+    // A ply that no move event made (a reconstructed position, an illegal move that stood)
+    // has no move record: the clock of ply `i` is that of the record counted without them.
+    let unrecorded: Vec<usize> = view
+        .reconstructed_positions
+        .iter()
+        .map(|r| r.ply)
+        .chain(view.stood_illegal_moves.iter().map(|s| s.ply))
+        .filter_map(|ply| ply.checked_sub(1))
+        .collect();
+    let record_of = |i: usize| i - unrecorded.iter().filter(|&&u| u < i).count();
     let cell = |i: Option<usize>| {
         html! {
             @if let Some(i) = i {
                 span.san { (view.scoresheet[i]) }
-                @if let Some(ms) = clock_of(i) { span.clk { (layout::clock(Some(ms))) } }
+                @if let Some(ms) = clock_of(record_of(i)) { span.clk { (layout::clock(Some(ms))) } }
             } @else { "…" }
         }
     };
@@ -406,12 +403,70 @@ fn scoresheet(view: &GameView, game: &Game, log: &[EventEnvelope]) -> Markup {
             thead { tr { th.num { "#" } th { "White" } th { "Black" } } }
             tbody {
                 @if rows.is_empty() { tr { td colspan="3" { "No move yet." } } }
-                @for (n, w, b) in &rows {
-                    tr { td.num { (n) } td { (cell(*w)) } td { (cell(*b)) } }
+                @for row in &rows {
+                    @match row {
+                        ScoresheetRow::Moves(n, w, b) => {
+                            tr { td.num { (n) } td { (cell(*w)) } td { (cell(*b)) } }
+                        }
+                        ScoresheetRow::Reconstructed(n) => {
+                            tr.reconstructed { td colspan="3" { "Position reconstructed by the arbiter; play continues from move " (n) } }
+                        }
+                    }
                 }
             }
         }
     }
+}
+
+/// A line of the desk's scoresheet.
+#[derive(Debug, PartialEq, Eq)]
+enum ScoresheetRow {
+    /// A move number with the indexes of White's and Black's moves in the view's scoresheet.
+    Moves(usize, Option<usize>, Option<usize>),
+    /// The arbiter reconstructed the position (7.5.1, 7.6, 8.5.3); the numbering starts again
+    /// from this move, as the position's FEN gives it.
+    Reconstructed(usize),
+}
+
+/// The scoresheet's lines: moves in pairs, numbered from `start_move`, a reconstructed
+/// position on a line of its own after which the numbering and the side to move are the
+/// reconstructed position's.
+fn scoresheet_rows(view: &GameView, white_first: bool, start_move: usize) -> Vec<ScoresheetRow> {
+    let reconstructed: BTreeMap<usize, &str> = view
+        .reconstructed_positions
+        .iter()
+        .filter_map(|r| Some((r.ply.checked_sub(1)?, r.fen.as_str())))
+        .collect();
+    let plies = view.scoresheet.len();
+    let mut rows = Vec::new();
+    let (mut index, mut number, mut white) = (0, start_move, white_first);
+    while index < plies {
+        if let Some(fen) = reconstructed.get(&index) {
+            let mut fields = fen.split_whitespace();
+            white = fields.nth(1) != Some("b");
+            number = fields.nth(3).and_then(|n| n.parse().ok()).unwrap_or(number);
+            rows.push(ScoresheetRow::Reconstructed(number));
+            index += 1;
+            continue;
+        }
+        if !white {
+            rows.push(ScoresheetRow::Moves(number, None, Some(index)));
+            index += 1;
+            number += 1;
+            white = true;
+            continue;
+        }
+        let black =
+            (index + 1 < plies && !reconstructed.contains_key(&(index + 1))).then_some(index + 1);
+        rows.push(ScoresheetRow::Moves(number, Some(index), black));
+        index += if black.is_some() { 2 } else { 1 };
+        if black.is_some() {
+            number += 1;
+        } else {
+            white = false;
+        }
+    }
+    rows
 }
 
 /// The facts of the position next to the diagram.

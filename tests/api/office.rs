@@ -1310,3 +1310,61 @@ async fn the_desk_records_the_position_the_arbiter_reconstructed_and_play_goes_o
     );
     db.finish().await;
 }
+
+#[actix_web::test]
+async fn the_desk_scoresheet_numbers_the_moves_after_a_reconstructed_position_from_it() {
+    let db = TestDb::new().await;
+    let app = test::init_service(arbiter::startup::app(db.state())).await;
+    let game = crate::support::create_game(&app, &db).await;
+    let cookie = signed_in(&app, &db.arbiter).await;
+    let moves = serde_json::json!([
+        {"type": "move", "by": "white", "san": "e4"},
+        {"type": "move", "by": "black", "san": "e5"},
+        {"type": "move", "by": "white", "san": "Nf3"},
+    ]);
+    let (status, body) = crate::support::append(&app, &db, game, 1, moves).await;
+    assert_eq!(status, 201, "{body}");
+    // 8.5.3: the scoresheets show 2... Nc6 3. Bb5 played on the board; the arbiter sets up the
+    // position after them, Black to move at move 3.
+    let fen = "r1bqkbnr/pppp1ppp/2n5/1B2p3/4P3/5N2/PPPP1PPP/RNBQK2R b KQkq - 3 3";
+    let status = send_desk_form(
+        &app,
+        &cookie,
+        game,
+        "form-decision",
+        vec![
+            ("decision", "position_reconstructed".to_string()),
+            ("fen", fen.to_string()),
+            (
+                "reason",
+                "8.5.3: the moves 2... Nc6 3. Bb5 were played and not recorded".to_string(),
+            ),
+        ],
+    )
+    .await;
+    assert_eq!(status, 303);
+    let reply = serde_json::json!([{"type": "move", "by": "black", "san": "a6"}]);
+    let (status, body) = crate::support::append(&app, &db, game, 5, reply).await;
+    assert_eq!(status, 201, "{body}");
+    let page = page_text(&app, &format!("/office/games/{game}"), &cookie).await;
+    let sheet = &page[page
+        .find("<table class=\"scoresheet\"")
+        .expect("the scoresheet")..];
+    let sheet = &sheet[..sheet.find("</table>").expect("its end")];
+    let rows: Vec<&str> = sheet.split("<tr").skip(2).collect();
+    assert_eq!(rows.len(), 4, "{sheet}");
+    assert!(rows[0].contains(">1<") && rows[0].contains("e4") && rows[0].contains("e5"));
+    assert!(rows[1].contains(">2<") && rows[1].contains("Nf3") && rows[1].contains('…'));
+    assert!(
+        rows[2].contains("Position reconstructed") && rows[2].contains("from move 3"),
+        "{}",
+        rows[2]
+    );
+    assert!(
+        rows[3].contains(">3<") && rows[3].contains('…') && rows[3].contains("a6"),
+        "{}",
+        rows[3]
+    );
+    assert!(!sheet.contains("--"), "no placeholder move: {sheet}");
+    db.finish().await;
+}
