@@ -422,7 +422,7 @@ fn tournament_form(
             datalist #time-zones {
                 @for zone in chrono_tz::TZ_VARIANTS.iter().filter(|z| z.name().contains('/')) { option value=(zone.name()) {} }
             }
-            (super::standings::form_fields(values))
+            (super::tie_break_form::form_fields(values))
             div.actions { button.primary type="submit" { (submit) } }
         }
     }
@@ -496,7 +496,7 @@ fn values_of(settings: &TournamentSettings) -> HashMap<String, String> {
     if let Some(zone) = settings.time_zone {
         put("time_zone", zone.name().to_string());
     }
-    super::standings::form_values(settings, &mut values);
+    super::tie_break_form::form_values(settings, &mut values);
     values
 }
 
@@ -532,7 +532,7 @@ fn settings_from(fields: &Fields) -> Result<TournamentSettings, String> {
         _ => DrawOfferPolicy::Allowed,
     };
     let earliest = whole("earliest_agreement_move", "The earliest move of agreement")?;
-    let (tie_breaks, unplayed_rounds) = super::standings::from_form(fields)?;
+    let (tie_breaks, unplayed_rounds) = super::tie_break_form::from_form(fields)?;
     Ok(TournamentSettings {
         name: fields.require("name", "The name")?.to_string(),
         site: fields.get("site").map(str::to_owned),

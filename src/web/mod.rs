@@ -30,6 +30,7 @@ pub mod reports;
 pub mod session;
 pub mod sign_in;
 pub mod standings;
+pub mod tie_break_form;
 pub mod tokens;
 pub mod viewer;
 

@@ -1,20 +1,17 @@
 //! The standings of a tournament, printable: after any round, ranked by points then by the
-//! tournament's tie-breaks (FIDE C.07, `app::trf::standings`), and the tournament form's
-//! fields that set those tie-breaks.
+//! tournament's tie-breaks (FIDE C.07, `app::trf::standings`).
 
 use super::PREFIX;
 use super::error::WebError;
 use super::layout::{self, Nav};
 use super::reports::{self, ReportHead};
-use super::session::{Fields, Viewer};
+use super::session::Viewer;
 use crate::app::trf::{self, Standing, TrfError};
 use crate::request::Reads;
 use crate::rules::tie_breaks::{TieBreak, UnplayedRounds};
 use crate::state::AppState;
-use crate::tournament::TournamentSettings;
 use actix_web::{HttpResponse, web};
 use maud::{Markup, html};
-use std::collections::HashMap;
 use uuid::Uuid;
 
 impl From<TrfError> for WebError {
@@ -169,63 +166,4 @@ pub async fn page(
         Nav::Events,
         body,
     )))
-}
-
-/// The tournament form's fields for the tie-breaks.
-pub fn form_fields(values: &HashMap<String, String>) -> Markup {
-    let value = |name: &str| values.get(name).cloned().unwrap_or_default();
-    let chosen = values.get("unplayed_rounds").map(String::as_str);
-    html! {
-        label for="tie_breaks" { "Tie-breaks, in order (FIDE C.07)" }
-        input #tie_breaks name="tie_breaks" value=(value("tie_breaks")) maxlength="200"
-            placeholder="e.g. BH/C1, BH, SB, DE (none: equal points share a place)" autocomplete="off";
-        p.hint { "Known: " (TieBreak::codes()) "." }
-        label for="unplayed_rounds" { "Unplayed rounds in the tie-breaks" }
-        select #unplayed_rounds name="unplayed_rounds" {
-            option value="" selected[chosen.is_none()] { "By the first day (the 2023 rules from 1 April 2024)" }
-            option value="2023" selected[chosen == Some("2023")] { "C.07 as revised in 2023 (dummy opponent)" }
-            option value="before_2023" selected[chosen == Some("before_2023")] { "C.07 before 2023 (virtual opponent)" }
-        }
-    }
-}
-
-/// The form values of a tournament's tie-breaks.
-pub fn form_values(settings: &TournamentSettings, values: &mut HashMap<String, String>) {
-    let codes: Vec<&str> = settings.tie_breaks.iter().map(|t| t.code()).collect();
-    values.insert("tie_breaks".into(), codes.join(", "));
-    if let Some(unplayed) = settings.unplayed_rounds {
-        let text = match unplayed {
-            UnplayedRounds::Fide2023 => "2023",
-            UnplayedRounds::Before2023 => "before_2023",
-        };
-        values.insert("unplayed_rounds".into(), text.into());
-    }
-}
-
-/// Reads the tie-break fields of the tournament form.
-pub fn from_form(fields: &Fields) -> Result<(Vec<TieBreak>, Option<UnplayedRounds>), String> {
-    let tie_breaks = fields
-        .get("tie_breaks")
-        .map(|text| {
-            text.split([',', ' '])
-                .filter(|code| !code.is_empty())
-                .map(|code| {
-                    TieBreak::parse(code).ok_or_else(|| {
-                        format!(
-                            "`{code}` is not a tie-break this service computes; give some of {}, \
-                             in order.",
-                            TieBreak::codes()
-                        )
-                    })
-                })
-                .collect::<Result<Vec<_>, _>>()
-        })
-        .transpose()?
-        .unwrap_or_default();
-    let unplayed = match fields.get("unplayed_rounds") {
-        Some("2023") => Some(UnplayedRounds::Fide2023),
-        Some("before_2023") => Some(UnplayedRounds::Before2023),
-        _ => None,
-    };
-    Ok((tie_breaks, unplayed))
 }
