@@ -29,6 +29,7 @@ pub mod player_status;
 pub mod rounds;
 pub mod seals;
 pub mod sessions;
+pub mod status_codes;
 pub mod streams;
 pub mod throttle;
 pub mod trail;

@@ -18,11 +18,12 @@
 //! to give: they come with a loaded TRF file, not from a status.
 
 use super::arbitration::Arbitration;
+use super::status_codes::same_player;
+pub use super::status_codes::statuses;
 use super::trf::TrfError;
-use crate::interchange::trf_report::{TrfPlayer, TrfResult, TrfRound};
 use crate::store::StoreError;
 use crate::tournament::Tournament;
-use crate::tournament_log::{ByePoints, LoggedEntry, PlayerStatus, StatusProblem, TournamentEntry};
+use crate::tournament_log::{LoggedEntry, PlayerStatus, StatusProblem, TournamentEntry};
 
 /// Why a status is refused.
 #[derive(Debug, thiserror::Error)]
@@ -46,99 +47,6 @@ fn invalid(field: &str, message: String) -> StatusError {
         field: field.into(),
         message,
     })
-}
-
-/// The statuses of a tournament's log, with who recorded each and when.
-pub fn statuses(log: &[LoggedEntry]) -> Vec<(&LoggedEntry, &PlayerStatus)> {
-    log.iter()
-        .filter_map(|logged| match &logged.entry {
-            TournamentEntry::PlayerStatus { status } => Some((logged, status)),
-            _ => None,
-        })
-        .collect()
-}
-
-/// Sets `round` (1-based) of `player` to `code` when the player has nothing there.
-fn unplayed(player: &mut TrfPlayer, round: usize, code: TrfResult) {
-    if let Some(entry) = round
-        .checked_sub(1)
-        .and_then(|at| player.rounds.get_mut(at))
-        && *entry == TrfRound::BLANK
-    {
-        *entry = TrfRound::bye(code);
-    }
-}
-
-/// Gives the report's players the codes of the rounds their statuses leave unplayed (see the
-/// module documentation), adding late entrants. Points are counted afterwards.
-pub fn apply(players: &mut Vec<TrfPlayer>, log: &[LoggedEntry]) {
-    let rounds = players.iter().map(|p| p.rounds.len()).max().unwrap_or(0);
-    for (_, status) in statuses(log) {
-        if let PlayerStatus::LateEntry {
-            name,
-            fide_id,
-            rating,
-            federation,
-            start_number,
-            ..
-        } = status
-        {
-            let found = players.iter().any(|p| same_player(p, name, *fide_id));
-            if !found {
-                let taken = |n: u32| players.iter().any(|p| p.start_number == n);
-                let next = players.iter().map(|p| p.start_number).max().unwrap_or(0) + 1;
-                let start_number = start_number.filter(|n| !taken(*n)).unwrap_or(next);
-                players.push(TrfPlayer {
-                    start_number,
-                    name: name.trim().to_string(),
-                    fide_id: *fide_id,
-                    rating: *rating,
-                    federation: federation.clone().unwrap_or_default(),
-                    rounds: vec![TrfRound::BLANK; rounds],
-                    ..TrfPlayer::default()
-                });
-            }
-        }
-        let at = match status {
-            PlayerStatus::LateEntry { name, fide_id, .. } => {
-                players.iter().position(|p| same_player(p, name, *fide_id))
-            }
-            _ => status
-                .start_number()
-                .and_then(|n| players.iter().position(|p| p.start_number == n)),
-        };
-        let Some(player) = at.map(|at| &mut players[at]) else {
-            continue;
-        };
-        match status {
-            PlayerStatus::Withdrawal { from_round, .. }
-            | PlayerStatus::Expulsion { from_round, .. } => {
-                for round in *from_round as usize..=rounds {
-                    unplayed(player, round, TrfResult::ZeroPointBye);
-                }
-            }
-            PlayerStatus::ByeRequest { round, points, .. } => {
-                let code = match points {
-                    ByePoints::Half => TrfResult::HalfPointBye,
-                    ByePoints::Zero => TrfResult::ZeroPointBye,
-                };
-                unplayed(player, *round as usize, code);
-            }
-            PlayerStatus::LateEntry { from_round, .. } => {
-                for round in 1..(*from_round as usize) {
-                    unplayed(player, round, TrfResult::ZeroPointBye);
-                }
-            }
-        }
-    }
-}
-
-/// Whether `player` is the one named: the same FIDE id when both have one, else the same name.
-fn same_player(player: &TrfPlayer, name: &str, fide_id: Option<u64>) -> bool {
-    match (player.fide_id.filter(|id| *id != 0), fide_id) {
-        (Some(theirs), Some(ours)) => theirs == ours,
-        _ => player.name.trim().eq_ignore_ascii_case(name.trim()),
-    }
 }
 
 /// Records `status` in the tournament's log, after checking it against the report as it
@@ -227,93 +135,4 @@ pub async fn record(
             recorded_by,
         )
         .await?)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::interchange::trf_report::TrfColour;
-
-    fn logged(status: PlayerStatus) -> LoggedEntry {
-        LoggedEntry {
-            entry_id: 1,
-            recorded_by: "Chief (arbiter)".into(),
-            recorded_at: "2026-11-21T10:00:00Z".parse().expect("time"),
-            entry: TournamentEntry::PlayerStatus { status },
-        }
-    }
-
-    fn player(start_number: u32, rounds: Vec<TrfRound>) -> TrfPlayer {
-        TrfPlayer {
-            start_number,
-            name: format!("Player {start_number}"),
-            rounds,
-            ..TrfPlayer::default()
-        }
-    }
-
-    fn played(opponent: u32) -> TrfRound {
-        TrfRound {
-            opponent: Some(opponent),
-            colour: TrfColour::White,
-            result: TrfResult::Win,
-        }
-    }
-
-    #[test]
-    fn a_withdrawal_leaves_zero_point_byes_where_no_game_was_played_and_keeps_the_games() {
-        let mut players = vec![
-            player(1, vec![played(2), played(2), TrfRound::BLANK]),
-            player(2, vec![played(1), TrfRound::BLANK, TrfRound::BLANK]),
-        ];
-        apply(
-            &mut players,
-            &[logged(PlayerStatus::Withdrawal {
-                start_number: 2,
-                from_round: 2,
-                reason: "ill".into(),
-            })],
-        );
-        assert_eq!(players[1].rounds[0], played(1));
-        assert_eq!(
-            players[1].rounds[1..],
-            [TrfRound::bye(TrfResult::ZeroPointBye); 2]
-        );
-        assert_eq!(players[0].rounds[2], TrfRound::BLANK, "player 1 untouched");
-    }
-
-    #[test]
-    fn a_requested_bye_is_h_or_z_and_a_late_entrant_is_added_with_zero_point_byes_before() {
-        let mut players = vec![
-            player(1, vec![played(2), TrfRound::BLANK]),
-            player(2, vec![played(1), TrfRound::BLANK]),
-        ];
-        apply(
-            &mut players,
-            &[
-                logged(PlayerStatus::ByeRequest {
-                    start_number: 1,
-                    round: 2,
-                    points: ByePoints::Half,
-                    reason: "exam".into(),
-                }),
-                logged(PlayerStatus::LateEntry {
-                    name: "Doe, Jane".into(),
-                    fide_id: None,
-                    rating: Some(1800),
-                    federation: Some("IRL".into()),
-                    start_number: Some(3),
-                    from_round: 2,
-                    reason: "arrived on day 2".into(),
-                }),
-            ],
-        );
-        assert_eq!(players[0].rounds[1], TrfRound::bye(TrfResult::HalfPointBye));
-        assert_eq!(players[2].start_number, 3);
-        assert_eq!(players[2].name, "Doe, Jane");
-        assert_eq!(
-            players[2].rounds,
-            vec![TrfRound::bye(TrfResult::ZeroPointBye), TrfRound::BLANK]
-        );
-    }
 }

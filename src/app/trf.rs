@@ -442,7 +442,7 @@ pub async fn report(
     }
     // Withdrawals, expulsions, requested byes and late entries (issue 35, item 6).
     let log = store.tournament_log(tournament.tournament_id).await?;
-    super::player_status::apply(&mut players, &log);
+    super::status_codes::apply(&mut players, &log);
     trf_report::score(&mut players);
     rank_by(&mut players, tie_breaks, unplayed_rounds(tournament));
     let settings = &tournament.settings;
