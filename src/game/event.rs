@@ -768,7 +768,11 @@ pub struct Regulations {
     pub electronic_devices: DeviceRegulations,
     /// The appeals procedure (11.10 leaves it to the regulations): the deadline, the deposit
     /// and the committee. Absent when the regulations say nothing.
-    #[serde(default, skip_serializing_if = "AppealRegulations::is_default")]
+    #[serde(
+        default,
+        skip_serializing_if = "AppealRegulations::is_default",
+        deserialize_with = "object_only"
+    )]
     pub appeals: AppealRegulations,
     /// The days after the event's last day by which the chief arbiter's fair-play report is
     /// due (a setting of the event: the README says where the figure comes from). Absent:
@@ -990,4 +994,17 @@ fn string_enum<'a>(
         .enum_values(Some(values.copied()))
         .description(Some(description))
         .build()
+}
+
+/// Reads `T` from a JSON object only: serde's derived structs also take an array of their
+/// fields in order, which the OpenAPI document does not allow (`"appeals": [null, null]` was
+/// stored as an empty procedure).
+fn object_only<'de, D, T>(deserializer: D) -> Result<T, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: serde::de::DeserializeOwned,
+{
+    use serde::de::Error as _;
+    let object = serde_json::Map::<String, serde_json::Value>::deserialize(deserializer)?;
+    serde_json::from_value(serde_json::Value::Object(object)).map_err(D::Error::custom)
 }

@@ -617,3 +617,32 @@ async fn a_board_resumed_from_a_position_takes_its_move_count_and_clock_readings
     );
     db.finish().await;
 }
+
+#[actix_web::test]
+async fn an_appeals_procedure_sent_as_an_array_is_refused_not_stored_as_an_empty_procedure() {
+    let db = TestDb::new().await;
+    let app = test::init_service(arbiter::startup::app(db.state())).await;
+    let (status, created, _) =
+        send(&app, db.post().uri("/v1/tournaments").set_json(city_open())).await;
+    assert_eq!(status, 201, "{created}");
+    let id = created["tournament_id"]
+        .as_str()
+        .expect("an id")
+        .to_string();
+    let mut changed = city_open();
+    changed["regulations"]["appeals"] = json!([null, null]);
+    let reply = send(
+        &app,
+        test::TestRequest::put()
+            .insert_header(bearer(&db.arbiter))
+            .uri(&format!("/v1/tournaments/{id}"))
+            .set_json(&changed),
+    )
+    .await;
+    assert!(
+        reply.0 == 422 || reply.0 == 400,
+        "an array is not a procedure: {:?}",
+        reply
+    );
+    db.finish().await;
+}
