@@ -6,6 +6,7 @@ mod broadcast_pgn;
 mod browser;
 mod cases;
 mod cli;
+mod client;
 mod cors;
 mod desk_evidence;
 mod diagrams;

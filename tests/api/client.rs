@@ -1,0 +1,220 @@
+//! The API driven in-process as a client calls it: one method per route, named as the route
+//! is in the OpenAPI document, so that a test says what it asks ("create a tournament", "load
+//! round 1") instead of building the request by hand. Requests carry the arbiter's token
+//! unless a test asks for another role ([`Api::as_role`]).
+//!
+//! Each answer is a [`Reply`]: the status, the JSON body and the media type, with the checks
+//! every test repeats ([`Reply::expect`], [`Reply::problem`]).
+
+use crate::support::{TestDb, assert_problem, bearer};
+use actix_web::body::MessageBody;
+use actix_web::dev::{Service, ServiceResponse};
+use actix_web::http::header::HeaderMap;
+use actix_web::test::{self, TestRequest};
+use serde_json::{Value, json};
+use std::fmt::Display;
+
+/// One answer of the API.
+#[derive(Debug, Clone)]
+pub struct Reply {
+    /// The HTTP status.
+    pub status: u16,
+    /// The body as JSON (a JSON string when it is not JSON, `Null` when empty).
+    pub body: Value,
+    /// The `Content-Type` header.
+    pub content_type: Option<String>,
+}
+
+impl Reply {
+    /// The body, after checking that the status is `status` (the body is in the message
+    /// otherwise).
+    #[track_caller]
+    pub fn expect(self, status: u16) -> Value {
+        assert_eq!(self.status, status, "status of {}", self.body);
+        self.body
+    }
+
+    /// Checks that the answer is a problem (RFC 9457) with this status and code and a detail
+    /// a person can act on, and returns it (its body names the field, the detail...).
+    #[track_caller]
+    pub fn problem(self, status: u16, code: &str) -> Reply {
+        let tuple = (self.status, self.body, self.content_type);
+        assert_problem(&tuple, status, code);
+        let (status, body, content_type) = tuple;
+        Reply {
+            status,
+            body,
+            content_type,
+        }
+    }
+}
+
+/// One answer of the API read as text, with its headers (exports, pages).
+#[derive(Debug)]
+pub struct TextReply {
+    /// The HTTP status.
+    pub status: u16,
+    /// The response headers.
+    pub headers: HeaderMap,
+    /// The body as text.
+    pub text: String,
+}
+
+/// The in-process API of one test's database, as one role.
+pub struct Api<'a, S> {
+    service: S,
+    /// The database the app runs on: the client lives no longer than it.
+    _db: &'a TestDb,
+    token: String,
+}
+
+/// The production app of `db`'s default state, in-process, as the arbiter.
+pub async fn api(
+    db: &TestDb,
+) -> Api<
+    '_,
+    impl Service<
+        actix_http::Request,
+        Response = ServiceResponse<impl MessageBody>,
+        Error = actix_web::Error,
+    >,
+> {
+    let service = test::init_service(arbiter::startup::app(db.state())).await;
+    Api {
+        service,
+        _db: db,
+        token: db.arbiter.clone(),
+    }
+}
+
+impl<'a, S, B> Api<'a, S>
+where
+    S: Service<actix_http::Request, Response = ServiceResponse<B>, Error = actix_web::Error>,
+    B: MessageBody,
+{
+    /// The same app, its requests sent with `token` (e.g. `db.reader`).
+    pub fn as_role(self, token: &str) -> Api<'a, S> {
+        Api {
+            token: token.to_owned(),
+            ..self
+        }
+    }
+
+    /// Sends a request as built (with this client's token added) and decodes the answer.
+    pub async fn send(&self, request: TestRequest) -> Reply {
+        let request = request.insert_header(bearer(&self.token));
+        let response = test::call_service(&self.service, request.to_request()).await;
+        let status = response.status().as_u16();
+        let content_type = response
+            .headers()
+            .get("content-type")
+            .and_then(|v| v.to_str().ok())
+            .map(str::to_owned);
+        let bytes = test::read_body(response).await;
+        let body = if bytes.is_empty() {
+            Value::Null
+        } else {
+            serde_json::from_slice(&bytes)
+                .unwrap_or_else(|_| Value::String(String::from_utf8_lossy(&bytes).into()))
+        };
+        Reply {
+            status,
+            body,
+            content_type,
+        }
+    }
+
+    /// Sends a request as built (with this client's token added) and reads the answer as text.
+    pub async fn send_for_text(&self, request: TestRequest) -> TextReply {
+        let request = request.insert_header(bearer(&self.token));
+        let response = test::call_service(&self.service, request.to_request()).await;
+        let status = response.status().as_u16();
+        let headers = response.headers().clone();
+        let bytes = test::read_body(response).await;
+        TextReply {
+            status,
+            headers,
+            text: String::from_utf8_lossy(&bytes).into_owned(),
+        }
+    }
+
+    /// `GET path`.
+    pub async fn get(&self, path: &str) -> Reply {
+        self.send(TestRequest::get().uri(path)).await
+    }
+
+    /// `POST path` with a JSON body.
+    pub async fn post(&self, path: &str, body: &Value) -> Reply {
+        self.send(TestRequest::post().uri(path).set_json(body))
+            .await
+    }
+
+    /// `PUT path` with a JSON body.
+    pub async fn put(&self, path: &str, body: &Value) -> Reply {
+        self.send(TestRequest::put().uri(path).set_json(body)).await
+    }
+
+    // Games.
+
+    /// `POST /v1/games`: creates a game with these settings.
+    pub async fn create_game(&self, settings: &Value) -> Reply {
+        self.post("/v1/games", settings).await
+    }
+
+    /// `GET /v1/games/{id}`: a game's state.
+    pub async fn game(&self, game: impl Display) -> Reply {
+        self.get(&format!("/v1/games/{game}")).await
+    }
+
+    /// `GET /v1/games?query`: the list of games (`query` without the `?`, may be empty).
+    pub async fn games(&self, query: &str) -> Reply {
+        self.get(&format!("/v1/games?{query}")).await
+    }
+
+    /// `POST /v1/games/{id}/events`: appends `events` after `expected_seq`.
+    pub async fn append(&self, game: impl Display, expected_seq: u64, events: Value) -> Reply {
+        let body = json!({"expected_seq": expected_seq, "events": events});
+        self.post(&format!("/v1/games/{game}/events"), &body).await
+    }
+
+    // Tournaments.
+
+    /// `POST /v1/tournaments`: creates a tournament.
+    pub async fn create_tournament(&self, settings: &Value) -> Reply {
+        self.post("/v1/tournaments", settings).await
+    }
+
+    /// `GET /v1/tournaments`: every tournament.
+    pub async fn tournaments(&self) -> Reply {
+        self.get("/v1/tournaments").await
+    }
+
+    /// `GET /v1/tournaments/{id}`: one tournament's settings.
+    pub async fn tournament(&self, tournament: impl Display) -> Reply {
+        self.get(&format!("/v1/tournaments/{tournament}")).await
+    }
+
+    /// `PUT /v1/tournaments/{id}`: changes a tournament's settings.
+    pub async fn update_tournament(&self, tournament: impl Display, settings: &Value) -> Reply {
+        self.put(&format!("/v1/tournaments/{tournament}"), settings)
+            .await
+    }
+
+    /// `POST /v1/tournaments/{id}/rounds/{round}/pairings`: loads a round's pairings (a list,
+    /// `{"csv": ...}` or `{"trf": ...}`).
+    pub async fn load_round(
+        &self,
+        tournament: impl Display,
+        round: impl Display,
+        pairings: &Value,
+    ) -> Reply {
+        let path = format!("/v1/tournaments/{tournament}/rounds/{round}/pairings");
+        self.post(&path, pairings).await
+    }
+
+    /// `GET /v1/tournaments/{id}/trf?query`: the tournament report (TRF), as text.
+    pub async fn trf(&self, tournament: impl Display, query: &str) -> TextReply {
+        let path = format!("/v1/tournaments/{tournament}/trf?{query}");
+        self.send_for_text(TestRequest::get().uri(&path)).await
+    }
+}
