@@ -1,18 +1,18 @@
 //! The API driven in-process as a client calls it: one method per route, named as the route
 //! is in the OpenAPI document, so that a test says what it asks ("create a tournament", "load
 //! round 1") instead of building the request by hand. Requests carry the arbiter's token
-//! unless a test asks for another role ([`Api::as_role`]).
+//! unless a test asks for another role ([`Api::with_token`]).
 //!
 //! Each answer is a [`Reply`]: the status, the JSON body and the media type, with the checks
 //! every test repeats ([`Reply::expect`], [`Reply::problem`]).
 
-use crate::support::{TestDb, assert_problem, bearer};
+use crate::support::{Answer, TestDb, assert_problem, bearer, standard_game};
 use actix_web::body::MessageBody;
 use actix_web::dev::{Service, ServiceResponse};
-use actix_web::http::header::HeaderMap;
 use actix_web::test::{self, TestRequest};
 use serde_json::{Value, json};
 use std::fmt::Display;
+use uuid::Uuid;
 
 /// One answer of the API.
 #[derive(Debug, Clone)]
@@ -38,26 +38,24 @@ impl Reply {
     /// a person can act on, and returns it (its body names the field, the detail...).
     #[track_caller]
     pub fn problem(self, status: u16, code: &str) -> Reply {
-        let tuple = (self.status, self.body, self.content_type);
-        assert_problem(&tuple, status, code);
-        let (status, body, content_type) = tuple;
-        Reply {
-            status,
-            body,
-            content_type,
-        }
+        assert_problem(&self, status, code);
+        self
     }
 }
 
-/// One answer of the API read as text, with its headers (exports, pages).
+/// One answer of the API read as text (exports, pages).
 #[derive(Debug)]
 pub struct TextReply {
     /// The HTTP status.
     pub status: u16,
-    /// The response headers.
-    pub headers: HeaderMap,
     /// The body as text.
     pub text: String,
+}
+
+impl Answer for Reply {
+    fn parts(&self) -> (u16, &Value, Option<&str>) {
+        (self.status, &self.body, self.content_type.as_deref())
+    }
 }
 
 /// The in-process API of one test's database, as one role.
@@ -93,16 +91,21 @@ where
     B: MessageBody,
 {
     /// The same app, its requests sent with `token` (e.g. `db.reader`).
-    pub fn as_role(self, token: &str) -> Api<'a, S> {
+    pub fn with_token(self, token: &str) -> Api<'a, S> {
         Api {
             token: token.to_owned(),
             ..self
         }
     }
 
-    /// Sends a request as built (with this client's token added) and decodes the answer.
+    /// Sends a request with this client's token and decodes the answer.
     pub async fn send(&self, request: TestRequest) -> Reply {
-        let request = request.insert_header(bearer(&self.token));
+        self.send_as_built(request.insert_header(bearer(&self.token)))
+            .await
+    }
+
+    /// Sends a request exactly as built (its own token, or none) and decodes the answer.
+    pub async fn send_as_built(&self, request: TestRequest) -> Reply {
         let response = test::call_service(&self.service, request.to_request()).await;
         let status = response.status().as_u16();
         let content_type = response
@@ -129,13 +132,16 @@ where
         let request = request.insert_header(bearer(&self.token));
         let response = test::call_service(&self.service, request.to_request()).await;
         let status = response.status().as_u16();
-        let headers = response.headers().clone();
         let bytes = test::read_body(response).await;
         TextReply {
             status,
-            headers,
             text: String::from_utf8_lossy(&bytes).into_owned(),
         }
+    }
+
+    /// The app itself, for what the client has no method for (a response's stream).
+    pub fn service(&self) -> &S {
+        &self.service
     }
 
     /// `GET path`.
@@ -166,13 +172,32 @@ where
         self.get(&format!("/v1/games/{game}")).await
     }
 
+    /// `POST /v1/games` with [`standard_game`]'s settings; returns the new game's id.
+    pub async fn create_standard_game(&self) -> Uuid {
+        let body = self.create_game(&standard_game()).await.expect(201);
+        body["game"]["game_id"]
+            .as_str()
+            .and_then(|s| s.parse().ok())
+            .expect("game id")
+    }
+
+    /// `GET /v1/games/{id}/events`: a game's log.
+    pub async fn events(&self, game: impl Display) -> Reply {
+        self.get(&format!("/v1/games/{game}/events")).await
+    }
+
     /// `GET /v1/games?query`: the list of games (`query` without the `?`, may be empty).
     pub async fn games(&self, query: &str) -> Reply {
         self.get(&format!("/v1/games?{query}")).await
     }
 
     /// `POST /v1/games/{id}/events`: appends `events` after `expected_seq`.
-    pub async fn append(&self, game: impl Display, expected_seq: u64, events: Value) -> Reply {
+    pub async fn append_events(
+        &self,
+        game: impl Display,
+        expected_seq: u64,
+        events: Value,
+    ) -> Reply {
         let body = json!({"expected_seq": expected_seq, "events": events});
         self.post(&format!("/v1/games/{game}/events"), &body).await
     }

@@ -466,12 +466,26 @@ where
     (status, body)
 }
 
+/// An answer as the checks read it: status, JSON body, media type (the tuple [`send`]
+/// returns, or the typed client's [`crate::client::Reply`]).
+pub trait Answer {
+    /// The status, the body and the `Content-Type`.
+    fn parts(&self) -> (u16, &Value, Option<&str>);
+}
+
+impl Answer for (u16, Value, Option<String>) {
+    fn parts(&self) -> (u16, &Value, Option<&str>) {
+        (self.0, &self.1, self.2.as_deref())
+    }
+}
+
 /// Asserts a problem response: status, media type, a detail, and the code.
-pub fn assert_problem(reply: &(u16, Value, Option<String>), status: u16, code: &str) {
-    let (got, body, content_type) = reply;
-    assert_eq!(*got, status, "status of {body}");
+#[track_caller]
+pub fn assert_problem(reply: &impl Answer, status: u16, code: &str) {
+    let (got, body, content_type) = reply.parts();
+    assert_eq!(got, status, "status of {body}");
     assert_eq!(
-        content_type.as_deref(),
+        content_type,
         Some("application/problem+json"),
         "media type of {body}"
     );

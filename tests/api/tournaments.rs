@@ -66,11 +66,11 @@ async fn a_tournament_is_created_listed_fetched_and_changed_but_never_renamed() 
 async fn a_reader_cannot_set_up_a_tournament_and_wrong_settings_name_their_field() {
     let db = TestDb::new().await;
     let api = api(&db).await;
-    let api = api.as_role(&db.reader);
+    let api = api.with_token(&db.reader);
     api.create_tournament(&city_open())
         .await
         .problem(403, "forbidden");
-    let api = api.as_role(&db.arbiter);
+    let api = api.with_token(&db.arbiter);
     let mut wrong = city_open();
     wrong["ends_on"] = json!("2026-11-01");
     let reply = api
@@ -505,7 +505,9 @@ async fn a_file_in_the_older_conventions_loads_with_a_note_for_each_thing_kept_o
     );
 
     // The report carries the player without a FIDE id, with the birth date as TRF26 writes it.
-    let text = api.trf(&id, "").await.text;
+    let report = api.trf(&id, "").await;
+    assert_eq!(report.status, 200, "{}", report.text);
+    let text = report.text;
     let line = text
         .lines()
         .find(|l| l.starts_with("001   18"))
