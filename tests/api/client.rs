@@ -127,9 +127,14 @@ where
         }
     }
 
-    /// Sends a request as built (with this client's token added) and reads the answer as text.
+    /// Sends a request with this client's token and reads the answer as text.
     pub async fn send_for_text(&self, request: TestRequest) -> TextReply {
-        let request = request.insert_header(bearer(&self.token));
+        self.send_for_text_as_built(request.insert_header(bearer(&self.token)))
+            .await
+    }
+
+    /// Sends a request exactly as built (its own token, or none) and reads the answer as text.
+    pub async fn send_for_text_as_built(&self, request: TestRequest) -> TextReply {
         let response = test::call_service(&self.service, request.to_request()).await;
         let status = response.status().as_u16();
         let bytes = test::read_body(response).await;
@@ -240,6 +245,12 @@ where
     /// `GET /v1/tournaments/{id}/trf?query`: the tournament report (TRF), as text.
     pub async fn trf(&self, tournament: impl Display, query: &str) -> TextReply {
         let path = format!("/v1/tournaments/{tournament}/trf?{query}");
+        self.send_for_text(TestRequest::get().uri(&path)).await
+    }
+
+    /// `GET /v1/games/{id}/pgn`: a game's PGN, as text.
+    pub async fn pgn(&self, game: impl Display) -> TextReply {
+        let path = format!("/v1/games/{game}/pgn");
         self.send_for_text(TestRequest::get().uri(&path)).await
     }
 }
