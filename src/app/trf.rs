@@ -393,7 +393,7 @@ pub async fn report(
         let settings = state.settings();
         let white = find_or_add(&mut players, &settings.white.name, settings.white.fide_id);
         let black = find_or_add(&mut players, &settings.black.name, settings.black.fide_id);
-        let (white_result, black_result) = results_of(crate::game::outcome::outcome(&state));
+        let (white_result, black_result) = results_of(state.outcome());
         entries.push((
             white,
             round,
