@@ -183,7 +183,7 @@ pub async fn load_round(
 #[derive(Clone, Debug, Default)]
 pub struct RoundFile {
     /// The file's players.
-    pub players: Vec<crate::interchange::trf_report::TrfPlayer>,
+    pub players: Vec<crate::interchange::trf::TrfPlayer>,
     /// The round's byes: start rank and `H`, `F`, `U` or `Z`.
     pub byes: Vec<(u32, char)>,
 }

@@ -17,7 +17,7 @@
 //! was played. `U` (pairing-allocated bye) and `F` (full-point bye) are the pairing program's
 //! to give: they come with a loaded TRF file, not from a status.
 
-use crate::interchange::trf_report::{TrfPlayer, TrfResult, TrfRound};
+use crate::interchange::trf::{TrfPlayer, TrfResult, TrfRound};
 use crate::tournament_log::{ByePoints, LoggedEntry, PlayerStatus, TournamentEntry};
 
 /// The statuses of a tournament's log, with who recorded each and when.
@@ -116,7 +116,7 @@ pub(super) fn same_player(player: &TrfPlayer, name: &str, fide_id: Option<u64>) 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::interchange::trf_report::TrfColour;
+    use crate::interchange::trf::TrfColour;
 
     fn logged(status: PlayerStatus) -> LoggedEntry {
         LoggedEntry {

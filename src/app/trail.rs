@@ -17,7 +17,7 @@ use super::trf::TrfError;
 use crate::game::event::{Event, GameResult, RecordedEvent, ServiceEvent};
 use crate::game::{CorruptLog, Game};
 use crate::integrity::ChainDigest;
-use crate::interchange::trf_report::{TrfPlayer, TrfVersion, write_report};
+use crate::interchange::trf::{TrfPlayer, TrfVersion, write_report};
 use crate::interchange::trf_trail::{
     MissingResult, SealedGame, TrailEntry, TrailKind, trail_lines, trail_time,
 };

@@ -31,7 +31,7 @@ use super::arbitration::{Arbitration, RecordError};
 use super::rounds::RoundFile;
 use crate::game::event::GameResult;
 use crate::game::outcome::{Outcome, Played};
-use crate::interchange::trf_report::{
+use crate::interchange::trf::{
     self, TrfColour, TrfPlayer, TrfReport, TrfResult, TrfRound, TrfTournament, TrfVersion,
 };
 use crate::rules::tie_breaks::{Field, TieBreak, UnplayedRounds, ranks};
@@ -57,7 +57,7 @@ pub enum TrfError {
 /// to be kept with the round's games when they are loaded from it (nothing is stored here:
 /// a file that cannot be read refuses the load before anything is created).
 pub fn round_file(round: &str, trf: &str) -> Result<RoundFile, TrfError> {
-    let report = trf_report::read_report(trf).map_err(|e| TrfError::Unreadable(e.0))?;
+    let report = trf::read_report(trf).map_err(|e| TrfError::Unreadable(e.0))?;
     let index = round
         .parse::<usize>()
         .ok()
@@ -226,7 +226,7 @@ pub async fn standings(
             player.rounds.truncate(round);
         }
     }
-    trf_report::score(&mut players);
+    trf::score(&mut players);
     let all = outcomes(&players);
     let ratings: Vec<Option<u32>> = players
         .iter()
@@ -393,7 +393,7 @@ pub async fn report(
         let settings = state.settings();
         let white = find_or_add(&mut players, &settings.white.name, settings.white.fide_id);
         let black = find_or_add(&mut players, &settings.black.name, settings.black.fide_id);
-        let (white_result, black_result) = results_of(crate::game::outcome::outcome(&state));
+        let (white_result, black_result) = results_of(state.outcome());
         entries.push((
             white,
             round,
@@ -443,7 +443,7 @@ pub async fn report(
     // Withdrawals, expulsions, requested byes and late entries (issue 35, item 6).
     let log = store.tournament_log(tournament.tournament_id).await?;
     super::status_codes::apply(&mut players, &log);
-    trf_report::score(&mut players);
+    trf::score(&mut players);
     rank_by(&mut players, tie_breaks, unplayed_rounds(tournament));
     let settings = &tournament.settings;
     let date = |d: Option<chrono::NaiveDate>| d.map(|d| d.format("%Y/%m/%d").to_string());
@@ -477,7 +477,7 @@ pub async fn export(
     version: TrfVersion,
     tie_breaks: &[TieBreak],
 ) -> Result<String, TrfError> {
-    Ok(trf_report::write_report(
+    Ok(trf::write_report(
         &report(arbitration, tournament, tie_breaks).await?,
         version,
     ))

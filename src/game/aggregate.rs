@@ -38,6 +38,7 @@ use crate::rules::side::Side;
 use super::event::{
     ClockReading, Event, GameResult, GameSettings, RecordedEvent, ServiceEvent, Termination,
 };
+use super::outcome::{Outcome, outcome_of};
 use super::parts::{CorruptLog, Judged, Judgement, LoggedEvent, latest_standing_index};
 use super::prepared::Prepared;
 use super::refusal::{Refusal, RefusalCode};
@@ -120,6 +121,14 @@ impl Game {
             .iter()
             .filter(|logged| logged.counts())
             .map(|logged| (logged.seq, &logged.event))
+    }
+
+    /// How the game is reported to those outside the service once it has ended (forfeit,
+    /// reported result, less than one move, ...: [`super::outcome`]); `None` while it goes
+    /// on.
+    pub fn outcome(&self) -> Option<Outcome> {
+        let events: Vec<(u64, &Event)> = self.standing_events().collect();
+        Some(outcome_of(self.result()?, self.ply(), &events))
     }
 
     /// The events no correction retracted, in order, with their `seq`: the standing events
@@ -461,7 +470,7 @@ impl Game {
             article: end.map(|e| e.article.clone()),
             reason: end.map(|e| e.reason.clone()),
             ended_at_seq: end.map(|e| e.seq),
-            outcome: super::outcome::outcome(self),
+            outcome: self.outcome(),
             repetition_count: board.history().count_at_ply(board.ply()),
             laws_edition: self.settings.laws_edition,
             increment_ms: state.clocks.increment_ms(),

@@ -14,8 +14,8 @@
 use crate::rules::appeals::{AppealRegulations, CommitteeRole, Sitting, check_committee};
 use crate::rules::laws::Rule;
 
-use super::event::{Event, RecordedEvent, Resume, ServiceEvent, Termination};
-use super::parts::{CorruptLog, Fold, FoldContext, JudgeContext, Judged, Judgement};
+use super::event::{Event, GameResult, RecordedEvent, Resume, ServiceEvent, Termination};
+use super::parts::{CorruptLog, Fold, FoldContext, JudgeContext, Judged, Judgement, LoggedEvent};
 use super::refusal::{Refusal, RefusalCode};
 
 /// The appeals lodged, by the `seq` of the event appealed against, and those decided.
@@ -75,7 +75,10 @@ fn check_lodged(ctx: &JudgeContext<'_>, against_seq: u64) -> Result<(), Refusal>
 }
 
 impl Appeals {
-    /// The committee's decision `event` (an `appeal_decided`).
+    /// The committee's decision `event` (an `appeal_decided`): on an appeal lodged and not
+    /// decided yet, by a committee the regulations allow, either a new result, play resumed
+    /// on the board, or (under a procedure of the regulations) the appeal upheld or
+    /// dismissed.
     fn decide(
         &self,
         ctx: &JudgeContext<'_>,
@@ -92,7 +95,31 @@ impl Appeals {
         else {
             return Ok(Vec::new());
         };
-        let (decisions, seq, against_seq) = (&ctx.decisions, ctx.seq, *against_seq);
+        let against_seq = *against_seq;
+        self.check_open(against_seq)?;
+        let regulations = &ctx.decisions.settings.regulations.appeals;
+        check_eligible(regulations, committee)?;
+        // What the decision adds to its reasons: the regulation applied, the deposit and
+        // who sat.
+        let procedure = procedure_text(regulations, *upheld, committee);
+        let reason = &format!("{reason}{procedure}");
+        if let Some(resume) = resume {
+            check_resumable(against_seq, *upheld, result.is_some())?;
+            return Ok(vec![resumed(ctx, against_seq, *resume, reason)?]);
+        }
+        Ok(decided(
+            ctx,
+            regulations,
+            against_seq,
+            *upheld,
+            *result,
+            reason,
+        ))
+    }
+
+    /// An appeal against `against_seq` was lodged and is not decided yet: a decision of the
+    /// appeals committee is final (FIDE Tournament Rules, VII.4).
+    fn check_open(&self, against_seq: u64) -> Result<(), Refusal> {
         if !self.lodged.contains(&against_seq) {
             return Err(Refusal::new(
                 RefusalCode::NoAppealLodged,
@@ -114,77 +141,93 @@ impl Appeals {
                 ),
             ));
         }
-        let regulations = &ctx.decisions.settings.regulations.appeals;
-        if let Err(problems) = check_committee(regulations, committee) {
-            return Err(Refusal::new(
-                RefusalCode::CommitteeIneligible,
-                format!(
-                    "This committee may not decide the appeal: {} Nothing was stored.",
-                    problems.join(" ")
-                ),
-            ));
-        }
-        // What the decision adds to its reasons: the regulation applied, the deposit and
-        // who sat.
-        let procedure = procedure_text(regulations, *upheld, committee);
-        let reason = &format!("{reason}{procedure}");
-        if let Some(resume) = resume {
-            if !*upheld {
-                return Err(Refusal::new(
-                    RefusalCode::AppealCannotResume,
-                    format!(
-                        "A dismissed appeal leaves the ruling of event {against_seq} standing, so \
-                         play cannot resume on it: leave out `resume`, or record the appeal as \
-                         upheld."
-                    ),
-                ));
-            }
-            if result.is_some() {
-                return Err(Refusal::new(
-                    RefusalCode::AppealCannotResume,
-                    "An upheld appeal either sets a result (`result`) or sends the players back \
-                     to the board with the clock times the committee sets (`resume`), not both: \
-                     leave out one of them.",
-                ));
-            }
-            return Ok(vec![resumed(ctx, against_seq, *resume, reason)?]);
-        }
-        Ok(match (*upheld, *result) {
-            (true, Some(result)) => vec![ServiceEvent::GameEnded {
-                result,
-                termination: Termination::Appeal,
-                article: decisions.cite(&[Rule::Appeal]),
-                reason: format!(
-                    "The appeal against event {against_seq} was upheld and the result is {}: {reason}",
-                    result.pgn()
-                ),
-                cause_seq: seq,
-                ruled_by: decisions.ruled_by(),
-                evidence: None,
-            }],
-            // Upheld under the regulations' procedure with neither a result nor a
-            // resumption: the decision cites the right of appeal and the regulation, and says
-            // the deposit is returned.
-            (true, None) if !regulations.is_default() => vec![ServiceEvent::AppealUpheld {
-                against_seq,
-                article: decisions.cite(&[Rule::Appeal]),
-                reason: format!("The appeal against event {against_seq} was upheld: {reason}"),
-                cause_seq: seq,
-                ruled_by: decisions.ruled_by(),
-            }],
-            // Dismissed under the regulations' procedure: the decision cites the right of
-            // appeal and the regulation, and says the deposit is kept.
-            (false, _) if !regulations.is_default() => vec![ServiceEvent::AppealDismissed {
-                against_seq,
-                article: decisions.cite(&[Rule::Appeal]),
-                reason: format!(
-                    "The appeal against event {against_seq} was dismissed, and the ruling stands: {reason}"
-                ),
-                cause_seq: seq,
-                ruled_by: decisions.ruled_by(),
-            }],
-            _ => Vec::new(),
-        })
+        Ok(())
+    }
+}
+
+/// The committee that sat may decide under the event's appeals regulations.
+fn check_eligible(regulations: &AppealRegulations, committee: &[Sitting]) -> Result<(), Refusal> {
+    check_committee(regulations, committee).map_err(|problems| {
+        Refusal::new(
+            RefusalCode::CommitteeIneligible,
+            format!(
+                "This committee may not decide the appeal: {} Nothing was stored.",
+                problems.join(" ")
+            ),
+        )
+    })
+}
+
+/// Play resumes only on an upheld appeal that sets no result.
+fn check_resumable(against_seq: u64, upheld: bool, sets_result: bool) -> Result<(), Refusal> {
+    if !upheld {
+        return Err(Refusal::new(
+            RefusalCode::AppealCannotResume,
+            format!(
+                "A dismissed appeal leaves the ruling of event {against_seq} standing, so play \
+                 cannot resume on it: leave out `resume`, or record the appeal as upheld."
+            ),
+        ));
+    }
+    if sets_result {
+        return Err(Refusal::new(
+            RefusalCode::AppealCannotResume,
+            "An upheld appeal either sets a result (`result`) or sends the players back to the \
+             board with the clock times the committee sets (`resume`), not both: leave out one \
+             of them.",
+        ));
+    }
+    Ok(())
+}
+
+/// The decision on an appeal that does not resume play: an upheld appeal with a result ends
+/// the game anew (termination `appeal`); under the regulations' procedure, an appeal upheld
+/// without a result or dismissed is recorded as such, citing the right of appeal and the
+/// regulation. Otherwise a dismissed appeal leaves nothing to decide.
+fn decided(
+    ctx: &JudgeContext<'_>,
+    regulations: &AppealRegulations,
+    against_seq: u64,
+    upheld: bool,
+    result: Option<GameResult>,
+    reason: &str,
+) -> Vec<ServiceEvent> {
+    let (decisions, seq) = (&ctx.decisions, ctx.seq);
+    match (upheld, result) {
+        (true, Some(result)) => vec![ServiceEvent::GameEnded {
+            result,
+            termination: Termination::Appeal,
+            article: decisions.cite(&[Rule::Appeal]),
+            reason: format!(
+                "The appeal against event {against_seq} was upheld and the result is {}: {reason}",
+                result.pgn()
+            ),
+            cause_seq: seq,
+            ruled_by: decisions.ruled_by(),
+            evidence: None,
+        }],
+        // Upheld under the regulations' procedure with neither a result nor a
+        // resumption: the decision cites the right of appeal and the regulation, and says
+        // the deposit is returned.
+        (true, None) if !regulations.is_default() => vec![ServiceEvent::AppealUpheld {
+            against_seq,
+            article: decisions.cite(&[Rule::Appeal]),
+            reason: format!("The appeal against event {against_seq} was upheld: {reason}"),
+            cause_seq: seq,
+            ruled_by: decisions.ruled_by(),
+        }],
+        // Dismissed under the regulations' procedure: the decision cites the right of
+        // appeal and the regulation, and says the deposit is kept.
+        (false, _) if !regulations.is_default() => vec![ServiceEvent::AppealDismissed {
+            against_seq,
+            article: decisions.cite(&[Rule::Appeal]),
+            reason: format!(
+                "The appeal against event {against_seq} was dismissed, and the ruling stands: {reason}"
+            ),
+            cause_seq: seq,
+            ruled_by: decisions.ruled_by(),
+        }],
+        _ => Vec::new(),
     }
 }
 
@@ -202,65 +245,9 @@ fn resumed(
     resume: Resume,
     reason: &str,
 ) -> Result<ServiceEvent, Refusal> {
-    let refuse = |message: String| Err(Refusal::new(RefusalCode::AppealCannotResume, message));
     let log = ctx.log;
-    let Some(index) = log.iter().position(|l| l.seq == against_seq) else {
-        return refuse(format!(
-            "There is no event {against_seq} in this game to annul; give the seq of the ruling appealed against."
-        ));
-    };
-    if !log[index].counts() {
-        return refuse(format!(
-            "Event {against_seq} no longer counts (a correction retracted it, or an appeal \
-             annulled it already): there is nothing left of it to annul."
-        ));
-    }
-    // The event the ruling answered: the ruling itself when it was recorded (an arbiter's
-    // or a fair-play decision, a flag fall, an illegal move, a claim), else the recorded event
-    // its decisions were stored after.
-    let cause = match &log[index].event {
-        Event::Recorded(_) => index,
-        Event::Service(ServiceEvent::GameCreated(_) | ServiceEvent::GameResumed { .. }) => {
-            return refuse(format!(
-                "Event {against_seq} is a {}, not a ruling a committee can annul.",
-                log[index].event.type_name()
-            ));
-        }
-        Event::Service(_) => match log[..index]
-            .iter()
-            .rposition(|l| l.counts() && matches!(l.event, Event::Recorded(_)))
-        {
-            Some(cause) => cause,
-            None => {
-                return refuse(format!(
-                    "No recorded event stands before event {against_seq}: there is no ruling to annul."
-                ));
-            }
-        },
-    };
-    let Event::Recorded(recorded) = &log[cause].event else {
-        return refuse(format!("Event {} is not a recorded event.", log[cause].seq));
-    };
-    let annullable = matches!(
-        recorded,
-        RecordedEvent::Claim { .. }
-            | RecordedEvent::Flag { .. }
-            | RecordedEvent::BothFlags {}
-            | RecordedEvent::IllegalMove { .. }
-            | RecordedEvent::ArbiterDecision { .. }
-            | RecordedEvent::FairPlay { .. }
-    );
-    if !annullable {
-        return refuse(format!(
-            "The ruling of event {against_seq} answers event {} ({}), which is a fact about the \
-             board rather than a ruling: an appeal that sends the players back to the board \
-             annuls a claim's ruling, a flag fall ruled on, an illegal move's penalty, or an \
-             arbiter's or fair-play decision. Give a `result` instead, or record what happens \
-             on the board.",
-            log[cause].seq,
-            recorded.type_name()
-        ));
-    }
+    let index = standing_event(log, against_seq)?;
+    let cause = annullable_cause(log, index, against_seq)?;
     let mut annulled = vec![log[cause].seq];
     annulled.extend(
         log[cause + 1..]
@@ -269,19 +256,7 @@ fn resumed(
             .filter(|l| l.counts())
             .map(|l| l.seq),
     );
-    // Play resumes only if no other end of the game stands.
-    if let Some(end) = log.iter().find(|l| {
-        l.counts()
-            && !annulled.contains(&l.seq)
-            && matches!(l.event, Event::Service(ServiceEvent::GameEnded { .. }))
-    }) {
-        return refuse(format!(
-            "The game ended at event {}, which this appeal does not annul (it annuls events \
-             {}): play cannot resume. Appeal against that end, or give a `result`.",
-            end.seq,
-            seqs_text(&annulled)
-        ));
-    }
+    check_no_other_end(log, &annulled)?;
     Ok(ServiceEvent::GameResumed {
         against_seq,
         reason: format!(
@@ -302,6 +277,95 @@ fn resumed(
         cause_seq: ctx.seq,
         ruled_by: ctx.decisions.ruled_by(),
     })
+}
+
+/// A refusal to resume play on an appeal.
+fn cannot_resume(message: String) -> Refusal {
+    Refusal::new(RefusalCode::AppealCannotResume, message)
+}
+
+/// The index in `log` of the event appealed against, which must still count.
+fn standing_event(log: &[LoggedEvent], against_seq: u64) -> Result<usize, Refusal> {
+    let Some(index) = log.iter().position(|l| l.seq == against_seq) else {
+        return Err(cannot_resume(format!(
+            "There is no event {against_seq} in this game to annul; give the seq of the ruling appealed against."
+        )));
+    };
+    if !log[index].counts() {
+        return Err(cannot_resume(format!(
+            "Event {against_seq} no longer counts (a correction retracted it, or an appeal \
+             annulled it already): there is nothing left of it to annul."
+        )));
+    }
+    Ok(index)
+}
+
+/// The index of the event the ruling at `index` answered: the ruling itself when it was
+/// recorded (an arbiter's or a fair-play decision, a flag fall, an illegal move, a claim),
+/// else the recorded event its decisions were stored after. Only a ruling can be annulled,
+/// not a fact about the board.
+fn annullable_cause(log: &[LoggedEvent], index: usize, against_seq: u64) -> Result<usize, Refusal> {
+    let cause = match &log[index].event {
+        Event::Recorded(_) => index,
+        Event::Service(ServiceEvent::GameCreated(_) | ServiceEvent::GameResumed { .. }) => {
+            return Err(cannot_resume(format!(
+                "Event {against_seq} is a {}, not a ruling a committee can annul.",
+                log[index].event.type_name()
+            )));
+        }
+        Event::Service(_) => log[..index]
+            .iter()
+            .rposition(|l| l.counts() && matches!(l.event, Event::Recorded(_)))
+            .ok_or_else(|| {
+                cannot_resume(format!(
+                    "No recorded event stands before event {against_seq}: there is no ruling to annul."
+                ))
+            })?,
+    };
+    let Event::Recorded(recorded) = &log[cause].event else {
+        return Err(cannot_resume(format!(
+            "Event {} is not a recorded event.",
+            log[cause].seq
+        )));
+    };
+    let annullable = matches!(
+        recorded,
+        RecordedEvent::Claim { .. }
+            | RecordedEvent::Flag { .. }
+            | RecordedEvent::BothFlags {}
+            | RecordedEvent::IllegalMove { .. }
+            | RecordedEvent::ArbiterDecision { .. }
+            | RecordedEvent::FairPlay { .. }
+    );
+    if !annullable {
+        return Err(cannot_resume(format!(
+            "The ruling of event {against_seq} answers event {} ({}), which is a fact about the \
+             board rather than a ruling: an appeal that sends the players back to the board \
+             annuls a claim's ruling, a flag fall ruled on, an illegal move's penalty, or an \
+             arbiter's or fair-play decision. Give a `result` instead, or record what happens \
+             on the board.",
+            log[cause].seq,
+            recorded.type_name()
+        )));
+    }
+    Ok(cause)
+}
+
+/// Play resumes only if no other end of the game stands than those `annulled`.
+fn check_no_other_end(log: &[LoggedEvent], annulled: &[u64]) -> Result<(), Refusal> {
+    match log.iter().find(|l| {
+        l.counts()
+            && !annulled.contains(&l.seq)
+            && matches!(l.event, Event::Service(ServiceEvent::GameEnded { .. }))
+    }) {
+        Some(end) => Err(cannot_resume(format!(
+            "The game ended at event {}, which this appeal does not annul (it annuls events \
+             {}): play cannot resume. Appeal against that end, or give a `result`.",
+            end.seq,
+            seqs_text(annulled)
+        ))),
+        None => Ok(()),
+    }
 }
 
 /// What a decision says of the procedure: ` (ECU Tournament Rules; the deposit of 100 EUR is

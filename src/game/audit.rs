@@ -17,7 +17,9 @@ use crate::rules::claims::ClaimOutcome;
 use crate::rules::side::Side;
 
 use super::Game;
-use super::event::{ClockReading, Event, GameResult, RuledBy, ServiceEvent, Termination};
+use super::event::{
+    ClockReading, Event, GameResult, RecordedEvent, RuledBy, ServiceEvent, Termination,
+};
 
 /// What an audit concludes about a game: three words an appeals committee can tell apart.
 #[derive(
@@ -376,52 +378,20 @@ pub fn audit_decisions(log: &[StoredEvent<'_>]) -> DecisionsAudit {
     let mut game: Option<Game> = None;
     let mut index = 0;
     while index < log.len() {
-        let stored_event = log[index];
+        let cause = log[index];
         let stored: Vec<StoredEvent<'_>> = log[index + 1..]
             .iter()
             .take_while(|e| matches!(e.event, Event::Service(_)) && e.same_append_as_previous)
             .copied()
             .collect();
         let group_end = index + 1 + stored.len();
-        let stored_services: Vec<&ServiceEvent> = stored
-            .iter()
-            .filter_map(|e| match e.event {
-                Event::Service(service) => Some(service),
-                Event::Recorded(_) => None,
-            })
-            .collect();
-        let refold = match (game.as_mut(), stored_event.event) {
+        let refold = match (game.as_mut(), cause.event) {
             (Some(current), Event::Recorded(recorded)) => {
-                let outcome =
-                    current.record_with_clock(stored_event.seq, recorded, stored_event.clock);
-                let stored_values: Vec<ServiceEvent> =
-                    stored_services.iter().map(|d| (*d).clone()).collect();
-                let (reproduced, recomputed, notes) = compare(&outcome, &stored_services);
-                if !stored.is_empty() || !reproduced || outcome.is_err() {
-                    decisions.push(AuditedDecision {
-                        cause_seq: stored_event.seq,
-                        cause_type: stored_event.event.type_name().to_string(),
-                        stored_seqs: stored.iter().map(|e| e.seq).collect(),
-                        reproduced,
-                        stored_engine_version: stored_services
-                            .iter()
-                            .find_map(|d| engine_of(d))
-                            .map(str::to_string),
-                        notes,
-                        stored: (!reproduced).then_some(stored_values),
-                        recomputed: match &recomputed {
-                            Recomputed::Decisions(now) if !reproduced => Some(now.clone()),
-                            _ => None,
-                        },
-                        refusal: match recomputed {
-                            Recomputed::Refused(refusal) if !reproduced => Some(refusal),
-                            _ => None,
-                        },
-                    });
-                }
+                let (audited, diverged) = decide_again(current, cause, recorded, &stored);
+                decisions.extend(audited);
                 // The state must follow the log as stored: where today's decisions differ, or
                 // today's rules refuse the event, fold the stored ones instead.
-                !reproduced || outcome.is_err()
+                diverged
             }
             _ => true,
         };
@@ -429,20 +399,7 @@ pub fn audit_decisions(log: &[StoredEvent<'_>]) -> DecisionsAudit {
             match fold_prefix(&log[..group_end]) {
                 Ok(folded) => game = Some(folded),
                 Err(()) => {
-                    decisions.push(AuditedDecision {
-                        cause_seq: stored_event.seq,
-                        cause_type: stored_event.event.type_name().to_string(),
-                        stored_seqs: stored.iter().map(|e| e.seq).collect(),
-                        reproduced: false,
-                        stored_engine_version: None,
-                        notes: Vec::new(),
-                        stored: None,
-                        recomputed: None,
-                        refusal: Some(AuditRefusal {
-                            refused: "corrupt_log".to_string(),
-                            message: "the stored events cannot be folded from here on".to_string(),
-                        }),
-                    });
+                    decisions.push(cannot_fold(cause, &stored));
                     break;
                 }
             }
@@ -456,6 +413,71 @@ pub fn audit_decisions(log: &[StoredEvent<'_>]) -> DecisionsAudit {
     DecisionsAudit {
         decisions,
         first_divergence,
+    }
+}
+
+/// Records `recorded` (the event `cause`) on `current` as the engine judges it today and
+/// compares what it decides with the decisions `stored` after it: the audited decision when
+/// there is one to show (decisions stored, or a divergence), and whether today's engine
+/// diverged (other decisions, or a refusal).
+fn decide_again(
+    current: &mut Game,
+    cause: StoredEvent<'_>,
+    recorded: &RecordedEvent,
+    stored: &[StoredEvent<'_>],
+) -> (Option<AuditedDecision>, bool) {
+    let stored_services: Vec<&ServiceEvent> = stored
+        .iter()
+        .filter_map(|e| match e.event {
+            Event::Service(service) => Some(service),
+            Event::Recorded(_) => None,
+        })
+        .collect();
+    let outcome = current.record_with_clock(cause.seq, recorded, cause.clock);
+    let (reproduced, recomputed, notes) = compare(&outcome, &stored_services);
+    let diverged = !reproduced || outcome.is_err();
+    if stored.is_empty() && !diverged {
+        return (None, false);
+    }
+    let audited = AuditedDecision {
+        cause_seq: cause.seq,
+        cause_type: cause.event.type_name().to_string(),
+        stored_seqs: stored.iter().map(|e| e.seq).collect(),
+        reproduced,
+        stored_engine_version: stored_services
+            .iter()
+            .find_map(|d| engine_of(d))
+            .map(str::to_string),
+        notes,
+        stored: (!reproduced).then(|| stored_services.iter().map(|d| (*d).clone()).collect()),
+        recomputed: match &recomputed {
+            Recomputed::Decisions(now) if !reproduced => Some(now.clone()),
+            _ => None,
+        },
+        refusal: match recomputed {
+            Recomputed::Refused(refusal) if !reproduced => Some(refusal),
+            _ => None,
+        },
+    };
+    (Some(audited), diverged)
+}
+
+/// The audited decision where the stored events cannot be folded from `cause` on: the audit
+/// stops there.
+fn cannot_fold(cause: StoredEvent<'_>, stored: &[StoredEvent<'_>]) -> AuditedDecision {
+    AuditedDecision {
+        cause_seq: cause.seq,
+        cause_type: cause.event.type_name().to_string(),
+        stored_seqs: stored.iter().map(|e| e.seq).collect(),
+        reproduced: false,
+        stored_engine_version: None,
+        notes: Vec::new(),
+        stored: None,
+        recomputed: None,
+        refusal: Some(AuditRefusal {
+            refused: "corrupt_log".to_string(),
+            message: "the stored events cannot be folded from here on".to_string(),
+        }),
     }
 }
 

@@ -33,7 +33,9 @@ use crate::rules::time_control::tracker::{
     BothFlagsOutcome, ClockBehaviour, FlagOutcome, PeriodTimeAdded, PeriodTracker,
 };
 
-use super::event::{ArbiterRuling, ClockReading, Event, RecordedEvent, ServiceEvent, StartMoves};
+use super::event::{
+    ArbiterRuling, ClockReading, Event, MoveCount, RecordedEvent, ServiceEvent, StartMoves,
+};
 use super::parts::{CorruptLog, Fold, FoldContext};
 use super::quickplay::GRANTED_INCREMENT_MS;
 use super::reads::{ClocksView, moves_on_board};
@@ -606,8 +608,7 @@ impl Fold for Clocks {
                 white_ms, black_ms, ..
             }) => self.pressed(*white_ms, *black_ms),
             Event::Recorded(RecordedEvent::ClockAdjust { side, delta_ms, .. }) => {
-                self.adjust(*side, *delta_ms);
-                self.shift_ceiling(*side, *delta_ms);
+                self.change_time(*side, *delta_ms)
             }
             Event::Recorded(RecordedEvent::DrawAccept { .. }) => {
                 // 9.1.2.3 (REP-17): the extra time for the incorrect claim is void.
@@ -630,10 +631,7 @@ impl Fold for Clocks {
             Event::Recorded(RecordedEvent::FairPlay {
                 time_penalty: Some(penalty),
                 ..
-            }) if penalty.delta_ms < 0 => {
-                self.adjust(penalty.side, penalty.delta_ms);
-                self.shift_ceiling(penalty.side, penalty.delta_ms);
-            }
+            }) if penalty.delta_ms < 0 => self.change_time(penalty.side, penalty.delta_ms),
             Event::Service(ServiceEvent::PenaltyApplied { side, add_ms, .. }) => {
                 self.add(*side, *add_ms);
                 self.shift_ceiling(*side, i64::try_from(*add_ms).unwrap_or(i64::MAX));
@@ -653,22 +651,7 @@ impl Fold for Clocks {
                 decision: ArbiterRuling::MoveCountSet,
                 move_count: Some(count),
                 ..
-            }) => {
-                let ruling = match count.moves {
-                    Some(moves) => Some(self.periods.set_moves_completed(count.side, moves)),
-                    None => self.periods.move_count_unknown(count.side, None).ok(),
-                };
-                if let Some(ruling) = ruling {
-                    // The arbiter's count includes the move on the board awaiting its press.
-                    let recorded = self
-                        .before_record
-                        .get(count.side)
-                        .saturating_add(self.board_moves(count.side, ctx.ply));
-                    *self.awaiting_press.get_mut(count.side) = false;
-                    *self.unrecorded_moves.get_mut(count.side) =
-                        ruling.moves_completed.saturating_sub(recorded);
-                }
-            }
+            }) => self.move_count_set(count, ctx.ply),
             // 7.1: the game goes on from the position the arbiter reconstructed; its move
             // number gives the moves completed, and the clocks show what the arbiter set.
             Event::Recorded(RecordedEvent::ArbiterDecision {
@@ -686,15 +669,50 @@ impl Fold for Clocks {
                 if self.periods.both_flags_order_unknown().outcome
                     == BothFlagsOutcome::GameContinues =>
             {
-                for side in [Side::White, Side::Black] {
-                    let period = self.periods.status(side).clock_period;
-                    if let Some(last) = self.periods.control().last_move_of_period(period) {
-                        self.periods.record_clock_counter(side, last);
-                    }
-                }
+                self.both_go_on_to_the_next_period();
             }
             _ => {}
         }
         Ok(())
+    }
+}
+
+impl Clocks {
+    /// A time given or taken by the arbiter (6.10.2, 12.9.3): the clock and the ceiling of
+    /// what it may show move together.
+    fn change_time(&mut self, side: Side, delta_ms: i64) {
+        self.adjust(side, delta_ms);
+        self.shift_ceiling(side, delta_ms);
+    }
+
+    /// 8.5, 8.6, 6.10.2: the arbiter's count of `count.side`'s moves; the moves the record
+    /// lacks are kept, and the period time credited comes with the `penalty_applied` of the
+    /// ruling.
+    fn move_count_set(&mut self, count: &MoveCount, ply: usize) {
+        let ruling = match count.moves {
+            Some(moves) => Some(self.periods.set_moves_completed(count.side, moves)),
+            None => self.periods.move_count_unknown(count.side, None).ok(),
+        };
+        if let Some(ruling) = ruling {
+            // The arbiter's count includes the move on the board awaiting its press.
+            let recorded = self
+                .before_record
+                .get(count.side)
+                .saturating_add(self.board_moves(count.side, ply));
+            *self.awaiting_press.get_mut(count.side) = false;
+            *self.unrecorded_moves.get_mut(count.side) =
+                ruling.moves_completed.saturating_sub(recorded);
+        }
+    }
+
+    /// III.3.1.1: both flags in a period that is not the last; each player's clock goes on
+    /// with the next period.
+    fn both_go_on_to_the_next_period(&mut self) {
+        for side in [Side::White, Side::Black] {
+            let period = self.periods.status(side).clock_period;
+            if let Some(last) = self.periods.control().last_move_of_period(period) {
+                self.periods.record_clock_counter(side, last);
+            }
+        }
     }
 }

@@ -12,8 +12,8 @@
 use std::collections::BTreeMap;
 
 use super::event::{
-    ArbiterRuling, ClaimKind, ClaimOutcome, EndCause, Event, Forfeit, GameResult, GameSettings,
-    IllegalMoveKind, RecordedEvent, ServiceEvent, Side, Termination, TimePenalty,
+    ArbiterRuling, ClaimKind, ClaimOutcome, ClaimRuling, EndCause, Event, Forfeit, GameResult,
+    GameSettings, IllegalMoveKind, RecordedEvent, ServiceEvent, Side, Termination, TimePenalty,
 };
 
 /// Tells a game's events in words: the players' names, and for every event of the log the
@@ -478,33 +478,8 @@ impl Narrator {
 
     fn decided(&self, event: &ServiceEvent) -> String {
         match event {
-            ServiceEvent::GameCreated(settings) => {
-                let [white, black] = names_of(settings);
-                let players = Narrator::with_names(&white, &black);
-                format!(
-                    "Game created: {} – {}, {} round {}{}",
-                    players.player(Side::White),
-                    players.player(Side::Black),
-                    settings.event,
-                    settings.round,
-                    settings
-                        .board
-                        .map(|b| format!(" board {b}"))
-                        .unwrap_or_default()
-                )
-            }
-            ServiceEvent::ClaimRuled(ruling) => {
-                format!(
-                    "{} is {} ({}): {}",
-                    capitalised(&self.reference(ruling.claim_seq)),
-                    match ruling.outcome {
-                        ClaimOutcome::Upheld => "upheld",
-                        ClaimOutcome::Rejected => "rejected",
-                    },
-                    ruling.article,
-                    ruling.reason
-                )
-            }
+            ServiceEvent::GameCreated(settings) => created(settings),
+            ServiceEvent::ClaimRuled(ruling) => self.claim_ruled(ruling),
             ServiceEvent::PenaltyApplied {
                 side,
                 add_ms,
@@ -562,6 +537,20 @@ impl Narrator {
         }
     }
 
+    /// The ruling on a claim, with its article and reason.
+    fn claim_ruled(&self, ruling: &ClaimRuling) -> String {
+        format!(
+            "{} is {} ({}): {}",
+            capitalised(&self.reference(ruling.claim_seq)),
+            match ruling.outcome {
+                ClaimOutcome::Upheld => "upheld",
+                ClaimOutcome::Rejected => "rejected",
+            },
+            ruling.article,
+            ruling.reason
+        )
+    }
+
     /// Who appeals: a colour names the player; any other text is taken as written.
     fn appellant(&self, by: &str) -> String {
         match by.trim().to_ascii_lowercase().as_str() {
@@ -570,6 +559,23 @@ impl Narrator {
             _ => by.trim().to_string(),
         }
     }
+}
+
+/// The game's creation: the players, the event, the round and the board.
+fn created(settings: &GameSettings) -> String {
+    let [white, black] = names_of(settings);
+    let players = Narrator::with_names(&white, &black);
+    format!(
+        "Game created: {} – {}, {} round {}{}",
+        players.player(Side::White),
+        players.player(Side::Black),
+        settings.event,
+        settings.round,
+        settings
+            .board
+            .map(|b| format!(" board {b}"))
+            .unwrap_or_default()
+    )
 }
 
 /// The players' names of a game's settings.

@@ -22,7 +22,6 @@
 use serde::Serialize;
 use utoipa::ToSchema;
 
-use super::aggregate::Game;
 use super::event::{EndCause, Event, GameResult, RecordedEvent, ServiceEvent, Termination};
 
 /// What a game's end rests on.
@@ -86,11 +85,11 @@ impl Outcome {
     }
 }
 
-/// How `game` is reported, once it has ended (see the module documentation).
-pub fn outcome(game: &Game) -> Option<Outcome> {
-    let result = game.result()?;
-    let plies = game.ply();
-    let events: Vec<(u64, &Event)> = game.standing_events().collect();
+/// How a game that ended with `result` is reported (see the module documentation), from its
+/// standing `events` with their `seq` and the half-moves played (`plies`). Read from the log
+/// and not from a `Game`, so that the view (which carries it) and the aggregate (which
+/// builds the view) are not tied to each other through it.
+pub fn outcome_of(result: GameResult, plies: usize, events: &[(u64, &Event)]) -> Outcome {
     let ends: Vec<(&Termination, u64)> = events
         .iter()
         .filter_map(|(_, event)| match event {
@@ -156,11 +155,11 @@ pub fn outcome(game: &Game) -> Option<Outcome> {
         _ if plies >= 2 => Played::Played,
         _ => Played::LessThanOneMove,
     };
-    Some(Outcome {
+    Outcome {
         result,
         ended_as,
         played,
-    })
+    }
 }
 
 /// An arbiter's `game_ended` from before decisions carried their cause: read as the report

@@ -12,7 +12,7 @@ use crate::app::rounds::{self, LoadError, RoundGame};
 use crate::app::trail::{self, TrailError};
 use crate::app::trf::{self, TrfError};
 use crate::interchange::pairings::{Pairing, Unpaired};
-use crate::interchange::trf_report::TrfVersion;
+use crate::interchange::trf::TrfVersion;
 use crate::problem::RequestCode;
 use crate::rules::tie_breaks::{TieBreak, UnplayedRounds};
 use crate::state::AppState;

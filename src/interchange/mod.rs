@@ -19,5 +19,5 @@ pub mod pgn_export;
 pub mod pgn_feed;
 pub mod pgn_import;
 pub mod time_control_tag;
-pub mod trf_report;
+pub mod trf;
 pub mod trf_trail;

@@ -19,7 +19,7 @@
 //! Reading is pure: the caller decides what the pairings become (games, in
 //! `crate::tournament`).
 
-use super::trf_report::{TrfColour, TrfPlayer, TrfResult, TrfRound, read_report_noting};
+use super::trf::{TrfColour, TrfPlayer, TrfReadError, TrfResult, TrfRound, read_report_noting};
 use crate::game::event::Player;
 use std::collections::{BTreeMap, HashMap};
 
@@ -62,6 +62,12 @@ pub struct RoundPairings {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("{0}")]
 pub struct PairingFileError(pub String);
+
+impl From<TrfReadError> for PairingFileError {
+    fn from(error: TrfReadError) -> Self {
+        PairingFileError(error.0)
+    }
+}
 
 fn fail<T>(message: impl Into<String>) -> Result<T, PairingFileError> {
     Err(PairingFileError(message.into()))

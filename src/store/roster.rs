@@ -3,7 +3,7 @@
 //! the games. Kept when a round is loaded from a TRF file; not part of the event log.
 
 use super::{Store, StoreError};
-use crate::interchange::trf_report::TrfPlayer;
+use crate::interchange::trf::TrfPlayer;
 use sqlx::Row;
 use uuid::Uuid;
 

@@ -1026,7 +1026,7 @@ async fn a_double_forfeit_entered_on_the_results_page_is_each_players_forfeit_in
     )
     .await;
     assert_eq!(status, 200, "{trf}");
-    let report = arbiter::interchange::trf_report::read_report(&trf).expect("reads");
+    let report = arbiter::interchange::trf::read_report(&trf).expect("reads");
     for name in ["Absent, Ann", "Away, Bob"] {
         let player = report
             .players
@@ -1035,7 +1035,7 @@ async fn a_double_forfeit_entered_on_the_results_page_is_each_players_forfeit_in
             .expect("the player");
         assert_eq!(
             player.rounds[0].result,
-            arbiter::interchange::trf_report::TrfResult::ForfeitLoss,
+            arbiter::interchange::trf::TrfResult::ForfeitLoss,
             "{name}"
         );
         assert_eq!(player.half_points, 0, "{name}");

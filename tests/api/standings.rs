@@ -4,7 +4,7 @@
 
 use crate::support::{TestDb, append, send, send_raw};
 use actix_web::test;
-use arbiter::interchange::trf_report::read_report;
+use arbiter::interchange::trf::read_report;
 use serde_json::{Value, json};
 use uuid::Uuid;
 

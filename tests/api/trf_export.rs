@@ -8,7 +8,7 @@ use crate::support::{TestDb, append, bearer, send, send_raw};
 use crate::tournaments::GROS_TRF;
 use actix_web::test;
 use arbiter::interchange::pairings::parse_trf_round;
-use arbiter::interchange::trf_report::{TrfPlayer, TrfResult, read_report};
+use arbiter::interchange::trf::{TrfPlayer, TrfResult, read_report};
 use serde_json::{Value, json};
 use std::collections::HashMap;
 use uuid::Uuid;

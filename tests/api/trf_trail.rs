@@ -186,7 +186,7 @@ async fn the_trf26_export_carries_a_corrected_result_and_an_appeal_and_the_final
     // The trail follows the records, and the file still reads as a report.
     let first_comment = text.find("\r\n###").expect("a comment");
     assert!(text[..first_comment].contains("\r\n001 "), "{text}");
-    arbiter::interchange::trf_report::read_report(&text).expect("the export reads as TRF");
+    arbiter::interchange::trf::read_report(&text).expect("the export reads as TRF");
     // TRF-16 has no comment lines: written as before.
     let (_, _, text16) = send_raw(&app, db.get().uri(&format!("/v1/tournaments/{id}/trf"))).await;
     assert!(!text16.contains("###"), "{text16}");
@@ -483,7 +483,7 @@ async fn player_statuses_give_the_unplayed_rounds_codes_and_the_log_gives_the_re
     )
     .await;
     assert_eq!(status, 200, "{text}");
-    let report = arbiter::interchange::trf_report::read_report(&text).expect("reads");
+    let report = arbiter::interchange::trf::read_report(&text).expect("reads");
     let player = |n: u32| {
         report
             .players
@@ -491,7 +491,7 @@ async fn player_statuses_give_the_unplayed_rounds_codes_and_the_log_gives_the_re
             .find(|p| p.start_number == n)
             .unwrap_or_else(|| panic!("player {n} in {text}"))
     };
-    use arbiter::interchange::trf_report::TrfResult;
+    use arbiter::interchange::trf::TrfResult;
     assert_eq!(player(6).rounds[1].result, TrfResult::ZeroPointBye);
     assert_eq!(player(5).rounds[1].result, TrfResult::HalfPointBye);
     assert_eq!(player(5).half_points, 3, "a win and the half-point bye");

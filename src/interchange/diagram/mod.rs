@@ -15,18 +15,24 @@
 //! the binary so that diagrams render offline. Output is deterministic: the same input gives
 //! the same bytes, which is what the golden-file tests rely on.
 //!
-//! Pure: no I/O, no database, no clock.
+//! Pure: no I/O, no database, no clock. The drawing is here (a diagram, a sheet, the SVG
+//! document); what is marked on a board is read in `marks.rs`, and a game's diagrams and
+//! captions are made from its log in `of_game.rs`.
 
 use std::fmt::Write as _;
 
-use shakmaty::{CastlingMode, Chess, Color, Move, Position, Role, Square};
+use shakmaty::{Chess, Color, Position, Role, Square};
 
-use uuid::Uuid;
+mod marks;
+mod of_game;
 
-use crate::game::Game;
-use crate::game::event::{ClaimOutcome, ClaimRuling, ClockReading, Event, RecordedEvent, Side};
-use crate::game::narration::Narrator;
-use crate::rules::move_parsing::parse_move;
+pub use marks::{
+    Arrow, Circle, MarkColour, MarkError, illegal_move_squares, marks_in_pgn_comment, move_squares,
+};
+pub use of_game::{
+    DrawnAt, board_at, clock_text, clocks_line, game_diagram, last_clock_readings,
+    occurrence_sheet, ply_diagram, position_line,
+};
 
 /// The side of a square, in drawing units (the pieces are drawn on a 45-unit grid).
 const SQUARE: f64 = 45.0;
@@ -51,244 +57,6 @@ const DARK: &str = "#b58863";
 const LAST_MOVE: &str = "#9bc700";
 const TOUCHED: &str = "#1565c0";
 const ILLEGAL: &str = "#d50000";
-
-/// The colour of an arrow or a circled square, as PGN's `[%cal]` / `[%csl]` write it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, strum::IntoStaticStr)]
-#[strum(serialize_all = "snake_case")]
-pub enum MarkColour {
-    /// `G`, the default.
-    Green,
-    /// `R`.
-    Red,
-    /// `Y`.
-    Yellow,
-    /// `B`.
-    Blue,
-}
-
-impl MarkColour {
-    /// The colour of a PGN prefix letter (`G`, `R`, `Y`, `B`).
-    pub fn from_letter(letter: char) -> Option<MarkColour> {
-        match letter {
-            'G' => Some(MarkColour::Green),
-            'R' => Some(MarkColour::Red),
-            'Y' => Some(MarkColour::Yellow),
-            'B' => Some(MarkColour::Blue),
-            _ => None,
-        }
-    }
-
-    /// The PGN prefix letter.
-    pub fn letter(self) -> char {
-        match self {
-            MarkColour::Green => 'G',
-            MarkColour::Red => 'R',
-            MarkColour::Yellow => 'Y',
-            MarkColour::Blue => 'B',
-        }
-    }
-
-    /// The fill and its opacity (the colours lichess and python-chess use).
-    fn paint(self) -> (&'static str, &'static str) {
-        match self {
-            MarkColour::Green => ("#15781b", "0.5"),
-            MarkColour::Red => ("#882020", "0.5"),
-            MarkColour::Yellow => ("#e68f00", "0.7"),
-            MarkColour::Blue => ("#003088", "0.5"),
-        }
-    }
-
-    fn name(self) -> &'static str {
-        self.into()
-    }
-}
-
-/// An arrow from one square to another (`Ge2e4` in PGN's `[%cal]`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Arrow {
-    /// Where the arrow starts.
-    pub from: Square,
-    /// Where it points.
-    pub to: Square,
-    /// Its colour.
-    pub colour: MarkColour,
-}
-
-/// A circled square (`Rd5` in PGN's `[%csl]`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Circle {
-    /// The square.
-    pub square: Square,
-    /// Its colour.
-    pub colour: MarkColour,
-}
-
-/// A mark that cannot be read.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error(
-    "`{text}` is not {expected}: write an optional colour letter (G green, R red, Y yellow, B blue) then {example}"
-)]
-pub struct MarkError {
-    /// The text as given.
-    pub text: String,
-    expected: &'static str,
-    example: &'static str,
-}
-
-/// Splits an optional colour letter off a mark.
-fn colour_and_rest(text: &str) -> (MarkColour, &str) {
-    let mut chars = text.chars();
-    match chars.next().and_then(MarkColour::from_letter) {
-        Some(colour) => (colour, chars.as_str()),
-        None => (MarkColour::Green, text),
-    }
-}
-
-fn square_at(text: &str, at: usize) -> Option<Square> {
-    text.get(at..at + 2)?.parse().ok()
-}
-
-impl Arrow {
-    /// Reads `Ge2e4`, `Re1e3` or `e2e4` (green when no colour is given), as in `[%cal]`;
-    /// nothing else, not even spaces, may surround it.
-    pub fn parse(text: &str) -> Result<Arrow, MarkError> {
-        let error = || MarkError {
-            text: text.to_string(),
-            expected: "an arrow",
-            example: "two squares, e.g. Ge2e4 or e2e4",
-        };
-        let (colour, rest) = colour_and_rest(text);
-        if rest.len() != 4 {
-            return Err(error());
-        }
-        let (from, to) = square_at(rest, 0)
-            .zip(square_at(rest, 2))
-            .ok_or_else(error)?;
-        Ok(Arrow { from, to, colour })
-    }
-
-    /// The mark as PGN writes it (`Ge2e4`).
-    pub fn pgn(self) -> String {
-        format!("{}{}{}", self.colour.letter(), self.from, self.to)
-    }
-}
-
-impl Circle {
-    /// Reads `Rd5` or `d5` (green when no colour is given), as in `[%csl]`; nothing else may
-    /// surround it.
-    pub fn parse(text: &str) -> Result<Circle, MarkError> {
-        let error = || MarkError {
-            text: text.to_string(),
-            expected: "a circled square",
-            example: "a square, e.g. Rd5 or d5",
-        };
-        let (colour, rest) = colour_and_rest(text);
-        if rest.len() != 2 {
-            return Err(error());
-        }
-        let square = square_at(rest, 0).ok_or_else(error)?;
-        Ok(Circle { square, colour })
-    }
-
-    /// The mark as PGN writes it (`Rd5`).
-    pub fn pgn(self) -> String {
-        format!("{}{}", self.colour.letter(), self.square)
-    }
-}
-
-/// The arrows and circles of a PGN comment's `[%cal ...]` and `[%csl ...]` commands; marks
-/// that cannot be read are skipped.
-pub fn marks_in_pgn_comment(comment: &str) -> (Vec<Arrow>, Vec<Circle>) {
-    let mut arrows = Vec::new();
-    let mut circles = Vec::new();
-    for (command, is_arrow) in [("[%cal", true), ("[%csl", false)] {
-        let mut rest = comment;
-        while let Some(start) = rest.find(command) {
-            let after = &rest[start + command.len()..];
-            let end = after.find(']').unwrap_or(after.len());
-            for token in after[..end].split(',').map(str::trim) {
-                if is_arrow {
-                    arrows.extend(Arrow::parse(token).ok());
-                } else {
-                    circles.extend(Circle::parse(token).ok());
-                }
-            }
-            rest = &after[end..];
-        }
-    }
-    (arrows, circles)
-}
-
-/// The two squares of an illegal move written in its description, if it names them: the
-/// first pair of squares such as `e2e4`, `e2-e4`, `Ke8-e7` or `Nb1xd4`. (An illegal move is
-/// recorded in words, 7.5; it cannot be resolved like a legal one.)
-pub fn illegal_move_squares(description: &str) -> Option<(Square, Square)> {
-    let bytes = description.as_bytes();
-    let is_square = |at: usize| {
-        bytes.get(at).is_some_and(|b| (b'a'..=b'h').contains(b))
-            && bytes.get(at + 1).is_some_and(|b| (b'1'..=b'8').contains(b))
-    };
-    for at in 0..bytes.len() {
-        if !is_square(at) || (at > 0 && bytes[at - 1].is_ascii_lowercase()) {
-            continue;
-        }
-        let mut to = at + 2;
-        if bytes
-            .get(to)
-            .is_some_and(|b| matches!(b, b'-' | b'x' | b':'))
-        {
-            to += 1;
-        }
-        if is_square(to) {
-            let from = square_at(description, at)?;
-            let target = square_at(description, to)?;
-            return Some((from, target));
-        }
-    }
-    None
-}
-
-/// The squares a move goes from and to, as a diagram highlights them (the king's squares for
-/// castling, whatever the notation).
-pub fn move_squares(m: Move, mover: Color) -> Option<(Square, Square)> {
-    match m {
-        Move::Castle { king, .. } => Some((king, m.castling_side()?.king_to(mover))),
-        _ => Some((m.from()?, m.to())),
-    }
-}
-
-/// `Move 23, Black to move`.
-pub fn position_line(position: &Chess) -> String {
-    let side = match position.turn() {
-        Color::White => "White",
-        Color::Black => "Black",
-    };
-    format!("Move {}, {side} to move", position.fullmoves())
-}
-
-/// `h:mm:ss` of a clock time.
-pub fn clock_text(ms: u64) -> String {
-    let seconds = ms / 1000;
-    format!(
-        "{}:{:02}:{:02}",
-        seconds / 3600,
-        (seconds / 60) % 60,
-        seconds % 60
-    )
-}
-
-/// `White 1:23:45 · Black 0:45:12` (a `?` for a clock not read); `None` if neither was read.
-pub fn clocks_line(white_ms: Option<u64>, black_ms: Option<u64>) -> Option<String> {
-    if white_ms.is_none() && black_ms.is_none() {
-        return None;
-    }
-    let text = |ms: Option<u64>| ms.map(clock_text).unwrap_or_else(|| "?".into());
-    Some(format!(
-        "White {} · Black {}",
-        text(white_ms),
-        text(black_ms)
-    ))
-}
 
 /// One board drawing: a position and what is marked on it.
 #[derive(Clone, Debug, PartialEq)]
@@ -731,185 +499,6 @@ impl Sheet {
     }
 }
 
-/// The diagram of `game` as it stands: its position, the last standing move, check and the
-/// piece touched with intent to move it (4.3).
-pub fn game_diagram(game: &Game) -> Diagram {
-    let view = game.view();
-    let mut diagram = ply_diagram(game, view.ply).unwrap_or_else(|| Diagram::new(game.position()));
-    if let Some(touched) = view.obligations.touched
-        && let Ok(square) = touched.square.parse::<Square>()
-    {
-        diagram = diagram.touched(square);
-    }
-    diagram
-}
-
-/// The diagram of the position after `ply` standing half-moves of `game`, with the move that
-/// led to it; `None` beyond the last ply.
-pub fn ply_diagram(game: &Game, ply: usize) -> Option<Diagram> {
-    let position = game.position_at_ply(ply)?;
-    let mut diagram = Diagram::new(position);
-    if let Some(before) = ply.checked_sub(1).and_then(|p| game.position_at_ply(p))
-        && let Some(san) = game.view().moves.get(ply - 1)
-        && let Ok(m) = parse_move(before, san, CastlingMode::Standard)
-        && let Some((from, to)) = move_squares(m, before.turn())
-    {
-        diagram = diagram.last_move(from, to);
-    }
-    Some(diagram)
-}
-
-/// The last clock readings up to an event, for a caption: for each side, the latest time read
-/// off the clock (the `clock` stored with an event, or the times of a `clock_press`). Penalties
-/// added after the reading are not in it: it is what the clock showed.
-pub fn last_clock_readings<'a>(
-    events: impl IntoIterator<Item = (&'a Event, Option<&'a ClockReading>)>,
-) -> (Option<u64>, Option<u64>) {
-    let (mut white, mut black) = (None, None);
-    for (event, clock) in events {
-        if let Event::Recorded(RecordedEvent::ClockPress {
-            white_ms, black_ms, ..
-        }) = event
-        {
-            white = white_ms.or(white);
-            black = black_ms.or(black);
-        }
-        if let Some(clock) = clock {
-            white = clock.white_ms.or(white);
-            black = clock.black_ms.or(black);
-        }
-    }
-    (white, black)
-}
-
-/// The event a board is drawn at, for its caption and marks.
-#[derive(Clone, Copy, Debug)]
-pub struct DrawnAt<'a> {
-    /// The event's `seq`.
-    pub seq: u64,
-    /// The event's id.
-    pub event_id: Uuid,
-    /// The event.
-    pub event: &'a Event,
-    /// White's last clock reading ([`last_clock_readings`]).
-    pub white_ms: Option<u64>,
-    /// Black's last clock reading.
-    pub black_ms: Option<u64>,
-}
-
-/// The diagram an arbiter looks at: `game` as it stood after the event `at` (the game folded
-/// to that `seq`), with the last move, check, the touched piece (4.3), an illegal move
-/// recorded at that event drawn as a red arrow when its description names the squares (7.5),
-/// and a caption: the players, the move number and side to move, the clocks, the result if
-/// the game had ended, and the event.
-pub fn board_at(game: &Game, at: &DrawnAt<'_>) -> Diagram {
-    let view = game.view();
-    let settings = game.settings();
-    let mut diagram = game_diagram(game);
-    let narrator = Narrator::with_names(&settings.white.name, &settings.black.name);
-    let mut caption = vec![
-        format!("{} – {}", settings.white.name, settings.black.name),
-        position_line(game.position()),
-    ];
-    caption.extend(clocks_line(at.white_ms, at.black_ms));
-    if let (Some(result), Some(article)) = (view.result, &view.article) {
-        caption.push(format!("Game over: {} (article {article})", result.pgn()));
-    }
-    if let Some(touched) = &view.obligations.touched {
-        caption.push(format!(
-            "{} touched the piece on {} (4.3)",
-            narrator.player(touched.by),
-            touched.square
-        ));
-    }
-    if let Event::Recorded(RecordedEvent::IllegalMove {
-        by, description, ..
-    }) = at.event
-    {
-        if let Some((from, to)) = illegal_move_squares(description) {
-            diagram = diagram.illegal_move(from, to);
-        }
-        caption.push(format!(
-            "Illegal move by {}: {description} (7.5)",
-            narrator.player(*by)
-        ));
-    }
-    // The event drawn at, unless a line above already tells it.
-    if !matches!(
-        at.event,
-        Event::Recorded(RecordedEvent::Touch { .. } | RecordedEvent::IllegalMove { .. })
-    ) {
-        caption.push(format!(
-            "Last recorded: {}",
-            narrator.sentence(None, at.event)
-        ));
-    }
-    caption.push(format!("event {}", at.event_id));
-    diagram.caption(caption)
-}
-
-/// The sheet of a repetition claim (9.2): the positions where the claimed position occurred,
-/// side by side, from the ruling's evidence (`occurrences`: the plies, and for a claim with
-/// an intended move the position after that move, written but not played, 9.2.1). `game` is
-/// the game folded to the claim; `style` sets orientation, coordinates and size on every
-/// panel. A claim ruled on before anything was counted (the claimant had already moved, or
-/// had touched a piece, 9.4) shows the position at the claim alone.
-pub fn occurrence_sheet(
-    game: &Game,
-    claim_seq: u64,
-    claimant: Side,
-    ruling: &ClaimRuling,
-    style: impl Fn(Diagram) -> Diagram,
-) -> Sheet {
-    let outcome = match ruling.outcome {
-        ClaimOutcome::Upheld => "upheld",
-        ClaimOutcome::Rejected => "rejected",
-    };
-    let mut sheet = Sheet::new([
-        format!(
-            "Repetition claim by {} at seq {claim_seq}: {outcome} ({})",
-            claimant.name(),
-            ruling.article
-        ),
-        ruling.reason.clone(),
-    ]);
-    let evidence = &ruling.evidence;
-    let plies: &[usize] = evidence.occurrences.as_deref().unwrap_or_default();
-    let intended = evidence.intended_move.as_deref().and_then(|text| {
-        let position = game.position();
-        let m = parse_move(position, text, CastlingMode::Standard).ok()?;
-        let mut after = position.clone();
-        after.play_unchecked(m);
-        let mut panel = Diagram::new(&after);
-        if let Some((from, to)) = move_squares(m, position.turn()) {
-            panel = panel.last_move(from, to);
-        }
-        Some((text, after, panel))
-    });
-    let total = plies.len() + usize::from(intended.is_some());
-    for (index, &ply) in plies.iter().enumerate() {
-        if let (Some(panel), Some(position)) = (ply_diagram(game, ply), game.position_at_ply(ply)) {
-            sheet = sheet.panel(style(panel).caption([
-                format!("Occurrence {} of {total}: ply {ply}", index + 1),
-                position_line(position),
-            ]));
-        }
-    }
-    if let Some((text, after, panel)) = intended {
-        sheet = sheet.panel(style(panel).caption([
-            format!("Occurrence {total} of {total}: after the intended move {text}"),
-            "written on the scoresheet, not played (9.2.1)".to_string(),
-            position_line(&after),
-        ]));
-    } else if plies.is_empty() {
-        sheet = sheet.panel(style(game_diagram(game)).caption([
-            format!("The position at the claim (ply {})", game.view().ply),
-            position_line(game.position()),
-        ]));
-    }
-    sheet
-}
-
 /// The `id` of a piece's drawing in `<defs>`.
 fn piece_id(color: Color, role: Role) -> &'static str {
     match (color, role) {
@@ -931,30 +520,42 @@ fn piece_id(color: Color, role: Role) -> &'static str {
 /// The cburnett drawing of a piece: a `<g>` with its `id`, on a 45-unit square.
 fn piece_drawing(color: Color, role: Role) -> &'static str {
     match (color, role) {
-        (Color::White, Role::King) => include_str!("../../assets/pieces/cburnett/white-king.svg"),
-        (Color::White, Role::Queen) => {
-            include_str!("../../assets/pieces/cburnett/white-queen.svg")
+        (Color::White, Role::King) => {
+            include_str!("../../../assets/pieces/cburnett/white-king.svg")
         }
-        (Color::White, Role::Rook) => include_str!("../../assets/pieces/cburnett/white-rook.svg"),
+        (Color::White, Role::Queen) => {
+            include_str!("../../../assets/pieces/cburnett/white-queen.svg")
+        }
+        (Color::White, Role::Rook) => {
+            include_str!("../../../assets/pieces/cburnett/white-rook.svg")
+        }
         (Color::White, Role::Bishop) => {
-            include_str!("../../assets/pieces/cburnett/white-bishop.svg")
+            include_str!("../../../assets/pieces/cburnett/white-bishop.svg")
         }
         (Color::White, Role::Knight) => {
-            include_str!("../../assets/pieces/cburnett/white-knight.svg")
+            include_str!("../../../assets/pieces/cburnett/white-knight.svg")
         }
-        (Color::White, Role::Pawn) => include_str!("../../assets/pieces/cburnett/white-pawn.svg"),
-        (Color::Black, Role::King) => include_str!("../../assets/pieces/cburnett/black-king.svg"),
+        (Color::White, Role::Pawn) => {
+            include_str!("../../../assets/pieces/cburnett/white-pawn.svg")
+        }
+        (Color::Black, Role::King) => {
+            include_str!("../../../assets/pieces/cburnett/black-king.svg")
+        }
         (Color::Black, Role::Queen) => {
-            include_str!("../../assets/pieces/cburnett/black-queen.svg")
+            include_str!("../../../assets/pieces/cburnett/black-queen.svg")
         }
-        (Color::Black, Role::Rook) => include_str!("../../assets/pieces/cburnett/black-rook.svg"),
+        (Color::Black, Role::Rook) => {
+            include_str!("../../../assets/pieces/cburnett/black-rook.svg")
+        }
         (Color::Black, Role::Bishop) => {
-            include_str!("../../assets/pieces/cburnett/black-bishop.svg")
+            include_str!("../../../assets/pieces/cburnett/black-bishop.svg")
         }
         (Color::Black, Role::Knight) => {
-            include_str!("../../assets/pieces/cburnett/black-knight.svg")
+            include_str!("../../../assets/pieces/cburnett/black-knight.svg")
         }
-        (Color::Black, Role::Pawn) => include_str!("../../assets/pieces/cburnett/black-pawn.svg"),
+        (Color::Black, Role::Pawn) => {
+            include_str!("../../../assets/pieces/cburnett/black-pawn.svg")
+        }
     }
 }
 

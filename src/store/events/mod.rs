@@ -1,10 +1,14 @@
 //! Appending to and reading a game's log, and the global feed.
 //!
-//! An append is one statement ([`APPEND_STATEMENT`]): the expected-`seq` check on the summary
+//! An append is one statement ([`statement::APPEND_STATEMENT`]): the expected-`seq` check on the summary
 //! row, the inserts and the summary's update; the log is read only when it stores nothing.
 //! The database itself guarantees what matters even against a buggy or hostile writer: the
 //! primary key `(game_id, seq)` refuses a second event at a place, the chain trigger refuses a
 //! gap and computes the hash, and the refusal triggers keep rows from ever changing.
+//!
+//! Here: what an append is and does (its control flow, retries and conflicts). The
+//! statement and its columns are in `statement.rs`, the reads of a log and of the feed in
+//! `reads.rs`.
 
 use super::{Store, StoreError, to_i64, to_u64};
 use crate::game::event::{ClockReading, Event, GameResult, Termination};
@@ -15,6 +19,13 @@ use sqlx::{Postgres, Row, Transaction};
 use std::collections::HashSet;
 use utoipa::ToSchema;
 use uuid::Uuid;
+
+mod reads;
+mod statement;
+
+pub(super) use reads::stored_tx_id;
+pub use reads::{FeedCursor, FeedItem, FeedPage};
+pub(super) use statement::{AppendColumns, JsonText};
 
 /// An event about to be appended.
 #[derive(Clone, Debug, PartialEq)]
@@ -66,63 +77,6 @@ pub struct EventEnvelope {
     pub hash: String,
     /// The event.
     pub event: Event,
-}
-
-/// A position in the global feed: the transaction id and position of the last event read.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct FeedCursor {
-    /// The writing transaction's id (`xid8`), as decimal text.
-    pub tx_id: u64,
-    /// The event's global position.
-    pub position: i64,
-}
-
-impl FeedCursor {
-    /// The cursor before the first event.
-    pub const START: FeedCursor = FeedCursor {
-        tx_id: 0,
-        position: 0,
-    };
-
-    /// Parses `TXID-POSITION` (the `next` value of a feed page).
-    pub fn parse(text: &str) -> Option<FeedCursor> {
-        let (tx, pos) = text.split_once('-')?;
-        if tx.is_empty()
-            || pos.is_empty()
-            || !tx.bytes().chain(pos.bytes()).all(|b| b.is_ascii_digit())
-        {
-            return None;
-        }
-        Some(FeedCursor {
-            tx_id: tx.parse().ok()?,
-            position: pos.parse().ok()?,
-        })
-    }
-}
-
-impl std::fmt::Display for FeedCursor {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}-{}", self.tx_id, self.position)
-    }
-}
-
-/// One event of the global feed.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
-pub struct FeedItem {
-    /// The cursor of this item: pass it as `after` to read what follows it.
-    pub cursor: String,
-    /// The stored event.
-    #[serde(flatten)]
-    pub envelope: EventEnvelope,
-}
-
-/// A page of the global feed.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
-pub struct FeedPage {
-    /// Events in commit order.
-    pub items: Vec<FeedItem>,
-    /// Pass as `after` to continue; equal to the request's cursor when nothing new is visible.
-    pub next: String,
 }
 
 /// What an append did.
@@ -247,187 +201,12 @@ pub(super) fn violates(error: &sqlx::Error, constraint: &str) -> bool {
     matches!(error, sqlx::Error::Database(db) if db.constraint() == Some(constraint))
 }
 
-/// The append, in one statement: the guard on the summary row (`games.last_seq` must be the
-/// expected `seq`; the row lock it takes serialises the game's writers across instances),
-/// the events as one multi-row insert of `UNNEST`ed arrays in `seq` order, and what the
-/// database computed for each row. When the guard does not hold, nothing is inserted and no
-/// row comes back; a concurrent writer that got there first makes the guard fail once its
-/// transaction commits (the `UPDATE` re-reads the locked row). The hash chain is the
-/// trigger's here (`events_link_chain`, migration 0001): each row is linked to the stored row
-/// before it. (Group commits link their rows in their own function, migration 0017; see
-/// docs/trust.md, "Who computes a link".)
-pub const APPEND_STATEMENT: &str = "\
-WITH guard AS (
-    UPDATE games
-       SET last_seq = $2 + cardinality($3::uuid[]),
-           updated_at = date_trunc('microseconds', now()),
-           status = CASE WHEN $10::boolean THEN $11 ELSE status END,
-           result = CASE WHEN $10::boolean THEN $12 ELSE result END,
-           termination = CASE WHEN $10::boolean THEN $13 ELSE termination END
-     WHERE game_id = $1 AND last_seq = $2
- RETURNING game_id
-), stored AS (
-    INSERT INTO events (game_id, seq, event_id, batch_id, event_type, payload, metadata,
-                        occurred_at, recorded_by, prev_hash, hash)
-    SELECT guard.game_id, $2 + appended.ord, appended.event_id, $4, appended.event_type,
-           appended.payload, appended.metadata, appended.occurred_at, $9, ''::bytea, ''::bytea
-      FROM guard,
-           unnest($3::uuid[], $5::text[], $6::jsonb[], $7::jsonb[], $8::timestamptz[])
-               WITH ORDINALITY AS appended (event_id, event_type, payload, metadata,
-                                            occurred_at, ord)
-     ORDER BY appended.ord
- RETURNING seq, recorded_at, prev_hash, hash
-)
-SELECT seq, recorded_at, prev_hash, hash FROM stored ORDER BY seq";
-
-/// The columns of an append, one array per column ([`APPEND_STATEMENT`]).
-#[derive(Debug)]
-pub(super) struct AppendColumns {
-    batch_id: Uuid,
-    event_ids: Vec<Uuid>,
-    types: Vec<&'static str>,
-    payloads: Vec<JsonText>,
-    metadata: Vec<JsonText>,
-    occurred_at: Vec<Option<DateTime<Utc>>>,
-}
-
-/// A JSON value bound as `jsonb`, serialised once straight to its text (no intermediate
-/// `serde_json::Value`, whose maps and strings cost an allocation each: issue 40).
-pub(super) type JsonText = sqlx::types::Json<Box<serde_json::value::RawValue>>;
-
-/// `value` serialised to the text bound as `jsonb`.
-fn json_text<T: serde::Serialize + ?Sized>(value: &T) -> Result<JsonText, serde_json::Error> {
-    serde_json::value::to_raw_value(value).map(sqlx::types::Json)
-}
-
-/// The metadata object stored with an event ([`metadata_of`]), as text.
-fn metadata_text(event: &NewEvent) -> Result<JsonText, serde_json::Error> {
-    #[derive(serde::Serialize)]
-    struct Metadata<'a> {
-        #[serde(skip_serializing_if = "Option::is_none")]
-        clock: Option<&'a ClockReading>,
-    }
-    json_text(&Metadata {
-        clock: event.clock.as_ref(),
-    })
-}
-
-impl AppendColumns {
-    /// Serialises `events` (stored from `expected_seq + 1` on) once, for the statement.
-    pub(super) fn of(
-        game_id: Uuid,
-        expected_seq: u64,
-        events: &[NewEvent],
-    ) -> Result<Self, StoreError> {
-        let mut columns = AppendColumns {
-            batch_id: Uuid::new_v4(),
-            event_ids: Vec::with_capacity(events.len()),
-            types: Vec::with_capacity(events.len()),
-            payloads: Vec::with_capacity(events.len()),
-            metadata: Vec::with_capacity(events.len()),
-            occurred_at: Vec::with_capacity(events.len()),
-        };
-        for (offset, new) in events.iter().enumerate() {
-            let undecodable = |e: serde_json::Error| StoreError::Undecodable {
-                game_id,
-                seq: expected_seq + 1 + offset as u64,
-                message: e.to_string(),
-            };
-            columns.event_ids.push(new.event_id);
-            columns.types.push(new.event.type_name());
-            columns
-                .payloads
-                .push(json_text(&new.event).map_err(undecodable)?);
-            columns
-                .metadata
-                .push(metadata_text(new).map_err(undecodable)?);
-            columns.occurred_at.push(new.occurred_at);
-        }
-        Ok(columns)
-    }
-
-    /// How many events.
-    pub(super) fn len(&self) -> usize {
-        self.event_ids.len()
-    }
-
-    /// The batch id the events are stored under.
-    pub(super) fn batch_id(&self) -> Uuid {
-        self.batch_id
-    }
-
-    /// The summary row's status, result and termination after the append, when it sets an
-    /// outcome.
-    pub(super) fn summary(
-        &self,
-        outcome: Option<&GameOutcome>,
-    ) -> (
-        Option<&'static str>,
-        Option<&'static str>,
-        Option<&'static str>,
-    ) {
-        let status = outcome.map(|o| {
-            if o.result.is_some() {
-                "ended"
-            } else {
-                "in_progress"
-            }
-        });
-        (
-            status,
-            outcome.and_then(|o| o.result.map(GameResult::pgn)),
-            outcome.and_then(|o| o.termination.map(Termination::name)),
-        )
-    }
-
-    /// Moves the per-event columns to the end of those of a group ([`super::group_commit`]).
-    pub(super) fn extend_into(
-        self,
-        event_ids: &mut Vec<Uuid>,
-        types: &mut Vec<&'static str>,
-        payloads: &mut Vec<JsonText>,
-        metadata: &mut Vec<JsonText>,
-        occurred_at: &mut Vec<Option<DateTime<Utc>>>,
-    ) {
-        event_ids.extend(self.event_ids);
-        types.extend(self.types);
-        payloads.extend(self.payloads);
-        metadata.extend(self.metadata);
-        occurred_at.extend(self.occurred_at);
-    }
-
-    /// The bound statement.
-    fn statement<'q>(
-        &'q self,
-        game_id: Uuid,
-        expected_seq: u64,
-        recorded_by: &'q str,
-        outcome: Option<&GameOutcome>,
-    ) -> sqlx::query::Query<'q, Postgres, sqlx::postgres::PgArguments> {
-        let (status, result, termination) = self.summary(outcome);
-        sqlx::query(APPEND_STATEMENT)
-            .bind(game_id)
-            .bind(to_i64(expected_seq))
-            .bind(&self.event_ids)
-            .bind(self.batch_id)
-            .bind(&self.types)
-            .bind(&self.payloads)
-            .bind(&self.metadata)
-            .bind(&self.occurred_at)
-            .bind(recorded_by)
-            .bind(outcome.is_some())
-            .bind(status)
-            .bind(result)
-            .bind(termination)
-    }
-}
-
 /// Whether the statement stored every event (it stores all or nothing).
 fn stored_all(rows: &[PgRow], events: &[NewEvent]) -> bool {
     !events.is_empty() && rows.len() == events.len()
 }
 
-/// The envelopes of `events` as [`APPEND_STATEMENT`] stored them: what the writer sent, and
+/// The envelopes of `events` as [`statement::APPEND_STATEMENT`] stored them: what the writer sent, and
 /// what the database set (`seq`, time, chain).
 fn envelopes_stored(
     game_id: Uuid,
@@ -681,89 +460,6 @@ impl Store {
         tx.commit().await?;
         found
     }
-
-    /// The game's last `seq`, or `None` if there is no such game.
-    pub async fn last_seq(&self, game_id: Uuid) -> Result<Option<u64>, StoreError> {
-        let mut tx = self.pool.begin().await?;
-        let last = last_seq_in(&mut tx, game_id).await?;
-        tx.commit().await?;
-        Ok(last)
-    }
-
-    /// The game's events with `seq` in `after < seq <= until` (all of them by default), in order.
-    pub async fn read_events(
-        &self,
-        game_id: Uuid,
-        after: u64,
-        until: Option<u64>,
-        limit: Option<u64>,
-    ) -> Result<Vec<EventEnvelope>, StoreError> {
-        let rows = sqlx::query(
-            "SELECT game_id, seq, event_id, batch_id, payload, metadata, recorded_at, occurred_at, \
-             recorded_by, prev_hash, hash FROM events \
-             WHERE game_id = $1 AND seq > $2 AND seq <= $3 ORDER BY seq LIMIT $4",
-        )
-        .bind(game_id)
-        .bind(to_i64(after))
-        .bind(to_i64(until.unwrap_or(u64::MAX)))
-        .bind(limit.map(to_i64))
-        .fetch_all(&self.pool)
-        .await?;
-        rows.iter().map(envelope_from_row).collect()
-    }
-
-    /// The game's whole log, in order; [`StoreError::GameNotFound`] if there is no such game.
-    pub async fn game_log(&self, game_id: Uuid) -> Result<Vec<EventEnvelope>, StoreError> {
-        let events = self.read_events(game_id, 0, None, None).await?;
-        if events.is_empty() {
-            return Err(StoreError::GameNotFound(game_id));
-        }
-        Ok(events)
-    }
-
-    /// Up to `limit` events committed after `after`, in commit order. An event whose
-    /// transaction is still open when the page is read is not skipped: the fence
-    /// (`tx_id < xmin` of the current snapshot) holds back everything from that transaction
-    /// on, until it has committed or aborted.
-    pub async fn feed(&self, after: &FeedCursor, limit: u64) -> Result<FeedPage, StoreError> {
-        let rows = sqlx::query(
-            "SELECT tx_id::text AS tx_text, position, game_id, seq, event_id, batch_id, payload, \
-             metadata, recorded_at, occurred_at, recorded_by, prev_hash, hash FROM events \
-             WHERE (tx_id, position) > ($1::text::xid8, $2) \
-               AND tx_id < pg_snapshot_xmin(pg_current_snapshot()) \
-             ORDER BY tx_id, position LIMIT $3",
-        )
-        .bind(after.tx_id.to_string())
-        .bind(after.position)
-        .bind(to_i64(limit))
-        .fetch_all(&self.pool)
-        .await?;
-        let mut items = Vec::with_capacity(rows.len());
-        let mut next = after.clone();
-        for row in &rows {
-            let tx_text: String = row.try_get("tx_text")?;
-            next = FeedCursor {
-                tx_id: stored_tx_id(tx_text)?,
-                position: row.try_get("position")?,
-            };
-            items.push(FeedItem {
-                cursor: next.to_string(),
-                envelope: envelope_from_row(row)?,
-            });
-        }
-        Ok(FeedPage {
-            items,
-            next: next.to_string(),
-        })
-    }
-}
-
-/// A transaction id (`xid8`) read as text; anything else is an error, never a default.
-pub(super) fn stored_tx_id(text: String) -> Result<u64, StoreError> {
-    text.parse().map_err(|_| StoreError::UnknownStoredValue {
-        what: "transaction id",
-        value: text,
-    })
 }
 
 /// Refuses a request that names the same `event_id` twice.

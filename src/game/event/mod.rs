@@ -9,90 +9,28 @@
 //!   events that a recorded event causes under the Laws. Clients can never submit these.
 //!
 //! Both families are stored in the same log; [`Event`] is their union.
+//!
+//! Here: the events themselves. How a game ends (the result and the termination) is in
+//! `results.rs`, what a game is created with in `game_settings.rs`.
 
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 pub use crate::rules::appeals::{AppealRegulations, Sitting};
 pub use crate::rules::claims::{ClaimKind, ClaimOutcome};
-use crate::rules::electronic_devices::{DeviceRegulations, OpponentScore};
+use crate::rules::electronic_devices::OpponentScore;
 pub use crate::rules::evidence::{ClaimEvidence, EndEvidence};
 pub use crate::rules::laws::{LawsEdition, TimeControlKind};
 pub use crate::rules::side::Side;
 
-/// The result of a game, as written in PGN.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
-pub enum GameResult {
-    /// White won.
-    #[serde(rename = "1-0")]
-    WhiteWins,
-    /// Black won.
-    #[serde(rename = "0-1")]
-    BlackWins,
-    /// The game was drawn.
-    #[serde(rename = "1/2-1/2")]
-    Draw,
-    /// Both players lost: a double forfeit (neither player was present at the default time,
-    /// 6.7.1, or the arbiter declared the game lost for both). No point for either. PGN has no
-    /// notation for it; this is the one FIDE's Olympiad broadcasts and lichess use.
-    #[serde(rename = "0-0")]
-    BothLose,
-    /// White lost and Black scores a draw: the game declared lost by White, Black's score
-    /// set at ½ (12.9.6: "the arbiter shall also decide the opponent's score"; or the
-    /// regulations' lesser penalty, 11.3.2.2). PGN has no notation for it: the `Result` tag
-    /// writes `0-1/2`, as `0-0` for a double forfeit.
-    #[serde(rename = "0-1/2")]
-    WhiteLosesBlackHalf,
-    /// Black lost and White scores a draw (12.9.6), as [`GameResult::WhiteLosesBlackHalf`].
-    #[serde(rename = "1/2-0")]
-    BlackLosesWhiteHalf,
-}
+mod game_settings;
+mod results;
 
-impl GameResult {
-    /// The PGN notation of the result.
-    pub fn pgn(self) -> &'static str {
-        match self {
-            GameResult::WhiteWins => "1-0",
-            GameResult::BlackWins => "0-1",
-            GameResult::Draw => "1/2-1/2",
-            GameResult::BothLose => "0-0",
-            GameResult::WhiteLosesBlackHalf => "0-1/2",
-            GameResult::BlackLosesWhiteHalf => "1/2-0",
-        }
-    }
-
-    /// The result of a game declared lost by `loser` with the opponent's score `opponent`
-    /// (12.9.6): the opponent's win, ½ for the opponent, or a loss for both (0-0).
-    pub fn lost_by(loser: Side, opponent: OpponentScore) -> GameResult {
-        match (opponent, loser) {
-            (OpponentScore::Win, _) => GameResult::win_for(loser.opponent()),
-            (OpponentScore::Draw, Side::White) => GameResult::WhiteLosesBlackHalf,
-            (OpponentScore::Draw, Side::Black) => GameResult::BlackLosesWhiteHalf,
-            (OpponentScore::Loss, _) => GameResult::BothLose,
-        }
-    }
-
-    /// The result in which `side` wins.
-    pub fn win_for(side: Side) -> GameResult {
-        match side {
-            Side::White => GameResult::WhiteWins,
-            Side::Black => GameResult::BlackWins,
-        }
-    }
-
-    /// Parses the PGN notation; `None` for anything else.
-    pub fn parse(pgn: &str) -> Option<GameResult> {
-        match pgn {
-            "1-0" => Some(GameResult::WhiteWins),
-            "0-1" => Some(GameResult::BlackWins),
-            "1/2-1/2" => Some(GameResult::Draw),
-            "0-0" => Some(GameResult::BothLose),
-            "0-1/2" => Some(GameResult::WhiteLosesBlackHalf),
-            "1/2-0" => Some(GameResult::BlackLosesWhiteHalf),
-            _ => None,
-        }
-    }
-}
+pub use game_settings::{
+    Bonus, BonusMode, ClockBehaviour, DrawOfferPolicy, GAME_SETTINGS_FIELDS, GameSettings, Period,
+    Player, Preset, Regulations, StartMoves, TimeControl, TimeControlSpec,
+};
+pub use results::{ALL_TERMINATIONS, GameResult, Termination};
 
 /// Extra time given to a player (for example 9.5.3 after an incorrect claim, 7.5.5 after
 /// an illegal move).
@@ -575,111 +513,6 @@ pub struct RuledBy {
     pub laws_edition: LawsEdition,
 }
 
-/// How a game ended.
-#[derive(
-    Clone,
-    Copy,
-    Debug,
-    PartialEq,
-    Eq,
-    Serialize,
-    Deserialize,
-    ToSchema,
-    strum::IntoStaticStr,
-    strum::EnumIter,
-)]
-#[strum(serialize_all = "snake_case")]
-#[serde(rename_all = "snake_case")]
-pub enum Termination {
-    /// 5.1.1
-    Checkmate,
-    /// 5.2.1
-    Stalemate,
-    /// 5.2.2
-    DeadPosition,
-    /// 9.6.1
-    FivefoldRepetition,
-    /// 9.6.2
-    SeventyFiveMoves,
-    /// 5.2.3 / 9.1
-    Agreement,
-    /// 9.2
-    RepetitionClaim,
-    /// 9.3
-    FiftyMovesClaim,
-    /// 6.9
-    Flag,
-    /// 5.1.2
-    Resignation,
-    /// 7.5.5
-    IllegalMoves,
-    /// A judgement ruling by the arbiter.
-    Arbiter,
-    /// An upheld appeal.
-    Appeal,
-}
-
-impl Termination {
-    /// Whether the game ended by the move just made, which completes that move without a
-    /// press (6.2.1.1: 5.1.1, 5.2.1, 5.2.2, 9.6.1, 9.6.2).
-    pub fn ends_by_the_move(self) -> bool {
-        matches!(
-            self,
-            Termination::Checkmate
-                | Termination::Stalemate
-                | Termination::DeadPosition
-                | Termination::FivefoldRepetition
-                | Termination::SeventyFiveMoves
-        )
-    }
-
-    /// The snake_case name, as on the wire and in the `games` read model.
-    pub fn name(self) -> &'static str {
-        self.into()
-    }
-
-    /// The termination in words, for reasons and refusals.
-    pub fn in_words(self) -> &'static str {
-        match self {
-            Termination::Checkmate => "checkmate",
-            Termination::Stalemate => "stalemate",
-            Termination::DeadPosition => "dead position",
-            Termination::FivefoldRepetition => "fivefold repetition",
-            Termination::SeventyFiveMoves => "75-move rule",
-            Termination::Agreement => "agreement",
-            Termination::RepetitionClaim => "repetition claim",
-            Termination::FiftyMovesClaim => "fifty-move claim",
-            Termination::Flag => "flag fall",
-            Termination::Resignation => "resignation",
-            Termination::IllegalMoves => "illegal moves",
-            Termination::Arbiter => "arbiter's decision",
-            Termination::Appeal => "appeal",
-        }
-    }
-
-    /// Parses the snake_case name; `None` for a name this version does not know.
-    pub fn parse(name: &str) -> Option<Termination> {
-        ALL_TERMINATIONS.iter().copied().find(|t| t.name() == name)
-    }
-}
-
-/// Every termination, in the order of [`Termination`].
-pub const ALL_TERMINATIONS: [Termination; 13] = [
-    Termination::Checkmate,
-    Termination::Stalemate,
-    Termination::DeadPosition,
-    Termination::FivefoldRepetition,
-    Termination::SeventyFiveMoves,
-    Termination::Agreement,
-    Termination::RepetitionClaim,
-    Termination::FiftyMovesClaim,
-    Termination::Flag,
-    Termination::Resignation,
-    Termination::IllegalMoves,
-    Termination::Arbiter,
-    Termination::Appeal,
-];
-
 /// The engine's ruling on a claim, with the evidence an arbiter shows the players
 /// (docs/DESIGN.md, Principle 4).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
@@ -718,180 +551,6 @@ pub enum Event {
     /// Appended by the service.
     Service(ServiceEvent),
 }
-
-/// The time control of the game: its periods and rate of play (Article 6.3.1, Appendices A.1
-/// and B.1). On the wire it is a [`TimeControlSpec`]: the old one-period form (`kind`,
-/// `base_ms`, `increment_ms`) reads and writes exactly as before, and a `periods` list or a
-/// `preset` is accepted too.
-pub use crate::rules::time_control::TimeControl;
-pub use crate::rules::time_control::tracker::ClockBehaviour;
-pub use crate::rules::time_control::{Bonus, BonusMode, Period, Preset, TimeControlSpec};
-
-/// Whether players may offer draws (9.1.1 and event regulations).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum DrawOfferPolicy {
-    /// Players may agree a draw.
-    #[default]
-    Allowed,
-    /// Players may not agree a draw at all.
-    Forbidden,
-    /// A draw by agreement needs the arbiter's consent ("Sofia rules").
-    ArbiterConsent,
-}
-
-/// The event's regulations that bear on the rulings.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-pub struct Regulations {
-    /// Whether draw offers are allowed.
-    #[serde(default)]
-    pub draw_offers: DrawOfferPolicy,
-    /// The number of moves both players must have completed before a draw may be agreed
-    /// (9.1.1); none if unrestricted.
-    #[serde(default)]
-    #[schema(minimum = 1, maximum = 500)]
-    pub earliest_agreement_move: Option<u32>,
-    /// Whether Guidelines III (quickplay finish) are in force.
-    #[serde(default)]
-    pub quickplay_finish: bool,
-    /// The time given to the opponent after an incorrect claim, in milliseconds; defaults to
-    /// 2 minutes in standard play (9.5.3) and 1 minute in rapid and blitz (A.3).
-    #[serde(default)]
-    #[schema(minimum = 0, maximum = 3_600_000)]
-    pub incorrect_claim_penalty_ms: Option<u64>,
-    /// Electronic devices: whether the regulations allow them in a player's bag, completely
-    /// switched off (11.3.2.1), and the less severe penalty they specify instead of the loss
-    /// for a device on the person (11.3.2.2), one of the options of 12.9. Absent when the
-    /// Laws alone apply.
-    #[serde(default, skip_serializing_if = "DeviceRegulations::is_default")]
-    pub electronic_devices: DeviceRegulations,
-    /// The appeals procedure (11.10 leaves it to the regulations): the deadline, the deposit
-    /// and the committee. Absent when the regulations say nothing.
-    #[serde(
-        default,
-        skip_serializing_if = "AppealRegulations::is_default",
-        deserialize_with = "object_only"
-    )]
-    pub appeals: AppealRegulations,
-    /// The days after the event's last day by which the chief arbiter's fair-play report is
-    /// due (a setting of the event: the README says where the figure comes from). Absent:
-    /// no deadline is shown.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schema(minimum = 0, maximum = 365)]
-    pub fair_play_report_days: Option<u32>,
-}
-
-/// A player of the game.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-pub struct Player {
-    /// The name as on the pairing list (`Surname, Given name`).
-    pub name: String,
-    /// The FIDE ID, if known.
-    #[serde(default)]
-    pub fide_id: Option<u64>,
-}
-
-/// Everything that governs a game, fixed when it is created.
-///
-/// Unknown fields are refused by the HTTP layer ([`GAME_SETTINGS_FIELDS`]), not by serde: the
-/// settings are also the body of the internally tagged `game_created` event, whose OpenAPI
-/// schema (`allOf` with the tag) cannot forbid additional properties.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
-pub struct GameSettings {
-    /// The player of the white pieces.
-    pub white: Player,
-    /// The player of the black pieces.
-    pub black: Player,
-    /// The tournament's name (PGN `Event`).
-    pub event: String,
-    /// The round (PGN `Round`), e.g. `5` or `5.1`.
-    pub round: String,
-    /// The board number (1 to 9999).
-    #[serde(default)]
-    #[schema(minimum = 1, maximum = 9999)]
-    pub board: Option<u32>,
-    /// The venue (PGN `Site`).
-    #[serde(default)]
-    pub site: Option<String>,
-    /// The day the game was played, as PGN writes it (`Date`): `YYYY.MM.DD`, with `??` for a
-    /// part not known (`2026.03.??`). Absent: the PGN export writes the day the game was
-    /// created in the log. A PGN import keeps the file's own `Date` here.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schema(
-        pattern = r"^([0-9]{4}|\?{4})\.([0-9]{2}|\?{2})\.([0-9]{2}|\?{2})$",
-        example = "2026.03.01"
-    )]
-    pub date: Option<String>,
-    /// The start position as FEN; the standard start when absent. Chess960 castling
-    /// (Shredder-FEN or X-FEN) is accepted. Its fullmove number is the game's move count:
-    /// at `... w - - 0 41` each player has completed 40 moves, and the periods, the
-    /// scoresheet duty (8.4) and Guidelines III count from there.
-    #[serde(default)]
-    pub start_fen: Option<String>,
-    /// The moves each player had completed at the start position, when they differ from
-    /// what the FEN's fullmove number says (a study position written `0 1`, a game replayed
-    /// from move 41). With White to move both counts are equal; with Black to move White has
-    /// one more. Needs `start_fen`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub start_moves_completed: Option<StartMoves>,
-    /// The clocks' readings when the game starts from the position (an adjourned or resumed
-    /// game): the times the players have left, in milliseconds. Absent: the control's times
-    /// for the periods reached.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub start_clocks: Option<ClockReading>,
-    /// The time control: the one-period form (`kind`, `base_ms`, `increment_ms`), a list of
-    /// `periods`, or a `preset`.
-    #[schema(value_type = TimeControlSpec)]
-    pub time_control: TimeControl,
-    /// How the game's clocks add the next period's time and credit increments (6.3.2). The
-    /// default is a clock that counts presses and adds the time at the press that completes
-    /// the period's moves, crediting each increment after the press; absent in the stored
-    /// settings when it is the default, so that games recorded before it read and write
-    /// exactly as they did.
-    #[serde(default, skip_serializing_if = "is_default")]
-    pub clock_behaviour: ClockBehaviour,
-    /// The edition of the Laws that governs the game (default 2023).
-    #[serde(default)]
-    pub laws_edition: LawsEdition,
-    /// The event's regulations.
-    #[serde(default)]
-    pub regulations: Regulations,
-}
-
-/// The moves each player had completed when the game starts from a position.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-pub struct StartMoves {
-    /// White's completed moves.
-    pub white: u32,
-    /// Black's completed moves.
-    pub black: u32,
-}
-
-/// Whether `value` is its type's default (left out of the stored settings).
-fn is_default<T: Default + PartialEq>(value: &T) -> bool {
-    *value == T::default()
-}
-
-/// The fields of [`GameSettings`], for refusing unknown ones.
-pub const GAME_SETTINGS_FIELDS: &[&str] = &[
-    "white",
-    "black",
-    "event",
-    "round",
-    "board",
-    "site",
-    "date",
-    "start_fen",
-    "start_moves_completed",
-    "start_clocks",
-    "time_control",
-    "clock_behaviour",
-    "laws_edition",
-    "regulations",
-];
 
 impl RecordedEvent {
     /// The `type` tag of this event, as stored.
@@ -994,17 +653,4 @@ fn string_enum<'a>(
         .enum_values(Some(values.copied()))
         .description(Some(description))
         .build()
-}
-
-/// Reads `T` from a JSON object only: serde's derived structs also take an array of their
-/// fields in order, which the OpenAPI document does not allow (`"appeals": [null, null]` was
-/// stored as an empty procedure).
-fn object_only<'de, D, T>(deserializer: D) -> Result<T, D::Error>
-where
-    D: serde::Deserializer<'de>,
-    T: serde::de::DeserializeOwned,
-{
-    use serde::de::Error as _;
-    let object = serde_json::Map::<String, serde_json::Value>::deserialize(deserializer)?;
-    serde_json::from_value(serde_json::Value::Object(object)).map_err(D::Error::custom)
 }
