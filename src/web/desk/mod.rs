@@ -14,7 +14,6 @@
 
 use super::PREFIX;
 use super::error::WebError;
-use super::forms;
 use super::layout::{self, Nav};
 use super::session::{Fields, Flash, Posted, Viewer, leave_flash};
 use crate::app::arbitration::RecordError;
@@ -32,10 +31,12 @@ use serde::Deserialize;
 use std::collections::HashSet;
 use uuid::Uuid;
 
+mod command;
 mod decision;
 mod record_forms;
 mod scoresheet;
 
+pub use command::{DeskCommand, DeskForm};
 use decision::{answer_panel, follows};
 pub use decision::{
     claim_kind_article, decision_panel, describe, diagram, occurrence_sheet, unbroken_results,
@@ -285,10 +286,14 @@ async fn refuse(
 /// `POST /office/games/{id}/record`: judges and records the form's events.
 pub async fn record(
     state: web::Data<AppState>,
-    posted: Posted,
+    posted: Posted<DeskForm>,
     id: web::Path<Uuid>,
 ) -> Result<HttpResponse, WebError> {
-    let Posted { viewer, fields } = posted;
+    let Posted {
+        viewer,
+        fields,
+        form,
+    } = posted;
     let game_id = id.into_inner();
     let summary = state
         .store
@@ -296,21 +301,22 @@ pub async fn record(
         .await?
         .ok_or(StoreError::GameNotFound(game_id))?;
     let desk = format!("{PREFIX}/games/{game_id}");
-    let back = layout::local_path(fields.get("return_to"), desk.clone());
+    let back = layout::local_path(form.return_to.as_deref(), desk.clone());
     let back_to_desk = back == desk;
     let refusal_target = if back_to_desk {
         format!("{desk}#answer")
     } else {
         back.clone()
     };
-    let expected_seq: u64 = fields
-        .get("expected_seq")
+    let expected_seq: u64 = form
+        .expected_seq
+        .as_deref()
         .and_then(|s| s.parse().ok())
         .ok_or_else(|| {
             WebError::BadRequest("The form has no expected_seq; open the desk again.".into())
         })?;
-    let objects = match forms::events_from_form(&fields) {
-        Ok(objects) => objects,
+    let events = match DeskCommand::read(&form) {
+        Ok(command) => command.events(form.event_id.clone()),
         Err(message) => {
             return refuse(
                 &state,
@@ -321,23 +327,19 @@ pub async fn record(
             .await;
         }
     };
-    let mut events = Vec::with_capacity(objects.len());
-    for object in objects {
-        let kind = object["type"].as_str().unwrap_or("event").to_string();
-        match crate::app::commands::decode_event(object, &kind) {
-            Ok(event) => events.push(event),
-            Err(problem) => {
-                return refuse(
-                    &state,
-                    &viewer,
-                    refused(&fields, Some(problem.code.as_str()), problem.message),
-                    &refusal_target,
-                )
-                .await;
-            }
+    let events = match events {
+        Ok(events) => events,
+        Err(problem) => {
+            return refuse(
+                &state,
+                &viewer,
+                refused(&fields, Some(problem.code.as_str()), problem.message),
+                &refusal_target,
+            )
+            .await;
         }
-    }
-    if fields.get("confirmed") != Some("yes")
+    };
+    if form.confirmed.as_deref() != Some("yes")
         && let Some(doubt) = doubt_of(&state, game_id, expected_seq, &events).await?
     {
         let mut flash = refused(&fields, Some("needs_confirmation"), doubt);

@@ -137,7 +137,7 @@ pub async fn new_form(viewer: Viewer) -> Result<HttpResponse, WebError> {
 
 /// `POST /office/events`: creates a tournament.
 pub async fn create(state: web::Data<AppState>, posted: Posted) -> Result<HttpResponse, WebError> {
-    let Posted { viewer, fields } = posted;
+    let Posted { viewer, fields, .. } = posted;
     let refuse = |message: String| {
         layout::html_response(
             StatusCode::UNPROCESSABLE_ENTITY,
@@ -348,7 +348,7 @@ pub async fn update(
     posted: Posted,
     id: web::Path<Uuid>,
 ) -> Result<HttpResponse, WebError> {
-    let Posted { viewer, fields } = posted;
+    let Posted { viewer, fields, .. } = posted;
     let tournament = tournament_or_404(&state.store, id.into_inner()).await?;
     viewer
         .principal
