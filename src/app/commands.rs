@@ -229,6 +229,27 @@ pub fn decode_event(item: Value, path: &str) -> Result<NewEvent, CommandError> {
     })
 }
 
+/// Checks an event that its caller built typed (the back office's desk reads its forms into
+/// events itself) as [`decode_event`] checks one of a request body: the free text bounded,
+/// the event id read; the problems name the event by its wire type, as for a body.
+pub fn check_recorded(
+    event: RecordedEvent,
+    event_id: Option<&str>,
+) -> Result<NewEvent, CommandError> {
+    let path = event.type_name();
+    let event_id = match event_id {
+        Some(id) => decode_at(Value::String(id.to_owned()), &format!("{path}.event_id"))?,
+        None => Uuid::new_v4(),
+    };
+    validate_event_text(&event, path)?;
+    Ok(NewEvent {
+        event_id,
+        event: Event::Recorded(event),
+        occurred_at: None,
+        clock: None,
+    })
+}
+
 /// The problem for an event object that does not decode, naming the wrong field.
 ///
 /// serde names a missing or unknown field in its message, but for a value of the wrong type

@@ -207,7 +207,7 @@ pub async fn save(
     posted: Posted,
     id: web::Path<Uuid>,
 ) -> Result<HttpResponse, WebError> {
-    let Posted { viewer, fields } = posted;
+    let Posted { viewer, fields, .. } = posted;
     let tournament_id = id.into_inner();
     let mut tournament = state
         .store

@@ -485,7 +485,7 @@ pub async fn record(
     posted: super::session::Posted,
     id: web::Path<uuid::Uuid>,
 ) -> Result<HttpResponse, WebError> {
-    let super::session::Posted { viewer, fields } = posted;
+    let super::session::Posted { viewer, fields, .. } = posted;
     let game_id = id.into_inner();
     if viewer.principal.fair_play.is_none() {
         return Err(not_found());

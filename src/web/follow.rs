@@ -105,7 +105,7 @@ pub async fn set(
     posted: Posted,
     path: web::Path<(Uuid, String)>,
 ) -> Result<HttpResponse, WebError> {
-    let Posted { viewer, fields } = posted;
+    let Posted { viewer, fields, .. } = posted;
     let (id, round) = path.into_inner();
     let tournament = state
         .store
@@ -241,7 +241,7 @@ pub async fn decide(
     posted: Posted,
     id: web::Path<Uuid>,
 ) -> Result<HttpResponse, WebError> {
-    let Posted { viewer, fields } = posted;
+    let Posted { viewer, fields, .. } = posted;
     let attention_id = id.into_inner();
     let attention = state
         .store

@@ -264,7 +264,7 @@ pub async fn save(
     posted: Posted,
     id: web::Path<Uuid>,
 ) -> Result<HttpResponse, WebError> {
-    let Posted { viewer, fields } = posted;
+    let Posted { viewer, fields, .. } = posted;
     let tournament_id = id.into_inner();
     let no_page = || WebError::NotFound("There is no such page.".into());
     let mut tournament = state

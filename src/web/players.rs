@@ -176,7 +176,7 @@ pub async fn record(
     posted: Posted,
     id: web::Path<Uuid>,
 ) -> Result<HttpResponse, WebError> {
-    let Posted { viewer, fields } = posted;
+    let Posted { viewer, fields, .. } = posted;
     let tournament_id = id.into_inner();
     let tournament = state
         .store

@@ -29,6 +29,7 @@ use actix_web::dev::Payload;
 use actix_web::http::{Method, header};
 use actix_web::{FromRequest, HttpRequest, web};
 use futures_util::future::LocalBoxFuture;
+use serde::de::DeserializeOwned;
 use std::collections::HashMap;
 
 fn app_state(request: &HttpRequest) -> Result<web::Data<AppState>, WebError> {
@@ -133,8 +134,10 @@ fn same_secret(a: &str, b: &str) -> bool {
             == 0
 }
 
-/// The fields of a submitted form, trimmed.
-#[derive(Clone, Debug, Default)]
+/// The fields of a submitted form as sent, read by name: the form of the pages that have no
+/// form type of their own yet, and what a refused form shows again.
+#[derive(Clone, Debug, Default, serde::Deserialize)]
+#[serde(transparent)]
 pub struct Fields(pub HashMap<String, String>);
 
 impl Fields {
@@ -151,12 +154,39 @@ impl Fields {
 }
 
 /// A form submission from a signed-in viewer whose synchronizer token and origin were
-/// checked: extracting it refuses (403) a forged request before any handler code runs.
-pub struct Posted {
+/// checked, decoded into the page's form type `T`: extracting it refuses (403) a forged
+/// request before any handler code runs. Every url-encoded form of the back office is read
+/// through it, so the CSRF check is in this one place (the two multipart uploads, a round's
+/// pairings and fair-play evidence, check the token of their parts with [`check_csrf`]).
+///
+/// `T` is decoded from the fields trimmed, with a blank field left out: an optional field
+/// sent empty (`name=`, as browsers send it) is `None`, never an error. A form type takes
+/// what a person types as text and reads it itself, so that a value that does not read is
+/// answered by the page with what to fix; only a form the page did not draw (a hidden field
+/// missing or damaged) is refused here, with a 400 that says so.
+pub struct Posted<T = Fields> {
     /// Who sent it.
     pub viewer: Viewer,
-    /// The form's fields (the CSRF token removed).
+    /// The form's fields as sent (the CSRF token removed): what a refused form shows again.
     pub fields: Fields,
+    /// The form, decoded.
+    pub form: T,
+}
+
+/// Decodes a form type from the fields: trimmed, blanks left out.
+fn decode_form<T: DeserializeOwned>(fields: &HashMap<String, String>) -> Result<T, WebError> {
+    let present: Vec<(&str, &str)> = fields
+        .iter()
+        .map(|(name, value)| (name.as_str(), value.trim()))
+        .filter(|(_, value)| !value.is_empty())
+        .collect();
+    let unreadable = |e: &dyn std::fmt::Display| {
+        WebError::BadRequest(format!(
+            "The form cannot be read: {e}. Open the page again and send the form from there."
+        ))
+    };
+    let encoded = serde_urlencoded::to_string(&present).map_err(|e| unreadable(&e))?;
+    serde_urlencoded::from_str(&encoded).map_err(|e| unreadable(&e))
 }
 
 /// Checks the synchronizer token of a form against the session's.
@@ -172,7 +202,7 @@ pub fn check_csrf(viewer: &Viewer, presented: Option<&str>) -> Result<(), WebErr
     }
 }
 
-impl FromRequest for Posted {
+impl<T: DeserializeOwned + 'static> FromRequest for Posted<T> {
     type Error = WebError;
     type Future = LocalBoxFuture<'static, Result<Self, Self::Error>>;
 
@@ -187,9 +217,11 @@ impl FromRequest for Posted {
                 .into_inner();
             let presented = fields.remove(CSRF_FIELD);
             check_csrf(&viewer, presented.as_deref())?;
+            let form = decode_form(&fields)?;
             Ok(Posted {
                 viewer,
                 fields: Fields(fields),
+                form,
             })
         })
     }

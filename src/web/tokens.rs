@@ -165,7 +165,7 @@ pub async fn page(state: web::Data<AppState>, viewer: Viewer) -> Result<HttpResp
 
 /// `POST /office/tokens`: creates a token and shows it once.
 pub async fn create(state: web::Data<AppState>, posted: Posted) -> Result<HttpResponse, WebError> {
-    let Posted { viewer, fields } = posted;
+    let Posted { viewer, fields, .. } = posted;
     viewer.principal.may_manage_tokens()?;
     let name = fields.get("name").unwrap_or_default().to_string();
     let role = fields.get("role").and_then(Role::parse);
