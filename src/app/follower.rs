@@ -658,7 +658,7 @@ impl Followers {
             }
             // A notice still open for an earlier takeback takes this one in, so that one undo
             // restores the line as it stood before both.
-            let earlier = self.store().game_attention(game_id).await?;
+            let earlier = self.store().game_notice(game_id).await?;
             let notice = merged_notice(
                 earlier.as_ref().map(|open| &open.attention),
                 keep,
