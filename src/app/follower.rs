@@ -34,7 +34,7 @@ use crate::store::{
 use serde::{Deserialize, Serialize};
 use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 use tokio::sync::watch;
 use utoipa::ToSchema;
 use uuid::Uuid;
@@ -236,6 +236,7 @@ impl Followers {
             if *stopped.borrow() {
                 return;
             }
+            let started = Instant::now();
             let follow = match self.store().follow_by_id(follow_id).await {
                 Ok(Some(follow)) if follow.enabled => follow,
                 Ok(_) => break,
@@ -248,7 +249,6 @@ impl Followers {
                     continue;
                 }
             };
-            let started = std::time::Instant::now();
             let outcome = match self.poll_round_seen(&follow, &mut seen).await {
                 Ok(recorded) => {
                     if failures > 0 {
@@ -270,31 +270,57 @@ impl Followers {
                 tracing::warn!(%follow_id, %error, "cannot note the poll");
             }
             // Polls keep their interval from start to start (a round of many boards takes a
-            // while to read), with at least a tenth of it between two polls.
-            let mut rest = if failures == 0 {
-                self.timing
-                    .poll
-                    .saturating_sub(started.elapsed())
-                    .max(self.timing.poll / 10)
+            // while to read; the tick does not drift by it), with at least a tenth of it
+            // between two polls.
+            let next_poll = if failures == 0 {
+                (started + self.timing.poll).max(Instant::now() + self.timing.poll / 10)
             } else {
-                self.timing.wait_after(failures)
+                Instant::now() + self.timing.wait_after(failures)
             };
-            if failures == 0 && self.timing.confirm < rest && !seen.unsettled.is_empty() {
-                // The boards whose feed changed are read again soon, so that a move that
-                // stands is stored without waiting for the next poll.
-                if wait(self.timing.confirm, &mut stopped).await {
+            // The boards whose feed changed are read again `confirm` after the poll read them
+            // (not after the whole poll), so that a move that stands is stored without waiting
+            // for the next poll; the boards read within a fifth of `confirm` of each other are
+            // read again together.
+            while let Some(first) = seen
+                .unsettled
+                .values()
+                .min()
+                .copied()
+                .filter(|_| failures == 0)
+            {
+                let batch = first + self.timing.confirm / 5;
+                let last = seen
+                    .unsettled
+                    .values()
+                    .filter(|at| **at <= batch)
+                    .max()
+                    .copied()
+                    .unwrap_or(first);
+                let due = last + self.timing.confirm;
+                if due >= next_poll {
+                    break;
+                }
+                if wait_until(due, &mut stopped).await {
                     return;
                 }
-                rest = rest.saturating_sub(self.timing.confirm);
-                let changed = seen.unsettled.clone();
+                let changed: HashSet<u32> = seen
+                    .unsettled
+                    .iter()
+                    .filter(|(_, at)| **at <= last)
+                    .map(|(board, _)| *board)
+                    .collect();
+                // Taken off the list: read again, each is put back if it changed again; one
+                // that fails waits for the next poll.
+                seen.unsettled.retain(|board, _| !changed.contains(board));
                 if let Err(error) = self
                     .poll_round_with(&follow, Some(&mut seen), Some(&changed))
                     .await
                 {
                     tracing::debug!(%follow_id, %error, "reading the changed boards again failed; the next poll reads them");
+                    break;
                 }
             }
-            if wait(rest, &mut stopped).await {
+            if wait_until(next_poll, &mut stopped).await {
                 return;
             }
         }
@@ -314,6 +340,11 @@ fn install_tls_provider() {
         // Err: a provider was installed already, which is as good.
         let _ = rustls::crypto::ring::default_provider().install_default();
     });
+}
+
+/// Waits until `deadline`; true when the task was stopped meanwhile.
+async fn wait_until(deadline: Instant, stopped: &mut watch::Receiver<bool>) -> bool {
+    wait(deadline.saturating_duration_since(Instant::now()), stopped).await
 }
 
 /// Waits `duration`; true when the task was stopped meanwhile.

@@ -22,13 +22,16 @@ async fn fetch_text(client: &FeedClient, url: &str) -> Result<Option<String>, Fo
 }
 
 /// A board a poll syncs: its frame as far as it settled, and what the poll notes after.
-struct BoardJob<'a> {
+struct BoardJob {
     board: u32,
     game_id: Uuid,
     key: (u64, Option<u64>),
     settled: Settled,
     result: Option<String>,
-    termination: Option<&'a str>,
+    termination: Option<String>,
+    /// When the poll read the frame (a frame that did not stand is read again `confirm`
+    /// after it).
+    read_at: std::time::Instant,
 }
 
 /// Where a poll reads a round's boards from.
@@ -47,8 +50,44 @@ enum RoundSource {
 pub struct Seen {
     boards: HashMap<u32, (u64, Option<u64>)>,
     memories: HashMap<u32, BoardMemory>,
-    /// The boards whose last frame changed (did not stand): read again before the next poll.
-    pub(super) unsettled: HashSet<u32>,
+    /// The boards whose last frame changed (did not stand), with when it was read: read again
+    /// `confirm` after it, before the next poll where there is time.
+    pub(super) unsettled: HashMap<u32, std::time::Instant>,
+}
+
+/// A board's frame as a poll reads it from the round's source (`text`: its fetched
+/// `game-N.json`, for a DGT source): its fingerprint, the frame and the termination the
+/// source states. `None` when the source has nothing for the board (yet).
+#[allow(clippy::type_complexity)]
+fn read_board(
+    source: &RoundSource,
+    board: u32,
+    text: Option<Result<Option<String>, FollowError>>,
+) -> Result<Option<(u64, Frame, Option<String>)>, FollowError> {
+    match source {
+        RoundSource::Dgt(base) => {
+            let Some(text) = text.transpose()?.flatten() else {
+                return Ok(None);
+            };
+            let game = dgt::read_game(&text)
+                .map_err(|e| FollowError::Source(format!("{base}/game-{board}.json: {e}")))?;
+            Ok(Some((fingerprint(&text), game.frame(), None)))
+        }
+        RoundSource::Pgn(games) => Ok(games.iter().find(|g| g.board == board).map(|game| {
+            (
+                fingerprint(&format!(
+                    "{:?}{:?}{:?}",
+                    game.moves, game.result, game.termination
+                )),
+                Frame {
+                    moves: game.moves.clone(),
+                    result: game.result.clone(),
+                    clock: None,
+                },
+                game.termination.clone(),
+            )
+        })),
+    }
 }
 
 fn fingerprint(text: &str) -> u64 {
@@ -112,119 +151,104 @@ impl Followers {
             .filter_map(|head| head.board.map(|board| (board, head)))
             .filter(|(board, _)| only.is_none_or(|only| only.contains(board)))
             .collect();
-        // The boards' files are fetched a few at a time (a round of hundreds of boards would
-        // otherwise wait for each answer in turn), then read in board order.
-        let mut texts = match &source {
-            RoundSource::Dgt(base) => {
-                use futures_util::StreamExt;
-                let urls: Vec<String> = boards
-                    .iter()
-                    .map(|(board, _)| format!("{base}/game-{board}.json"))
-                    .collect();
-                let client = &self.client;
-                futures_util::stream::iter(urls)
-                    .map(|url| async move { fetch_text(client, &url).await })
-                    .buffered(FETCHES_AT_ONCE)
-                    .collect::<Vec<_>>()
-                    .await
-            }
-            RoundSource::Pgn(_) => Vec::new(),
-        }
-        .into_iter();
-        // Each board's frame is read against its memory in board order; the boards to sync
-        // are then synced a few at a time (different games: their appends do not wait for
-        // each other), and what was seen is noted in board order.
-        let mut jobs: Vec<BoardJob<'_>> = Vec::new();
+        // A pipeline, so that no board waits for the whole round: the boards' files are
+        // fetched a few at a time (a round of hundreds of boards would otherwise wait for each
+        // answer in turn); each frame is read against its board's memory as soon as its
+        // answer is in (in board order); the boards to sync are synced a few at a time as
+        // they come (different games: their appends do not wait for each other, and a slow
+        // append holds one place only, not a batch); what was seen is noted after.
+        use futures_util::StreamExt;
+        let base = match &source {
+            RoundSource::Dgt(base) => Some(base.as_str()),
+            RoundSource::Pgn(_) => None,
+        };
+        let client = &self.client;
         let mut failure = None;
-        for (board, head) in boards {
-            let (fingerprint, frame, termination) = match &source {
-                RoundSource::Dgt(base) => {
-                    let text = match texts.next().unwrap_or(Ok(None)) {
-                        Ok(Some(text)) => text,
-                        Ok(None) => continue,
+        let outcomes: Vec<(BoardJob, Result<BoardSync, FollowError>)> =
+            futures_util::stream::iter(boards)
+                .map(|(board, head)| async move {
+                    let text = match base {
+                        Some(base) => {
+                            Some(fetch_text(client, &format!("{base}/game-{board}.json")).await)
+                        }
+                        None => None,
+                    };
+                    (board, head, text)
+                })
+                .buffered(FETCHES_AT_ONCE)
+                .map(|(board, head, text)| {
+                    if failure.is_some() {
+                        return None;
+                    }
+                    let read = read_board(&source, board, text);
+                    let (fingerprint, frame, termination) = match read {
+                        Ok(Some(read)) => read,
+                        Ok(None) => return None,
                         Err(error) => {
                             failure = Some(error);
-                            break;
+                            return None;
                         }
                     };
-                    match dgt::read_game(&text) {
-                        Ok(game) => (fingerprint(&text), game.frame(), None),
-                        Err(e) => {
-                            failure = Some(FollowError::Source(format!(
-                                "{base}/game-{board}.json: {e}"
-                            )));
-                            break;
+                    let key = (fingerprint, head.seq);
+                    let settled = match seen.as_deref_mut() {
+                        Some(seen) => {
+                            if seen.boards.get(&board) == Some(&key) {
+                                return None;
+                            }
+                            seen.memories.entry(board).or_default().read(&frame)
                         }
-                    }
-                }
-                RoundSource::Pgn(games) => {
-                    let Some(game) = games.iter().find(|g| g.board == board) else {
-                        continue;
-                    };
-                    (
-                        fingerprint(&format!(
-                            "{:?}{:?}{:?}",
-                            game.moves, game.result, game.termination
-                        )),
-                        Frame {
-                            moves: game.moves.clone(),
-                            result: game.result.clone(),
-                            clock: None,
+                        None => Settled {
+                            moves: frame.moves.clone(),
+                            stood: true,
                         },
-                        game.termination.as_deref(),
-                    )
-                }
-            };
-            let key = (fingerprint, head.seq);
-            let settled = match seen.as_deref_mut() {
-                Some(seen) => {
-                    if seen.boards.get(&board) == Some(&key) {
-                        continue;
-                    }
-                    seen.memories.entry(board).or_default().read(&frame)
-                }
-                None => Settled {
-                    moves: frame.moves.clone(),
-                    stood: true,
-                },
-            };
-            jobs.push(BoardJob {
-                board,
-                game_id: head.game_id,
-                key,
-                settled,
-                result: frame.result,
-                termination,
-            });
-        }
-        let mut synced = Vec::with_capacity(jobs.len());
-        for chunk in jobs.chunks(SYNCS_AT_ONCE) {
-            let mut syncs = Vec::with_capacity(chunk.len());
-            for job in chunk {
-                syncs.push(self.sync_board(
-                    follow.follow_id,
-                    job.board,
-                    job.game_id,
-                    BoardView {
-                        feed: &job.settled.moves,
-                        feed_result: job.result.as_deref(),
-                        feed_termination: job.termination,
-                        stood: job.settled.stood,
-                        takebacks: follow.takebacks,
-                    },
-                ));
-            }
-            synced.extend(futures_util::future::join_all(syncs).await);
-        }
+                    };
+                    Some(BoardJob {
+                        board,
+                        game_id: head.game_id,
+                        key,
+                        settled,
+                        result: frame.result,
+                        termination,
+                        read_at: std::time::Instant::now(),
+                    })
+                })
+                .filter_map(std::future::ready)
+                .map(|job| async move {
+                    let sync = self
+                        .sync_board(
+                            follow.follow_id,
+                            job.board,
+                            job.game_id,
+                            BoardView {
+                                feed: &job.settled.moves,
+                                feed_result: job.result.as_deref(),
+                                feed_termination: job.termination.as_deref(),
+                                stood: job.settled.stood,
+                                takebacks: follow.takebacks,
+                            },
+                        )
+                        .await;
+                    (job, sync)
+                })
+                .buffer_unordered(SYNCS_AT_ONCE)
+                .collect()
+                .await;
         let mut recorded = 0;
-        for (job, sync) in jobs.iter().zip(synced) {
-            let sync = sync?;
+        let mut first_error = None;
+        for (job, sync) in outcomes {
+            let sync = match sync {
+                Ok(sync) => sync,
+                Err(error) => {
+                    first_error.get_or_insert(error);
+                    continue;
+                }
+            };
             recorded += sync.recorded;
             if let Some(seen) = seen.as_deref_mut() {
                 if job.settled.stood {
                     seen.unsettled.remove(&job.board);
                 } else {
-                    seen.unsettled.insert(job.board);
+                    seen.unsettled.insert(job.board, job.read_at);
                 }
                 if sync.recorded == 0 && job.settled.stood {
                     // Stood and unchanged since: nothing to read again until the feed or the
@@ -235,7 +259,7 @@ impl Followers {
                 }
             }
         }
-        match failure {
+        match first_error.or(failure) {
             Some(error) => Err(error),
             None => Ok(recorded),
         }
