@@ -75,7 +75,8 @@ CREATE TABLE follow_attentions (
     opened_at timestamp with time zone NOT NULL DEFAULT now(),
     resolution text,
     resolved_by text,
-    resolved_at timestamp with time zone
+    resolved_at timestamp with time zone,
+    notice boolean DEFAULT ((attention ->> 'type'::text) = 'corrected_by_feed'::text)
 );
 
 CREATE TABLE games (
@@ -231,7 +232,7 @@ CREATE UNIQUE INDEX fair_play_evidence_pkey ON public.fair_play_evidence USING b
 CREATE INDEX fair_play_payloads_game ON public.fair_play_payloads USING btree (game_id);
 CREATE UNIQUE INDEX fair_play_payloads_pkey ON public.fair_play_payloads USING btree (event_id);
 CREATE INDEX follow_attentions_game ON public.follow_attentions USING btree (game_id, opened_at);
-CREATE UNIQUE INDEX follow_attentions_open ON public.follow_attentions USING btree (game_id) WHERE (resolution IS NULL);
+CREATE UNIQUE INDEX follow_attentions_open ON public.follow_attentions USING btree (game_id, notice) WHERE (resolution IS NULL);
 CREATE UNIQUE INDEX follow_attentions_pkey ON public.follow_attentions USING btree (attention_id);
 CREATE INDEX games_event_round_idx ON public.games USING btree (event_name, round);
 CREATE INDEX games_listing_idx ON public.games USING btree (created_at, game_id);

@@ -67,7 +67,9 @@ pub struct FollowView {
     pub follow: RoundFollow,
     /// Whether its follower runs in this instance.
     pub running: bool,
-    /// The open attentions of its boards ("needs the arbiter"), by board.
+    /// The open attentions of its boards ("needs the arbiter"), by board. A board has at
+    /// most one attention that needs the arbiter and, beside it, at most one notice of a
+    /// takeback the board feed applied (`corrected_by_feed`); each is decided on its own.
     pub attentions: Vec<FollowAttention>,
 }
 

@@ -1,4 +1,4 @@
-//! A board as a feed shows it, whichever the source (DGT LiveChess JSON in [`super::dgt`], a
+//! A board as a feed shows it, whichever the source (DGT LiveChess JSON in `interchange::dgt`, a
 //! round's PGN in [`super::pgn_feed`]): the frames a follower reads poll after poll, and what
 //! of them has settled enough to be stored.
 //!
@@ -27,7 +27,56 @@
 use crate::rules::side::Side;
 use crate::rules::time_control::{BonusMode, TimeControl};
 
-use super::dgt::{DgtClock, FeedMove};
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+/// A move as the feed gives it (any source: a DGT move string, a PGN move with its `%clk`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+pub struct FeedMove {
+    /// The move in SAN, as the board read it (it may not be legal: boards misread).
+    pub san: String,
+    /// The mover's time left after the move, in seconds, when the feed gives it.
+    #[serde(default)]
+    pub seconds_left: Option<u64>,
+    /// The seconds the move took, when the feed gives it.
+    #[serde(default)]
+    pub seconds_used: Option<u64>,
+}
+
+/// DGT's `clock` object of a game (the name the DGT feed gives it; the frame of any source
+/// may carry one): the seconds left on each side when the feed was written.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+pub struct DgtClock {
+    /// White's seconds left.
+    #[serde(default)]
+    pub white: Option<u64>,
+    /// Black's seconds left.
+    #[serde(default)]
+    pub black: Option<u64>,
+    /// When it was read (milliseconds since 1970), as the feed writes it.
+    #[serde(default)]
+    pub time: Option<i64>,
+    /// Whose clock runs (`white` or `black`), where the feed says.
+    #[serde(default)]
+    pub run: Option<String>,
+}
+
+impl DgtClock {
+    /// The side whose clock runs, where the feed says (`white`/`w`, `black`/`b`).
+    pub fn running_side(&self) -> Option<Side> {
+        match self
+            .run
+            .as_deref()
+            .map(str::trim)
+            .map(str::to_ascii_lowercase)
+            .as_deref()
+        {
+            Some("white" | "w") => Some(Side::White),
+            Some("black" | "b") => Some(Side::Black),
+            _ => None,
+        }
+    }
+}
 
 /// How many clock objects a board's memory keeps (the latest ones).
 const CLOCKS_KEPT: usize = 16;
@@ -218,9 +267,18 @@ pub fn reading_admissible(previous_ms: Option<u64>, reading_ms: u64, rise_ms: u6
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::interchange::dgt::read_move;
     use crate::rules::laws::TimeControlKind;
     use crate::rules::time_control::{Bonus, Period};
+
+    /// `"e4 5390"`: the move and the mover's seconds left, if given.
+    fn read_move(text: &str) -> FeedMove {
+        let mut parts = text.split_whitespace();
+        FeedMove {
+            san: parts.next().unwrap_or_default().to_string(),
+            seconds_left: parts.next().and_then(|s| s.parse().ok()),
+            seconds_used: None,
+        }
+    }
 
     fn frame(moves: &[&str], clock: Option<DgtClock>) -> Frame {
         Frame {

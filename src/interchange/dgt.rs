@@ -24,8 +24,8 @@ use shakmaty::{Chess, Color, Position, Square};
 use utoipa::ToSchema;
 
 use super::board_feed::Frame;
+pub use super::board_feed::{DgtClock, FeedMove};
 use crate::game::event::GameResult;
-use crate::rules::side::Side;
 
 /// A player of a round's pairings.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
@@ -96,40 +96,6 @@ pub struct DgtRound {
     pub pairings: Vec<DgtPairing>,
 }
 
-/// The `clock` object of a game: the seconds left on each side when the feed was written.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
-pub struct DgtClock {
-    /// White's seconds left.
-    #[serde(default)]
-    pub white: Option<u64>,
-    /// Black's seconds left.
-    #[serde(default)]
-    pub black: Option<u64>,
-    /// When it was read (milliseconds since 1970), as the feed writes it.
-    #[serde(default)]
-    pub time: Option<i64>,
-    /// Whose clock runs (`white` or `black`), where the feed says.
-    #[serde(default)]
-    pub run: Option<String>,
-}
-
-impl DgtClock {
-    /// The side whose clock runs, where the feed says (`white`/`w`, `black`/`b`).
-    pub fn running_side(&self) -> Option<Side> {
-        match self
-            .run
-            .as_deref()
-            .map(str::trim)
-            .map(str::to_ascii_lowercase)
-            .as_deref()
-        {
-            Some("white" | "w") => Some(Side::White),
-            Some("black" | "b") => Some(Side::Black),
-            _ => None,
-        }
-    }
-}
-
 /// A board's `game-N.json`.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 pub struct DgtGame {
@@ -145,19 +111,6 @@ pub struct DgtGame {
     /// The Chess960 start position number (518 is the standard position).
     #[serde(default)]
     pub chess960: Option<u32>,
-}
-
-/// A move as the feed gives it.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
-pub struct FeedMove {
-    /// The move in SAN, as the board read it (it may not be legal: boards misread).
-    pub san: String,
-    /// The mover's time left after the move, in seconds, when the feed gives it.
-    #[serde(default)]
-    pub seconds_left: Option<u64>,
-    /// The seconds the move took, when the feed gives it.
-    #[serde(default)]
-    pub seconds_used: Option<u64>,
 }
 
 /// A feed that cannot be read at all (its JSON); what is merely wrong in it is an
@@ -486,6 +439,7 @@ fn king_target(san: &str) -> Option<Square> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::side::Side;
 
     fn moves(sans: &[&str]) -> Vec<FeedMove> {
         sans.iter().map(|s| read_move(s)).collect()

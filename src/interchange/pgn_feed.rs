@@ -12,7 +12,7 @@
 
 use pgn_reader::Reader;
 
-use super::dgt::FeedMove;
+use super::board_feed::FeedMove;
 use super::pgn_import::{CollectingVisitor, RawGame, round_and_board};
 
 /// One game of a round's PGN, as a board feed.

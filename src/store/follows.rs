@@ -3,7 +3,8 @@
 //! not the event log: what the follower records goes into the log through the engine.
 
 use super::{Store, StoreError};
-use crate::interchange::dgt::{Attention, FeedMove};
+use crate::interchange::board_feed::FeedMove;
+use crate::interchange::dgt::Attention;
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use sqlx::Row;
@@ -361,6 +362,12 @@ impl Store {
     /// evidence when it says the same; an open one that says something else is settled as
     /// cleared by the feed first. Nothing is opened when the arbiter already settled the
     /// same attention (ignored it, or recorded it). Returns the open attention, if any.
+    ///
+    /// A game has at most one open attention that needs the arbiter and, beside it, at most
+    /// one open notice of a takeback the board feed applied (`corrected_by_feed`): the two
+    /// are decided each on its own, so an attention never settles the notice. A new notice
+    /// takes in the earlier one (see the follower's `merged_notice`) and settles every open
+    /// row of the game, as the line the feed corrected is what the feed says now.
     pub async fn open_attention(
         &self,
         follow_id: Uuid,
@@ -372,6 +379,7 @@ impl Store {
     ) -> Result<Option<FollowAttention>, StoreError> {
         let attention_json = serde_json::json!(attention);
         let moves_json = serde_json::json!(feed_moves);
+        let notice = matches!(attention, Attention::CorrectedByFeed { .. });
         let mut tx = self.pool.begin().await?;
         let settled: Option<i32> = sqlx::query_scalar(
             "SELECT 1 FROM follow_attentions WHERE game_id = $1 AND attention = $2 \
@@ -382,10 +390,11 @@ impl Store {
         .fetch_optional(&mut *tx)
         .await?;
         if settled.is_some() {
+            // Settled already: the open attention (not the notice) says something older.
             sqlx::query(
                 "UPDATE follow_attentions SET resolution = 'cleared_by_feed', \
                  resolved_at = now(), resolved_by = 'board feed' \
-                 WHERE game_id = $1 AND resolution IS NULL",
+                 WHERE game_id = $1 AND resolution IS NULL AND NOT notice",
             )
             .bind(game_id)
             .execute(&mut *tx)
@@ -393,19 +402,22 @@ impl Store {
             tx.commit().await?;
             return Ok(None);
         }
+        // An attention replaces the open attention that says something else, never the
+        // notice; a notice replaces both (it took the earlier notice in).
         sqlx::query(
             "UPDATE follow_attentions SET resolution = 'cleared_by_feed', resolved_at = now(), \
              resolved_by = 'board feed' WHERE game_id = $1 AND resolution IS NULL \
-             AND attention <> $2",
+             AND attention <> $2 AND ($3 OR NOT notice)",
         )
         .bind(game_id)
         .bind(&attention_json)
+        .bind(notice)
         .execute(&mut *tx)
         .await?;
         let row = sqlx::query(
             "INSERT INTO follow_attentions (attention_id, follow_id, game_id, board, attention, \
              feed_moves, feed_result) VALUES ($1, $2, $3, $4, $5, $6, $7) \
-             ON CONFLICT (game_id) WHERE resolution IS NULL DO UPDATE SET \
+             ON CONFLICT (game_id, notice) WHERE resolution IS NULL DO UPDATE SET \
              feed_moves = EXCLUDED.feed_moves, feed_result = EXCLUDED.feed_result \
              RETURNING *",
         )
@@ -428,7 +440,7 @@ impl Store {
         sqlx::query(
             "UPDATE follow_attentions SET resolution = 'cleared_by_feed', resolved_at = now(), \
              resolved_by = 'board feed' WHERE game_id = $1 AND resolution IS NULL \
-             AND attention->>'type' <> 'corrected_by_feed'",
+             AND NOT notice",
         )
         .bind(game_id)
         .execute(&self.pool)
@@ -456,13 +468,14 @@ impl Store {
         row.as_ref().map(attention_from_row).transpose()
     }
 
-    /// Opens again an attention whose decision could not be recorded.
+    /// Opens again an attention whose decision could not be recorded (unless another of its
+    /// kind, attention or notice, was opened on the game meanwhile).
     pub async fn reopen_attention(&self, attention_id: Uuid) -> Result<(), StoreError> {
         sqlx::query(
             "UPDATE follow_attentions SET resolution = NULL, resolved_by = NULL, \
              resolved_at = NULL WHERE attention_id = $1 AND NOT EXISTS (SELECT 1 FROM \
              follow_attentions o WHERE o.game_id = follow_attentions.game_id AND \
-             o.resolution IS NULL)",
+             o.notice = follow_attentions.notice AND o.resolution IS NULL)",
         )
         .bind(attention_id)
         .execute(&self.pool)
@@ -482,14 +495,15 @@ impl Store {
         row.as_ref().map(attention_from_row).transpose()
     }
 
-    /// The open attentions of a follow's games, by board.
+    /// The open attentions of a follow's games, by board (a board's attention that needs
+    /// the arbiter before its notice of a takeback the feed applied).
     pub async fn open_attentions(
         &self,
         follow_id: Uuid,
     ) -> Result<Vec<FollowAttention>, StoreError> {
         let rows = sqlx::query(
             "SELECT * FROM follow_attentions WHERE follow_id = $1 AND resolution IS NULL \
-             ORDER BY board",
+             ORDER BY board, notice, opened_at",
         )
         .bind(follow_id)
         .fetch_all(&self.pool)
@@ -497,13 +511,15 @@ impl Store {
         rows.iter().map(attention_from_row).collect()
     }
 
-    /// The open attentions of `games` (the floor's boards).
+    /// The open attentions of `games` (the floor's boards), each game's attention that needs
+    /// the arbiter before its notice.
     pub async fn open_attentions_of(
         &self,
         games: &[Uuid],
     ) -> Result<Vec<FollowAttention>, StoreError> {
         let rows = sqlx::query(
-            "SELECT * FROM follow_attentions WHERE game_id = ANY($1) AND resolution IS NULL",
+            "SELECT * FROM follow_attentions WHERE game_id = ANY($1) AND resolution IS NULL \
+             ORDER BY game_id, notice, opened_at",
         )
         .bind(games)
         .fetch_all(&self.pool)
@@ -511,13 +527,27 @@ impl Store {
         rows.iter().map(attention_from_row).collect()
     }
 
-    /// A game's open attention, if any.
-    pub async fn game_attention(
+    /// A game's open attentions: the one that needs the arbiter, if any, then the notice of a
+    /// takeback the feed applied, if any.
+    pub async fn game_open_attentions(
         &self,
         game_id: Uuid,
-    ) -> Result<Option<FollowAttention>, StoreError> {
+    ) -> Result<Vec<FollowAttention>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT * FROM follow_attentions WHERE game_id = $1 AND resolution IS NULL \
+             ORDER BY notice",
+        )
+        .bind(game_id)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter().map(attention_from_row).collect()
+    }
+
+    /// A game's open notice of a takeback the board feed applied, if any.
+    pub async fn game_notice(&self, game_id: Uuid) -> Result<Option<FollowAttention>, StoreError> {
         let row = sqlx::query(
-            "SELECT * FROM follow_attentions WHERE game_id = $1 AND resolution IS NULL",
+            "SELECT * FROM follow_attentions WHERE game_id = $1 AND resolution IS NULL \
+             AND notice",
         )
         .bind(game_id)
         .fetch_optional(&self.pool)

@@ -55,8 +55,9 @@ pub struct Board {
     pub view: GameView,
     /// Its clock and pending claims.
     pub status: BoardStatus,
-    /// What its board feed said that needs the arbiter, if anything.
-    pub attention: Option<crate::store::FollowAttention>,
+    /// What its board feed said that needs the arbiter, and the notice of a takeback the
+    /// feed applied, if any (each decided on its own).
+    pub attentions: Vec<crate::store::FollowAttention>,
 }
 
 /// The games of a round in board order, each folded by the engine.
@@ -84,19 +85,20 @@ pub async fn boards(
     )
     .await;
     let ids: Vec<uuid::Uuid> = games.iter().map(|g| g.game_id).collect();
-    let mut attentions = reads.open_attentions_of(&ids).await?;
+    let attentions = reads.open_attentions_of(&ids).await?;
     let mut boards = Vec::with_capacity(games.len());
     for (summary, folded) in games.into_iter().zip(folded) {
         let (game, _) = folded?;
-        let attention = attentions
+        let attentions = attentions
             .iter()
-            .position(|a| a.game_id == summary.game_id)
-            .map(|i| attentions.swap_remove(i));
+            .filter(|a| a.game_id == summary.game_id)
+            .cloned()
+            .collect();
         boards.push(Board {
             view: game.view(),
             status: board_status(&game),
             summary,
-            attention,
+            attentions,
         });
     }
     Ok(boards)
@@ -184,7 +186,7 @@ pub fn rows(boards: &[Board]) -> Markup {
             @for board in boards {
                 @let view = &board.view;
                 @let settings = &board.summary.settings;
-                tr data-game=(board.summary.game_id) class={ @if view.status == GameStatus::Ended { "ended" } @if !view.open_claims.is_empty() || view.flag_fell_awaiting_arbiter.is_some() || board.attention.is_some() { " attention" } } {
+                tr data-game=(board.summary.game_id) class={ @if view.status == GameStatus::Ended { "ended" } @if !view.open_claims.is_empty() || view.flag_fell_awaiting_arbiter.is_some() || !board.attentions.is_empty() { " attention" } } {
                     td.num.board {
                         a href={ (PREFIX) "/games/" (board.summary.game_id) } title="Open the game desk" {
                             (board.summary.board.map(|b| b.to_string()).unwrap_or_else(|| "–".into()))
@@ -202,7 +204,7 @@ pub fn rows(boards: &[Board]) -> Markup {
                     td.num { (move_number(view)) @if view.status == GameStatus::InProgress { span.turn { (if view.side_to_move == Side::White { " w" } else { " b" }) } } }
                     td.since data-since=(board.summary.updated_at.timestamp_millis()) { (layout::elapsed(board.summary.updated_at, now)) }
                     td { div.badges {
-                        @if let Some(attention) = &board.attention { (super::follow::floor_badge(attention)) }
+                        @for attention in &board.attentions { (super::follow::floor_badge(attention)) }
                         (badges(view, &board.status, settings))
                     } }
                 }

@@ -16,14 +16,26 @@ use actix_web::{HttpResponse, web};
 use maud::{Markup, html};
 use uuid::Uuid;
 
-/// The floor's badge of a board that needs the arbiter because of its feed.
+/// The floor's badge of a board that needs the arbiter because of its feed, or of the
+/// notice of a takeback its feed applied.
 pub fn floor_badge(attention: &FollowAttention) -> Markup {
+    let what = if is_notice(attention) {
+        "takeback applied by the board feed"
+    } else {
+        "needs the arbiter (board feed)"
+    };
     layout::badge(
         "claim",
-        &format!(
-            "needs the arbiter (board feed): {}",
-            follower::describe(&attention.attention)
-        ),
+        &format!("{what}: {}", follower::describe(&attention.attention)),
+    )
+}
+
+/// Whether it is the notice of a takeback the feed applied (decided beside the board's
+/// attention, if it has one).
+fn is_notice(attention: &FollowAttention) -> bool {
+    matches!(
+        attention.attention,
+        crate::interchange::dgt::Attention::CorrectedByFeed { .. }
     )
 }
 
@@ -192,7 +204,8 @@ fn choice_label(choice: ArbiterChoice) -> &'static str {
     }
 }
 
-/// The desk's panel for a board the feed says needs the arbiter.
+/// The desk's panel for a board the feed says needs the arbiter, or for the notice of a
+/// takeback its feed applied (a game may show both, each with its own decisions).
 pub fn desk_panel(
     viewer: &Viewer,
     attention: &FollowAttention,
@@ -203,11 +216,12 @@ pub fn desk_panel(
         .principal
         .may_record("arbiter_decision", event)
         .is_ok();
+    let notice = is_notice(attention);
     html! {
-        section.panel.answer.refused #needs-arbiter role="alert" {
-            h2 { "Needs the arbiter: board feed" }
+        section.panel.answer.refused id=(if notice { "feed-notice" } else { "needs-arbiter" }) role=(if notice { "status" } else { "alert" }) {
+            h2 { (if notice { "Takeback applied by the board feed" } else { "Needs the arbiter: board feed" }) }
             p { (follower::describe(&attention.attention)) "." }
-            @if matches!(attention.attention, crate::interchange::dgt::Attention::CorrectedByFeed { .. }) {
+            @if notice {
                 p.hint { "Applied by the board feed: the corrections are in the log, recorded by the board feed. Seen " (hall.timestamp(attention.opened_at)) "." }
             } @else {
                 p.hint { "Not stored: the log keeps what the engine accepted. Seen first " (hall.timestamp(attention.opened_at)) "." }

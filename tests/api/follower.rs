@@ -2169,3 +2169,103 @@ async fn a_board_whose_feed_changed_is_read_again_before_the_next_poll_and_its_m
     app.stop().await;
     db.finish().await;
 }
+
+/// The open attentions of board 1 (by kind), read from the API.
+async fn open_kinds(app: &TestApp, db: &TestDb, tournament: &str) -> Vec<String> {
+    let view = follow_view(app, db, tournament).await;
+    let mut kinds: Vec<String> = view["attentions"]
+        .as_array()
+        .map(|all| {
+            all.iter()
+                .filter(|a| a["board"] == 1)
+                .filter_map(|a| a["attention"]["type"].as_str().map(str::to_owned))
+                .collect()
+        })
+        .unwrap_or_default();
+    kinds.sort();
+    kinds
+}
+
+#[actix_web::test]
+async fn a_fault_that_needs_the_arbiter_after_a_takeback_the_feed_applied_leaves_its_notice_open_and_each_is_decided_on_its_own()
+ {
+    let db = TestDb::new().await;
+    let app = spawn(&db).await;
+    let (tournament, game) = round_with_one_board(&app, &db).await;
+    let feed = Feed::start().await;
+    let line = real_game();
+    let client = reqwest::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+        .expect("client");
+    let cookie = office_session(&app, &db, &client).await;
+    // 12 plies (to 6... f4); the board takes back 6. d3 f4 and 6. h3 is played: the feed
+    // applies the takeback. Then the board reads Black's reply as 6... Qh8, which is not
+    // legal (the king on e8 stands between), and keeps showing it.
+    let mut other = line[..10].to_vec();
+    other.push(("h3".into(), 260));
+    let mut misread = other.clone();
+    misread.push(("Qh8".into(), 250));
+    let frames = vec![
+        dgt_json(&line[..12], "*"),
+        dgt_json(&line[..12], "*"),
+        dgt_json(&line[..10], "*"),
+        dgt_json(&line[..10], "*"),
+        dgt_json(&other, "*"),
+        dgt_json(&other, "*"),
+        dgt_json(&misread, "*"),
+    ];
+    feed.play(1, frames);
+    follow(&app, &db, &tournament, &feed.url).await;
+    eventually("every frame served", || async { feed.played() }).await;
+    eventually("the notice and the misread both open", || async {
+        open_kinds(&app, &db, &tournament).await == ["corrected_by_feed", "illegal_move"]
+    })
+    .await;
+    assert_eq!(stored_moves(&app, game).await, sans(&other));
+
+    // Both on the floor and on the desk, each with its own decisions.
+    let floor = page(
+        &client,
+        &app,
+        &cookie,
+        "/office/floor?event=Feed%20Open%202026&round=1",
+    )
+    .await;
+    assert!(floor.contains("the board feed retracted them"), "{floor}");
+    assert!(floor.contains("Qh8 is not a legal move"), "{floor}");
+    let desk = page(&client, &app, &cookie, &format!("/office/games/{game}")).await;
+    assert!(desk.contains("undo_correction"), "{desk}");
+    assert!(desk.contains("record_illegal_move"), "{desk}");
+
+    // The misread is decided first: recorded as an illegal move (7.5). The board goes on
+    // showing it, and the notice stays open.
+    let view = follow_view(&app, &db, &tournament).await;
+    let of_kind = |kind: &str| {
+        view["attentions"]
+            .as_array()
+            .and_then(|all| all.iter().find(|a| a["attention"]["type"] == kind))
+            .and_then(|a| a["attention_id"].as_str())
+            .map(str::to_owned)
+            .expect("the attention")
+    };
+    let (notice, misread_id) = (of_kind("corrected_by_feed"), of_kind("illegal_move"));
+    let (status, decided) = decide(&app, &db, &misread_id, "record_illegal_move").await;
+    assert_eq!(status, 200, "{decided}");
+    assert_eq!(decided["attention"]["resolution"], "illegal_move_recorded");
+    // Two more polls read the board against the log the decision changed.
+    let polls = feed.requests();
+    eventually("two more polls", || async { feed.requests() >= polls + 2 }).await;
+    assert_eq!(
+        open_kinds(&app, &db, &tournament).await,
+        ["corrected_by_feed"],
+        "the notice is still open"
+    );
+    // Then the takeback is undone: the line as it stood before it.
+    let (status, decided) = decide(&app, &db, &notice, "undo_correction").await;
+    assert_eq!(status, 200, "{decided}");
+    assert_eq!(decided["attention"]["resolution"], "undone");
+    assert_eq!(stored_moves(&app, game).await, sans(&line[..12]));
+    app.stop().await;
+    db.finish().await;
+}

@@ -1,6 +1,7 @@
 //! The arbiter's decisions about what a board feed said (`POST /v1/follow-attentions/{id}/decision`),
 //! and the corrections of a stored line that a decision (or the board feed itself) appends.
 
+use super::feed_events::{FEED_EVENT_NAMESPACE, move_event, side_of_ply};
 use super::*;
 use crate::interchange::pgn_import;
 

@@ -142,7 +142,7 @@ pub async fn page(
         })
         .unwrap_or_default();
     let flash = viewer.flash_for("record");
-    let attention = reads.game_attention(game_id).await?;
+    let attentions = reads.game_open_attentions(game_id).await?;
     // The venue's clock, as on every sheet of the tournament.
     let hall = layout::HallTime::of(reads.tournament_named(&summary.event).await?.as_ref());
     let frame = FormFrame {
@@ -188,7 +188,7 @@ pub async fn page(
                 (scoresheet(&view, &game, &log))
             }
             div.desk-side {
-                @if let Some(attention) = attention.as_ref().filter(|_| !time_travel) { (super::follow::desk_panel(&viewer, attention, &summary.event, hall)) }
+                @if !time_travel { @for attention in &attentions { (super::follow::desk_panel(&viewer, attention, &summary.event, hall)) } }
                 @if let Some(flash) = flash.as_ref().filter(|f| f.refused) { (refusal_panel(flash, &frame, &summary.event)) }
                 @if !recorded.is_empty() { (answer_panel(game_id, &recorded, follows(&game, &view, &recorded), &narrator)) }
                 (super::periods::discrepancy_panel(&view, summary.settings.laws_edition))
