@@ -1,6 +1,6 @@
 //! Group commit: concurrent appends to different games share one statement and one commit.
 //!
-//! Each append is already one statement ([`super::events::statement::APPEND_STATEMENT`]), but each one
+//! Each append is already one statement (`APPEND_STATEMENT`, in [`super::events`]), but each one
 //! is still its own transaction: its own round trip, executor start-up, WAL flush and commit,
 //! and its own turn through PostgreSQL's queue of notifying commits (the `NOTIFY` that wakes
 //! live streams, migration `0005`). Under load most of a single-move append's database cost

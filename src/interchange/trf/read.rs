@@ -36,7 +36,7 @@ fn parse_points(text: &str) -> Option<u32> {
     Some(whole * 2 + half)
 }
 
-/// Reads a TRF-16 or TRF26 file: the header lines named in [`TrfTournament`] and every `001`
+/// Reads a TRF-16 or TRF26 file: the header lines named in [`super::TrfTournament`] and every `001`
 /// line with its fixed columns. Other lines (comments `###`, `XXC`, team records) are skipped.
 /// What the file's older conventions needed (see [`read_report_noting`]) is not reported.
 pub fn read_report(text: &str) -> Result<TrfReport, TrfReadError> {

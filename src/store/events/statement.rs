@@ -143,7 +143,7 @@ impl AppendColumns {
         )
     }
 
-    /// Moves the per-event columns to the end of those of a group ([`super::group_commit`]).
+    /// Moves the per-event columns to the end of those of a group ([`crate::store::group_commit`]).
     pub(in crate::store) fn extend_into(
         self,
         event_ids: &mut Vec<Uuid>,

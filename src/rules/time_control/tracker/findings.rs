@@ -18,7 +18,7 @@ pub struct PressOutcome {
     /// What the main time lost (the time used, less a delay).
     pub charged_ms: u64,
     /// The increment credited by this press (for this move, or for the next with
-    /// [`IncrementCredit::BeforeMove`]).
+    /// [`super::IncrementCredit::BeforeMove`]).
     pub increment_ms: u64,
     /// The time of the next period added by this press (0 unless the clock counts presses
     /// and the press completed a period's moves).
