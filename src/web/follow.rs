@@ -14,6 +14,7 @@ use crate::store::{FeedKind, FollowAttention, RoundFollow, TakebackPolicy};
 use crate::tournament::{self, Tournament};
 use actix_web::{HttpResponse, web};
 use maud::{Markup, html};
+use serde::Deserialize;
 use uuid::Uuid;
 
 /// The floor's badge of a board that needs the arbiter because of its feed, or of the
@@ -111,13 +112,31 @@ pub fn floor_panel(
     }
 }
 
+/// The form that starts or stops following a round's board feed.
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+pub struct FollowForm {
+    /// `stop` to stop following; anything else starts.
+    pub action: Option<String>,
+    /// The round's URL.
+    pub url: Option<String>,
+    /// `pgn`, or the DGT JSON feed.
+    pub kind: Option<String>,
+    /// `by_arbiter`, or takebacks as the feed shows them.
+    pub takebacks: Option<String>,
+}
+
 /// `POST /office/events/{id}/rounds/{round}/follow`: starts or stops following a round.
 pub async fn set(
     state: web::Data<AppState>,
-    posted: Posted,
+    posted: Posted<FollowForm>,
     path: web::Path<(Uuid, String)>,
 ) -> Result<HttpResponse, WebError> {
-    let Posted { viewer, fields, .. } = posted;
+    let Posted {
+        viewer,
+        fields,
+        form,
+    } = posted;
     let (id, round) = path.into_inner();
     let tournament = state
         .store
@@ -130,7 +149,7 @@ pub async fn set(
     tournament::check_round(&round).map_err(|p| WebError::BadRequest(p.message))?;
     let back = layout::round_link("floor", &tournament.settings.name, Some(&round));
     let recorder = viewer.principal.recorder();
-    let message = if fields.get("action") == Some("stop") {
+    let message = if form.action.as_deref() == Some("stop") {
         match state.store.stop_round_follow(id, &round, &recorder).await? {
             Some(follow) => {
                 state.followers.stop(follow.follow_id);
@@ -142,12 +161,12 @@ pub async fn set(
             None => Err("This round follows no board feed.".to_string()),
         }
     } else {
-        let url = fields.get("url").unwrap_or_default().trim().to_string();
-        let kind = match fields.get("kind") {
+        let url = form.url.unwrap_or_default();
+        let kind = match form.kind.as_deref() {
             Some("pgn") => FeedKind::Pgn,
             _ => FeedKind::DgtJson,
         };
-        let takebacks = match fields.get("takebacks") {
+        let takebacks = match form.takebacks.as_deref() {
             Some("by_arbiter") => TakebackPolicy::ByArbiter,
             _ => TakebackPolicy::ByFeed,
         };
@@ -249,13 +268,21 @@ pub fn desk_panel(
     }
 }
 
+/// The arbiter's answer to what a board feed said.
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+pub struct DecisionForm {
+    /// The choice's name ([`follower::choice_name`]).
+    pub choice: Option<String>,
+}
+
 /// `POST /office/attentions/{id}/decision`: the arbiter decides what the feed said.
 pub async fn decide(
     state: web::Data<AppState>,
-    posted: Posted,
+    posted: Posted<DecisionForm>,
     id: web::Path<Uuid>,
 ) -> Result<HttpResponse, WebError> {
-    let Posted { viewer, fields, .. } = posted;
+    let Posted { viewer, form, .. } = posted;
     let attention_id = id.into_inner();
     let attention = state
         .store
@@ -271,7 +298,7 @@ pub async fn decide(
             ArbiterChoice::Ignore,
         ])
         .copied()
-        .find(|c| Some(follower::choice_name(*c)) == fields.get("choice"))
+        .find(|c| Some(follower::choice_name(*c)) == form.choice.as_deref())
         .ok_or_else(|| WebError::BadRequest("Choose what to do with what the feed said.".into()))?;
     let desk = format!("{PREFIX}/games/{}", attention.game_id);
     let message = match state

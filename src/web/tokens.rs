@@ -163,13 +163,32 @@ pub async fn page(state: web::Data<AppState>, viewer: Viewer) -> Result<HttpResp
     Ok(layout::ok(tokens_page(&viewer, &tokens, None, None)))
 }
 
+/// The form that creates a token.
+#[derive(Debug, Default, serde::Deserialize)]
+#[serde(default)]
+pub struct TokenForm {
+    /// Whose token it is.
+    pub name: Option<String>,
+    /// The role's name.
+    pub role: Option<String>,
+    /// The events it is limited to, one a line; none for every event.
+    pub events: Option<String>,
+    /// How long it lasts (`never`, or a duration the expiry reads).
+    pub expires_in: Option<String>,
+    /// The fair-play access, if any.
+    pub fair_play_role: Option<String>,
+}
+
 /// `POST /office/tokens`: creates a token and shows it once.
-pub async fn create(state: web::Data<AppState>, posted: Posted) -> Result<HttpResponse, WebError> {
-    let Posted { viewer, fields, .. } = posted;
+pub async fn create(
+    state: web::Data<AppState>,
+    posted: Posted<TokenForm>,
+) -> Result<HttpResponse, WebError> {
+    let Posted { viewer, form, .. } = posted;
     viewer.principal.may_manage_tokens()?;
-    let name = fields.get("name").unwrap_or_default().to_string();
-    let role = fields.get("role").and_then(Role::parse);
-    let events: Option<Vec<String>> = fields.get("events").map(|text| {
+    let name = form.name.unwrap_or_default();
+    let role = form.role.as_deref().and_then(Role::parse);
+    let events: Option<Vec<String>> = form.events.as_deref().map(|text| {
         text.lines()
             .map(str::trim)
             .filter(|l| !l.is_empty())
@@ -180,9 +199,9 @@ pub async fn create(state: web::Data<AppState>, posted: Posted) -> Result<HttpRe
     let checked = (|| {
         let role = role.ok_or_else(|| "Choose a role.".to_string())?;
         check_token_fields(&name, events.as_deref()).map_err(|error| error.message)?;
-        let expires_in = fields.get("expires_in").filter(|text| *text != "never");
+        let expires_in = form.expires_in.as_deref().filter(|text| *text != "never");
         let expires_at = expiry_from(None, expires_in).map_err(|error| error.message)?;
-        let fair_play = match fields.get("fair_play_role") {
+        let fair_play = match form.fair_play_role.as_deref() {
             None => None,
             Some(name) => Some(FairPlayRole::parse(name).ok_or_else(|| {
                 "Choose the fair-play access from the list (or none).".to_string()
