@@ -7,7 +7,8 @@
 #       examples/bench_broadcast.rs (issue 40): STREAMS public round streams held (default
 #       10000), the public round PGN polled at POLLS_PER_S with If-None-Match (default 1000),
 #       while a round of BOARDS boards (default 200) is recorded at MOVES_PER_S (default 2)
-#       for SECONDS (default 60). The service runs with --public-broadcast; the last line
+#       for SECONDS (default 60), the polls over POLL_CONNECTIONS keep-alive connections
+#       (default 128). The service runs with --public-broadcast; the last line
 #       printed is a one-line summary.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -42,7 +43,8 @@ if [[ $mode == audience ]]; then
     echo "load before: $(uptime)"
     "$target/release/examples/bench_broadcast" --base "http://127.0.0.1:$port" --token "$token" \
         --server-pid "$server" --streams "${1:-10000}" --polls-per-s "${2:-1000}" \
-        --boards "${3:-200}" --moves-per-s "${4:-2}" --seconds "${5:-60}"
+        --boards "${3:-200}" --moves-per-s "${4:-2}" --seconds "${5:-60}" \
+        --poll-connections "${POLL_CONNECTIONS:-128}"
     echo "load after: $(uptime)"
 else
     python3 scripts/bench_broadcast.py "http://127.0.0.1:$port" "$token" "${1:-50}" "${2:-80}"
