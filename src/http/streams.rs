@@ -7,7 +7,7 @@
 use super::auth::{BroadcastReader, Caller};
 use super::error::{ApiError, Problem};
 use super::query::{Query, check_query_text};
-use crate::app::streams::{GameFollow, RoundPgn, StreamError, StreamMessage};
+use crate::app::streams::{GameFollow, Messages, RoundPgn, StreamError};
 use crate::interchange::broadcast::Audience;
 use crate::problem::RequestCode;
 use crate::state::AppState;
@@ -17,7 +17,6 @@ use actix_web::{HttpRequest, HttpResponse, Responder, get, web};
 use actix_web_lab::sse;
 use serde::Deserialize;
 use std::time::Duration;
-use tokio::sync::mpsc;
 use utoipa::IntoParams;
 use uuid::Uuid;
 
@@ -39,7 +38,9 @@ impl From<StreamError> for ApiError {
                      them)."
                 ),
             ),
-            corrupt @ StreamError::Corrupt { .. } => ApiError::internal(corrupt.into()),
+            failed @ (StreamError::Corrupt { .. } | StreamError::Source(_)) => {
+                ApiError::internal(failed.into())
+            }
         }
     }
 }
@@ -117,13 +118,15 @@ fn round_resume_point(request: &HttpRequest) -> Result<Option<FeedCursor>, ApiEr
 
 /// The `text/event-stream` response: keep-alive comments every 15 s, `retry:`, and headers
 /// that keep proxies from buffering.
-fn event_stream(request: &HttpRequest, receiver: mpsc::Receiver<StreamMessage>) -> HttpResponse {
-    let messages = futures_util::stream::unfold(receiver, |mut receiver| async move {
-        let message = receiver.recv().await?;
-        let event = sse::Data::new(message.data)
-            .id(message.id)
-            .event(message.event);
-        Some((sse::Event::from(event), receiver))
+/// The messages are shared with the round's other subscribers: each is written from the
+/// one copy the round's source encoded.
+fn event_stream(request: &HttpRequest, messages: Messages) -> HttpResponse {
+    use futures_util::StreamExt;
+    let messages = messages.map(|message| {
+        let event = sse::Data::new(message.data.as_str())
+            .id(message.id.as_str())
+            .event(message.event.as_str());
+        sse::Event::from(event)
     });
     let mut response = sse::Sse::from_infallible_stream(messages)
         .with_keep_alive(KEEP_ALIVE)
@@ -146,7 +149,7 @@ async fn game_stream_for(
 ) -> Result<HttpResponse, ApiError> {
     let resume = game_resume_point(request)?;
     match state.streams.follow_game(game_id, audience, resume).await? {
-        GameFollow::Live(receiver) => Ok(event_stream(request, receiver)),
+        GameFollow::Live(messages) => Ok(event_stream(request, messages)),
         GameFollow::Finished => Ok(HttpResponse::NoContent().finish()),
     }
 }
@@ -159,11 +162,11 @@ async fn round_stream_for(
 ) -> Result<HttpResponse, ApiError> {
     let (event, round) = query.checked()?;
     let resume = round_resume_point(request)?;
-    let receiver = state
+    let messages = state
         .streams
         .follow_round(event, round, audience, resume)
         .await?;
-    Ok(event_stream(request, receiver))
+    Ok(event_stream(request, messages))
 }
 
 /// `Cache-Control` of the public round PGN: any cache (a CDN's edge) may answer it for one

@@ -600,3 +600,47 @@ async fn a_cdn_may_keep_the_public_round_pgn_for_a_second_and_no_shared_cache_th
     );
     db.finish().await;
 }
+
+#[actix_web::test]
+async fn a_poll_answered_304_reads_no_game_log_and_a_move_rebuilds_only_its_own_game() {
+    let db = TestDb::new().await;
+    let state = db.state();
+    let app = test::init_service(arbiter::startup::app(state.clone())).await;
+    let board = create_board(&app, &db, 1).await;
+    create_board(&app, &db, 2).await;
+    create_board(&app, &db, 3).await;
+    let (status, etag, _) = get_pgn(&app, &db.reader, ROUND_PGN, None).await;
+    assert_eq!(status, 200);
+    let etag = etag.expect("an ETag");
+    let built = state.streams.pgn_log_reads();
+    assert_eq!(
+        built, 3,
+        "the first answer builds each of the three games once"
+    );
+    for _ in 0..5 {
+        let (status, _, _) = get_pgn(&app, &db.reader, ROUND_PGN, Some(&etag)).await;
+        assert_eq!(status, 304);
+    }
+    assert_eq!(
+        state.streams.pgn_log_reads(),
+        built,
+        "a 304 is answered from the heads alone, without reading a game's log"
+    );
+    append(
+        &app,
+        &db,
+        board,
+        1,
+        json!([{"type": "move", "by": "white", "san": "e4"}]),
+    )
+    .await;
+    let (status, _, body) = get_pgn(&app, &db.reader, ROUND_PGN, Some(&etag)).await;
+    assert_eq!(status, 200);
+    assert!(body.contains("1. e4"), "{body}");
+    assert_eq!(
+        state.streams.pgn_log_reads(),
+        built + 1,
+        "only the game that changed is read again"
+    );
+    db.finish().await;
+}

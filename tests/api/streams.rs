@@ -815,3 +815,166 @@ async fn sigterm_with_a_stream_open_ends_the_stream_and_stops_the_service_within
     );
     db.finish().await;
 }
+
+/// The next `count` messages of a stream.
+async fn next_messages(stream: &mut EventStream, count: usize) -> Vec<Message> {
+    let mut messages = Vec::with_capacity(count);
+    for _ in 0..count {
+        messages.push(stream.next().await.expect("the next message"));
+    }
+    messages
+}
+
+/// A message as compared between subscribers: its id, its event and its data.
+fn seen(messages: &[Message]) -> Vec<(String, String, Value)> {
+    messages
+        .iter()
+        .map(|m| (m.id.clone(), m.event.clone(), m.data.clone()))
+        .collect()
+}
+
+const ROUND_STREAM: &str = "/v1/rounds/stream?event=Round%20Robin%202026&round=3";
+const PUBLIC_ROUND_STREAM: &str = "/v1/broadcast/rounds/stream?event=Round%20Robin%202026&round=3";
+
+#[actix_web::test]
+async fn many_subscribers_of_one_round_share_one_source_and_get_identical_streams() {
+    let db = TestDb::new().await;
+    let writer = test::init_service(arbiter::startup::app(db.state())).await;
+    let board_one = create_round_game(&writer, &db, 1).await;
+    let board_two = create_round_game(&writer, &db, 2).await;
+    append(&writer, &db, board_one, 1, moves(&["e4"], true)).await;
+    let state = db.state();
+    let streams = state.streams.clone();
+    let server = Server::start(state).await;
+    let mut subscribers = Vec::new();
+    for _ in 0..8 {
+        let url = format!("{}{PUBLIC_ROUND_STREAM}", server.base);
+        subscribers.push(EventStream::open(&url, &db.reader, None).await);
+    }
+    let mut received: Vec<Vec<Message>> = Vec::new();
+    for stream in &mut subscribers {
+        received.push(next_messages(stream, 2).await);
+    }
+    assert_eq!(
+        streams.round_sources(),
+        1,
+        "one source serves every subscriber of the round and audience"
+    );
+    append(&writer, &db, board_two, 1, moves(&["d4"], true)).await;
+    append(&writer, &db, board_one, 2, moves(&["c5", "Nf3"], false)).await;
+    append(&writer, &db, board_two, 2, moves(&["Nf6"], false)).await;
+    for (stream, messages) in subscribers.iter_mut().zip(&mut received) {
+        messages.extend(next_messages(stream, 4).await);
+    }
+    let first = seen(&received[0]);
+    assert_eq!(
+        first.iter().map(|m| m.1.as_str()).collect::<Vec<_>>(),
+        ["snapshot", "snapshot", "move", "move", "move", "move"]
+    );
+    let sans: Vec<&str> = received[0][2..]
+        .iter()
+        .map(|m| m.data["position"]["san"].as_str().unwrap())
+        .collect();
+    assert_eq!(sans, ["d4", "c5", "Nf3", "Nf6"]);
+    for other in &received[1..] {
+        assert_eq!(seen(other), first, "every subscriber gets the same stream");
+    }
+    drop(subscribers);
+    server.stop().await;
+    db.finish().await;
+}
+
+#[actix_web::test]
+async fn a_round_is_read_once_per_wake_up_whatever_the_number_of_its_subscribers() {
+    let db = TestDb::new().await;
+    let writer = test::init_service(arbiter::startup::app(db.state())).await;
+    let board = create_round_game(&writer, &db, 1).await;
+    let state = db.state();
+    let streams = state.streams.clone();
+    let server = Server::start(state).await;
+    const SUBSCRIBERS: u64 = 25;
+    let mut subscribers = Vec::new();
+    for _ in 0..SUBSCRIBERS {
+        let url = format!("{}{ROUND_STREAM}", server.base);
+        let mut stream = EventStream::open(&url, &db.reader, None).await;
+        assert_eq!(stream.next().await.expect("a snapshot").event, "snapshot");
+        subscribers.push(stream);
+    }
+    let before = streams.round_feed_reads();
+    append(&writer, &db, board, 1, moves(&["e4"], true)).await;
+    for stream in &mut subscribers {
+        let message = stream.next().await.expect("the move");
+        assert_eq!(message.data["position"]["san"], "e4");
+    }
+    let reads = streams.round_feed_reads() - before;
+    // One wake-up, one read; a few more only when a transaction elsewhere in the cluster
+    // holds the fence (the source then reads again every 250 ms). A reader per subscriber
+    // would have read at least once each.
+    assert!(
+        (1..SUBSCRIBERS).contains(&reads),
+        "{reads} reads of the round's feed for {SUBSCRIBERS} subscribers and one append"
+    );
+    drop(subscribers);
+    server.stop().await;
+    db.finish().await;
+}
+
+#[actix_web::test]
+async fn a_reconnect_with_last_event_id_while_the_round_source_is_live_gets_no_gap_and_no_duplicate()
+ {
+    let db = TestDb::new().await;
+    let writer = test::init_service(arbiter::startup::app(db.state())).await;
+    let board_one = create_round_game(&writer, &db, 1).await;
+    let board_two = create_round_game(&writer, &db, 2).await;
+    let state = db.state();
+    let streams = state.streams.clone();
+    let server = Server::start(state).await;
+    let url = format!("{}{ROUND_STREAM}", server.base);
+    // The watcher stays connected all along, so that the source stays live.
+    let mut watcher = EventStream::open(&url, &db.reader, None).await;
+    let mut watched = next_messages(&mut watcher, 2).await;
+    let mut leaver = EventStream::open(&url, &db.reader, None).await;
+    next_messages(&mut leaver, 2).await;
+    append(&writer, &db, board_one, 1, moves(&["e4", "e5"], true)).await;
+    let before = next_messages(&mut leaver, 2).await;
+    drop(leaver);
+    watched.extend(next_messages(&mut watcher, 2).await);
+    // While the leaver is away: moves on both boards.
+    append(&writer, &db, board_two, 1, moves(&["d4"], true)).await;
+    append(&writer, &db, board_one, 3, moves(&["Nf3"], true)).await;
+    append(&writer, &db, board_two, 2, moves(&["d5"], false)).await;
+    watched.extend(next_messages(&mut watcher, 3).await);
+    let last = before.last().expect("the leaver's last message").id.clone();
+    let mut back = EventStream::open(&url, &db.reader, Some(&last)).await;
+    let mut after = next_messages(&mut back, 3).await;
+    // And live again, for both.
+    append(&writer, &db, board_one, 4, moves(&["Nc6"], false)).await;
+    after.extend(next_messages(&mut back, 1).await);
+    watched.extend(next_messages(&mut watcher, 1).await);
+    assert_eq!(
+        streams.round_sources(),
+        1,
+        "the reconnect joined the live source"
+    );
+    let resumed_at = watched
+        .iter()
+        .position(|m| m.id == last)
+        .expect("the watcher saw the leaver's last message");
+    assert_eq!(
+        seen(&after),
+        seen(&watched[resumed_at + 1..]),
+        "after its cursor the reconnected stream is the watcher's, message for message"
+    );
+    let sans: Vec<&str> = after
+        .iter()
+        .map(|m| m.data["position"]["san"].as_str().unwrap())
+        .collect();
+    assert_eq!(sans, ["d4", "Nf3", "d5", "Nc6"]);
+    assert!(
+        back.silent_for(Duration::from_millis(300)).await,
+        "nothing more, no duplicate"
+    );
+    drop((watcher, back));
+    server.stop().await;
+    db.finish().await;
+}

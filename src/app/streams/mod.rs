@@ -16,9 +16,14 @@
 //! the game stands right after it (so a claim made during the game is never streamed to the
 //! public; it appears in the broadcast PGN once the game has ended).
 //!
+//! A round is read once per wake-up whatever the number of its viewers: one `source` per
+//! round and audience reads and encodes, and every subscriber of the round shares what it
+//! sends (issue 40; see `source`).
+//!
 //! By what is followed: this module holds the service ([`Streams`]: subscriptions, the
 //! delay, the broadcast PGN and its cache); `game` follows one game, `round` a round's part
-//! of the feed, and `followed` is the folded game both keep per board.
+//! of the feed, `source` shares a round's reader among its subscribers, and `followed` is the
+//! folded game both keep per board.
 
 use crate::game::event::{Event, ServiceEvent};
 use crate::game::{CorruptLog, Game};
@@ -28,12 +33,13 @@ use crate::interchange::broadcast::{
 use crate::interchange::pgn_export::export_broadcast_pgn;
 use crate::store::{EventEnvelope, FeedCursor, Store, StoreError, Wakeup, Wakeups};
 use chrono::{DateTime, Utc};
+use futures_util::stream::BoxStream;
 use lru::LruCache;
 use serde::Serialize;
 use sha2::{Digest, Sha256};
 use std::collections::HashMap;
 use std::num::NonZeroUsize;
-use std::sync::atomic::{AtomicI64, Ordering};
+use std::sync::atomic::{AtomicI64, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tokio::sync::mpsc;
@@ -43,9 +49,11 @@ use uuid::Uuid;
 mod followed;
 mod game;
 mod round;
+mod source;
 
 use game::GameFollower;
 use round::RoundFollower;
+use source::{Frame, RoundKey, Sources, Start};
 
 /// How long a subscriber waits for the listener before the request fails (503).
 const LISTENER_WAIT: Duration = Duration::from_secs(5);
@@ -92,7 +100,14 @@ pub enum StreamError {
         /// The round, as asked.
         round: String,
     },
+    /// The round's shared source could not serve the stream.
+    #[error("the round's stream source failed: {0}")]
+    Source(String),
 }
+
+/// The messages of one stream, in order, as the HTTP layer writes them; shared with the
+/// other subscribers of the same round (each message is encoded once).
+pub type Messages = BoxStream<'static, Arc<StreamMessage>>;
 
 /// One message of a stream, as the HTTP layer writes it (`id:`, `event:`, `data:`).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -126,13 +141,21 @@ pub struct StreamItem {
 }
 
 /// How a game stream starts.
-#[derive(Debug)]
 pub enum GameFollow {
-    /// Messages follow on this receiver; it ends after `game_ended`.
-    Live(mpsc::Receiver<StreamMessage>),
+    /// Messages follow; they end after `game_ended`.
+    Live(Messages),
     /// The game has ended and nothing is new after the client's `Last-Event-ID`: answer
     /// `204 No Content`, which tells an `EventSource` to stop reconnecting.
     Finished,
+}
+
+impl std::fmt::Debug for GameFollow {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            GameFollow::Live(_) => f.write_str("Live(..)"),
+            GameFollow::Finished => f.write_str("Finished"),
+        }
+    }
 }
 
 /// The round's games as one PGN.
@@ -181,6 +204,16 @@ pub struct Streams {
     subscribers: Arc<AtomicI64>,
     pgn_cache: Arc<Mutex<PgnCache>>,
     closing: Arc<tokio::sync::watch::Sender<bool>>,
+    sources: Arc<Sources>,
+    read_counts: Arc<Reads>,
+}
+
+/// How often the log was read, by what (for tests and the operator: the point of the shared
+/// sources and the PGN cache is that these do not grow with the audience).
+#[derive(Debug, Default)]
+struct Reads {
+    round_feed: AtomicU64,
+    game_logs: AtomicU64,
 }
 
 impl Streams {
@@ -195,7 +228,27 @@ impl Streams {
                 NonZeroUsize::new(PGN_CACHE).unwrap_or(NonZeroUsize::MIN),
             ))),
             closing: Arc::new(tokio::sync::watch::Sender::new(false)),
+            sources: Arc::new(Sources::default()),
+            read_counts: Arc::new(Reads::default()),
         }
+    }
+
+    /// How many pages of rounds' feeds this instance has read (every round stream's source,
+    /// and subscribers that catch up from an old cursor). One per wake-up of each round
+    /// followed, however many subscribers follow it.
+    pub fn round_feed_reads(&self) -> u64 {
+        self.read_counts.round_feed.load(Ordering::Relaxed)
+    }
+
+    /// How many games' logs the broadcast PGN has read to rebuild a game's text (none for a
+    /// `304`, nor for a game whose text is cached at its last `seq`).
+    pub fn pgn_log_reads(&self) -> u64 {
+        self.read_counts.game_logs.load(Ordering::Relaxed)
+    }
+
+    /// How many round sources run now (one per round and audience with a subscriber).
+    pub fn round_sources(&self) -> usize {
+        self.sources.running()
     }
 
     /// Ends every open stream of this instance (the service is stopping): each sends what it
@@ -295,34 +348,80 @@ impl Streams {
             let _subscribed = subscribed;
             follower.run(first, next_release, wakeup, sender).await;
         });
-        Ok(GameFollow::Live(receiver))
+        Ok(GameFollow::Live(received(receiver)))
     }
 
     /// Follows every game of a round. Without `last_event_id`, a `snapshot` per game comes
-    /// first; with it (a feed cursor), the round's events after it. Stays open.
+    /// first; with it (a feed cursor), the round's events after it. Stays open (it ends when
+    /// the service stops, when the round's reader fails, or when the client falls more than a
+    /// channel's worth behind: it then reconnects with `Last-Event-ID` and loses nothing).
+    ///
+    /// Every subscriber of a round and audience shares one reader, the round's source
+    /// (`source`): it reads the log once per wake-up and sends every subscriber the same
+    /// encoded messages.
     pub async fn follow_round(
         &self,
         event: &str,
         round: &str,
         audience: Audience,
         last_event_id: Option<FeedCursor>,
-    ) -> Result<mpsc::Receiver<StreamMessage>, StreamError> {
+    ) -> Result<Messages, StreamError> {
         if !self.reads().await.round_exists(event, round).await? {
             return Err(StreamError::RoundNotFound {
                 event: event.to_string(),
                 round: round.to_string(),
             });
         }
-        let wakeup = self.wakeups.any();
-        self.wakeups.ready(LISTENER_WAIT).await?;
-        let mut follower = RoundFollower {
-            streams: self.clone(),
+        let key = RoundKey {
             event: event.to_string(),
             round: round.to_string(),
             audience,
+        };
+        let joined = self.sources.join(self, &key, last_event_id.clone()).await?;
+        let backlog = match joined.start {
+            Start::Snapshots | Start::Resumed => joined.backlog,
+            Start::Behind => {
+                // The client's cursor is older than the source keeps: read the log from it up
+                // to the source's cursor, where the live messages begin.
+                let mut follower = self.round_follower(&key);
+                let mut first = Vec::new();
+                let (_, caught_up) = follower.catch_up(last_event_id.as_ref()).await?;
+                if !caught_up {
+                    follower.snapshots(&mut first);
+                }
+                follower.read(Some(&mut first), Some(&joined.at)).await?;
+                first.into_iter().map(Arc::new).collect()
+            }
+            Start::Ahead => {
+                drop(joined);
+                return self.follow_round_alone(&key, last_event_id).await;
+            }
+        };
+        let subscribed = Subscribed::new(&self.subscribers);
+        Ok(shared(backlog, joined.live, subscribed))
+    }
+
+    fn round_follower(&self, key: &RoundKey) -> RoundFollower {
+        RoundFollower {
+            streams: self.clone(),
+            event: key.event.clone(),
+            round: key.round.clone(),
+            audience: key.audience,
             games: HashMap::new(),
             cursor: FeedCursor::START,
-        };
+        }
+    }
+
+    /// A round stream with a reader of its own: for a client whose cursor is beyond what the
+    /// round's source has read (it was served by an instance that had read further).
+    async fn follow_round_alone(
+        &self,
+        key: &RoundKey,
+        last_event_id: Option<FeedCursor>,
+    ) -> Result<Messages, StreamError> {
+        let wakeup = self.wakeups.any();
+        self.wakeups.ready(LISTENER_WAIT).await?;
+        let mut follower = self.round_follower(key);
         let mut first = Vec::new();
         let (mut retry_at, caught_up) = follower.catch_up(last_event_id.as_ref()).await?;
         if !caught_up {
@@ -337,7 +436,7 @@ impl Streams {
             let _subscribed = subscribed;
             follower.run(first, retry_at, wakeup, sender).await;
         });
-        Ok(receiver)
+        Ok(received(receiver))
     }
 
     /// The round's games as one PGN for relays, with an ETag derived from the games' last
@@ -398,6 +497,7 @@ impl Streams {
         {
             return Ok(text.clone());
         }
+        self.read_counts.game_logs.fetch_add(1, Ordering::Relaxed);
         let events = self
             .reads()
             .await
@@ -414,6 +514,48 @@ impl Streams {
         lock(&self.pgn_cache).put((game_id, audience), (seq, text.clone()));
         Ok(text)
     }
+}
+
+/// The messages of a stream with a reader of its own.
+fn received(receiver: mpsc::Receiver<StreamMessage>) -> Messages {
+    Box::pin(futures_util::stream::unfold(
+        receiver,
+        |mut receiver| async move {
+            let message = receiver.recv().await?;
+            Some((Arc::new(message), receiver))
+        },
+    ))
+}
+
+/// The messages of a subscriber of a round's source: its backlog, then what the source sends
+/// live. A subscriber that has fallen behind by more than the channel holds is closed rather
+/// than skipped: its client reconnects with the `Last-Event-ID` of the last message it had,
+/// and resumes exactly.
+fn shared(
+    backlog: Vec<Frame>,
+    live: tokio::sync::broadcast::Receiver<Frame>,
+    subscribed: Subscribed,
+) -> Messages {
+    use tokio::sync::broadcast::error::RecvError;
+    Box::pin(futures_util::stream::unfold(
+        (backlog.into_iter(), live, subscribed),
+        |(mut backlog, mut live, subscribed)| async move {
+            if let Some(frame) = backlog.next() {
+                return Some((frame, (backlog, live, subscribed)));
+            }
+            match live.recv().await {
+                Ok(frame) => Some((frame, (backlog, live, subscribed))),
+                Err(RecvError::Lagged(missed)) => {
+                    tracing::info!(
+                        missed,
+                        "round stream closed: the client fell behind; it resumes with Last-Event-ID"
+                    );
+                    None
+                }
+                Err(RecvError::Closed) => None,
+            }
+        },
+    ))
 }
 
 /// Whether an `If-None-Match` header names `etag` (or is `*`).

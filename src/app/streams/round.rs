@@ -64,6 +64,10 @@ impl RoundFollower {
         stop_after: Option<&FeedCursor>,
     ) -> Result<RoundRead, StreamError> {
         loop {
+            self.streams
+                .read_counts
+                .round_feed
+                .fetch_add(1, Ordering::Relaxed);
             let page = self
                 .streams
                 .reads()
