@@ -82,8 +82,9 @@ if [[ -z "${SKIP_BUILD:-}" ]]; then
     cargo build -q --release --bin arbiter --example bench_write
 fi
 # ARBITER_BIN: another build of the service to measure (e.g. the release before a change).
-arbiter=${ARBITER_BIN:-./target/release/arbiter}
-bench=./target/release/examples/bench_write
+target=${CARGO_TARGET_DIR:-target}
+arbiter=${ARBITER_BIN:-$target/release/arbiter}
+bench=$target/release/examples/bench_write
 
 psql "$admin_url" -qc "CREATE DATABASE $db"
 cleanup() {

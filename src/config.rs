@@ -110,8 +110,8 @@ pub struct ServeConfig {
     /// Milliseconds between two polls of a followed round's board feed.
     #[arg(long, env = "ARBITER_FOLLOW_POLL_MS", default_value_t = 3000)]
     pub follow_poll_ms: u64,
-    /// Milliseconds after which a board whose feed changed (a new last move, a takeback) is
-    /// fetched again, before the next poll, to see whether the change stands: a move is
+    /// Milliseconds after the poll read a board whose feed changed (a new last move, a
+    /// takeback) that the board is fetched again, to see whether the change stands: a move is
     /// stored once the board has shown it this long or it has a successor. At least 100; at
     /// the poll interval or above, the next poll does it.
     #[arg(long, env = "ARBITER_FOLLOW_CONFIRM_MS", default_value_t = 500)]
