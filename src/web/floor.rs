@@ -219,7 +219,7 @@ fn table(boards: &[Board]) -> Markup {
             thead {
                 tr {
                     th.num { "Board" } th { "White" } th { "Black" } th { "Status" }
-                    th { "Clocks (W B)" } th.num { "Move" } th { "Last event" } th { "Needs attention" }
+                    th { "Clocks (W B)" } th.num { "Move" } th.since { "Last event" } th { "Needs attention" }
                 }
             }
             (rows(boards))
