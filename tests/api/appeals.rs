@@ -211,7 +211,6 @@ async fn an_upheld_appeal_against_a_flag_fall_resumes_the_game_with_the_committe
     // The PGN gives the moves played after the reversal and the new result.
     let (status, _, _) = send(&app, db.get().uri(&format!("/v1/games/{game}/pgn"))).await;
     assert_eq!(status, 200);
-    db.finish().await;
 }
 
 #[actix_web::test]
@@ -268,7 +267,6 @@ async fn an_upheld_appeal_against_an_upheld_repetition_claim_puts_the_claimant_b
     let (_, _) = record(&app, &db, game, seq, moves(&[("black", "Nc6")])).await;
     let audit = audit(&app, &db, game).await;
     assert_eq!(audit["verdict"], "reproduced", "{audit}");
-    db.finish().await;
 }
 
 #[actix_web::test]
@@ -308,7 +306,6 @@ async fn an_upheld_appeal_against_a_loss_for_a_second_illegal_move_restores_the_
     let (_, _) = record(&app, &db, game, seq, moves(&[("white", "Nf3")])).await;
     let audit = audit(&app, &db, game).await;
     assert_eq!(audit["verdict"], "reproduced", "{audit}");
-    db.finish().await;
 }
 
 #[actix_web::test]
@@ -340,7 +337,6 @@ async fn a_correction_of_the_committees_decision_restores_the_ruling_it_annulled
     let state = state(&app, &db, game).await;
     assert_eq!(state["status"], "ended", "{state}");
     assert_eq!(state["result"], "1-0", "{state}");
-    db.finish().await;
 }
 
 #[actix_web::test]
@@ -403,7 +399,6 @@ async fn a_committee_cannot_resume_play_on_a_dismissed_appeal_or_with_a_result_t
     )
     .await;
     assert_problem(&reply, 422, "appeal_cannot_resume");
-    db.finish().await;
 }
 
 #[actix_web::test]
@@ -470,7 +465,6 @@ async fn the_committee_sends_the_players_back_to_the_board_from_the_decisions_re
     assert_eq!(state["clocks"]["white_ms"], 5_100_000, "{state}");
     assert_eq!(state["clocks"]["black_ms"], 3_750_000, "{state}");
     assert_eq!(state["side_to_move"], "black");
-    db.finish().await;
 }
 
 /// A game whose regulations set the appeals procedure: an hour from the end of the game, a
@@ -546,7 +540,6 @@ async fn an_appeal_lodged_after_the_regulations_deadline_is_refused_with_the_tim
     )
     .await;
     assert_eq!(status, 201, "{body}");
-    db.finish().await;
 }
 
 #[actix_web::test]
@@ -619,7 +612,6 @@ async fn the_committees_members_are_recorded_per_decision_and_an_ineligible_comm
         "{reason}"
     );
     assert_eq!(body["events"][1]["event"]["article"], "11.10");
-    db.finish().await;
 }
 
 #[actix_web::test]
@@ -698,7 +690,6 @@ async fn a_dismissed_appeal_under_the_regulations_procedure_cites_the_article_th
     .await;
     assert_eq!(status, 201, "{body}");
     assert_eq!(body["events"].as_array().map(Vec::len), Some(1), "{body}");
-    db.finish().await;
 }
 
 #[actix_web::test]
@@ -799,7 +790,6 @@ async fn the_appeals_procedure_is_set_on_the_tournaments_page_as_its_regulations
         "{seen}"
     );
     assert!(!seen.contains("Save the procedure"), "{seen}");
-    db.finish().await;
 }
 
 #[actix_web::test]
@@ -855,5 +845,4 @@ async fn an_appeal_upheld_without_a_result_under_the_procedure_cites_the_article
     assert_eq!(state(&app, &db, game).await["status"], "in_progress");
     let audit = audit(&app, &db, game).await;
     assert_eq!(audit["verdict"], "reproduced", "{audit}");
-    db.finish().await;
 }

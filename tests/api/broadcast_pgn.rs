@@ -210,7 +210,6 @@ async fn the_round_pgn_has_round_board_fide_ids_results_and_a_clock_after_every_
     .await;
     assert!(single.contains("[Round \"4\"]"), "{single}");
     assert_eq!(single.matches("[%clk").count(), 2, "{single}");
-    db.finish().await;
 }
 
 #[actix_web::test]
@@ -261,7 +260,6 @@ async fn polling_the_round_pgn_with_its_etag_is_answered_304_until_a_move_change
     )
     .await;
     assert_eq!(status, 404, "a round without games");
-    db.finish().await;
 }
 
 #[actix_web::test]
@@ -295,7 +293,6 @@ async fn an_illegal_move_appears_in_the_round_pgn_only_in_a_comment() {
             && moves[1].1.contains("(7.5)"),
         "it stands in a comment: {text}"
     );
-    db.finish().await;
 }
 
 #[actix_web::test]
@@ -368,7 +365,6 @@ async fn the_public_round_pgn_is_delayed_and_shows_claims_only_after_the_game_an
         "{text}"
     );
     assert!(!text.contains("touches"), "{text}");
-    db.finish().await;
 }
 
 #[actix_web::test]
@@ -407,7 +403,6 @@ async fn the_public_broadcast_needs_a_token_unless_the_service_serves_it_publicl
     )
     .await;
     assert_eq!(response.status().as_u16(), 401, "a token sent is checked");
-    db.finish().await;
 }
 
 #[actix_web::test]
@@ -447,7 +442,6 @@ async fn a_file_answer_is_served_as_text_plain_when_the_request_asks_for_text_an
         );
         assert!(body.contains("[White \"Carlsen, Magnus\"]"), "{body}");
     }
-    db.finish().await;
 }
 
 #[actix_web::test]
@@ -500,7 +494,6 @@ async fn after_a_corrected_resignation_the_public_pgn_shows_neither_the_resignat
             "the arbiters' PGN keeps `{kept}`: {full}"
         );
     }
-    db.finish().await;
 }
 
 #[actix_web::test]
@@ -598,7 +591,6 @@ async fn a_cdn_may_keep_the_public_round_pgn_for_a_second_and_no_shared_cache_th
         cache_control(response.headers()).as_deref(),
         Some("private, no-cache")
     );
-    db.finish().await;
 }
 
 #[actix_web::test]
@@ -642,5 +634,4 @@ async fn a_poll_answered_304_reads_no_game_log_and_a_move_rebuilds_only_its_own_
         built + 1,
         "only the game that changed is read again"
     );
-    db.finish().await;
 }

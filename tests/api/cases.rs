@@ -291,7 +291,6 @@ async fn rep_01_a_threefold_claim_on_a_position_that_has_just_appeared_is_upheld
     assert_eq!(ruling(&d)["outcome"], "upheld");
     assert_eq!(ruling(&d)["article"], "9.2.1.2");
     assert_eq!(view(&app, &db, &board).await["laws_edition"], "2018");
-    db.finish().await;
 }
 
 #[actix_web::test]
@@ -313,7 +312,6 @@ async fn rep_02_an_intended_move_making_the_third_occurrence_is_upheld_without_b
     let state = view(&app, &db, &board).await;
     assert_eq!(state["ply"], 7, "the written move is not played");
     assert_ended(&state, "1/2-1/2", "repetition_claim");
-    db.finish().await;
 }
 
 #[actix_web::test]
@@ -358,7 +356,6 @@ async fn rep_04_an_intended_move_giving_only_a_second_occurrence_is_rejected_and
     let state = view(&app, &db, &board).await;
     assert_eq!(state["obligations"]["must_play"], Value::Null);
     assert_in_progress(&state);
-    db.finish().await;
 }
 
 #[actix_web::test]
@@ -377,7 +374,6 @@ async fn rep_07_a_pinned_en_passant_pawn_does_not_make_the_positions_differ() {
         "1/2-1/2",
         "repetition_claim",
     );
-    db.finish().await;
 }
 
 #[actix_web::test]
@@ -409,7 +405,6 @@ async fn rep_09_forfeited_castling_rights_make_earlier_positions_differ() {
     let state = view(&app, &db, &board).await;
     assert_ended(&state, "1/2-1/2", "repetition_claim");
     assert_clocks(&state, BASE_MS, BASE_MS + 120_000);
-    db.finish().await;
 }
 
 #[actix_web::test]
@@ -432,7 +427,6 @@ async fn rep_12_the_same_placement_with_the_other_side_to_move_is_not_the_same_p
     let state = view(&app, &db, &board).await;
     assert_in_progress(&state);
     assert_clocks(&state, BASE_MS, BASE_MS + 120_000);
-    db.finish().await;
 }
 
 #[actix_web::test]
@@ -472,7 +466,6 @@ async fn rep_15_a_fivefold_repetition_ends_the_game_and_later_events_are_void() 
         "1/2-1/2",
         "fivefold_repetition",
     );
-    db.finish().await;
 }
 
 #[actix_web::test]
@@ -501,7 +494,6 @@ async fn rep_17_an_incorrect_claim_accepted_as_a_draw_offer_ends_by_agreement() 
          (9.1.2.3): the extra time stored with the claim's ruling is void once the claim is \
          accepted as an offer"
     );
-    db.finish().await;
 }
 
 #[actix_web::test]
@@ -520,7 +512,6 @@ async fn fif_01_a_fifty_move_claim_after_one_hundred_half_moves_is_upheld() {
         "1/2-1/2",
         "fifty_moves_claim",
     );
-    db.finish().await;
 }
 
 #[actix_web::test]
@@ -542,7 +533,6 @@ async fn fif_02_a_fifty_move_claim_with_a_quiet_intended_move_is_upheld() {
     let state = view(&app, &db, &board).await;
     assert_eq!(state["ply"], 99, "the written move is not played");
     assert_ended(&state, "1/2-1/2", "fifty_moves_claim");
-    db.finish().await;
 }
 
 #[actix_web::test]
@@ -562,7 +552,6 @@ async fn fif_05_castling_does_not_reset_the_fifty_move_count() {
         "1/2-1/2",
         "fifty_moves_claim",
     );
-    db.finish().await;
 }
 
 #[actix_web::test]
@@ -588,7 +577,6 @@ async fn sev_02_checkmate_on_the_150th_half_move_takes_precedence_over_the_75_mo
         "1/2-1/2",
         "seventy_five_moves",
     );
-    db.finish().await;
 }
 
 #[actix_web::test]
@@ -612,7 +600,6 @@ async fn dead_01_a_capture_leaving_king_against_king_is_a_dead_position() {
         "game_over",
     )
     .await;
-    db.finish().await;
 }
 
 #[actix_web::test]
@@ -624,7 +611,6 @@ async fn dead_04_bishops_on_the_same_colour_are_a_dead_position() {
     let state = view(&app, &db, &board).await;
     assert_ended(&state, "1/2-1/2", "dead_position");
     assert_eq!(state["article"], "5.2.2");
-    db.finish().await;
 }
 
 #[actix_web::test]
@@ -644,7 +630,6 @@ async fn dead_05_a_flag_with_opposite_coloured_bishops_loses_because_mate_is_pos
     let state = view(&app, &db, &board).await;
     assert_ended(&state, "1-0", "flag");
     assert_eq!(state["article"], "6.9");
-    db.finish().await;
 }
 
 #[actix_web::test]
@@ -664,7 +649,6 @@ async fn dead_07_a_flag_against_a_lone_king_is_a_draw() {
     let state = view(&app, &db, &board).await;
     assert_ended(&state, "1/2-1/2", "flag");
     assert_eq!(state["article"], "6.9");
-    db.finish().await;
 }
 
 #[actix_web::test]
@@ -692,7 +676,6 @@ async fn dead_11_locked_pawn_chains_are_a_dead_position_and_a_later_flag_is_void
     )
     .await;
     assert_ended(&view(&app, &db, &board).await, "1/2-1/2", "dead_position");
-    db.finish().await;
 }
 
 #[actix_web::test]
@@ -746,7 +729,6 @@ async fn ill_01_a_first_completed_illegal_move_gives_two_minutes_and_the_touched
     let d = record(&app, &db, &mut board, illegal).await;
     assert_eq!(ended(&d), pair("1-0", "illegal_moves"));
     assert_ended(&view(&app, &db, &board).await, "1-0", "illegal_moves");
-    db.finish().await;
 }
 
 #[actix_web::test]
@@ -777,7 +759,6 @@ async fn off_01_an_offer_after_moving_accepted_is_a_draw_by_agreement() {
     .await;
     assert_eq!(ended(&d), pair("1/2-1/2", "agreement"));
     assert_ended(&view(&app, &db, &board).await, "1/2-1/2", "agreement");
-    db.finish().await;
 }
 
 #[actix_web::test]
@@ -824,7 +805,6 @@ async fn off_02_touching_a_piece_declines_the_offer_and_binds_the_player_to_move
     .await;
     play(&app, &db, &mut board, "Nc6").await;
     assert_in_progress(&view(&app, &db, &board).await);
-    db.finish().await;
 }
 
 #[actix_web::test]
@@ -885,7 +865,6 @@ async fn qpf_02_a_quickplay_claim_awaits_the_arbiter_who_decides_with_reasons() 
     let state = view(&app, &db, &board).await;
     assert_in_progress(&state);
     assert_clocks(&state, BASE_MS, BASE_MS);
-    db.finish().await;
 }
 
 #[actix_web::test]
@@ -915,7 +894,6 @@ async fn clm_01_an_incorrect_claim_in_rapid_gives_one_minute_and_binds_the_writt
     assert_eq!(state["obligations"]["must_play"]["san"], "Nf6");
     play(&app, &db, &mut board, "Nf6").await;
     assert_in_progress(&view(&app, &db, &board).await);
-    db.finish().await;
 }
 
 const COVERED: &[&str] = &[
@@ -994,5 +972,4 @@ async fn moves_sent_in_one_append_end_the_game_at_the_dead_position_as_moves_sen
     }
     assert_eq!(state_together, state_alone);
     assert_ended(&state_together, "1/2-1/2", "dead_position");
-    db.finish().await;
 }

@@ -6,12 +6,16 @@
 //! Each answer is a [`Reply`]: the status, the JSON body and the media type, with the checks
 //! every test repeats ([`Reply::expect`], [`Reply::problem`]).
 
-use crate::support::{Answer, TestDb, assert_problem, bearer, standard_game};
-use actix_web::body::MessageBody;
+use crate::support::{Answer, TestDb, assert_problem, bearer, decode, standard_game};
+use actix_http::Request;
+use actix_web::Error;
 use actix_web::dev::{Service, ServiceResponse};
 use actix_web::test::{self, TestRequest};
+use arbiter::state::AppState;
+use futures_util::future::LocalBoxFuture;
 use serde_json::{Value, json};
 use std::fmt::Display;
+use std::rc::Rc;
 use uuid::Uuid;
 
 /// One answer of the API.
@@ -58,44 +62,54 @@ impl Answer for Reply {
     }
 }
 
+/// The app as the client calls it: one request in, its response out, the body boxed so that
+/// one client type serves every app (and a test's helpers take `&Api` without generics).
+type Call = Box<dyn Fn(Request) -> LocalBoxFuture<'static, Result<ServiceResponse, Error>>>;
+
 /// The in-process API of one test's database, as one role.
-pub struct Api<'a, S> {
-    service: S,
+pub struct Api<'a> {
+    call: Rc<Call>,
     /// The database the app runs on: the client lives no longer than it.
     _db: &'a TestDb,
     token: String,
 }
 
 /// The production app of `db`'s default state, in-process, as the arbiter.
-pub async fn api(
-    db: &TestDb,
-) -> Api<
-    '_,
-    impl Service<
-        actix_http::Request,
-        Response = ServiceResponse<impl MessageBody>,
-        Error = actix_web::Error,
-    >,
-> {
-    let service = test::init_service(arbiter::startup::app(db.state())).await;
+pub async fn api(db: &TestDb) -> Api<'_> {
+    api_with_state(db, db.state()).await
+}
+
+/// The production app of `state` (a state built from `db` with other settings), in-process,
+/// as the arbiter.
+pub async fn api_with_state(db: &TestDb, state: AppState) -> Api<'_> {
+    let service = Rc::new(test::init_service(arbiter::startup::app(state)).await);
+    let call: Call = Box::new(move |request| {
+        let response = service.call(request);
+        Box::pin(async move { response.await.map(ServiceResponse::map_into_boxed_body) })
+    });
     Api {
-        service,
+        call: Rc::new(call),
         _db: db,
         token: db.arbiter.clone(),
     }
 }
 
-impl<'a, S, B> Api<'a, S>
-where
-    S: Service<actix_http::Request, Response = ServiceResponse<B>, Error = actix_web::Error>,
-    B: MessageBody,
-{
+impl<'a> Api<'a> {
     /// The same app, its requests sent with `token` (e.g. `db.reader`).
-    pub fn with_token(self, token: &str) -> Api<'a, S> {
+    pub fn with_token(&self, token: &str) -> Api<'a> {
         Api {
+            call: Rc::clone(&self.call),
+            _db: self._db,
             token: token.to_owned(),
-            ..self
         }
+    }
+
+    /// Sends a request exactly as built and returns the response itself, for what a
+    /// [`Reply`] does not keep (headers, a stream).
+    pub async fn call(&self, request: TestRequest) -> ServiceResponse {
+        (self.call)(request.to_request())
+            .await
+            .expect("the app answers every request")
     }
 
     /// Sends a request with this client's token and decodes the answer.
@@ -106,20 +120,14 @@ where
 
     /// Sends a request exactly as built (its own token, or none) and decodes the answer.
     pub async fn send_as_built(&self, request: TestRequest) -> Reply {
-        let response = test::call_service(&self.service, request.to_request()).await;
+        let response = self.call(request).await;
         let status = response.status().as_u16();
         let content_type = response
             .headers()
             .get("content-type")
             .and_then(|v| v.to_str().ok())
             .map(str::to_owned);
-        let bytes = test::read_body(response).await;
-        let body = if bytes.is_empty() {
-            Value::Null
-        } else {
-            serde_json::from_slice(&bytes)
-                .unwrap_or_else(|_| Value::String(String::from_utf8_lossy(&bytes).into()))
-        };
+        let body = decode(&test::read_body(response).await);
         Reply {
             status,
             body,
@@ -135,18 +143,13 @@ where
 
     /// Sends a request exactly as built (its own token, or none) and reads the answer as text.
     pub async fn send_for_text_as_built(&self, request: TestRequest) -> TextReply {
-        let response = test::call_service(&self.service, request.to_request()).await;
+        let response = self.call(request).await;
         let status = response.status().as_u16();
         let bytes = test::read_body(response).await;
         TextReply {
             status,
             text: String::from_utf8_lossy(&bytes).into_owned(),
         }
-    }
-
-    /// The app itself, for what the client has no method for (a response's stream).
-    pub fn service(&self) -> &S {
-        &self.service
     }
 
     /// `GET path`.

@@ -57,7 +57,6 @@ async fn a_preflight_on_the_public_broadcast_from_an_allowed_origin_is_answered(
             "never with credentials"
         );
     }
-    db.finish().await;
 }
 
 #[actix_web::test]
@@ -96,7 +95,6 @@ async fn a_cross_origin_read_of_the_public_pgn_names_the_origin_and_exposes_the_
     .await;
     assert_eq!(status, 200);
     assert_eq!(allow_origin(&headers), None);
-    db.finish().await;
 }
 
 #[actix_web::test]
@@ -112,7 +110,6 @@ async fn a_star_lets_any_site_read_the_public_broadcast_with_a_wildcard() {
         send_raw(&app, preflight(PUBLIC_ROUND_PGN, "http://anyone.test:8000")).await;
     assert_eq!(status, 200, "{body}");
     assert_eq!(allow_origin(&headers).as_deref(), Some("*"));
-    db.finish().await;
 }
 
 #[actix_web::test]
@@ -146,7 +143,6 @@ async fn routes_that_need_a_token_or_a_session_never_answer_cors() {
         .await;
         assert_eq!(allow_origin(response.headers()), None, "{uri}");
     }
-    db.finish().await;
 }
 
 #[actix_web::test]
@@ -157,7 +153,6 @@ async fn without_configured_origins_the_public_broadcast_answers_no_cors() {
     create_game(&app, &db).await;
     let (_, headers, _) = send_raw(&app, preflight(PUBLIC_ROUND_PGN, VIEWER)).await;
     assert_eq!(allow_origin(&headers), None);
-    db.finish().await;
 }
 
 /// A page of another origin (another port) reads the public PGN with `fetch` and follows a
@@ -244,5 +239,4 @@ async fn a_page_of_another_origin_fetches_the_public_pgn_and_follows_a_game_in_a
     browser.close().await;
     service.stop().await;
     viewer.stop().await;
-    db.finish().await;
 }

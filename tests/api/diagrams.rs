@@ -445,7 +445,6 @@ async fn the_board_of_a_game_is_served_at_a_seq_at_a_ply_and_flipped() {
     assert_eq!(count_class(&flipped, "arrow"), 2);
     assert_eq!(count_class(&flipped, "circle"), 1);
     assert!(flipped.contains("width=\"200\""));
-    db.finish().await;
 }
 
 #[actix_web::test]
@@ -486,7 +485,6 @@ async fn bad_board_parameters_are_refused_with_a_problem_naming_the_parameter() 
     )
     .await;
     assert_problem(&reply, 401, "missing_token");
-    db.finish().await;
 }
 
 #[actix_web::test]
@@ -521,7 +519,6 @@ async fn the_occurrence_sheet_of_a_recorded_repetition_claim_equals_its_golden_f
     )
     .await;
     assert_problem(&reply, 404, "no_such_claim");
-    db.finish().await;
 }
 
 #[actix_web::test]
@@ -545,5 +542,4 @@ async fn a_fifty_move_claim_has_no_occurrence_sheet() {
     )
     .await;
     assert_problem(&reply, 422, "not_a_repetition_claim");
-    db.finish().await;
 }

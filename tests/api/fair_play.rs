@@ -214,7 +214,6 @@ async fn a_phone_on_the_person_ends_the_game_and_the_public_sees_only_the_result
         .expect("the broadcast PGN")
         .1;
     assert!(broadcast.contains("1-0"), "{broadcast}");
-    db.finish().await;
 }
 
 #[actix_web::test]
@@ -277,7 +276,6 @@ async fn a_reader_without_fair_play_gets_404_on_every_restricted_route() {
     assert_eq!(status, 200, "{read}");
     assert_eq!(read["payload"]["record"]["fact"]["text"], NOTE);
     assert_eq!(read["intact"], true);
-    db.finish().await;
 }
 
 #[actix_web::test]
@@ -319,7 +317,6 @@ async fn each_read_of_a_restricted_event_adds_an_access_event() {
         );
         assert!(item["read_at"].is_string());
     }
-    db.finish().await;
 }
 
 #[actix_web::test]
@@ -433,7 +430,6 @@ async fn bad_fair_play_records_get_422_naming_the_field() {
     .await;
     assert_eq!(status, 422, "{refused}");
     assert_eq!(refused["field"], "events[0].type");
-    db.finish().await;
 }
 
 #[actix_web::test]
@@ -462,7 +458,6 @@ async fn a_device_after_the_game_is_recorded_with_no_ruling() {
         summary["game"]["result"], "0-1",
         "the resignation stands: {summary}"
     );
-    db.finish().await;
 }
 
 #[actix_web::test]
@@ -496,7 +491,6 @@ async fn a_fair_play_officers_entry_is_a_proposal_the_chief_arbiter_confirms() {
     assert_eq!(status, 201, "{confirmed}");
     assert_eq!(confirmed["payload"]["ruling"]["outcome"], "loss");
     assert_eq!(confirmed["events"][1]["event"]["result"], "0-1");
-    db.finish().await;
 }
 
 #[actix_web::test]
@@ -537,7 +531,6 @@ async fn evidence_declared_with_a_wrong_sha256_is_refused_naming_the_field_and_n
     let (status, added) = post_fair_play(&app, &chief, game, evidence(&right.to_uppercase())).await;
     assert_eq!(status, 201, "{added}");
     assert_eq!(added["payload"]["record"]["fact"]["sha256"], right);
-    db.finish().await;
 }
 
 #[actix_web::test]
@@ -676,7 +669,6 @@ async fn a_stored_evidence_file_downloads_for_the_fair_play_roles_only_and_each_
             .any(|d| d["reader"].as_str().is_some_and(|r| r.contains("fpo"))),
         "{access}"
     );
-    db.finish().await;
 }
 
 #[actix_web::test]
@@ -746,7 +738,6 @@ async fn a_tampered_evidence_file_fails_the_audit_naming_the_event() {
     assert_eq!(public["verdict"], "tampered", "{public}");
     assert_eq!(public["sealed"]["faults"][0]["seq"], seq, "{public}");
     assert!(!public.to_string().contains("phone.png"), "{public}");
-    db.finish().await;
 }
 
 #[actix_web::test]
@@ -795,7 +786,6 @@ async fn an_altered_sealed_payload_fails_the_fair_play_audit_but_the_public_chai
         "{public}"
     );
     assert!(!public.to_string().contains("fair_play_note"), "{public}");
-    db.finish().await;
 }
 
 #[actix_web::test]
@@ -965,7 +955,6 @@ async fn the_report_lists_all_events_with_its_deadline_and_prints_for_the_fair_p
         12,
         "six events, read by the JSON report and by the page: {access}"
     );
-    db.finish().await;
 }
 
 #[actix_web::test]
@@ -1064,7 +1053,6 @@ async fn an_arbiter_records_a_device_an_inspection_and_a_complaint_at_the_fair_p
     );
     let (_, summary, _) = send(&app, db.get().uri(&format!("/v1/games/{game}"))).await;
     assert_eq!(summary["game"]["result"], "1-0", "{summary}");
-    db.finish().await;
 }
 
 #[actix_web::test]
@@ -1159,7 +1147,6 @@ async fn a_fair_play_desk_form_sent_twice_is_stored_once() {
     assert!(page.contains("Fair play note"), "{page}");
     assert!(page.contains("Time (UTC)"), "{page}");
     assert!(!page.contains(">fair_play_note"), "no type names: {page}");
-    db.finish().await;
 }
 
 #[actix_web::test]
@@ -1211,7 +1198,6 @@ async fn an_admin_gives_a_token_the_fair_play_capability_and_a_rotation_keeps_it
         list["items"][0]["payload"]["recorded_as"],
         "fair_play_arbiter"
     );
-    db.finish().await;
 }
 
 #[actix_web::test]
@@ -1292,7 +1278,6 @@ async fn an_upheld_appeal_against_a_device_loss_resumes_the_game_and_the_audit_r
     )
     .await;
     assert_eq!(status, 200, "{cited}");
-    db.finish().await;
 }
 
 /// The PGN at `uri` read with `token`, as text.
@@ -1391,7 +1376,6 @@ async fn the_pgns_of_a_running_game_show_a_measures_effect_on_the_clock_and_its_
             "the article once ended at {uri}: {text}"
         );
     }
-    db.finish().await;
 }
 
 #[actix_web::test]
@@ -1459,7 +1443,6 @@ async fn the_appeals_member_reads_only_the_fair_play_event_an_appeal_cites() {
                 && i["seq"] == found_seq)),
         "{access}"
     );
-    db.finish().await;
 }
 
 /// `body` with the client's `event_id` for the record.
@@ -1555,7 +1538,6 @@ async fn a_retried_fair_play_record_is_stored_once_and_answered_with_the_stored_
         .as_array()
         .map(|items| items.iter().filter(|i| i["what"] == "retry").count());
     assert_eq!(retries, Some(2), "{access}");
-    db.finish().await;
 }
 
 #[actix_web::test]
@@ -1631,7 +1613,6 @@ async fn the_same_fair_play_event_id_with_other_content_is_refused_409() {
         count + 2,
         "only the other game's creation and the move were stored"
     );
-    db.finish().await;
 }
 
 #[actix_web::test]
@@ -1681,7 +1662,6 @@ async fn a_fair_play_record_at_a_stale_place_is_refused_409_with_the_current_seq
     )
     .await;
     assert_problem(&reply, 409, "event_id_reused");
-    db.finish().await;
 }
 
 #[actix_web::test]
@@ -1730,7 +1710,6 @@ async fn a_crash_before_the_public_row_leaves_no_payload_and_the_retry_is_stored
     )
     .await;
     assert_eq!(audit["intact"], true, "{audit}");
-    db.finish().await;
 }
 
 #[actix_web::test]
@@ -1882,7 +1861,6 @@ async fn the_fair_play_roles_set_the_tournaments_measures_on_its_page_and_a_wron
     )
     .await;
     assert_eq!(response.status().as_u16(), 403);
-    db.finish().await;
 }
 
 #[actix_web::test]
@@ -1962,7 +1940,6 @@ async fn an_evidence_file_uploaded_at_the_fair_play_desk_is_listed_with_its_sha2
     let _ = std::fs::remove_file(&file);
     browser.close().await;
     office.stop().await;
-    db.finish().await;
 }
 
 #[actix_web::test]
@@ -2023,5 +2000,4 @@ async fn regulations_writing_loss_with_half_for_the_opponent_end_the_game_0_to_h
     // The audit re-runs the game to the same end.
     let (_, audit, _) = send(&app, db.get().uri(&format!("/v1/games/{game}/audit"))).await;
     assert_eq!(audit["verdict"], "reproduced", "{audit}");
-    db.finish().await;
 }

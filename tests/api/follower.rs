@@ -465,7 +465,6 @@ async fn a_followed_round_records_every_move_of_a_real_game_with_its_clock_as_th
     );
     assert!(view["follow"]["last_ok_at"].is_string());
     app.stop().await;
-    db.finish().await;
 }
 
 #[actix_web::test]
@@ -553,7 +552,6 @@ async fn a_misread_move_needs_the_arbiter_and_is_stored_only_as_the_arbiter_deci
         recorded.0
     );
     app.stop().await;
-    db.finish().await;
 }
 
 #[actix_web::test]
@@ -621,7 +619,6 @@ async fn a_move_taken_back_on_the_board_is_accepted_as_a_correction_of_the_store
     let ids: HashSet<Uuid> = events.iter().map(|e| e.event_id).collect();
     assert_eq!(ids.len(), events.len(), "no event id twice");
     app.stop().await;
-    db.finish().await;
 }
 
 #[actix_web::test]
@@ -660,7 +657,6 @@ async fn a_reset_board_needs_the_arbiter_and_its_new_moves_are_never_stored_as_t
     );
     assert_eq!(events_of(&db, game).await.len(), stored_events);
     app.stop().await;
-    db.finish().await;
 }
 
 #[actix_web::test]
@@ -706,7 +702,6 @@ async fn the_kings_put_in_the_centre_propose_a_result_that_the_arbiter_records()
         "a result the log holds needs nobody"
     );
     app.stop().await;
-    db.finish().await;
 }
 
 #[actix_web::test]
@@ -760,7 +755,6 @@ async fn a_feed_outage_backs_off_then_resumes_with_no_duplicate_and_no_gap() {
     })
     .await;
     app.stop().await;
-    db.finish().await;
 }
 
 #[actix_web::test]
@@ -806,7 +800,6 @@ async fn a_restarted_service_resumes_following_the_round_without_storing_anythin
     tokio::time::sleep(Duration::from_millis(400)).await;
     assert_eq!(stored_moves(&app, game).await.len(), 14);
     app.stop().await;
-    db.finish().await;
 }
 
 /// A back-office session of the arbiter on the spawned service: its cookie.
@@ -921,7 +914,6 @@ async fn the_floor_and_the_desk_show_what_the_board_feed_says_and_the_arbiter_de
     let desk = page(&client, &app, &cookie, &format!("/office/games/{game}")).await;
     assert!(!desk.contains("Needs the arbiter: board feed"));
     app.stop().await;
-    db.finish().await;
 }
 
 #[actix_web::test]
@@ -953,7 +945,6 @@ async fn a_feed_url_that_is_not_http_or_holds_a_control_character_is_refused_nam
         .expect("follow");
     assert_eq!(response.status().as_u16(), 404, "a round not loaded");
     app.stop().await;
-    db.finish().await;
 }
 
 #[actix_web::test]
@@ -1003,7 +994,6 @@ async fn a_round_followed_from_its_pgn_records_every_move_with_its_clock_and_a_m
     feed.publish_pgn(round_pgn(&line[..12], "*"));
     wait_for_plies(&app, game, 12).await;
     app.stop().await;
-    db.finish().await;
 }
 
 /// The board shows `shown` plies of the real game after `before` were stored: the takeback
@@ -1086,7 +1076,6 @@ async fn a_takeback_is_one_decision(before: usize, shown: usize) {
         json!([])
     );
     app.stop().await;
-    db.finish().await;
 }
 
 #[actix_web::test]
@@ -1201,7 +1190,6 @@ async fn stored_readings_with_clock(
         json!([])
     );
     app.stop().await;
-    db.finish().await;
     (readings, line[..plies].to_vec())
 }
 
@@ -1259,7 +1247,6 @@ async fn a_reading_that_would_make_a_clock_go_up_more_than_its_increment_is_not_
         "the next move with its own"
     );
     app.stop().await;
-    db.finish().await;
 }
 
 /// Each frame served to `polls` polls in turn.
@@ -1321,7 +1308,6 @@ async fn a_legal_misread_that_stands_one_frame_is_never_stored() {
         json!([])
     );
     app.stop().await;
-    db.finish().await;
 }
 
 #[actix_web::test]
@@ -1358,7 +1344,6 @@ async fn an_illegal_misread_put_right_by_the_next_frame_needs_nobody() {
     assert!(attentions.is_empty(), "{attentions:?}");
     assert_eq!(stored_moves(&app, game).await, sans(&line[..11]));
     app.stop().await;
-    db.finish().await;
 }
 
 #[actix_web::test]
@@ -1383,7 +1368,6 @@ async fn a_takeback_the_board_replays_identically_within_a_frame_is_no_correctio
     assert_eq!(corrections_of(&db, game).await, vec![]);
     assert_eq!(events_of(&db, game).await.len(), 1 + 14, "each move once");
     app.stop().await;
-    db.finish().await;
 }
 
 /// The board takes back `back` plies of 12 and other moves are played: applied by the feed
@@ -1445,7 +1429,6 @@ async fn a_takeback_is_applied_by_the_feed(back: usize) {
     assert_eq!(waits["attention"]["ply"], kept + 1);
     assert_eq!(stored_moves(&app, game).await, sans(&line[..12]));
     app.stop().await;
-    db.finish().await;
 }
 
 #[actix_web::test]
@@ -1506,7 +1489,6 @@ async fn a_takeback_over_the_arbiters_entry_waits_for_the_arbiter_and_the_later_
     wait_for_plies(&app, game, 14).await;
     assert_eq!(stored_moves(&app, game).await, sans(&other), "nothing lost");
     app.stop().await;
-    db.finish().await;
 }
 
 #[actix_web::test]
@@ -1550,7 +1532,6 @@ async fn a_feed_url_naming_an_internal_address_is_refused_saying_how_an_operator
         );
     }
     app.stop().await;
-    db.finish().await;
 }
 
 #[actix_web::test]
@@ -1597,7 +1578,6 @@ async fn a_stored_follow_of_an_internal_address_is_refused_at_each_poll_before_a
     );
     assert_eq!(feed.requests(), 0, "no connection to the refused address");
     app.stop().await;
-    db.finish().await;
 }
 
 #[actix_web::test]
@@ -1624,7 +1604,6 @@ async fn a_feed_that_closes_its_connections_is_waited_for_and_resumed_with_no_ga
     assert_eq!(stored_moves(&app, game).await, sans(&line[..14]), "no gap");
     assert_eq!(events_of(&db, game).await.len(), 1 + 14, "each move once");
     app.stop().await;
-    db.finish().await;
 }
 
 #[actix_web::test]
@@ -1655,7 +1634,6 @@ async fn the_feeds_own_result_is_proposed_and_recorded_by_the_arbiter() {
         Some(arbiter::game::event::GameResult::WhiteWins)
     );
     app.stop().await;
-    db.finish().await;
 }
 
 #[actix_web::test]
@@ -1696,7 +1674,6 @@ async fn a_game_the_engine_ends_by_fivefold_repetition_stores_nothing_the_board_
         "nothing after the end"
     );
     app.stop().await;
-    db.finish().await;
 }
 
 #[actix_web::test]
@@ -1736,7 +1713,6 @@ async fn a_feed_that_stops_answering_times_out_and_is_resumed_with_no_gap() {
     wait_for_plies(&app, game, 12).await;
     assert_eq!(stored_moves(&app, game).await, sans(&line[..12]), "no gap");
     app.stop().await;
-    db.finish().await;
 }
 
 #[actix_web::test]
@@ -1771,7 +1747,6 @@ async fn both_kings_in_the_centre_with_the_feeds_result_propose_that_result_once
         "the result the log holds needs nobody"
     );
     app.stop().await;
-    db.finish().await;
 }
 
 /// The round's PGN with board 1's game ending as `result` with `termination` stated.
@@ -1837,7 +1812,6 @@ async fn a_round_pgn_result_with_its_termination_is_recorded_as_the_fact_the_fil
     );
     assert_eq!(stored_moves(&app, game).await, sans(&line[..10]));
     app.stop().await;
-    db.finish().await;
 }
 
 #[actix_web::test]
@@ -1874,7 +1848,6 @@ async fn a_round_pgn_result_without_a_termination_is_kept_as_reported() {
         .expect("game");
     assert_eq!(state.result(), Some(arbiter::game::event::GameResult::Draw));
     app.stop().await;
-    db.finish().await;
 }
 
 #[actix_web::test]
@@ -1947,7 +1920,6 @@ async fn a_second_takeback_the_feed_applies_keeps_the_undo_of_the_first() {
             .collect::<Vec<_>>()
     );
     app.stop().await;
-    db.finish().await;
 }
 
 /// Erigaisi - Sindarov (TWIC 1599, the second game of the file): 115 half-moves, the last
@@ -2001,7 +1973,6 @@ async fn a_game_the_engine_ends_in_a_dead_position_stores_nothing_the_board_play
         "the game as played up to its end, nothing after"
     );
     app.stop().await;
-    db.finish().await;
 }
 
 /// How a round's PGN fails.
@@ -2077,7 +2048,6 @@ async fn a_round_pgn_that_fails_is_waited_for_and_resumed_with_no_gap(fault: Fau
     })
     .await;
     app.stop().await;
-    db.finish().await;
 }
 
 #[actix_web::test]
@@ -2133,7 +2103,6 @@ async fn a_takeback_in_the_round_pgn_is_applied_by_the_feed_and_undoable() {
     let waits = wait_for_attention(&app, &db, &tournament, "diverges").await;
     assert_eq!(waits["attention"]["ply"], 12, "{waits}");
     app.stop().await;
-    db.finish().await;
 }
 
 #[actix_web::test]
@@ -2167,7 +2136,6 @@ async fn a_board_whose_feed_changed_is_read_again_before_the_next_poll_and_its_m
     );
     assert_eq!(stored_moves(&app, game).await, sans(&line[..11]));
     app.stop().await;
-    db.finish().await;
 }
 
 /// The open attentions of board 1 (by kind), read from the API.
@@ -2267,5 +2235,4 @@ async fn a_fault_that_needs_the_arbiter_after_a_takeback_the_feed_applied_leaves
     assert_eq!(decided["attention"]["resolution"], "undone");
     assert_eq!(stored_moves(&app, game).await, sans(&line[..12]));
     app.stop().await;
-    db.finish().await;
 }

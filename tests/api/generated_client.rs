@@ -212,7 +212,6 @@ async fn openapi_python_client_generates_every_operation_and_model_from_the_serv
     let document = served_document(&server.base, "served-models.json").await;
     let printed = generate_python_client(&venv, &into, &document);
     server.stop().await;
-    db.finish().await;
     // On success the generator prints one line; any warning ("Unable to parse", "removal
     // of", an unsupported content type, a skipped hook) adds more.
     let others: Vec<&str> = printed
@@ -321,7 +320,6 @@ async fn a_python_client_generated_from_the_served_document_records_a_whole_real
     assert_eq!(count("claim"), 2, "{types:?}");
     assert_eq!(count("penalty_applied"), 1, "{types:?}");
     assert_eq!(types.last().map(String::as_str), Some("game_ended"));
-    db.finish().await;
 }
 
 #[actix_web::test]
@@ -331,7 +329,6 @@ async fn the_typescript_types_generated_from_the_served_document_type_check_stri
     let server = db.spawn_app(|_| {}).await;
     let document = served_document(&server.base, "served-typescript.json").await;
     server.stop().await;
-    db.finish().await;
     let dir = work_dir().join("typescript");
     if dir.exists() {
         std::fs::remove_dir_all(&dir).expect("remove the previous types");

@@ -166,7 +166,6 @@ async fn a_multi_game_pgn_with_unreadable_games_imports_the_others_and_names_eac
     assert_eq!(list["items"].as_array().unwrap().len(), 2, "{list}");
     assert_eq!(results[0]["moves_stored"], 4);
     assert_eq!(results[3]["moves_stored"], 3);
-    db.finish().await;
 }
 
 #[actix_web::test]
@@ -190,7 +189,6 @@ async fn a_game_with_broken_pgn_syntax_is_unreadable_and_the_games_before_it_are
         "{report}"
     );
     assert_eq!(report["results"][2]["white"], "Broken, Bea");
-    db.finish().await;
 }
 
 #[actix_web::test]
@@ -239,7 +237,6 @@ async fn tags_become_the_games_settings() {
     assert_eq!(settings["time_control"]["kind"], "rapid");
     assert!(settings["site"].is_null(), "no Site tag: no site");
     assert_eq!(last["state"]["fen"], "8/3k4/8/4P3/8/8/8/4K3 b - - 0 2");
-    db.finish().await;
 }
 
 /// Games dated as broadcasts and databases date them: a whole day, a month only, a date that
@@ -346,7 +343,6 @@ async fn a_pgn_import_keeps_the_games_own_date_and_its_pgn_writes_it() {
     let round = String::from_utf8(actix_test::read_body(response).await.to_vec()).expect("utf-8");
     assert!(round.contains("[Date \"2019.07.14\"]"), "{round}");
     assert!(round.contains("[Date \"2019.07.??\"]"), "{round}");
-    db.finish().await;
 }
 
 #[actix_web::test]
@@ -389,7 +385,6 @@ async fn a_result_without_a_termination_is_kept_as_reported_and_a_stated_termina
         reason.contains("the file states no Termination"),
         "{reason}"
     );
-    db.finish().await;
 }
 
 #[test]
@@ -493,7 +488,6 @@ async fn clock_readings_are_stored_with_each_move_as_the_movers_clock() {
         pgn.contains("1. d4 {[%clk 1:30:25]} 1... Nf6 {[%clk 1:30:27]}"),
         "{pgn}"
     );
-    db.finish().await;
 }
 
 #[actix_web::test]
@@ -566,7 +560,6 @@ async fn a_record_past_its_legal_end_is_stored_up_to_the_end_with_the_ply_and_th
     .await;
     assert_eq!(summary["game"]["termination"], "fivefold_repetition");
     assert_eq!(summary["state"]["ply"], 16);
-    db.finish().await;
 }
 
 #[actix_web::test]
@@ -593,7 +586,6 @@ async fn importing_the_same_file_twice_stores_nothing_new() {
         assert_eq!(one["not_stored"], two["not_stored"]);
         assert_eq!(one["moves_stored"], two["moves_stored"]);
     }
-    db.finish().await;
 }
 
 #[actix_web::test]
@@ -645,7 +637,6 @@ async fn an_interrupted_import_is_continued_where_it_stopped() {
     let (_, game, _) = send(&app, db.get().uri(&format!("/v1/games/{}", plan.game_id))).await;
     assert_eq!(game["state"]["ply"], 16);
     assert_eq!(game["game"]["termination"], "fivefold_repetition");
-    db.finish().await;
 }
 
 #[actix_web::test]
@@ -671,7 +662,6 @@ async fn the_audit_of_every_imported_game_says_reproduced() {
     )
     .await;
     assert_eq!(audit["decisions_checked"], 1, "{audit}");
-    db.finish().await;
 }
 
 #[actix_web::test]
@@ -722,7 +712,6 @@ async fn only_arbiters_import_and_a_token_for_other_events_imports_none_of_these
     );
     let reply = send(&app, db.get().uri("/v1/games/import")).await;
     assert_problem(&reply, 405, "method_not_allowed");
-    db.finish().await;
 }
 
 #[actix_web::test]
@@ -769,7 +758,6 @@ async fn the_command_line_imports_a_file_in_batches_and_a_second_run_stores_noth
     );
     assert_eq!(db.event_count().await, events);
     std::fs::remove_dir_all(dir).ok();
-    db.finish().await;
 }
 
 /// A comment left open in the first game; the third game's comment would have closed it.
@@ -797,7 +785,6 @@ async fn an_unterminated_comment_makes_its_game_unreadable_and_every_game_after_
     assert_eq!(results[1]["white"], "Swallowed, Sam");
     assert_eq!(results[1]["moves_stored"], 2);
     assert_eq!(results[2]["moves_stored"], 2);
-    db.finish().await;
 }
 
 /// A game on DGT clocks broadcast without readings, then one whose readings show the
@@ -854,5 +841,4 @@ async fn the_clock_behaviour_given_with_the_import_is_taken_where_the_readings_d
     .await;
     assert_eq!(reply.0, 400, "{}", reply.1);
     assert_eq!(reply.1["field"], "period_time_added", "{}", reply.1);
-    db.finish().await;
 }

@@ -256,5 +256,4 @@ async fn every_back_office_page_fits_a_tablet_held_either_way_without_a_word_bro
         report.join("\n")
     );
     office.stop().await;
-    db.finish().await;
 }

@@ -62,7 +62,6 @@ async fn thirty_two_concurrent_appends_with_the_same_expected_seq_store_exactly_
             .await
             .unwrap();
     assert_eq!(seqs_of(&rows), vec![1, 2], "no gap and no duplicate in seq");
-    db.finish().await;
 }
 
 #[actix_web::test]
@@ -90,7 +89,6 @@ async fn the_same_append_retried_with_the_same_event_ids_gets_the_same_answer_an
     let (status, body) = append(&app, &db, game, 3, events).await;
     assert_eq!(status, 409, "{body}");
     assert_eq!(db.event_count().await, 3);
-    db.finish().await;
 }
 
 #[actix_web::test]
@@ -105,7 +103,6 @@ async fn concurrent_identical_retries_store_one_copy_and_all_get_the_stored_answ
         assert_eq!(body["events"][0]["seq"], 2);
     }
     assert_eq!(db.event_count().await, 2);
-    db.finish().await;
 }
 
 #[actix_web::test]
@@ -196,7 +193,6 @@ async fn a_feed_reader_sees_every_event_exactly_once_although_a_slow_writer_comm
         "no event was read twice: {seen:?}"
     );
     assert_eq!(unique, expected, "every event was read");
-    db.finish().await;
 }
 
 #[actix_web::test]
@@ -235,7 +231,6 @@ async fn the_feed_pages_through_every_event_with_small_pages() {
         after = body["next"].as_str().unwrap().to_string();
     }
     assert_eq!(total, 9);
-    db.finish().await;
 }
 
 #[actix_web::test]
@@ -276,7 +271,6 @@ async fn update_delete_and_truncate_on_events_fail_also_in_replica_mode() {
     assert_eq!(db.event_count().await, 1);
     let report = db.store.verify_chain(game).await.unwrap();
     assert!(report.intact);
-    db.finish().await;
 }
 
 #[actix_web::test]
@@ -327,7 +321,6 @@ async fn a_payload_edited_behind_the_triggers_is_named_by_chain_verification() {
         broken.reason
     );
     assert!(broken.reason.contains("altered"), "{}", broken.reason);
-    db.finish().await;
 }
 
 #[actix_web::test]
@@ -359,7 +352,6 @@ async fn an_event_cannot_be_inserted_with_a_gap_or_a_forged_hash() {
     .await
     .unwrap();
     assert!(db.store.verify_chain(game).await.unwrap().intact);
-    db.finish().await;
 }
 
 #[actix_web::test]
@@ -404,7 +396,6 @@ async fn a_writer_that_claims_the_groups_setting_stores_its_own_link_and_verify_
     assert_eq!(audit["chain"]["intact"], false, "{audit}");
     assert_ne!(audit["verdict"], "reproduced", "{audit}");
     assert!(audit.to_string().contains("\"seq\":4"), "{audit}");
-    db.finish().await;
 }
 
 #[actix_web::test]
@@ -436,7 +427,6 @@ async fn appending_to_an_unknown_game_or_with_a_stale_seq_through_the_store_is_r
             current: 1
         }
     ));
-    db.finish().await;
 }
 
 fn settings() -> arbiter::game::event::GameSettings {

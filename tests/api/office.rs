@@ -86,7 +86,6 @@ async fn a_sign_in_from_another_site_is_refused_and_one_from_this_origin_sets_a_
         .find(|c| c.name() == "arbiter_session")
         .expect("a session cookie");
     assert_eq!(cookie.secure(), Some(true));
-    db.finish().await;
 }
 
 #[actix_web::test]
@@ -178,7 +177,6 @@ async fn a_session_ends_when_idle_past_its_lifetime_or_with_its_token() {
             .as_u16(),
         303
     );
-    db.finish().await;
 }
 
 #[actix_web::test]
@@ -221,7 +219,6 @@ async fn pages_are_html_with_their_own_headers_and_unknown_pages_are_not_problem
     );
     let response = test::call_service(&app, test::TestRequest::get().uri("/").to_request()).await;
     assert_eq!(response.status().as_u16(), 303);
-    db.finish().await;
 }
 
 /// The value of the first hidden field `name` inside the form `id` of a page.
@@ -315,7 +312,6 @@ async fn a_desk_form_sent_twice_is_stored_once_and_one_drawn_before_another_reco
     )
     .expect("utf-8");
     assert!(!page.contains("Someone recorded in this game"));
-    db.finish().await;
 }
 
 #[actix_web::test]
@@ -347,7 +343,6 @@ async fn guessing_tokens_at_the_sign_in_is_slowed_down_like_the_api() {
     )
     .await;
     assert_eq!(response.status().as_u16(), 303);
-    db.finish().await;
 }
 
 #[actix_web::test]
@@ -381,7 +376,6 @@ async fn a_draw_offer_before_the_agreement_move_says_it_stands_and_that_agreemen
         !page.contains("The Laws attach no consequence to it"),
         "not “no consequence”"
     );
-    db.finish().await;
 }
 
 #[actix_web::test]
@@ -411,8 +405,6 @@ async fn after_a_piece_is_touched_the_answer_says_what_4_3_binds_the_player_to_a
         "{answer}"
     );
     assert!(!answer.contains("no consequence"), "{answer}");
-
-    db.finish().await;
 }
 
 #[actix_web::test]
@@ -477,7 +469,6 @@ async fn a_typed_move_refused_as_illegal_is_recorded_in_one_click_as_the_illegal
     assert_eq!(event, "illegal_move");
     assert_eq!(attempted.as_deref(), Some("Ke2"));
     assert_eq!(completed, Some(true));
-    db.finish().await;
 }
 
 /// Sends a desk form of `kind` with `fields` as the page at `desk` draws it; the answer's
@@ -613,7 +604,6 @@ async fn a_flag_for_a_clock_that_cannot_have_run_down_asks_the_arbiter_to_confir
     assert_eq!(status, 303);
     let page = page_text(&app, &format!("/office/games/{other}"), &cookie).await;
     assert!(!page.contains("record confirm"), "no confirmation asked");
-    db.finish().await;
 }
 
 #[actix_web::test]
@@ -705,7 +695,6 @@ async fn a_resignation_or_a_result_the_board_contradicts_asks_the_arbiter_to_con
     .await
     .expect("the game ended");
     assert_eq!(result, "1-0");
-    db.finish().await;
 }
 
 /// The page at `uri` as the session of `cookie` sees it.
@@ -814,7 +803,6 @@ async fn the_form_to_decide_an_appeal_is_gone_once_the_appeal_is_decided() {
             );
         }
     }
-    db.finish().await;
 }
 
 #[actix_web::test]
@@ -929,7 +917,6 @@ async fn the_incident_sheet_prints_the_times_of_the_log_in_the_venues_time_zone(
     for (name, page) in [("desk", &desk), ("review", &review)] {
         assert!(!page.contains(" UTC"), "the {name} prints no UTC time");
     }
-    db.finish().await;
 }
 
 #[actix_web::test]
@@ -1107,7 +1094,6 @@ async fn a_double_forfeit_entered_on_the_results_page_is_each_players_forfeit_in
     let page = page_text(&app, &format!("/office/events/{tournament}"), &cookie).await;
     assert!(!page.contains("Appeals not decided yet"));
     assert!(page.contains("Nothing is missing"));
-    db.finish().await;
 }
 
 #[actix_web::test]
@@ -1192,7 +1178,6 @@ async fn the_token_form_gives_an_expiry_and_the_fair_play_capability_and_the_lis
     );
     let admin = row_of("test admin");
     assert!(admin.contains("no expiry"), "{admin}");
-    db.finish().await;
 }
 
 #[actix_web::test]
@@ -1265,7 +1250,6 @@ async fn the_floor_says_a_board_not_started_is_not_started_and_keeps_a_finished_
     );
     assert!(row_of(1).contains("in progress"), "{}", row_of(1));
     assert!(row_of(2).contains("not started"), "{}", row_of(2));
-    db.finish().await;
 }
 
 #[actix_web::test]
@@ -1308,7 +1292,6 @@ async fn the_desk_records_the_position_the_arbiter_reconstructed_and_play_goes_o
         page.contains("reconstructs the position"),
         "the timeline tells it"
     );
-    db.finish().await;
 }
 
 #[actix_web::test]
@@ -1366,5 +1349,4 @@ async fn the_desk_scoresheet_numbers_the_moves_after_a_reconstructed_position_fr
         rows[3]
     );
     assert!(!sheet.contains("--"), "no placeholder move: {sheet}");
-    db.finish().await;
 }

@@ -194,7 +194,6 @@ async fn metrics_count_requests_by_route_pattern_appends_refusals_and_rulings_fo
     assert_eq!(header(&headers, "x-content-type-options"), Some("nosniff"));
     let reply = send(&metrics_app, TestRequest::get().uri("/v1/games")).await;
     assert_problem(&reply, 404, "no_such_route");
-    db.finish().await;
 }
 
 #[actix_web::test]
@@ -262,7 +261,6 @@ async fn a_500_names_its_request_id_which_is_the_header_and_the_key_of_its_log_l
         header(&first, "x-request-id"),
         header(&second, "x-request-id")
     );
-    db.finish().await;
 }
 
 #[actix_web::test]
@@ -290,7 +288,6 @@ async fn every_answer_carries_the_security_headers() {
         assert_eq!(header(&headers, "x-frame-options"), Some("DENY"));
         assert!(header(&headers, "x-request-id").is_some());
     }
-    db.finish().await;
 }
 
 #[actix_web::test]
@@ -349,7 +346,6 @@ async fn repeated_failed_authentications_from_one_address_are_slowed_but_a_valid
     // The attacker stays slowed down.
     let (status, _, _) = send_raw(&app, guess(attacker)).await;
     assert_eq!(status, 429);
-    db.finish().await;
 }
 
 /// Creates a token through the API as the admin; returns (token, info).
@@ -456,7 +452,6 @@ async fn an_expired_token_is_refused_with_token_expired_and_tokens_without_expir
         assert_eq!(status, 422, "{problem}");
         assert_eq!(problem["field"], field, "{problem}");
     }
-    db.finish().await;
 }
 
 #[actix_web::test]
@@ -577,7 +572,6 @@ async fn rotating_a_token_gives_one_with_the_same_rights_and_revokes_or_winds_do
     let reply = send(&app, rotate(&newest_id, Some(json!({"grace": "60d"})))).await;
     assert_eq!(reply.0, 422, "{}", reply.1);
     assert_eq!(reply.1["field"], "grace");
-    db.finish().await;
 }
 
 #[actix_web::test]
@@ -642,7 +636,6 @@ async fn arbiter_token_rotate_prints_a_new_token_once_and_the_old_one_winds_down
         (500..=600).contains(&grace.num_seconds()),
         "ten minutes' grace: {grace}"
     );
-    db.finish().await;
 }
 
 #[actix_web::test]
@@ -720,7 +713,6 @@ async fn the_token_list_shows_when_each_token_was_last_used_stamped_at_most_once
             .find(|t| t.token_id == info.token_id)
             .is_some_and(|t| t.last_used_at.is_some())
     );
-    db.finish().await;
 }
 
 #[actix_web::test]
@@ -757,7 +749,6 @@ async fn a_read_position_is_checked_in_the_header_and_the_query_and_ignored_with
         let reply = send(&app, request).await;
         assert_problem(&reply, 400, "invalid_lsn");
     }
-    db.finish().await;
 }
 
 #[actix_web::test]
@@ -844,5 +835,4 @@ async fn the_service_built_as_arbiter_serve_builds_it_honours_every_setting_of_i
     }
     assert_eq!(statuses, [401, 401, 429]);
     app.stop().await;
-    db.finish().await;
 }

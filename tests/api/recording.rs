@@ -195,7 +195,6 @@ async fn a_real_game_recorded_move_by_move_matches_its_source_after_every_move()
     .await;
     let pgn = String::from_utf8(test::read_body(response).await.to_vec()).unwrap();
     assert_eq!(exported_moves(&pgn).result, source.result);
-    db.finish().await;
 }
 
 /// Records a game with offers, an incorrect and then a correct repetition claim, a touch,
@@ -292,7 +291,6 @@ async fn time_travel_at_every_seq_equals_folding_that_prefix_from_scratch() {
     )
     .await;
     crate::support::assert_problem(&reply, 404, "seq_beyond_log");
-    db.finish().await;
 }
 
 #[actix_web::test]
@@ -375,7 +373,6 @@ async fn the_audit_reproduces_every_decision_and_names_an_altered_one() {
         divergent["recomputed"][0]["outcome"], "rejected",
         "the engine's version is shown"
     );
-    db.finish().await;
 }
 
 /// Checks that every decision in the log sits right after its cause or after another
@@ -450,7 +447,6 @@ async fn two_clients_with_stale_expected_seqs_never_interleave_a_decision_betwee
         conflicts > 0 || items.len() == 49,
         "the writers raced ({conflicts} conflicts)"
     );
-    db.finish().await;
 }
 
 #[actix_web::test]
@@ -505,7 +501,6 @@ async fn two_service_instances_writing_to_one_game_stay_correct() {
         a["state"]["fen"],
         "r1bqkb1r/1ppp1ppp/p1n2n2/4p3/B3P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 2 5"
     );
-    db.finish().await;
 }
 
 #[actix_web::test]
@@ -563,7 +558,6 @@ async fn rulings_across_games_are_filtered_by_event_round_kind_article_and_outco
     assert_eq!(page.len(), 1);
     let reply = send(&app, db.get().uri("/v1/rulings?kind=verdict")).await;
     crate::support::assert_problem(&reply, 400, "invalid_query");
-    db.finish().await;
 }
 
 #[actix_web::test]
@@ -625,7 +619,6 @@ async fn an_upheld_appeal_changes_the_result_and_the_history_shows_both() {
     );
     let (_, audit, _) = send(&app, db.get().uri(&format!("/v1/games/{game}/audit"))).await;
     assert_eq!(audit["verdict"], "reproduced", "{audit}");
-    db.finish().await;
 }
 
 #[actix_web::test]
@@ -688,7 +681,6 @@ async fn a_decided_appeal_is_final_and_a_second_decision_is_refused_saying_how_a
     assert_eq!(status, 201, "{body}");
     let (_, state, _) = send(&app, db.get().uri(&format!("/v1/games/{game}"))).await;
     assert_eq!(state["state"]["result"], "0-1", "{state}");
-    db.finish().await;
 }
 
 #[actix_web::test]
@@ -726,5 +718,4 @@ async fn a_correction_retracts_the_latest_event_and_its_decisions() {
     )
     .await;
     assert_eq!(status, 201, "play goes on: {body}");
-    db.finish().await;
 }

@@ -413,7 +413,7 @@ async fn health_readiness_the_document_and_swagger_ui_are_served() {
         document,
         serde_json::to_value(arbiter::http::openapi()).unwrap()
     );
-    let response = test::call_service(api.service(), db.get().uri("/docs/").to_request()).await;
+    let response = api.call(db.get().uri("/docs/")).await;
     assert_eq!(response.status(), 200);
     let page = String::from_utf8_lossy(&test::read_body(response).await).to_string();
     assert!(page.contains("swagger"), "Swagger UI is served offline");
@@ -423,11 +423,7 @@ async fn health_readiness_the_document_and_swagger_ui_are_served() {
 async fn a_wrong_method_on_a_known_route_is_405_with_the_allowed_methods() {
     let db = TestDb::new().await;
     let api = api(&db).await;
-    let response = test::call_service(
-        api.service(),
-        test::TestRequest::delete().uri("/v1/games").to_request(),
-    )
-    .await;
+    let response = api.call(test::TestRequest::delete().uri("/v1/games")).await;
     assert_eq!(response.status(), 405);
     assert_eq!(response.headers().get("allow").unwrap(), "GET, POST");
     assert_eq!(

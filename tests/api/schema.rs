@@ -197,5 +197,4 @@ async fn the_committed_schema_snapshot_is_what_the_migrations_make() {
             generated.lines().nth(first)
         );
     }
-    db.finish().await;
 }

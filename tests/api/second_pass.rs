@@ -2,8 +2,6 @@
 //! rulings on an illegal move that stood and on an increment, clock readings in quickplay
 //! claims, and the rulings list marking decisions a correction retracted.
 
-use actix_web::body::MessageBody;
-use actix_web::dev::{Service, ServiceResponse};
 use serde_json::{Value, json};
 use uuid::Uuid;
 
@@ -11,11 +9,7 @@ use crate::client::{Api, api};
 use crate::support::{TestDb, assert_problem};
 
 /// Creates a game of this kind and regulations; returns its id.
-async fn game_with<S, B>(api: &Api<'_, S>, kind: &str, regulations: Value) -> Uuid
-where
-    S: Service<actix_http::Request, Response = ServiceResponse<B>, Error = actix_web::Error>,
-    B: MessageBody,
-{
+async fn game_with(api: &Api<'_>, kind: &str, regulations: Value) -> Uuid {
     let body = api
         .create_game(&json!({
             "white": {"name": "White, Wanda"},

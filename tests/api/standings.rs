@@ -163,7 +163,6 @@ async fn the_tournaments_tie_breaks_rank_the_standings_and_both_trf_versions_unl
         .map(|l| l["rank"].as_u64().expect("rank"))
         .collect();
     assert_eq!(places, vec![1, 1, 3, 3]);
-    db.finish().await;
 }
 
 #[actix_web::test]
@@ -205,7 +204,6 @@ async fn a_tie_break_the_service_does_not_compute_or_one_named_twice_is_refused_
     let (status, problem, _) = send(&app, db.post().uri("/v1/tournaments").set_json(body)).await;
     assert_eq!(status, 422, "{problem}");
     assert_eq!(problem["field"], "unplayed_rounds", "{problem}");
-    db.finish().await;
 }
 
 #[actix_web::test]
@@ -248,5 +246,4 @@ async fn the_chief_arbiters_report_and_the_printable_page_show_the_standings_by_
     let (status, _, _) =
         send_raw(&app, get(format!("/office/events/{id}/standings?round=0"))).await;
     assert_eq!(status, 400);
-    db.finish().await;
 }

@@ -206,7 +206,6 @@ async fn a_new_subscriber_first_gets_a_snapshot_with_players_position_moves_and_
     assert!(next.data["hash"].as_str().is_some_and(|h| h.len() == 64));
     drop(stream);
     server.stop().await;
-    db.finish().await;
 }
 
 #[actix_web::test]
@@ -251,7 +250,6 @@ async fn a_subscriber_sees_every_event_exactly_once_across_a_reconnect_with_last
     );
     drop(resumed);
     server.stop().await;
-    db.finish().await;
 }
 
 #[actix_web::test]
@@ -289,7 +287,6 @@ async fn events_committed_by_another_instance_reach_a_subscriber_of_the_first() 
     drop(stream);
     first.stop().await;
     other_store.pool().close().await;
-    db.finish().await;
 }
 
 fn database_url(name: &str) -> String {
@@ -345,7 +342,6 @@ async fn the_game_stream_closes_after_game_ended_and_a_reconnect_after_it_is_tol
     assert_eq!(snapshot.data["termination"], "checkmate");
     assert!(late.next().await.is_none(), "closed after the snapshot");
     server.stop().await;
-    db.finish().await;
 }
 
 #[actix_web::test]
@@ -414,7 +410,6 @@ async fn a_correction_carries_the_position_it_returns_to_and_can_reopen_an_ended
     );
     drop(reopened);
     server.stop().await;
-    db.finish().await;
 }
 
 /// Creates a game of `Round Robin 2026`, round `3`, on `board`.
@@ -514,7 +509,6 @@ async fn a_round_stream_starts_with_a_snapshot_per_game_and_resumes_after_its_cu
     );
     drop(resumed);
     server.stop().await;
-    db.finish().await;
 }
 
 #[actix_web::test]
@@ -574,7 +568,6 @@ async fn the_public_stream_is_delayed_and_never_shows_touches_or_claims_during_t
     drop(full);
     drop(public);
     server.stop().await;
-    db.finish().await;
 }
 
 #[actix_web::test]
@@ -615,7 +608,6 @@ async fn the_subscriber_gauge_counts_open_streams() {
         "a closed connection is no subscriber"
     );
     server.stop().await;
-    db.finish().await;
 }
 
 #[actix_web::test]
@@ -659,7 +651,6 @@ async fn a_stream_needs_a_token_and_a_readable_last_event_id() {
     )
     .await;
     crate::support::assert_problem(&reply, 404, "game_not_found");
-    db.finish().await;
 }
 
 /// The connections of the test database that listen for appends.
@@ -719,7 +710,6 @@ async fn one_listening_connection_serves_every_subscriber_and_a_lost_one_loses_n
     }
     drop((first, second, round));
     server.stop().await;
-    db.finish().await;
 }
 
 #[actix_web::test]
@@ -755,7 +745,6 @@ async fn a_round_stream_waits_behind_an_open_transaction_and_goes_on_when_it_abo
     assert_eq!(message.data["position"]["san"], "e4");
     drop(stream);
     server.stop().await;
-    db.finish().await;
 }
 
 #[actix_web::test]
@@ -813,7 +802,6 @@ async fn sigterm_with_a_stream_open_ends_the_stream_and_stops_the_service_within
             .is_none(),
         "the stream ended"
     );
-    db.finish().await;
 }
 
 /// The next `count` messages of a stream.
@@ -881,7 +869,6 @@ async fn many_subscribers_of_one_round_share_one_source_and_get_identical_stream
     }
     drop(subscribers);
     server.stop().await;
-    db.finish().await;
 }
 
 #[actix_web::test]
@@ -916,7 +903,6 @@ async fn a_round_is_read_once_per_wake_up_whatever_the_number_of_its_subscribers
     );
     drop(subscribers);
     server.stop().await;
-    db.finish().await;
 }
 
 #[actix_web::test]
@@ -976,5 +962,4 @@ async fn a_reconnect_with_last_event_id_while_the_round_source_is_live_gets_no_g
     );
     drop((watcher, back));
     server.stop().await;
-    db.finish().await;
 }

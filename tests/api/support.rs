@@ -269,12 +269,6 @@ impl TestDb {
             .await
             .expect("count events")
     }
-
-    /// Closes the test's pools; the database is dropped when `self` is ([`Drop`]).
-    pub async fn finish(self) {
-        self.service.pool().close().await;
-        self.store.pool().close().await;
-    }
 }
 
 impl Drop for TestDb {
@@ -395,14 +389,18 @@ where
         .get("content-type")
         .and_then(|v| v.to_str().ok())
         .map(str::to_owned);
-    let bytes = test::read_body(response).await;
-    let body = if bytes.is_empty() {
+    let body = decode(&test::read_body(response).await);
+    (status, body, content_type)
+}
+
+/// An answer's body as JSON: `Null` when empty, a JSON string when it is not JSON.
+pub fn decode(bytes: &[u8]) -> Value {
+    if bytes.is_empty() {
         Value::Null
     } else {
-        serde_json::from_slice(&bytes)
-            .unwrap_or_else(|_| Value::String(String::from_utf8_lossy(&bytes).into()))
-    };
-    (status, body, content_type)
+        serde_json::from_slice(bytes)
+            .unwrap_or_else(|_| Value::String(String::from_utf8_lossy(bytes).into()))
+    }
 }
 
 /// Sends a request and returns the status, the response headers and the body as text.

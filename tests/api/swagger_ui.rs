@@ -111,5 +111,4 @@ async fn the_swagger_ui_renders_every_operation_in_a_browser_under_the_security_
         Some("solid"),
         "the Swagger UI's stylesheet applied"
     );
-    db.finish().await;
 }

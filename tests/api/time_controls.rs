@@ -31,7 +31,6 @@ async fn given_the_old_one_period_form_when_a_game_is_created_then_it_is_accepte
         body["event"]["event"].get("clock_behaviour").is_none(),
         "the default clock behaviour is not written: {body}"
     );
-    db.finish().await;
 }
 
 #[actix_web::test]
@@ -64,7 +63,6 @@ async fn given_a_control_with_periods_or_a_preset_when_a_game_is_created_then_it
             "at_zero_both_clocks"
         );
     }
-    db.finish().await;
 }
 
 #[actix_web::test]
@@ -121,7 +119,6 @@ async fn given_a_control_the_laws_classify_otherwise_or_no_clock_can_run_when_a_
         );
     }
     assert_eq!(db.event_count().await, 0);
-    db.finish().await;
 }
 
 /// `plies` quiet legal moves from the start: no capture while one can be avoided, never a
@@ -215,7 +212,6 @@ async fn given_whites_40th_move_recorded_without_its_press_when_whites_flag_is_r
     assert_eq!(ended["type"], "game_ended", "{body}");
     assert_eq!(ended["result"], "0-1", "{body}");
     assert_eq!(ended["article"], "6.2.1, 6.2.2, 6.4, 6.9", "{body}");
-    db.finish().await;
 }
 
 #[actix_web::test]
@@ -272,7 +268,6 @@ async fn given_a_game_created_from_a_position_at_move_41_with_the_clocks_reading
         "{}",
         reply.1
     );
-    db.finish().await;
 }
 
 #[actix_web::test]
@@ -340,7 +335,6 @@ async fn given_a_counting_clock_that_missed_a_press_when_the_reading_after_move_
     assert_eq!(added["article"], "6.4, 6.3.2, 6.10.2", "{body}");
     let (_, view, _) = send(&app, db.get().uri(&format!("/v1/games/{game}"))).await;
     assert_eq!(view["state"]["status"], "in_progress", "{view}");
-    db.finish().await;
 }
 
 #[core::prelude::v1::test]
@@ -519,5 +513,4 @@ async fn given_scoresheets_that_stop_at_move_32_when_the_arbiter_records_the_pos
         body["detail"].as_str().unwrap_or_default().contains("fen"),
         "{body}"
     );
-    db.finish().await;
 }

@@ -3,8 +3,6 @@
 
 use crate::client::{Api, api};
 use crate::support::{TestDb, standard_game};
-use actix_web::body::MessageBody;
-use actix_web::dev::{Service, ServiceResponse};
 use serde_json::{Value, json};
 
 /// The sample TRF(x) of the JaVaFo manual: the XX Open Internacional de Gros (Donostia,
@@ -25,11 +23,7 @@ pub fn city_open() -> Value {
 }
 
 /// Creates a tournament and returns its id.
-async fn create<S, B>(api: &Api<'_, S>, settings: Value) -> String
-where
-    S: Service<actix_http::Request, Response = ServiceResponse<B>, Error = actix_web::Error>,
-    B: MessageBody,
-{
+async fn create(api: &Api<'_>, settings: Value) -> String {
     let body = api.create_tournament(&settings).await.expect(201);
     body["tournament_id"].as_str().expect("id").to_string()
 }

@@ -238,7 +238,6 @@ async fn the_real_tournament_exported_from_the_log_has_the_original_results_and_
     )
     .await;
     assert_eq!(reply.0, 404);
-    db.finish().await;
 }
 
 /// The round of eight boards every cause of an end is tried on: board `b` is player `2b-1`
@@ -503,7 +502,6 @@ async fn a_reported_result_and_a_device_loss_are_played_games_and_only_a_recorde
             "{uri}"
         );
     }
-    db.finish().await;
 }
 
 #[actix_web::test]
@@ -546,7 +544,6 @@ async fn a_forfeit_is_refused_once_moves_are_in_the_log_and_the_answer_says_what
     )
     .await;
     assert_eq!(status, 201, "{body}");
-    db.finish().await;
 }
 
 #[actix_web::test]
@@ -713,5 +710,4 @@ async fn the_rank_column_breaks_ties_by_the_tie_breaks_asked_for_in_their_order(
         assert_eq!(status, 422, "{query}: {problem}");
         assert_eq!(problem["field"], field, "{query}: {problem}");
     }
-    db.finish().await;
 }

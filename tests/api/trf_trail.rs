@@ -238,7 +238,6 @@ async fn the_trf26_export_carries_a_corrected_result_and_an_appeal_and_the_final
     .await;
     assert_eq!(status, 200, "{final_text}");
     assert!(!final_text.contains("### Provisional"), "{final_text}");
-    db.finish().await;
 }
 
 #[actix_web::test]
@@ -333,7 +332,6 @@ async fn a_sealed_tournament_verifies_offline_and_a_game_changed_after_the_seal_
     assert_eq!(refused.status.code(), Some(2), "{said}");
     assert!(said.contains("the report was edited"), "{said}");
     std::fs::remove_dir_all(dir).ok();
-    db.finish().await;
 }
 
 /// Ends a game with `events` after the two opening moves; the last seq.
@@ -552,7 +550,6 @@ async fn player_statuses_give_the_unplayed_rounds_codes_and_the_log_gives_the_re
         .find(|l| l["start_number"] == 5)
         .expect("player 5");
     assert_eq!(line["points"], 1.5);
-    db.finish().await;
 }
 
 #[actix_web::test]
@@ -629,5 +626,4 @@ async fn an_arbiter_records_a_withdrawal_on_the_tournament_page_and_sees_it_with
         1,
         "{log}"
     );
-    db.finish().await;
 }

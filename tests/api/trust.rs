@@ -177,7 +177,6 @@ async fn each_role_against_each_route_is_allowed_or_refused_and_refusals_store_n
         let response = test::call_service(&app, TestRequest::get().uri(uri).to_request()).await;
         assert_eq!(response.status(), 200, "{uri} is open");
     }
-    db.finish().await;
 }
 
 #[actix_web::test]
@@ -217,7 +216,6 @@ async fn a_token_revoked_outside_this_instance_stops_working_within_the_cache_ti
         refused_after <= std::time::Duration::from_millis(400 + 200),
         "refused only after {refused_after:?}"
     );
-    db.finish().await;
 }
 
 #[actix_web::test]
@@ -245,7 +243,6 @@ async fn an_expiring_token_is_never_trusted_past_its_expiry_whatever_the_cache_t
     tokio::time::sleep(wait + std::time::Duration::from_millis(100)).await;
     let reply = send(&app, read()).await;
     assert_problem(&reply, 401, "token_expired");
-    db.finish().await;
 }
 
 #[actix_web::test]
@@ -307,7 +304,6 @@ async fn a_token_revoked_or_rotated_through_this_instance_is_refused_at_once_tho
     )
     .await;
     assert_problem(&reply, 401, "invalid_token");
-    db.finish().await;
 }
 
 #[actix_web::test]
@@ -362,7 +358,6 @@ async fn a_revoked_token_stops_working_at_once() {
     )
     .await;
     assert_problem(&reply, 401, "invalid_token");
-    db.finish().await;
 }
 
 #[actix_web::test]
@@ -411,7 +406,6 @@ async fn an_arbiter_scoped_to_one_event_cannot_write_to_another_events_games() {
     .await;
     assert_problem(&reply, 403, "forbidden");
     assert_eq!(db.event_count().await, before);
-    db.finish().await;
 }
 
 #[actix_web::test]
@@ -439,7 +433,6 @@ async fn the_service_database_role_cannot_update_delete_or_truncate_events() {
         .unwrap();
     assert_eq!(user, "arbiter_service");
     assert_eq!(db.event_count().await, 1);
-    db.finish().await;
 }
 
 /// Records a game with awkward text (quotes, backslashes, newlines, control characters,
@@ -494,7 +487,6 @@ async fn an_export_verifies_offline_and_matches_the_digest() {
     let verified = verify_export(&export, Some(&digest)).expect("the export verifies");
     assert_eq!(verified.events, 6);
     assert_eq!(verified.head, digest);
-    db.finish().await;
 }
 
 #[actix_web::test]
@@ -526,7 +518,6 @@ async fn a_flipped_byte_in_any_payload_is_detected_and_named() {
             "the seq is named: {broken}"
         );
     }
-    db.finish().await;
 }
 
 #[actix_web::test]
@@ -547,7 +538,6 @@ async fn reordered_lines_and_a_dropped_last_line_are_detected() {
         verify_export(&dropped, None).is_ok(),
         "without a digest, a truncated copy is only a shorter chain"
     );
-    db.finish().await;
 }
 
 #[actix_web::test]
@@ -585,7 +575,6 @@ async fn the_verify_command_checks_an_export_file_offline() {
     let said = String::from_utf8_lossy(&broken.stdout);
     assert!(said.contains("line 2 (seq 2)"), "{said}");
     std::fs::remove_dir_all(dir).ok();
-    db.finish().await;
 }
 
 #[actix_web::test]
@@ -673,5 +662,4 @@ async fn hostile_text_is_stored_exactly_or_refused_never_a_server_error() {
         reply.1["game"]["white"], "O'Brien; DROP TABLE games;--",
         "stored exactly"
     );
-    db.finish().await;
 }

@@ -206,6 +206,5 @@ async fn a_database_written_by_each_earlier_release_upgrades_with_every_game_int
             assert_eq!(audit["verdict"], "reproduced", "{release} {id}: {audit}");
             assert!(db.store.verify_chain(*id).await.expect("verify").intact);
         }
-        db.finish().await;
     }
 }

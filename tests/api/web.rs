@@ -167,7 +167,6 @@ async fn an_arbiter_signs_in_with_a_token_and_signing_out_ends_the_session() {
     );
     browser.close().await;
     office.stop().await;
-    db.finish().await;
 }
 
 #[actix_web::test]
@@ -312,7 +311,6 @@ async fn a_tournament_is_set_up_and_a_round_loaded_from_a_trf_file_creates_its_g
     );
     browser.close().await;
     office.stop().await;
-    db.finish().await;
 }
 
 #[actix_web::test]
@@ -407,7 +405,6 @@ async fn moves_and_clock_presses_are_recorded_at_the_desk_and_a_refused_move_kee
     assert!(running.contains("1:59:51"), "White's clock runs: {running}");
     browser.close().await;
     office.stop().await;
-    db.finish().await;
 }
 
 #[actix_web::test]
@@ -512,7 +509,6 @@ async fn an_incorrect_repetition_claim_shows_its_penalty_and_article_and_a_corre
     assert_eq!(detail["state"]["termination"], "repetition_claim");
     browser.close().await;
     office.stop().await;
-    db.finish().await;
 }
 
 #[actix_web::test]
@@ -634,7 +630,6 @@ async fn a_reader_sees_no_recording_form_and_a_forged_post_is_refused() {
     reader.close().await;
     arbiter.close().await;
     office.stop().await;
-    db.finish().await;
 }
 
 #[actix_web::test]
@@ -702,7 +697,6 @@ async fn the_api_accepts_a_session_cookie_for_reading_only_and_revoking_the_toke
     browser.wait_for("#token").await;
     browser.close().await;
     office.stop().await;
-    db.finish().await;
 }
 
 /// Every absolute URL in `text` that does not point at this machine.
@@ -1186,7 +1180,6 @@ async fn every_screen_stays_on_this_origin_and_is_captured_for_the_documentation
     tokio::time::sleep(Duration::from_millis(50)).await;
     browser.close().await;
     office.stop().await;
-    db.finish().await;
 }
 
 #[actix_web::test]
@@ -1269,7 +1262,6 @@ async fn the_round_floor_of_a_second_session_updates_without_reloading() {
     screen.close().await;
     desk.close().await;
     office.stop().await;
-    db.finish().await;
 }
 
 #[actix_web::test]
@@ -1391,7 +1383,6 @@ async fn a_wrong_move_with_its_press_and_a_wrong_result_are_undone_in_one_action
     assert!(detail["state"]["result"].is_null(), "{detail}");
     browser.close().await;
     office.stop().await;
-    db.finish().await;
 }
 
 /// The engine's answer on the desk once it says `needle` (the page after a form is posted;
@@ -1491,7 +1482,6 @@ async fn the_desk_shows_a_move_recorded_on_another_device_without_a_reload_and_k
     assert_eq!(kept.as_deref(), Some("c5"), "what was typed is kept");
     browser.close().await;
     office.stop().await;
-    db.finish().await;
 }
 
 /// A round of one board loaded, an arbiter signed in at a tablet-sized browser, at the desk of
@@ -1732,5 +1722,4 @@ async fn under_90_40_plus_30_the_floor_and_the_desk_show_the_period_the_moves_to
 
     browser.close().await;
     office.stop().await;
-    db.finish().await;
 }

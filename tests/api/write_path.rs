@@ -59,7 +59,6 @@ async fn expected_seq_zero_on_an_existing_game_answers_409_with_the_current_seq_
     // A game that does not exist is still 404.
     let (status, body) = append(&app, &db, Uuid::new_v4(), 0, one_move).await;
     assert_eq!(status, 404, "{body}");
-    db.finish().await;
 }
 
 #[actix_web::test]
@@ -110,7 +109,6 @@ async fn a_retry_after_another_instance_stored_the_append_gets_the_stored_answer
         "{error:?}"
     );
     assert_eq!(db.event_count().await, 3);
-    db.finish().await;
 }
 
 #[actix_web::test]
@@ -143,7 +141,6 @@ async fn an_event_id_reused_at_the_next_place_collides_inside_the_statement_and_
         .record(game, 2, vec![a_move("black", "e5")], "a")
         .await
         .expect("the game goes on");
-    db.finish().await;
 }
 
 #[actix_web::test]
@@ -182,7 +179,6 @@ async fn concurrent_writers_store_exactly_one_append_per_place(group_commit_writ
         );
     }
     assert!(db.store.verify_chain(game).await.unwrap().intact);
-    db.finish().await;
 }
 
 #[actix_web::test]
@@ -226,7 +222,6 @@ async fn the_warm_games_keep_the_most_recently_used_and_forget_one_at_a_time() {
         .unwrap();
     assert_eq!(appended.envelopes[0].seq, 3);
     assert!(arbitration.is_warm(b) && !arbitration.is_warm(a));
-    db.finish().await;
 }
 
 #[actix_web::test]
@@ -250,7 +245,6 @@ async fn the_role_check_on_the_warm_state_refuses_an_arbiter_of_another_event() 
         "{error:?}"
     );
     assert_eq!(db.event_count().await, 1);
-    db.finish().await;
 }
 
 async fn read_model(db: &TestDb) -> Vec<Value> {
@@ -336,7 +330,6 @@ async fn a_rebuild_equals_the_read_model_the_appends_maintained_and_repairs_a_da
     let report = arbitration.rebuild_read_model().await.unwrap();
     assert_eq!((report.changed, report.deleted), (2, 1), "{report:?}");
     assert_eq!(read_model(&db).await, maintained);
-    db.finish().await;
 }
 
 #[actix_web::test]
@@ -360,7 +353,6 @@ async fn arbiter_rebuild_on_the_command_line_reports_what_it_did() {
     );
     assert!(stdout.contains("from 2 events of 1 games"), "{stdout}");
     assert!(stdout.contains("0 rows inserted or corrected"), "{stdout}");
-    db.finish().await;
 }
 
 #[actix_web::test]
@@ -387,7 +379,6 @@ async fn an_unknown_stored_status_is_an_error_never_read_as_in_progress() {
     .await;
     assert_eq!(status, 500, "{body}");
     assert!(body["request_id"].is_string(), "{body}");
-    db.finish().await;
 }
 
 #[actix_web::test]
@@ -436,7 +427,6 @@ async fn the_chain_trigger_hashes_what_event_hash_input_gives_whatever_the_sessi
         .collect();
     let verified = arbiter::integrity::verify_export(&export, None);
     assert!(verified.is_ok(), "{verified:?}");
-    db.finish().await;
 }
 
 #[actix_web::test]
@@ -501,7 +491,6 @@ async fn the_chain_trigger_writes_the_bytes_of_event_hash_input_for_awkward_rows
         "hashed otherwise than event_hash_input: {differing:?}"
     );
     assert!(db.store.verify_chain(game).await.unwrap().intact);
-    db.finish().await;
 }
 
 /// The stored events' transaction ids, one per stored `seq` of `game`, from `from_seq` on.
@@ -580,7 +569,6 @@ async fn a_group_stores_each_games_append_in_one_commit_and_a_failed_guard_store
     .await
     .unwrap();
     assert_eq!(last, vec![2, 1, 3]);
-    db.finish().await;
 }
 
 /// Another writer (another instance, mid-append) holds `blocker`'s summary row, and Black's
@@ -731,7 +719,6 @@ async fn appends_waiting_behind_a_group_share_the_next_commit_and_each_is_answer
     let unique: std::collections::HashSet<_> = seen.iter().collect();
     assert_eq!(unique.len(), seen.len(), "no event read twice");
     assert_eq!(seen.len(), stored, "every stored event read once");
-    db.finish().await;
 }
 
 /// Makes the statistics of `connection`'s backend (its only connection) visible to others.
@@ -848,7 +835,6 @@ async fn a_group_finds_its_games_by_key_after_the_table_grew_under_a_plan_made_w
     for game in games {
         assert!(writer.verify_chain(game).await.unwrap().intact);
     }
-    db.finish().await;
 }
 
 #[actix_web::test]
@@ -880,7 +866,6 @@ async fn the_group_functions_are_declared_to_keep_their_generic_plan_whatever_th
             );
         }
     }
-    db.finish().await;
 }
 
 /// How many scans of the index `index` the database has counted, `connection`'s included.
@@ -925,7 +910,6 @@ async fn the_chain_trigger_finds_the_previous_row_by_the_primary_key_on_a_fresh_
     );
     assert!(by_key >= 40, "one primary-key lookup per insert: {by_key}");
     assert!(db.store.verify_chain(game).await.unwrap().intact);
-    db.finish().await;
 }
 
 /// Checks that `error` is the database's refusal of a row that does not follow a stored one
@@ -1096,7 +1080,6 @@ async fn group_of_a_hundred_moves_linked_by(links: arbiter::store::GroupLinks) {
             .unwrap();
     assert_eq!(setting, "off");
     tx.rollback().await.unwrap();
-    db.finish().await;
 }
 
 #[actix_web::test]
@@ -1143,7 +1126,6 @@ async fn a_long_append_is_written_by_a_writer_of_its_own_while_the_short_appends
     for game in [blocker, long] {
         assert!(db.store.verify_chain(game).await.unwrap().intact);
     }
-    db.finish().await;
 }
 
 #[actix_web::test]
@@ -1189,7 +1171,6 @@ async fn a_group_writer_gives_its_connection_back_to_the_pool_as_soon_as_nothing
     for game in games {
         assert!(db.store.verify_chain(game).await.unwrap().intact);
     }
-    db.finish().await;
 }
 
 #[actix_web::test]
@@ -1230,5 +1211,4 @@ async fn a_game_created_through_the_api_is_warm_and_judged_on_that_state_as_on_i
     };
     assert_eq!(kinds(&body), kinds(&folded));
     assert_eq!(body["last_seq"], 5, "the resignation ends the game: {body}");
-    db.finish().await;
 }
