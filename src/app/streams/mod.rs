@@ -570,3 +570,59 @@ fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
         .lock()
         .unwrap_or_else(|poisoned| poisoned.into_inner())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use futures_util::StreamExt;
+    use tokio::sync::broadcast;
+
+    fn frame(n: usize) -> Arc<StreamMessage> {
+        Arc::new(StreamMessage {
+            id: format!("7-{n}"),
+            event: "move_made".into(),
+            data: "{}".into(),
+        })
+    }
+
+    async fn ids(messages: Messages) -> Vec<String> {
+        messages.map(|message| message.id.clone()).collect().await
+    }
+
+    #[tokio::test]
+    async fn a_subscriber_further_behind_than_the_channel_holds_is_closed_after_what_it_had_and_never_skips()
+     {
+        let subscribers = Arc::new(AtomicI64::new(0));
+        let (sender, live) = broadcast::channel(4);
+        let messages = shared(vec![frame(0)], live, Subscribed::new(&subscribers));
+        assert_eq!(subscribers.load(Ordering::Relaxed), 1);
+        // Six messages into a channel of four: the subscriber has lost 1 and 2.
+        for n in 1..=6 {
+            sender.send(frame(n)).expect("a receiver is subscribed");
+        }
+        // Its backlog, then the end of the stream: never 3-6 after a gap. Its client
+        // reconnects with `Last-Event-ID: 7-0` and is sent 1-6 from the history.
+        assert_eq!(ids(messages).await, ["7-0"]);
+        assert_eq!(subscribers.load(Ordering::Relaxed), 0, "it is counted out");
+    }
+
+    #[tokio::test]
+    async fn a_subscriber_within_what_the_channel_holds_gets_its_backlog_then_every_live_message_in_order()
+     {
+        let subscribers = Arc::new(AtomicI64::new(0));
+        let (sender, live) = broadcast::channel(4);
+        let messages = shared(
+            vec![frame(0), frame(1)],
+            live,
+            Subscribed::new(&subscribers),
+        );
+        for n in 2..=5 {
+            sender.send(frame(n)).expect("a receiver is subscribed");
+        }
+        drop(sender);
+        assert_eq!(
+            ids(messages).await,
+            ["7-0", "7-1", "7-2", "7-3", "7-4", "7-5"]
+        );
+    }
+}
