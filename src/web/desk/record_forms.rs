@@ -138,174 +138,263 @@ impl FormFrame<'_> {
 
 /// Every recording form the viewer may use.
 pub(super) fn record_forms(frame: &FormFrame, view: &GameView, event_name: &str) -> Markup {
-    // A claim waiting for the arbiter is what a decision is most likely about.
-    let open_claim = view.open_claims.first().map(|claim| claim.seq);
-    let principal = &frame.viewer.principal;
-    let may = |kind: &str| principal.may_record(kind, event_name).is_ok();
-    let to_move = view.side_to_move;
-    let open = |kinds: &[&str]| kinds.iter().any(|k| frame.kept(k).is_some());
-    let by_select = |kind: &str, name: &str, default: Side| {
-        let kept = frame.value(kind, name);
-        html! {
-            select name=(name) aria-label="Player" { (side_options((!kept.is_empty()).then_some(kept.as_str()), default)) }
-        }
+    let forms = RecordForms {
+        frame,
+        view,
+        event_name,
     };
-    let decisions: Vec<String> = arbiter_rulings();
-    let over = view.status == GameStatus::Ended;
+    let may = |kind: &str| forms.may(kind);
+    let over = forms.over();
     html! {
-        @if over && (may("correction") || may("appeal_lodged")) {
-            section.panel.hint {
-                "The game is over"
-                @if let (Some(result), Some(article)) = (view.result, &view.article) { " (" (layout::result_text(result)) ", " (article) ")" }
-                ". The Laws accept no board event after the end; what can still be recorded: a correction of the latest event if it was a data-entry error, an arbiter's warning, and appeals (on the review page of a decision)."
-            }
-        }
+        @if over && (may("correction") || may("appeal_lodged")) { (forms.game_over()) }
         @if may("move") && !over {
             section.panel.record-main {
                 h2 { "Record" }
-                (frame.form("move", "form-move", "move", html! {
+                (forms.move_and_clock())
+                (forms.touch_and_draw())
+                (forms.claim())
+                (forms.illegal_move())
+                (forms.flag_resignation_and_adjustment())
+            }
+        }
+        @if may("arbiter_decision") { (forms.arbiter_decision()) }
+        @if may("correction") { (forms.correction()) }
+        @if may("appeal_lodged") || may("appeal_decided") {
+            p.panel.hint { "Appeals are lodged and decided on the review page of a decision (follow “review” in the timeline)." }
+        }
+    }
+}
+
+/// The recording forms of one desk page: what the viewer may record on this game as it
+/// stands, each form keeping what was typed when it was refused.
+struct RecordForms<'a> {
+    frame: &'a FormFrame<'a>,
+    view: &'a GameView,
+    event_name: &'a str,
+}
+
+impl RecordForms<'_> {
+    /// Whether the viewer may record events of this type in this event.
+    fn may(&self, kind: &str) -> bool {
+        self.frame
+            .viewer
+            .principal
+            .may_record(kind, self.event_name)
+            .is_ok()
+    }
+
+    /// Whether the game has ended: the Laws accept no board event after it.
+    fn over(&self) -> bool {
+        self.view.status == GameStatus::Ended
+    }
+
+    fn to_move(&self) -> Side {
+        self.view.side_to_move
+    }
+
+    /// A claim waiting for the arbiter: what a decision is most likely about.
+    fn open_claim(&self) -> Option<u64> {
+        self.view.open_claims.first().map(|claim| claim.seq)
+    }
+
+    /// Whether one of these forms was refused, so that it is shown open.
+    fn open(&self, kinds: &[&str]) -> bool {
+        kinds.iter().any(|k| self.frame.kept(k).is_some())
+    }
+
+    /// The choice of player, as refused or else `default`.
+    fn by_select(&self, kind: &str, name: &str, default: Side) -> Markup {
+        let kept = self.frame.value(kind, name);
+        html! {
+            select name=(name) aria-label="Player" { (side_options((!kept.is_empty()).then_some(kept.as_str()), default)) }
+        }
+    }
+
+    /// What can still be recorded once the game is over.
+    fn game_over(&self) -> Markup {
+        html! {
+        section.panel.hint {
+            "The game is self.over()"
+            @if let (Some(result), Some(article)) = (self.view.result, &self.view.article) { " (" (layout::result_text(result)) ", " (article) ")" }
+            ". The Laws accept no board event after the end; what can still be recorded: a correction of the latest event if it was a data-entry error, an arbiter's warning, and appeals (on the review page of a decision)."
+        }
+        }
+    }
+
+    /// The move with its clock press, the clock buttons, and a press with both times.
+    fn move_and_clock(&self) -> Markup {
+        html! {
+            (self.frame.form("move", "form-move", "move", html! {
+                div.row {
+                    label for="move-by" { "Player" }
+                    select #move-by name="by" { (side_options(Some(&{ let k = self.frame.value("move", "by"); if k.is_empty() { self.to_move().name().to_string() } else { k } }), self.to_move())) }
+                    label for="san" { "Move" }
+                    input #san name="san" required maxlength="16" accesskey="m" autocomplete="off" autocapitalize="off" spellcheck="false"
+                        placeholder="e4, Nf3, O-O" value=(self.frame.value("move", "san"));
+                }
+                div.row {
+                    label.check { input type="checkbox" name="press" checked[self.frame.kept("move").is_none_or(|f| f.values.contains_key("press"))]; " and the clock press" }
+                    input type="hidden" name="event_id_press" value=(Uuid::new_v4());
+                    label for="move-clock" { "Mover's clock" }
+                    input #move-clock name="clock" inputmode="numeric" placeholder="1:29:51" value=(self.frame.value("move", "clock")) size="8";
+                    button.primary type="submit" { "Record move" }
+                }
+            }))
+            div.quick {
+                @for side in [Side::White, Side::Black] {
+                    (self.frame.form("clock_press", &format!("form-press-{}", side.name()), "inline", html! {
+                        input type="hidden" name="by" value=(side.name());
+                        button type="submit" { (layout::side_name(side)) " presses clock" }
+                    }))
+                }
+                (self.frame.form("clock_pause", "form-pause", "inline", html! { button type="submit" { "Pause clock" } }))
+                (self.frame.form("clock_resume", "form-resume", "inline", html! { button type="submit" { "Restart clock" } }))
+            }
+            details open[self.open(&["clock_press"])] {
+                summary { "Clock press with both times" }
+                (self.frame.form("clock_press", "form-press-times", "", html! {
                     div.row {
-                        label for="move-by" { "Player" }
-                        select #move-by name="by" { (side_options(Some(&{ let k = frame.value("move", "by"); if k.is_empty() { to_move.name().to_string() } else { k } }), to_move)) }
-                        label for="san" { "Move" }
-                        input #san name="san" required maxlength="16" accesskey="m" autocomplete="off" autocapitalize="off" spellcheck="false"
-                            placeholder="e4, Nf3, O-O" value=(frame.value("move", "san"));
-                    }
-                    div.row {
-                        label.check { input type="checkbox" name="press" checked[frame.kept("move").is_none_or(|f| f.values.contains_key("press"))]; " and the clock press" }
-                        input type="hidden" name="event_id_press" value=(Uuid::new_v4());
-                        label for="move-clock" { "Mover's clock" }
-                        input #move-clock name="clock" inputmode="numeric" placeholder="1:29:51" value=(frame.value("move", "clock")) size="8";
-                        button.primary type="submit" { "Record move" }
+                        label { "Player" } (self.by_select("clock_press", "by", self.to_move()))
+                        label for="white_time" { "White" } input #white_time name="white_time" placeholder="1:29:51" size="8" value=(self.frame.value("clock_press", "white_time"));
+                        label for="black_time" { "Black" } input #black_time name="black_time" placeholder="1:29:48" size="8" value=(self.frame.value("clock_press", "black_time"));
+                        button type="submit" { "Record press" }
                     }
                 }))
-                div.quick {
-                    @for side in [Side::White, Side::Black] {
-                        (frame.form("clock_press", &format!("form-press-{}", side.name()), "inline", html! {
-                            input type="hidden" name="by" value=(side.name());
-                            button type="submit" { (layout::side_name(side)) " presses clock" }
-                        }))
-                    }
-                    (frame.form("clock_pause", "form-pause", "inline", html! { button type="submit" { "Pause clock" } }))
-                    (frame.form("clock_resume", "form-resume", "inline", html! { button type="submit" { "Restart clock" } }))
-                }
-                details open[open(&["clock_press"])] {
-                    summary { "Clock press with both times" }
-                    (frame.form("clock_press", "form-press-times", "", html! {
-                        div.row {
-                            label { "Player" } (by_select("clock_press", "by", to_move))
-                            label for="white_time" { "White" } input #white_time name="white_time" placeholder="1:29:51" size="8" value=(frame.value("clock_press", "white_time"));
-                            label for="black_time" { "Black" } input #black_time name="black_time" placeholder="1:29:48" size="8" value=(frame.value("clock_press", "black_time"));
-                            button type="submit" { "Record press" }
-                        }
-                    }))
-                }
-                details open[open(&["touch"])] {
-                    summary { "Touched piece (4.3)" }
-                    (frame.form("touch", "form-touch", "", html! {
-                        div.row {
-                            label { "Player" } (by_select("touch", "by", to_move))
-                            label for="square" { "Square" } input #square name="square" required maxlength="2" size="3" placeholder="g1" value=(frame.value("touch", "square"));
-                            button type="submit" { "Record touch" }
-                        }
-                    }))
-                }
-                details open[open(&["draw_offer", "draw_accept", "draw_decline"])] {
-                    summary { "Draw offer and answer (9.1)" }
+            }
+        }
+    }
+
+    /// A touched piece (4.3), and draw offers and their answers (9.1).
+    fn touch_and_draw(&self) -> Markup {
+        html! {
+            details open[self.open(&["touch"])] {
+                summary { "Touched piece (4.3)" }
+                (self.frame.form("touch", "form-touch", "", html! {
                     div.row {
-                        @for (kind, label) in [("draw_offer", "offers a draw"), ("draw_accept", "accepts"), ("draw_decline", "declines")] {
-                            (frame.form(kind, &format!("form-{kind}"), "inline", html! {
-                                (by_select(kind, "by", if kind == "draw_offer" { to_move.opponent() } else { to_move }))
-                                button type="submit" { (label) }
-                            }))
-                        }
+                        label { "Player" } (self.by_select("touch", "by", self.to_move()))
+                        label for="square" { "Square" } input #square name="square" required maxlength="2" size="3" placeholder="g1" value=(self.frame.value("touch", "square"));
+                        button type="submit" { "Record touch" }
                     }
-                }
-                details open[open(&["claim"])] {
-                    summary { "Claim (9.2, 9.3, III.4, III.5)" }
-                    (frame.form("claim", "form-claim", "", html! {
-                        div.row {
-                            label { "Claimant" } (by_select("claim", "by", to_move))
-                            label for="kind" { "Claim" }
-                            select #kind name="kind" {
-                                @for (value, label) in [("repetition", "Threefold repetition (9.2)"), ("fifty_moves", "50 moves (9.3)"), ("quickplay_finish", "Quickplay finish (III.5)"), ("increment_request", "Request for an increment (III.4)")] {
-                                    option value=(value) selected[frame.value("claim", "kind") == value] { (label) }
-                                }
-                            }
-                        }
-                        div.row {
-                            label for="intended_move" { "Written move, not played (9.2.1)" }
-                            input #intended_move name="intended_move" maxlength="16" size="8" placeholder="none" value=(frame.value("claim", "intended_move"));
-                            button.primary type="submit" { "Record claim" }
-                        }
-                        p.hint { "Record the clock pause first if the claimant stopped the clocks." }
-                    }))
-                }
-                details open[open(&["illegal_move"])] {
-                    summary { "Illegal move (7.5)" }
-                    (frame.form("illegal_move", "form-illegal", "", html! {
-                        div.row {
-                            label { "Player" } (by_select("illegal_move", "by", to_move))
-                            label for="illegal-kind" { "What" }
-                            select #illegal-kind name="kind" {
-                                @for value in enum_values::<IllegalMoveKind>() {
-                                    option value=(value) selected[frame.value("illegal_move", "kind") == value] { (layout::words(&value)) }
-                                }
-                            }
-                            label.check { input type="checkbox" name="completed" checked[frame.kept("illegal_move").is_none_or(|f| f.values.contains_key("completed"))]; " completed (clock pressed)" }
-                        }
-                        div.row {
-                            label for="attempted_move" { "The move attempted" }
-                            input #attempted_move name="attempted_move" maxlength="16" size="8" placeholder="g8f6 or Nf6" value=(frame.value("illegal_move", "attempted_move"));
-                            span.hint { "names the touched piece (7.5.1, 4.3)" }
-                        }
-                        div.row {
-                            label for="description" { "What happened" }
-                            input #description name="description" required maxlength="2000" placeholder="Ke7 leaving the king in check" value=(frame.value("illegal_move", "description"));
-                            button type="submit" { "Record illegal move" }
-                        }
-                    }))
-                }
-                details open[open(&["flag", "resign"])] {
-                    summary { "Flag fall (6.9) and resignation (5.1.2)" }
-                    div.row {
-                        (frame.form("flag", "form-flag", "inline", html! {
-                            label { "Flag of" } (by_select("flag", "side", to_move))
-                            button type="submit" { "Record flag fall" }
-                        }))
-                        (frame.form("resign", "form-resign", "inline", html! {
-                            (by_select("resign", "by", to_move))
-                            button type="submit" { "resigns" }
+                }))
+            }
+            details open[self.open(&["draw_offer", "draw_accept", "draw_decline"])] {
+                summary { "Draw offer and answer (9.1)" }
+                div.row {
+                    @for (kind, label) in [("draw_offer", "offers a draw"), ("draw_accept", "accepts"), ("draw_decline", "declines")] {
+                        (self.frame.form(kind, &format!("form-{kind}"), "inline", html! {
+                            (self.by_select(kind, "by", if kind == "draw_offer" { self.to_move().opponent() } else { self.to_move() }))
+                            button type="submit" { (label) }
                         }))
                     }
-                }
-                details open[open(&["clock_adjust"])] {
-                    summary { "Clock adjustment (6.10, 7.5, 9.5)" }
-                    (frame.form("clock_adjust", "form-adjust", "", html! {
-                        div.row {
-                            label { "Clock of" } (by_select("clock_adjust", "side", to_move))
-                            label for="delta" { "Change" } input #delta name="delta" required size="7" placeholder="+2:00" value=(frame.value("clock_adjust", "delta"));
-                        }
-                        div.row {
-                            label for="adjust-reason" { "Reason" } input #adjust-reason name="reason" required maxlength="2000" value=(frame.value("clock_adjust", "reason"));
-                            button type="submit" { "Record adjustment" }
-                        }
-                    }))
                 }
             }
         }
-        @if may("arbiter_decision") {
-            details.panel open[open(&["arbiter_decision"])] {
+    }
+
+    /// A claim (9.2, 9.3, III.4, III.5).
+    fn claim(&self) -> Markup {
+        html! {
+            details open[self.open(&["claim"])] {
+                summary { "Claim (9.2, 9.3, III.4, III.5)" }
+                (self.frame.form("claim", "form-claim", "", html! {
+                    div.row {
+                        label { "Claimant" } (self.by_select("claim", "by", self.to_move()))
+                        label for="kind" { "Claim" }
+                        select #kind name="kind" {
+                            @for (value, label) in [("repetition", "Threefold repetition (9.2)"), ("fifty_moves", "50 moves (9.3)"), ("quickplay_finish", "Quickplay finish (III.5)"), ("increment_request", "Request for an increment (III.4)")] {
+                                option value=(value) selected[self.frame.value("claim", "kind") == value] { (label) }
+                            }
+                        }
+                    }
+                    div.row {
+                        label for="intended_move" { "Written move, not played (9.2.1)" }
+                        input #intended_move name="intended_move" maxlength="16" size="8" placeholder="none" value=(self.frame.value("claim", "intended_move"));
+                        button.primary type="submit" { "Record claim" }
+                    }
+                    p.hint { "Record the clock pause first if the claimant stopped the clocks." }
+                }))
+            }
+        }
+    }
+
+    /// An illegal move (7.5).
+    fn illegal_move(&self) -> Markup {
+        html! {
+            details open[self.open(&["illegal_move"])] {
+                summary { "Illegal move (7.5)" }
+                (self.frame.form("illegal_move", "form-illegal", "", html! {
+                    div.row {
+                        label { "Player" } (self.by_select("illegal_move", "by", self.to_move()))
+                        label for="illegal-kind" { "What" }
+                        select #illegal-kind name="kind" {
+                            @for value in enum_values::<IllegalMoveKind>() {
+                                option value=(value) selected[self.frame.value("illegal_move", "kind") == value] { (layout::words(&value)) }
+                            }
+                        }
+                        label.check { input type="checkbox" name="completed" checked[self.frame.kept("illegal_move").is_none_or(|f| f.values.contains_key("completed"))]; " completed (clock pressed)" }
+                    }
+                    div.row {
+                        label for="attempted_move" { "The move attempted" }
+                        input #attempted_move name="attempted_move" maxlength="16" size="8" placeholder="g8f6 or Nf6" value=(self.frame.value("illegal_move", "attempted_move"));
+                        span.hint { "names the touched piece (7.5.1, 4.3)" }
+                    }
+                    div.row {
+                        label for="description" { "What happened" }
+                        input #description name="description" required maxlength="2000" placeholder="Ke7 leaving the king in check" value=(self.frame.value("illegal_move", "description"));
+                        button type="submit" { "Record illegal move" }
+                    }
+                }))
+            }
+        }
+    }
+
+    /// A flag fall (6.9), a resignation (5.1.2) and a clock adjustment (6.10, 7.5, 9.5).
+    fn flag_resignation_and_adjustment(&self) -> Markup {
+        html! {
+            details open[self.open(&["flag", "resign"])] {
+                summary { "Flag fall (6.9) and resignation (5.1.2)" }
+                div.row {
+                    (self.frame.form("flag", "form-flag", "inline", html! {
+                        label { "Flag of" } (self.by_select("flag", "side", self.to_move()))
+                        button type="submit" { "Record flag fall" }
+                    }))
+                    (self.frame.form("resign", "form-resign", "inline", html! {
+                        (self.by_select("resign", "by", self.to_move()))
+                        button type="submit" { "resigns" }
+                    }))
+                }
+            }
+            details open[self.open(&["clock_adjust"])] {
+                summary { "Clock adjustment (6.10, 7.5, 9.5)" }
+                (self.frame.form("clock_adjust", "form-adjust", "", html! {
+                    div.row {
+                        label { "Clock of" } (self.by_select("clock_adjust", "side", self.to_move()))
+                        label for="delta" { "Change" } input #delta name="delta" required size="7" placeholder="+2:00" value=(self.frame.value("clock_adjust", "delta"));
+                    }
+                    div.row {
+                        label for="adjust-reason" { "Reason" } input #adjust-reason name="reason" required maxlength="2000" value=(self.frame.value("clock_adjust", "reason"));
+                        button type="submit" { "Record adjustment" }
+                    }
+                }))
+            }
+        }
+    }
+
+    /// The arbiter's decision.
+    fn arbiter_decision(&self) -> Markup {
+        let decisions: Vec<String> = arbiter_rulings();
+        html! {
+            details.panel open[self.open(&["arbiter_decision"])] {
                 summary { "Arbiter's decision" }
-                (frame.form("arbiter_decision", "form-decision", "", html! {
+                (self.frame.form("arbiter_decision", "form-decision", "", html! {
                     div.row {
                         label for="decision" { "Decision" }
                         select #decision name="decision" {
-                            @for value in decisions.iter().filter(|d| !over || d.as_str() == "warning") { option value=(value) selected[frame.value("arbiter_decision", "decision") == *value] { (layout::words(value)) } }
+                            @for value in decisions.iter().filter(|d| !self.over() || d.as_str() == "warning") { option value=(value) selected[self.frame.value("arbiter_decision", "decision") == *value] { (layout::words(value)) } }
                         }
                         label for="subject_seq" { "On event #" } input #subject_seq name="subject_seq" size="5" placeholder="seq" value=({
-                            let kept = frame.value("arbiter_decision", "subject_seq");
-                            if kept.is_empty() { open_claim.map(|s| s.to_string()).unwrap_or_default() } else { kept }
+                            let kept = self.frame.value("arbiter_decision", "subject_seq");
+                            if kept.is_empty() { self.open_claim().map(|s| s.to_string()).unwrap_or_default() } else { kept }
                         });
                     }
                     div.row {
@@ -313,54 +402,55 @@ pub(super) fn record_forms(frame: &FormFrame, view: &GameView, event_name: &str)
                         select #decision-result name="result" {
                             option value="" { "none" }
                             @for (value, label) in [("1-0", "1-0"), ("1/2-1/2", "½-½"), ("0-1", "0-1"), ("0-0", "0-0 (both lose)")] {
-                                option value=(value) selected[frame.value("arbiter_decision", "result") == value] { (label) }
+                                option value=(value) selected[self.frame.value("arbiter_decision", "result") == value] { (label) }
                             }
                         }
                         label for="decision-cause" { "Ended as" }
                         select #decision-cause name="cause" {
                             @for (value, label) in [("adjudication", "the arbiter's ruling"), ("rules_infraction", "a loss for breaking the Laws (e.g. 11.3.2.2)"), ("reported_result", "the result the players reported (8.7)"), ("forfeit", "a forfeit: not played (6.7.1)")] {
-                                option value=(value) selected[frame.value("arbiter_decision", "cause") == value] { (label) }
+                                option value=(value) selected[self.frame.value("arbiter_decision", "cause") == value] { (label) }
                             }
                         }
-                        label for="penalty_time" { "Time to" } (by_select("arbiter_decision", "penalty_side", to_move.opponent()))
-                        input #penalty_time name="penalty_time" size="6" placeholder="2:00" value=(frame.value("arbiter_decision", "penalty_time"));
+                        label for="penalty_time" { "Time to" } (self.by_select("arbiter_decision", "penalty_side", self.to_move().opponent()))
+                        input #penalty_time name="penalty_time" size="6" placeholder="2:00" value=(self.frame.value("arbiter_decision", "penalty_time"));
                     }
                     div.row {
                         label for="decision-move" { "Illegal move that stands" }
-                        input #decision-move name="attempted_move" maxlength="16" size="8" placeholder="e.g. Ke2" value=(frame.value("arbiter_decision", "attempted_move"));
+                        input #decision-move name="attempted_move" maxlength="16" size="8" placeholder="e.g. Ke2" value=(self.frame.value("arbiter_decision", "attempted_move"));
                         label for="decision-fen" { "or the position (FEN)" }
-                        input #decision-fen name="fen" maxlength="100" placeholder="FEN" value=(frame.value("arbiter_decision", "fen")); span.hint { "for “position reconstructed” (7.5.1, 7.6, 8.5.3): the position the board should show, its move number the moves completed" }
+                        input #decision-fen name="fen" maxlength="100" placeholder="FEN" value=(self.frame.value("arbiter_decision", "fen")); span.hint { "for “position reconstructed” (7.5.1, 7.6, 8.5.3): the position the board should show, its move number the moves completed" }
                         label for="decision-increment" { "Increment granted (s)" }
-                        input #decision-increment name="increment" size="4" inputmode="numeric" placeholder="5" value=(frame.value("arbiter_decision", "increment"));
+                        input #decision-increment name="increment" size="4" inputmode="numeric" placeholder="5" value=(self.frame.value("arbiter_decision", "increment"));
                     }
                     div.row {
-                        label for="count_moves" { "Move count of" } (by_select("arbiter_decision", "count_side", to_move))
-                        input #count_moves name="count_moves" size="4" inputmode="numeric" placeholder="40" value=(frame.value("arbiter_decision", "count_moves"));
+                        label for="count_moves" { "Move count of" } (self.by_select("arbiter_decision", "count_side", self.to_move()))
+                        input #count_moves name="count_moves" size="4" inputmode="numeric" placeholder="40" value=(self.frame.value("arbiter_decision", "count_moves"));
                         span.hint { "completed moves, for “move count set”; empty when the count cannot be established (8.6)" }
                     }
                     div.row {
                         label for="decision-reason" { "Reasons (with the article)" }
-                        input #decision-reason name="reason" required maxlength="2000" value=(frame.value("arbiter_decision", "reason"));
+                        input #decision-reason name="reason" required maxlength="2000" value=(self.frame.value("arbiter_decision", "reason"));
                         button type="submit" { "Record decision" }
                     }
                 }))
             }
         }
-        @if may("correction") {
-            details.panel open[open(&["correction"])] {
+    }
+
+    /// The correction of a data-entry error.
+    fn correction(&self) -> Markup {
+        html! {
+            details.panel open[self.open(&["correction"])] {
                 summary { "Correction of a data-entry error" }
-                (frame.form("correction", "form-correction", "", html! {
+                (self.frame.form("correction", "form-correction", "", html! {
                     p.hint { "Retracts the latest standing event and what it caused; nothing is deleted. Not for an illegal move on the board: record that as an illegal move." }
                     div.row {
-                        label for="retracts_seq" { "Event #" } input #retracts_seq name="retracts_seq" required size="5" value=(frame.value("correction", "retracts_seq"));
-                        label for="correction-reason" { "Reason" } input #correction-reason name="reason" required maxlength="2000" placeholder="wrong square typed" value=(frame.value("correction", "reason"));
+                        label for="retracts_seq" { "Event #" } input #retracts_seq name="retracts_seq" required size="5" value=(self.frame.value("correction", "retracts_seq"));
+                        label for="correction-reason" { "Reason" } input #correction-reason name="reason" required maxlength="2000" placeholder="wrong square typed" value=(self.frame.value("correction", "reason"));
                         button type="submit" { "Record correction" }
                     }
                 }))
             }
-        }
-        @if may("appeal_lodged") || may("appeal_decided") {
-            p.panel.hint { "Appeals are lodged and decided on the review page of a decision (follow “review” in the timeline)." }
         }
     }
 }

@@ -5,17 +5,18 @@ use super::sheet::{
     retracted_mark, row_class, told,
 };
 use crate::game::event::{Event, RecordedEvent, ServiceEvent};
+use crate::game::view::OpenClaim;
 use crate::request::Reads;
 use crate::state::AppState;
-use crate::store::RulingItem;
+use crate::store::{GameSummary, RulingItem};
 use crate::web::PREFIX;
 use crate::web::desk::{self};
 use crate::web::error::WebError;
 use crate::web::floor;
-use crate::web::layout::{self, Nav};
+use crate::web::layout::{self, HallTime, Nav};
 use crate::web::session::Viewer;
 use actix_web::{HttpResponse, web};
-use maud::html;
+use maud::{Markup, html};
 
 /// The types of the incident report.
 pub(super) const INCIDENT_TYPES: &[&str] = &[
@@ -51,27 +52,6 @@ pub async fn incidents(
     let items = reads
         .event_log_of_types(event, round, INCIDENT_TYPES)
         .await?;
-    let of_type = |t: &str| -> Vec<&RulingItem> {
-        items
-            .iter()
-            .filter(|i| i.decision.event.type_name() == t)
-            .collect()
-    };
-    let ruling_of = |claim: &RulingItem| -> Option<&RulingItem> {
-        items.iter().find(|i| {
-            i.decision.game_id == claim.decision.game_id
-                && match &i.decision.event {
-                    Event::Service(ServiceEvent::ClaimRuled(r)) => {
-                        r.claim_seq == claim.decision.seq
-                    }
-                    Event::Recorded(RecordedEvent::ArbiterDecision {
-                        subject_seq: Some(s),
-                        ..
-                    }) => *s == claim.decision.seq,
-                    _ => false,
-                }
-        })
-    };
     // Open claims: those the arbiter still has to decide, read from each game's state.
     let mut open = Vec::new();
     if let Some(round) = round {
@@ -92,35 +72,82 @@ pub async fn incidents(
                 a href=(layout::round_link("floor", event, Some(round))) { "Floor" }
             }
         }
-        @if !open.is_empty() {
-            section.panel.attention {
-                h2 { "Claims to decide" }
-                table.list {
-                    thead { tr { th { "Board" } th { "Players" } th { "Claimant" } th { "Claim" } th { "Event" } th {} } }
-                    tbody {
-                        @for (summary, claim) in &open {
-                            tr {
-                                td { (summary.round) "." (summary.board.map(|b| b.to_string()).unwrap_or_default()) }
-                                td { (summary.white) " – " (summary.black) }
-                                td { (layout::side_name(claim.by)) }
-                                td { (layout::words(&layout::wire_name(&claim.kind))) " (" (desk::claim_kind_article(claim.kind)) ")" }
-                                td { "#" (claim.seq) }
-                                td { a href={ (PREFIX) "/games/" (summary.game_id) } { "decide at the desk" } }
-                            }
+        @if !open.is_empty() { (claims_to_decide(&open)) }
+        (claims(&items, &hall))
+        (penalties(&items, &hall))
+        (other_incidents(&items, &hall))
+        (appeals(&items, &hall))
+        section.signatures.print-only {
+            p { "Chief arbiter: ______________________________  Signature: ________________  Date: ____________" }
+        }
+    };
+    Ok(layout::ok(layout::page(
+        &format!("Incidents, {event}"),
+        Some(&viewer),
+        Nav::Incidents,
+        body,
+    )))
+}
+
+/// The items of one type.
+fn of_type<'a>(items: &'a [RulingItem], type_name: &str) -> Vec<&'a RulingItem> {
+    items
+        .iter()
+        .filter(|i| i.decision.event.type_name() == type_name)
+        .collect()
+}
+
+/// The ruling on a claim, by the engine or by the arbiter (III.5), when there is one.
+fn ruling_of<'a>(items: &'a [RulingItem], claim: &RulingItem) -> Option<&'a RulingItem> {
+    items.iter().find(|i| {
+        i.decision.game_id == claim.decision.game_id
+            && match &i.decision.event {
+                Event::Service(ServiceEvent::ClaimRuled(r)) => r.claim_seq == claim.decision.seq,
+                Event::Recorded(RecordedEvent::ArbiterDecision {
+                    subject_seq: Some(s),
+                    ..
+                }) => *s == claim.decision.seq,
+                _ => false,
+            }
+    })
+}
+
+/// The claims of the round the arbiter still has to decide, each with the way to its desk.
+fn claims_to_decide(open: &[(GameSummary, OpenClaim)]) -> Markup {
+    html! {
+        section.panel.attention {
+            h2 { "Claims to decide" }
+            table.list {
+                thead { tr { th { "Board" } th { "Players" } th { "Claimant" } th { "Claim" } th { "Event" } th {} } }
+                tbody {
+                    @for (summary, claim) in open {
+                        tr {
+                            td { (summary.round) "." (summary.board.map(|b| b.to_string()).unwrap_or_default()) }
+                            td { (summary.white) " – " (summary.black) }
+                            td { (layout::side_name(claim.by)) }
+                            td { (layout::words(&layout::wire_name(&claim.kind))) " (" (desk::claim_kind_article(claim.kind)) ")" }
+                            td { "#" (claim.seq) }
+                            td { a href={ (PREFIX) "/games/" (summary.game_id) } { "decide at the desk" } }
                         }
                     }
                 }
             }
         }
+    }
+}
+
+/// Every claim with its ruling, the article and the penalty.
+fn claims(items: &[RulingItem], hall: &HallTime) -> Markup {
+    let claims = of_type(items, "claim");
+    html! {
         section.panel {
             h2 { "Claims" }
-            @let claims = of_type("claim");
             @if claims.is_empty() { p.hint { "No claim." } } @else {
                 table.list.report {
                     thead { tr { th { (hall.heading()) } th { "Board" } th { "Players" } th { "Claim" } th { "Ruling" } th { "Article" } th { "Penalty" } th { "Position" } } }
                     tbody {
                         @for claim in claims {
-                            @let ruling = ruling_of(claim);
+                            @let ruling = ruling_of(items, claim);
                             tr class=(row_class(claim)) {
                                 td { (hall.time_of_day(claim.decision.recorded_at)) }
                                 td { (board_label(claim)) }
@@ -149,9 +176,15 @@ pub async fn incidents(
                 }
             }
         }
+    }
+}
+
+/// The time penalties given, to whom and why.
+fn penalties(items: &[RulingItem], hall: &HallTime) -> Markup {
+    let penalties = of_type(items, "penalty_applied");
+    html! {
         section.panel {
             h2 { "Penalties" }
-            @let penalties = of_type("penalty_applied");
             @if penalties.is_empty() { p.hint { "No penalty." } } @else {
                 table.list.report {
                     thead { tr { th { (hall.heading()) } th { "Board" } th { "Players" } th { "To" } th.num { "Seconds" } th { "Article" } th { "Why" } th { "Position" } } }
@@ -174,9 +207,23 @@ pub async fn incidents(
                 }
             }
         }
+    }
+}
+
+/// Illegal moves, the arbiter's decisions, clock adjustments and corrections.
+fn other_incidents(items: &[RulingItem], hall: &HallTime) -> Markup {
+    let others: Vec<&RulingItem> = items
+        .iter()
+        .filter(|i| {
+            matches!(
+                i.decision.event.type_name(),
+                "illegal_move" | "arbiter_decision" | "clock_adjust" | "correction"
+            )
+        })
+        .collect();
+    html! {
         section.panel {
             h2 { "Illegal moves, arbiter's decisions, clock adjustments, corrections" }
-            @let others: Vec<&RulingItem> = items.iter().filter(|i| matches!(i.decision.event.type_name(), "illegal_move" | "arbiter_decision" | "clock_adjust" | "correction")).collect();
             @if others.is_empty() { p.hint { "None." } } @else {
                 table.list.report {
                     thead { tr { th { (hall.heading()) } th { "Board" } th { "Players" } th { "What" } th { "Recorded by" } th { "Position" } } }
@@ -195,9 +242,23 @@ pub async fn incidents(
                 }
             }
         }
+    }
+}
+
+/// The appeals lodged and decided, each with the way to the decision appealed.
+fn appeals(items: &[RulingItem], hall: &HallTime) -> Markup {
+    let appeals: Vec<&RulingItem> = items
+        .iter()
+        .filter(|i| {
+            matches!(
+                i.decision.event.type_name(),
+                "appeal_lodged" | "appeal_decided"
+            )
+        })
+        .collect();
+    html! {
         section.panel {
             h2 { "Appeals" }
-            @let appeals: Vec<&RulingItem> = items.iter().filter(|i| matches!(i.decision.event.type_name(), "appeal_lodged" | "appeal_decided")).collect();
             @if appeals.is_empty() { p.hint { "No appeal." } } @else {
                 table.list.report {
                     thead { tr { th { (hall.heading()) } th { "Board" } th { "Players" } th { "What" } th { "Recorded by" } th {} } }
@@ -220,14 +281,5 @@ pub async fn incidents(
                 }
             }
         }
-        section.signatures.print-only {
-            p { "Chief arbiter: ______________________________  Signature: ________________  Date: ____________" }
-        }
-    };
-    Ok(layout::ok(layout::page(
-        &format!("Incidents, {event}"),
-        Some(&viewer),
-        Nav::Incidents,
-        body,
-    )))
+    }
 }
