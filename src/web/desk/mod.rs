@@ -24,7 +24,7 @@ use crate::game::narration::Narrator;
 use crate::game::view::GameStatus;
 use crate::request::Reads;
 use crate::state::AppState;
-use crate::store::{EventEnvelope, GameSummary, Store, StoreError};
+use crate::store::{EventEnvelope, GameSummary, NewEvent, Store, StoreError};
 use actix_web::{HttpResponse, web};
 use maud::{Markup, html};
 use serde::Deserialize;
@@ -237,7 +237,7 @@ async fn doubt_of(
     state: &AppState,
     game_id: Uuid,
     expected_seq: u64,
-    events: &[crate::store::NewEvent],
+    events: &[NewEvent],
 ) -> Result<Option<String>, WebError> {
     let recorded: Vec<RecordedEvent> = events
         .iter()
@@ -302,8 +302,7 @@ pub async fn record(
         .ok_or(StoreError::GameNotFound(game_id))?;
     let desk = format!("{PREFIX}/games/{game_id}");
     let back = layout::local_path(form.return_to.as_deref(), desk.clone());
-    let back_to_desk = back == desk;
-    let refusal_target = if back_to_desk {
+    let refusal_target = if back == desk {
         format!("{desk}#answer")
     } else {
         back.clone()
@@ -315,29 +314,9 @@ pub async fn record(
         .ok_or_else(|| {
             WebError::BadRequest("The form has no expected_seq; open the desk again.".into())
         })?;
-    let events = match DeskCommand::read(&form) {
-        Ok(command) => command.events(form.event_id.clone()),
-        Err(message) => {
-            return refuse(
-                &state,
-                &viewer,
-                refused(&fields, None, message),
-                &refusal_target,
-            )
-            .await;
-        }
-    };
-    let events = match events {
+    let events = match desk_events(&form, &fields) {
         Ok(events) => events,
-        Err(problem) => {
-            return refuse(
-                &state,
-                &viewer,
-                refused(&fields, Some(problem.code.as_str()), problem.message),
-                &refusal_target,
-            )
-            .await;
-        }
+        Err(flash) => return refuse(&state, &viewer, flash, &refusal_target).await,
     };
     if form.confirmed.as_deref() != Some("yes")
         && let Some(doubt) = doubt_of(&state, game_id, expected_seq, &events).await?
@@ -354,83 +333,75 @@ pub async fn record(
         .record_checked(game_id, expected_seq, events, &viewer.principal)
         .await
     {
-        Ok(appended) => {
-            let first = appended
-                .envelopes
-                .first()
-                .map(|e| e.seq)
-                .unwrap_or(expected_seq);
-            let last = appended
-                .envelopes
-                .last()
-                .map(|e| e.seq)
-                .unwrap_or(expected_seq);
-            if back_to_desk {
-                let location = format!("{desk}?recorded={first}-{last}#answer");
-                Ok(layout::see_other(
-                    &layout::after_write(&state, &location).await,
-                ))
-            } else {
-                let message = appended
-                    .envelopes
-                    .iter()
-                    .map(|e| Narrator::default().sentence(None, &e.event))
-                    .collect::<Vec<_>>()
-                    .join(" · ");
-                leave_flash(
-                    &state,
-                    &viewer,
-                    &Flash {
-                        form: "record".into(),
-                        refused: false,
-                        message: format!(
-                            "Board {}: {message}",
-                            summary.board.map(|b| b.to_string()).unwrap_or_default()
-                        ),
-                        ..Flash::default()
-                    },
-                )
-                .await?;
-                Ok(layout::see_other(&layout::after_write(&state, &back).await))
-            }
+        Ok(appended) if back == desk => {
+            let seq_of = |e: Option<&EventEnvelope>| e.map_or(expected_seq, |e| e.seq);
+            let first = seq_of(appended.envelopes.first());
+            let last = seq_of(appended.envelopes.last());
+            let location = format!("{desk}?recorded={first}-{last}#answer");
+            Ok(layout::see_other(
+                &layout::after_write(&state, &location).await,
+            ))
         }
-        Err(RecordError::Refused { refusal, .. }) => {
-            let flash = refused(
-                &fields,
-                Some(refusal.code().as_str()),
-                refusal.message().to_string(),
-            );
+        Ok(appended) => {
+            // A quick form of another page (the floor): back there, with what was recorded.
+            let message = appended
+                .envelopes
+                .iter()
+                .map(|e| Narrator::default().sentence(None, &e.event))
+                .collect::<Vec<_>>()
+                .join(" · ");
+            let board = summary.board.map(|b| b.to_string()).unwrap_or_default();
+            let flash = Flash {
+                form: "record".into(),
+                refused: false,
+                message: format!("Board {board}: {message}"),
+                ..Flash::default()
+            };
+            leave_flash(&state, &viewer, &flash).await?;
+            Ok(layout::see_other(&layout::after_write(&state, &back).await))
+        }
+        Err(error) => {
+            let flash = refusal_of(&fields, expected_seq, error)?;
             refuse(&state, &viewer, flash, &refusal_target).await
         }
-        Err(RecordError::Store(StoreError::StaleSeq { current, .. })) => refuse(
-            &state,
-            &viewer,
-            refused(
-                &fields,
-                Some("stale_seq"),
-                format!(
-                    "Someone recorded in this game while the form was open (the log now ends at \
-                     #{current}, the form was drawn at #{expected_seq}). Check the timeline, then \
-                     send the form again if it still applies."
-                ),
+    }
+}
+
+/// The events a desk form records, checked as the API checks them; or the refusal that
+/// says what to fix, keeping what was typed.
+fn desk_events(form: &DeskForm, fields: &Fields) -> Result<Vec<NewEvent>, Flash> {
+    let command = DeskCommand::read(form).map_err(|message| refused(fields, None, message))?;
+    command
+        .events(form.event_id.clone())
+        .map_err(|problem| refused(fields, Some(problem.code.as_str()), problem.message))
+}
+
+/// What the arbiter is told when the engine or the log refused a desk form; an error of
+/// another kind is not the arbiter's to fix and goes on as an error.
+fn refusal_of(fields: &Fields, expected_seq: u64, error: RecordError) -> Result<Flash, WebError> {
+    match error {
+        RecordError::Refused { refusal, .. } => Ok(refused(
+            fields,
+            Some(refusal.code().as_str()),
+            refusal.message().to_string(),
+        )),
+        RecordError::Store(StoreError::StaleSeq { current, .. }) => Ok(refused(
+            fields,
+            Some("stale_seq"),
+            format!(
+                "Someone recorded in this game while the form was open (the log now ends at \
+                 #{current}, the form was drawn at #{expected_seq}). Check the timeline, then \
+                 send the form again if it still applies."
             ),
-            &refusal_target,
-        )
-        .await,
-        Err(RecordError::Store(StoreError::EventIdReused { seq, .. })) => refuse(
-            &state,
-            &viewer,
-            refused(
-                &fields,
-                Some("event_id_reused"),
-                format!(
-                    "This form was already used for event #{seq}; the desk has been drawn again \
-                     with fresh forms."
-                ),
+        )),
+        RecordError::Store(StoreError::EventIdReused { seq, .. }) => Ok(refused(
+            fields,
+            Some("event_id_reused"),
+            format!(
+                "This form was already used for event #{seq}; the desk has been drawn again \
+                 with fresh forms."
             ),
-            &refusal_target,
-        )
-        .await,
-        Err(other) => Err(other.into()),
+        )),
+        other => Err(other.into()),
     }
 }
