@@ -10,7 +10,7 @@ use crate::web::floor;
 use crate::web::layout::{self, Nav};
 use crate::web::session::Viewer;
 use actix_web::{HttpResponse, web};
-use maud::html;
+use maud::{Markup, html};
 use uuid::Uuid;
 
 /// How a result is written on the pairing list: `1-0`, `½-½`, `0-1`, forfeits `+/−`, `−/+`
@@ -49,12 +49,6 @@ pub async fn results(
         .iter()
         .filter(|b| b.view.status == GameStatus::Ended)
         .count();
-    let may_record = |board: &floor::Board| {
-        viewer
-            .principal
-            .may_record("arbiter_decision", &board.summary.event)
-            .is_ok()
-    };
     let ReportHead { markup: head, .. } =
         report_head(&reads, "Results", event, Some(round)).await?;
     let body = html! {
@@ -85,31 +79,7 @@ pub async fn results(
                                 @if let Some(t) = board.view.termination { (layout::ended_text(t, board.view.article.as_deref(), board.view.outcome.as_ref())) }
                                 @else { "in progress" }
                             }
-                            td.screen-only {
-                                @if board.view.status == GameStatus::InProgress && may_record(board) {
-                                    form.record.inline method="post" action={ (PREFIX) "/games/" (board.summary.game_id) "/record" } {
-                                        (layout::csrf_field(&viewer))
-                                        input type="hidden" name="expected_seq" value=(board.summary.last_seq);
-                                        input type="hidden" name="event_id" value=(Uuid::new_v4());
-                                        input type="hidden" name="type" value="result";
-                                        input type="hidden" name="return_to" value=(here);
-                                        select name="result" required aria-label={ "Result of board " (board.summary.board.unwrap_or_default()) } {
-                                            option value="" { "result…" }
-                                            option value="1-0" { "1-0" }
-                                            option value="1/2-1/2" { "½-½" }
-                                            option value="0-1" { "0-1" }
-                                            @if board.view.ply == 0 {
-                                                option value="forfeit:white" { "+/− (Black forfeits)" }
-                                                option value="forfeit:black" { "−/+ (White forfeits)" }
-                                                option value="forfeit:both" { "−/− (double forfeit, 0-0)" }
-                                            }
-                                        }
-                                        button type="submit" { "Record" }
-                                    }
-                                } @else if board.view.status == GameStatus::Ended && may_record(board) {
-                                    a.undo href={ (PREFIX) "/games/" (board.summary.game_id) "#undo" } { "Wrong result? Undo…" }
-                                }
-                            }
+                            td.screen-only { (record_cell(&viewer, board, &here)) }
                         }
                     }
                 }
@@ -126,4 +96,38 @@ pub async fn results(
         Nav::Results,
         body,
     )))
+}
+
+/// The result's form of a game in progress (a forfeit only before the first move, 6.7.1), or
+/// the way to undo the result of a finished one, for an arbiter who may record.
+fn record_cell(viewer: &Viewer, board: &floor::Board, here: &str) -> Markup {
+    let may_record = viewer
+        .principal
+        .may_record("arbiter_decision", &board.summary.event)
+        .is_ok();
+    html! {
+        @if board.view.status == GameStatus::InProgress && may_record {
+            form.record.inline method="post" action={ (PREFIX) "/games/" (board.summary.game_id) "/record" } {
+                (layout::csrf_field(viewer))
+                input type="hidden" name="expected_seq" value=(board.summary.last_seq);
+                input type="hidden" name="event_id" value=(Uuid::new_v4());
+                input type="hidden" name="type" value="result";
+                input type="hidden" name="return_to" value=(here);
+                select name="result" required aria-label={ "Result of board " (board.summary.board.unwrap_or_default()) } {
+                    option value="" { "result…" }
+                    option value="1-0" { "1-0" }
+                    option value="1/2-1/2" { "½-½" }
+                    option value="0-1" { "0-1" }
+                    @if board.view.ply == 0 {
+                        option value="forfeit:white" { "+/− (Black forfeits)" }
+                        option value="forfeit:black" { "−/+ (White forfeits)" }
+                        option value="forfeit:both" { "−/− (double forfeit, 0-0)" }
+                    }
+                }
+                button type="submit" { "Record" }
+            }
+        } @else if board.view.status == GameStatus::Ended && may_record {
+            a.undo href={ (PREFIX) "/games/" (board.summary.game_id) "#undo" } { "Wrong result? Undo…" }
+        }
+    }
 }
