@@ -2,19 +2,20 @@
 //! (and `Secure` behind a proxy that terminates TLS), and sessions ending when idle, past
 //! their lifetime, or with their token.
 
+use crate::client::Api;
 use crate::support::{TestDb, send};
 use actix_web::test;
 
 /// The origin of in-process requests (actix's test requests are addressed to localhost:8080).
-const ORIGIN: &str = "http://localhost:8080";
+pub(crate) const ORIGIN: &str = "http://localhost:8080";
 
-fn sign_in(token: &str) -> test::TestRequest {
+pub(crate) fn sign_in(token: &str) -> test::TestRequest {
     test::TestRequest::post()
         .uri("/office/sign-in")
         .set_form([("token", token), ("next", "/office/")])
 }
 
-fn session_of<B>(response: &actix_web::dev::ServiceResponse<B>) -> Option<String> {
+pub(crate) fn session_of<B>(response: &actix_web::dev::ServiceResponse<B>) -> Option<String> {
     response
         .response()
         .cookies()
@@ -734,6 +735,29 @@ where
             .to_request(),
     )
     .await;
+    format!(
+        "arbiter_session={}",
+        session_of(&response).expect("a session")
+    )
+}
+
+/// The page at `uri` as the session of `cookie` sees it, through the typed client's app.
+pub(crate) async fn office_page(api: &Api<'_>, uri: &str, cookie: &str) -> String {
+    api.send_for_text_as_built(
+        test::TestRequest::get()
+            .uri(uri)
+            .insert_header(("Cookie", cookie.to_string())),
+    )
+    .await
+    .text
+}
+
+/// Signs in with `token` from this origin through the typed client's app and returns the
+/// session's `Cookie` header value.
+pub(crate) async fn office_session(api: &Api<'_>, token: &str) -> String {
+    let response = api
+        .call(sign_in(token).insert_header(("Origin", ORIGIN)))
+        .await;
     format!(
         "arbiter_session={}",
         session_of(&response).expect("a session")
