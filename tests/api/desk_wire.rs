@@ -64,10 +64,16 @@ fn consequence(event: Value) -> Wire {
     Wire::Consequence(event)
 }
 
-/// A game with the standard settings and other time control and regulations.
-fn rapid_quickplay() -> Value {
+/// A rapid game of 15 minutes without increment.
+fn rapid() -> Value {
     let mut settings = standard_game();
     settings["time_control"] = json!({"kind": "rapid", "base_ms": 900_000});
+    settings
+}
+
+/// A rapid game without increment under the Guidelines III (quickplay finish).
+fn rapid_quickplay() -> Value {
+    let mut settings = rapid();
     settings["regulations"] = json!({"quickplay_finish": true});
     settings
 }
@@ -630,6 +636,125 @@ fn families() -> Vec<Family> {
             ],
         )
     });
+    // The arbiter's decisions on a claim awaiting them (the form names the open claim, #2).
+    for (name, claim, fields, wire) in [
+        (
+            "arbiter postpones a quickplay-finish claim",
+            "quickplay_finish",
+            vec![
+                ("decision", "claim_postponed"),
+                ("reason", "III.5: the arbiter watches the game"),
+            ],
+            vec![recorded(
+                json!({"type": "arbiter_decision", "subject_seq": 2, "decision": "claim_postponed",
+                       "reason": "III.5: the arbiter watches the game", "result": null, "penalty": null}),
+            )],
+        ),
+        (
+            "arbiter rejects a quickplay-finish claim",
+            "quickplay_finish",
+            vec![
+                ("decision", "claim_rejected"),
+                ("reason", "III.5: Black is making efforts to win"),
+            ],
+            vec![
+                recorded(
+                    json!({"type": "arbiter_decision", "subject_seq": 2, "decision": "claim_rejected",
+                           "reason": "III.5: Black is making efforts to win", "result": null, "penalty": null}),
+                ),
+                // A rejected claim gives the opponent two minutes (III.5.3).
+                consequence(
+                    json!({"type": "penalty_applied", "side": "black", "add_ms": 120_000, "article": "III.5.3",
+                           "cause_seq": 3}),
+                ),
+            ],
+        ),
+        (
+            "arbiter grants an increment",
+            "increment_request",
+            vec![
+                ("decision", "increment_granted"),
+                ("increment", "5"),
+                ("reason", "III.4: an increment of 5 seconds for both"),
+            ],
+            vec![
+                recorded(
+                    json!({"type": "arbiter_decision", "subject_seq": 2, "decision": "increment_granted",
+                           "reason": "III.4: an increment of 5 seconds for both", "result": null, "penalty": null,
+                           "increment_ms": 5_000}),
+                ),
+                // The opponent receives two minutes with the increment (III.4).
+                consequence(
+                    json!({"type": "penalty_applied", "side": "black", "add_ms": 120_000, "article": "III.4",
+                           "cause_seq": 3}),
+                ),
+            ],
+        ),
+    ] {
+        rows.push(Family {
+            settings: rapid_quickplay(),
+            ..row(
+                name,
+                vec![json!([{"type": "claim", "by": "white", "kind": claim}])],
+                Page::Desk("form-decision"),
+                fields,
+                wire,
+            )
+        });
+    }
+    // In rapid play an illegal move the opponent did not claim stands (A.5.2).
+    rows.push(Family {
+        settings: rapid(),
+        ..row(
+        "arbiter's decision that an illegal move stood",
+        vec![json!([{"type": "move", "by": "white", "san": "e4"},
+                    {"type": "move", "by": "black", "san": "e5"},
+                    {"type": "move", "by": "white", "san": "Nf3"}])],
+        Page::Desk("form-decision"),
+        vec![
+            ("decision", "illegal_move_stands"),
+            ("attempted_move", "e8e6"),
+            ("reason", "A.5.2: White did not claim before moving"),
+        ],
+        vec![recorded(
+            json!({"type": "arbiter_decision", "subject_seq": null, "decision": "illegal_move_stands",
+                   "reason": "A.5.2: White did not claim before moving", "result": null, "penalty": null,
+                   "attempted_move": "e8e6"}),
+        )],
+    )
+    });
+    let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+    rows.push(row(
+        "arbiter's reconstruction of the position",
+        vec![],
+        Page::Desk("form-decision"),
+        vec![
+            ("decision", "position_reconstructed"),
+            ("fen", start),
+            ("reason", "7.6: the knights stood on the wrong squares"),
+        ],
+        vec![recorded(
+            json!({"type": "arbiter_decision", "subject_seq": null, "decision": "position_reconstructed",
+                   "reason": "7.6: the knights stood on the wrong squares", "result": null, "penalty": null,
+                   "fen": start}),
+        )],
+    ));
+    rows.push(row(
+        "arbiter's count of the moves",
+        vec![e4()],
+        Page::Desk("form-decision"),
+        vec![
+            ("decision", "move_count_set"),
+            ("count_side", "white"),
+            ("count_moves", "1"),
+            ("reason", "6.10.2: White has completed one move"),
+        ],
+        vec![recorded(
+            json!({"type": "arbiter_decision", "subject_seq": null, "decision": "move_count_set",
+                   "reason": "6.10.2: White has completed one move", "result": null, "penalty": null,
+                   "move_count": {"side": "white", "moves": 1}}),
+        )],
+    ));
     // The appeals committee's decisions.
     for (name, fields, wire) in [
         (
