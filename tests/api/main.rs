@@ -9,6 +9,7 @@ mod cli;
 mod client;
 mod cors;
 mod desk_evidence;
+mod desk_wire;
 mod diagrams;
 mod failover;
 mod fair_play;

@@ -2,19 +2,20 @@
 //! (and `Secure` behind a proxy that terminates TLS), and sessions ending when idle, past
 //! their lifetime, or with their token.
 
-use crate::support::{TestDb, send};
+use crate::client::{Api, api};
+use crate::support::TestDb;
 use actix_web::test;
 
 /// The origin of in-process requests (actix's test requests are addressed to localhost:8080).
-const ORIGIN: &str = "http://localhost:8080";
+pub(crate) const ORIGIN: &str = "http://localhost:8080";
 
-fn sign_in(token: &str) -> test::TestRequest {
+pub(crate) fn sign_in(token: &str) -> test::TestRequest {
     test::TestRequest::post()
         .uri("/office/sign-in")
         .set_form([("token", token), ("next", "/office/")])
 }
 
-fn session_of<B>(response: &actix_web::dev::ServiceResponse<B>) -> Option<String> {
+pub(crate) fn session_of<B>(response: &actix_web::dev::ServiceResponse<B>) -> Option<String> {
     response
         .response()
         .cookies()
@@ -236,21 +237,11 @@ fn field_in(page: &str, form_id: &str, name: &str) -> String {
 #[actix_web::test]
 async fn a_desk_form_sent_twice_is_stored_once_and_one_drawn_before_another_record_is_refused() {
     let db = TestDb::new().await;
-    let app = test::init_service(arbiter::startup::app(db.state())).await;
-    let game = crate::support::create_game(&app, &db).await;
-    let cookie = signed_in(&app, &db.arbiter).await;
-    let desk = |cookie: String| {
-        test::TestRequest::get()
-            .uri(&format!("/office/games/{game}"))
-            .insert_header(("Cookie", cookie))
-            .to_request()
-    };
-    let page = String::from_utf8(
-        test::read_body(test::call_service(&app, desk(cookie.clone())).await)
-            .await
-            .to_vec(),
-    )
-    .expect("utf-8");
+    let api = api(&db).await;
+    let game = api.create_standard_game().await;
+    let cookie = office_session(&api, &db.arbiter).await;
+    let desk = format!("/office/games/{game}");
+    let page = office_page(&api, &desk, &cookie).await;
     let form = |form_id: &str, extra: Vec<(&'static str, &'static str)>| {
         let mut fields = vec![
             ("csrf", field_in(&page, form_id, "csrf")),
@@ -269,13 +260,12 @@ async fn a_desk_form_sent_twice_is_stored_once_and_one_drawn_before_another_reco
             .insert_header(("Cookie", cookie.clone()))
             .insert_header(("Origin", ORIGIN))
             .set_form(fields)
-            .to_request()
     };
     let offer = form("form-draw_offer", vec![("by", "white")]);
-    let first = test::call_service(&app, post(offer.clone())).await;
+    let first = api.call(post(offer.clone())).await;
     assert_eq!(first.status().as_u16(), 303);
     let stored = db.event_count().await;
-    let again = test::call_service(&app, post(offer)).await;
+    let again = api.call(post(offer)).await;
     assert_eq!(again.status().as_u16(), 303);
     assert_eq!(
         db.event_count().await,
@@ -285,15 +275,10 @@ async fn a_desk_form_sent_twice_is_stored_once_and_one_drawn_before_another_reco
 
     // The touch form was drawn at the same seq, before the offer was recorded.
     let touch = form("form-touch", vec![("by", "white"), ("square", "e2")]);
-    let refused = test::call_service(&app, post(touch)).await;
+    let refused = api.call(post(touch)).await;
     assert_eq!(refused.status().as_u16(), 303);
     assert_eq!(db.event_count().await, stored, "nothing stored");
-    let page = String::from_utf8(
-        test::read_body(test::call_service(&app, desk(cookie.clone())).await)
-            .await
-            .to_vec(),
-    )
-    .expect("utf-8");
+    let page = office_page(&api, &desk, &cookie).await;
     assert!(page.contains("Someone recorded in this game while the form was open"));
     assert!(
         page.contains("<span class=\"code\">Someone recorded first</span>"),
@@ -305,12 +290,7 @@ async fn a_desk_form_sent_twice_is_stored_once_and_one_drawn_before_another_reco
         "the form keeps what was typed"
     );
     // Shown once: the next page no longer carries the refusal.
-    let page = String::from_utf8(
-        test::read_body(test::call_service(&app, desk(cookie.clone())).await)
-            .await
-            .to_vec(),
-    )
-    .expect("utf-8");
+    let page = office_page(&api, &desk, &cookie).await;
     assert!(!page.contains("Someone recorded in this game"));
 }
 
@@ -348,24 +328,20 @@ async fn guessing_tokens_at_the_sign_in_is_slowed_down_like_the_api() {
 #[actix_web::test]
 async fn a_draw_offer_before_the_agreement_move_says_it_stands_and_that_agreement_is_refused() {
     let db = TestDb::new().await;
-    let app = test::init_service(arbiter::startup::app(db.state())).await;
+    let api = api(&db).await;
     let mut settings = crate::support::standard_game();
     settings["regulations"] = serde_json::json!({"earliest_agreement_move": 30});
-    let (status, created, _) =
-        crate::support::send(&app, db.post().uri("/v1/games").set_json(settings)).await;
-    assert_eq!(status, 201, "{created}");
+    let created = api.create_game(&settings).await.expect(201);
     let game = created["game"]["game_id"].as_str().expect("id").to_string();
-    let (status, appended) = crate::support::append(
-        &app,
-        &db,
-        game.parse().expect("uuid"),
+    api.append_events(
+        &game,
         1,
         serde_json::json!([{"type": "move", "by": "white", "san": "e4"}, {"type": "draw_offer", "by": "white"}]),
     )
-    .await;
-    assert_eq!(status, 201, "{appended}");
-    let cookie = signed_in(&app, &db.arbiter).await;
-    let page = page_text(&app, &format!("/office/games/{game}?recorded=2-3"), &cookie).await;
+    .await
+    .expect(201);
+    let cookie = office_session(&api, &db.arbiter).await;
+    let page = office_page(&api, &format!("/office/games/{game}?recorded=2-3"), &cookie).await;
     assert!(
         page.contains("an acceptance now would be refused")
             && page.contains("only once both players have completed 30 moves")
@@ -382,21 +358,19 @@ async fn a_draw_offer_before_the_agreement_move_says_it_stands_and_that_agreemen
 async fn after_a_piece_is_touched_the_answer_says_what_4_3_binds_the_player_to_and_that_9_4_takes_the_claim()
  {
     let db = TestDb::new().await;
-    let app = test::init_service(arbiter::startup::app(db.state())).await;
-    let game = crate::support::create_game(&app, &db).await;
-    let (status, appended) = crate::support::append(
-        &app,
-        &db,
+    let api = api(&db).await;
+    let game = api.create_standard_game().await;
+    api.append_events(
         game,
         1,
         serde_json::json!([{"type": "move", "by": "white", "san": "e4"},
                            {"type": "move", "by": "black", "san": "e5"},
                            {"type": "touch", "by": "white", "square": "g1"}]),
     )
-    .await;
-    assert_eq!(status, 201, "{appended}");
-    let cookie = signed_in(&app, &db.arbiter).await;
-    let page = page_text(&app, &format!("/office/games/{game}?recorded=4-4"), &cookie).await;
+    .await
+    .expect(201);
+    let cookie = office_session(&api, &db.arbiter).await;
+    let page = office_page(&api, &format!("/office/games/{game}?recorded=4-4"), &cookie).await;
     let answer = &page[page.find("id=\"answer\"").expect("the answer")..];
     let answer = &answer[..answer.find("</section>").expect("its end")];
     assert!(
@@ -410,9 +384,9 @@ async fn after_a_piece_is_touched_the_answer_says_what_4_3_binds_the_player_to_a
 #[actix_web::test]
 async fn a_typed_move_refused_as_illegal_is_recorded_in_one_click_as_the_illegal_move_it_was() {
     let db = TestDb::new().await;
-    let app = test::init_service(arbiter::startup::app(db.state())).await;
-    let game = crate::support::create_game(&app, &db).await;
-    let cookie = signed_in(&app, &db.arbiter).await;
+    let api = api(&db).await;
+    let game = api.create_standard_game().await;
+    let cookie = office_session(&api, &db.arbiter).await;
     let desk = format!("/office/games/{game}");
     let post = |fields: Vec<(&'static str, String)>| {
         test::TestRequest::post()
@@ -420,9 +394,8 @@ async fn a_typed_move_refused_as_illegal_is_recorded_in_one_click_as_the_illegal
             .insert_header(("Cookie", cookie.clone()))
             .insert_header(("Origin", ORIGIN))
             .set_form(fields)
-            .to_request()
     };
-    let page = page_text(&app, &desk, &cookie).await;
+    let page = office_page(&api, &desk, &cookie).await;
     let typed = vec![
         ("csrf", field_in(&page, "form-move", "csrf")),
         ("expected_seq", field_in(&page, "form-move", "expected_seq")),
@@ -432,14 +405,14 @@ async fn a_typed_move_refused_as_illegal_is_recorded_in_one_click_as_the_illegal
         ("san", "Ke2".to_string()),
         ("press", "on".to_string()),
     ];
-    let refused = test::call_service(&app, post(typed)).await;
+    let refused = api.call(post(typed)).await;
     assert_eq!(refused.status().as_u16(), 303);
     assert_eq!(
         db.event_count().await,
         1,
         "the illegal move is not stored as a move"
     );
-    let page = page_text(&app, &desk, &cookie).await;
+    let page = office_page(&api, &desk, &cookie).await;
     assert!(
         page.contains("Record Ke2 as an illegal move (7.5)"),
         "the refusal offers it"
@@ -456,7 +429,7 @@ async fn a_typed_move_refused_as_illegal_is_recorded_in_one_click_as_the_illegal
         ("description", form("description")),
         ("completed", "on".to_string()),
     ];
-    let stored = test::call_service(&app, post(as_illegal)).await;
+    let stored = api.call(post(as_illegal)).await;
     assert_eq!(stored.status().as_u16(), 303);
     let (event, attempted, completed): (String, Option<String>, Option<bool>) = sqlx::query_as(
         "SELECT event_type, payload->>'attempted_move', (payload->>'completed')::boolean \
@@ -473,22 +446,14 @@ async fn a_typed_move_refused_as_illegal_is_recorded_in_one_click_as_the_illegal
 
 /// Sends a desk form of `kind` with `fields` as the page at `desk` draws it; the answer's
 /// status.
-async fn send_desk_form<S, B>(
-    app: &S,
+async fn send_desk_form(
+    api: &Api<'_>,
     cookie: &str,
     game: uuid::Uuid,
     form_id: &str,
     fields: Vec<(&'static str, String)>,
-) -> u16
-where
-    S: actix_web::dev::Service<
-            actix_http::Request,
-            Response = actix_web::dev::ServiceResponse<B>,
-            Error = actix_web::Error,
-        >,
-    B: actix_web::body::MessageBody,
-{
-    let page = page_text(app, &format!("/office/games/{game}"), cookie).await;
+) -> u16 {
+    let page = office_page(api, &format!("/office/games/{game}"), cookie).await;
     let mut form = vec![
         ("csrf", field_in(&page, form_id, "csrf")),
         ("expected_seq", field_in(&page, form_id, "expected_seq")),
@@ -496,14 +461,12 @@ where
         ("type", field_in(&page, form_id, "type")),
     ];
     form.extend(fields);
-    test::call_service(
-        app,
+    api.call(
         test::TestRequest::post()
             .uri(&format!("/office/games/{game}/record"))
             .insert_header(("Cookie", cookie.to_string()))
             .insert_header(("Origin", ORIGIN))
-            .set_form(form)
-            .to_request(),
+            .set_form(form),
     )
     .await
     .status()
@@ -511,15 +474,7 @@ where
 }
 
 /// Sends the confirmation form the refusal drew on the desk `page` (a flash is shown once).
-async fn confirm_on_desk<S, B>(app: &S, cookie: &str, game: uuid::Uuid, page: &str) -> u16
-where
-    S: actix_web::dev::Service<
-            actix_http::Request,
-            Response = actix_web::dev::ServiceResponse<B>,
-            Error = actix_web::Error,
-        >,
-    B: actix_web::body::MessageBody,
-{
+async fn confirm_on_desk(api: &Api<'_>, cookie: &str, game: uuid::Uuid, page: &str) -> u16 {
     let form = &page[page
         .find("class=\"record confirm\"")
         .expect("a confirmation form")..];
@@ -534,14 +489,12 @@ where
         fields.push((name.to_string(), value.replace("&amp;", "&")));
         rest = &after[value_at..];
     }
-    test::call_service(
-        app,
+    api.call(
         test::TestRequest::post()
             .uri(&format!("/office/games/{game}/record"))
             .insert_header(("Cookie", cookie.to_string()))
             .insert_header(("Origin", ORIGIN))
-            .set_form(fields)
-            .to_request(),
+            .set_form(fields),
     )
     .await
     .status()
@@ -552,21 +505,19 @@ where
 async fn a_flag_for_a_clock_that_cannot_have_run_down_asks_the_arbiter_to_confirm_before_it_is_recorded()
  {
     let db = TestDb::new().await;
-    let app = test::init_service(arbiter::startup::app(db.state())).await;
-    let game = crate::support::create_game(&app, &db).await;
-    let (status, appended) = crate::support::append(
-        &app,
-        &db,
+    let api = api(&db).await;
+    let game = api.create_standard_game().await;
+    api.append_events(
         game,
         1,
         serde_json::json!([{"type": "move", "by": "white", "san": "e4"},
                            {"type": "clock_press", "by": "white", "white_ms": 5_400_000}]),
     )
-    .await;
-    assert_eq!(status, 201, "{appended}");
-    let cookie = signed_in(&app, &db.arbiter).await;
+    .await
+    .expect(201);
+    let cookie = office_session(&api, &db.arbiter).await;
     let status = send_desk_form(
-        &app,
+        &api,
         &cookie,
         game,
         "form-flag",
@@ -575,13 +526,13 @@ async fn a_flag_for_a_clock_that_cannot_have_run_down_asks_the_arbiter_to_confir
     .await;
     assert_eq!(status, 303);
     assert_eq!(db.event_count().await, 3, "nothing stored yet");
-    let page = page_text(&app, &format!("/office/games/{game}"), &cookie).await;
+    let page = office_page(&api, &format!("/office/games/{game}"), &cookie).await;
     assert!(
         page.contains("White's clock read 1:30:00")
             && page.contains("has not run since (Black's clock runs)"),
         "the evidence is shown"
     );
-    assert_eq!(confirm_on_desk(&app, &cookie, game, &page).await, 303);
+    assert_eq!(confirm_on_desk(&api, &cookie, game, &page).await, 303);
     let ended: String = sqlx::query_scalar(
         "SELECT payload->>'termination' FROM events WHERE game_id = $1 AND event_type = 'game_ended'",
     )
@@ -592,9 +543,9 @@ async fn a_flag_for_a_clock_that_cannot_have_run_down_asks_the_arbiter_to_confir
     assert_eq!(ended, "flag");
 
     // Black's clock runs and was never read: no evidence, nothing to confirm.
-    let other = crate::support::create_game(&app, &db).await;
+    let other = api.create_standard_game().await;
     let status = send_desk_form(
-        &app,
+        &api,
         &cookie,
         other,
         "form-flag",
@@ -602,37 +553,33 @@ async fn a_flag_for_a_clock_that_cannot_have_run_down_asks_the_arbiter_to_confir
     )
     .await;
     assert_eq!(status, 303);
-    let page = page_text(&app, &format!("/office/games/{other}"), &cookie).await;
+    let page = office_page(&api, &format!("/office/games/{other}"), &cookie).await;
     assert!(!page.contains("record confirm"), "no confirmation asked");
 }
 
 #[actix_web::test]
 async fn a_resignation_or_a_result_the_board_contradicts_asks_the_arbiter_to_confirm() {
     let db = TestDb::new().await;
-    let app = test::init_service(arbiter::startup::app(db.state())).await;
+    let api = api(&db).await;
     let mut settings = crate::support::standard_game();
     // White has a king and a rook, Black a lone king: Black cannot checkmate.
     settings["start_fen"] = serde_json::json!("4k3/8/8/8/8/8/8/R3K3 w - - 0 40");
-    let (status, created, _) =
-        crate::support::send(&app, db.post().uri("/v1/games").set_json(&settings)).await;
-    assert_eq!(status, 201, "{created}");
+    let created = api.create_game(&settings).await.expect(201);
     let game: uuid::Uuid = created["game"]["game_id"]
         .as_str()
         .expect("id")
         .parse()
         .expect("uuid");
-    let (status, appended) = crate::support::append(
-        &app,
-        &db,
+    api.append_events(
         game,
         1,
         serde_json::json!([{"type": "move", "by": "white", "san": "Ra7"}]),
     )
-    .await;
-    assert_eq!(status, 201, "{appended}");
-    let cookie = signed_in(&app, &db.arbiter).await;
+    .await
+    .expect(201);
+    let cookie = office_session(&api, &db.arbiter).await;
     let status = send_desk_form(
-        &app,
+        &api,
         &cookie,
         game,
         "form-resign",
@@ -641,7 +588,7 @@ async fn a_resignation_or_a_result_the_board_contradicts_asks_the_arbiter_to_con
     .await;
     assert_eq!(status, 303);
     assert_eq!(db.event_count().await, 2, "nothing stored yet");
-    let page = page_text(&app, &format!("/office/games/{game}"), &cookie).await;
+    let page = office_page(&api, &format!("/office/games/{game}"), &cookie).await;
     assert!(
         page.contains("Black cannot checkmate White by any series of legal moves")
             && page.contains("(5.1.2)"),
@@ -649,29 +596,28 @@ async fn a_resignation_or_a_result_the_board_contradicts_asks_the_arbiter_to_con
     );
     // A 0-1 entered on the results page for this board is asked about there.
     let results = "/office/results?event=Test+Open+2026&round=1";
-    let page = page_text(&app, results, &cookie).await;
+    let page = office_page(&api, results, &cookie).await;
     let csrf_at = page.find("name=\"csrf\" value=\"").expect("a form") + 19;
     let csrf = &page[csrf_at..csrf_at + page[csrf_at..].find('"').expect("end")];
-    let response = test::call_service(
-        &app,
-        test::TestRequest::post()
-            .uri(&format!("/office/games/{game}/record"))
-            .insert_header(("Cookie", cookie.clone()))
-            .insert_header(("Origin", ORIGIN))
-            .set_form(vec![
-                ("csrf", csrf.to_string()),
-                ("expected_seq", "2".to_string()),
-                ("event_id", uuid::Uuid::new_v4().to_string()),
-                ("type", "result".to_string()),
-                ("result", "0-1".to_string()),
-                ("return_to", results.to_string()),
-            ])
-            .to_request(),
-    )
-    .await;
+    let response = api
+        .call(
+            test::TestRequest::post()
+                .uri(&format!("/office/games/{game}/record"))
+                .insert_header(("Cookie", cookie.clone()))
+                .insert_header(("Origin", ORIGIN))
+                .set_form(vec![
+                    ("csrf", csrf.to_string()),
+                    ("expected_seq", "2".to_string()),
+                    ("event_id", uuid::Uuid::new_v4().to_string()),
+                    ("type", "result".to_string()),
+                    ("result", "0-1".to_string()),
+                    ("return_to", results.to_string()),
+                ]),
+        )
+        .await;
     assert_eq!(response.status().as_u16(), 303);
     assert_eq!(db.event_count().await, 2, "nothing stored yet");
-    let page = page_text(&app, results, &cookie).await;
+    let page = office_page(&api, results, &cookie).await;
     assert!(
         page.contains("Black cannot checkmate by any series of legal moves")
             && page.contains("record confirm"),
@@ -679,7 +625,7 @@ async fn a_resignation_or_a_result_the_board_contradicts_asks_the_arbiter_to_con
     );
     // Black resigned after all: nothing needs confirming.
     let status = send_desk_form(
-        &app,
+        &api,
         &cookie,
         game,
         "form-resign",
@@ -740,20 +686,42 @@ where
     )
 }
 
+/// The page at `uri` as the session of `cookie` sees it, through the typed client's app.
+pub(crate) async fn office_page(api: &Api<'_>, uri: &str, cookie: &str) -> String {
+    api.send_for_text_as_built(
+        test::TestRequest::get()
+            .uri(uri)
+            .insert_header(("Cookie", cookie.to_string())),
+    )
+    .await
+    .text
+}
+
+/// Signs in with `token` from this origin through the typed client's app and returns the
+/// session's `Cookie` header value.
+pub(crate) async fn office_session(api: &Api<'_>, token: &str) -> String {
+    let response = api
+        .call(sign_in(token).insert_header(("Origin", ORIGIN)))
+        .await;
+    format!(
+        "arbiter_session={}",
+        session_of(&response).expect("a session")
+    )
+}
+
 #[actix_web::test]
 async fn the_form_to_decide_an_appeal_is_gone_once_the_appeal_is_decided() {
     let db = TestDb::new().await;
-    let app = test::init_service(arbiter::startup::app(db.state())).await;
-    let game = crate::support::create_game(&app, &db).await;
-    let (status, body) = crate::support::append(
-        &app,
-        &db,
-        game,
-        1,
-        serde_json::json!([{"type": "flag", "side": "white"}]),
-    )
-    .await;
-    assert_eq!(status, 201, "{body}");
+    let api = api(&db).await;
+    let game = api.create_standard_game().await;
+    let body = api
+        .append_events(
+            game,
+            1,
+            serde_json::json!([{"type": "flag", "side": "white"}]),
+        )
+        .await
+        .expect(201);
     let ended = body["events"][1]["seq"]
         .as_u64()
         .expect("the game_ended seq");
@@ -762,32 +730,23 @@ async fn the_form_to_decide_an_appeal_is_gone_once_the_appeal_is_decided() {
         serde_json::json!({"type": "appeal_lodged", "by": "white", "against_seq": ended, "grounds": "the clock was faulty"}),
         serde_json::json!({"type": "appeal_decided", "against_seq": ended, "upheld": false, "reason": "the clock worked"}),
     ] {
-        let (status, body, _) = crate::support::send(
-            &app,
-            test::TestRequest::post()
-                .uri(&format!("/v1/games/{game}/events"))
-                .insert_header(crate::support::bearer(&db.appeals))
-                .set_json(serde_json::json!({"expected_seq": seq, "events": [event.clone()]})),
-        )
-        .await;
-        assert_eq!(status, 201, "{body}");
+        let body = api
+            .with_token(&db.appeals)
+            .append_events(game, seq, serde_json::json!([event.clone()]))
+            .await
+            .expect(201);
         seq = body["last_seq"].as_u64().expect("last seq");
-        let response = test::call_service(
-            &app,
-            sign_in(&db.appeals)
-                .insert_header(("Origin", ORIGIN))
-                .to_request(),
-        )
-        .await;
+        let response = api
+            .call(sign_in(&db.appeals).insert_header(("Origin", ORIGIN)))
+            .await;
         let session = session_of(&response).expect("a session");
-        let response = test::call_service(
-            &app,
-            test::TestRequest::get()
-                .uri(&format!("/office/games/{game}/decisions/{ended}"))
-                .insert_header(("Cookie", format!("arbiter_session={session}")))
-                .to_request(),
-        )
-        .await;
+        let response = api
+            .call(
+                test::TestRequest::get()
+                    .uri(&format!("/office/games/{game}/decisions/{ended}"))
+                    .insert_header(("Cookie", format!("arbiter_session={session}"))),
+            )
+            .await;
         assert_eq!(response.status().as_u16(), 200);
         let page = String::from_utf8_lossy(&test::read_body(response).await).into_owned();
         if event["type"] == "appeal_lodged" {
@@ -808,12 +767,10 @@ async fn the_form_to_decide_an_appeal_is_gone_once_the_appeal_is_decided() {
 #[actix_web::test]
 async fn the_incident_sheet_prints_the_times_of_the_log_in_the_venues_time_zone() {
     let db = TestDb::new().await;
-    let app = test::init_service(arbiter::startup::app(db.state())).await;
+    let api = api(&db).await;
     let mut tournament = crate::tournaments::city_open();
     tournament["time_zone"] = serde_json::json!("Not/A_Zone");
-    let (status, refused, _) =
-        crate::support::send(&app, db.post().uri("/v1/tournaments").set_json(&tournament)).await;
-    assert_eq!(status, 422, "{refused}");
+    let refused = api.create_tournament(&tournament).await.expect(422);
     assert!(
         refused["field"] == "time_zone"
             && refused["detail"]
@@ -822,31 +779,26 @@ async fn the_incident_sheet_prints_the_times_of_the_log_in_the_venues_time_zone(
         "the problem names the field and what to give: {refused}"
     );
     tournament["time_zone"] = serde_json::json!("America/Sao_Paulo");
-    let (status, created, _) =
-        crate::support::send(&app, db.post().uri("/v1/tournaments").set_json(&tournament)).await;
-    assert_eq!(status, 201, "{created}");
+    let created = api.create_tournament(&tournament).await.expect(201);
     assert_eq!(created["time_zone"], "America/Sao_Paulo");
 
     let mut settings = crate::support::standard_game();
     settings["event"] = tournament["name"].clone();
     settings["round"] = serde_json::json!("1");
-    let (status, game, _) =
-        crate::support::send(&app, db.post().uri("/v1/games").set_json(settings)).await;
-    assert_eq!(status, 201, "{game}");
+    let game = api.create_game(&settings).await.expect(201);
     let game: uuid::Uuid = game["game"]["game_id"]
         .as_str()
         .expect("id")
         .parse()
         .expect("uuid");
-    let (status, appended) = crate::support::append(
-        &app,
-        &db,
-        game,
-        1,
-        serde_json::json!([{"type": "claim", "by": "white", "kind": "fifty_moves"}]),
-    )
-    .await;
-    assert_eq!(status, 201, "{appended}");
+    let appended = api
+        .append_events(
+            game,
+            1,
+            serde_json::json!([{"type": "claim", "by": "white", "kind": "fifty_moves"}]),
+        )
+        .await
+        .expect(201);
     let recorded_at: chrono::DateTime<chrono::Utc> = appended["events"][0]["recorded_at"]
         .as_str()
         .expect("recorded_at")
@@ -857,13 +809,13 @@ async fn the_incident_sheet_prints_the_times_of_the_log_in_the_venues_time_zone(
         .format("%H:%M:%S %Z")
         .to_string();
 
-    let cookie = signed_in(&app, &db.arbiter).await;
+    let cookie = office_session(&api, &db.arbiter).await;
     let event = tournament["name"]
         .as_str()
         .expect("name")
         .replace(' ', "%20");
-    let page = page_text(
-        &app,
+    let page = office_page(
+        &api,
         &format!("/office/incidents?event={event}&round=1"),
         &cookie,
     )
@@ -880,21 +832,20 @@ async fn the_incident_sheet_prints_the_times_of_the_log_in_the_venues_time_zone(
 
     // The desk's timeline and the decision's review page keep the same clock.
     let claim_seq = appended["events"][0]["seq"].as_u64().expect("seq");
-    let desk = page_text(&app, &format!("/office/games/{game}"), &cookie).await;
+    let desk = office_page(&api, &format!("/office/games/{game}"), &cookie).await;
     assert!(
         desk.contains(&in_sao_paulo),
         "the timeline in the hall's time"
     );
-    let (status, appeal) = crate::support::append(
-        &app,
-        &db,
-        game,
-        appended["last_seq"].as_u64().expect("last_seq"),
-        serde_json::json!([{"type": "appeal_lodged", "by": "White", "against_seq": claim_seq + 1,
-                            "grounds": "The count of moves was wrong."}]),
-    )
-    .await;
-    assert_eq!(status, 201, "{appeal}");
+    let appeal = api
+        .append_events(
+            game,
+            appended["last_seq"].as_u64().expect("last_seq"),
+            serde_json::json!([{"type": "appeal_lodged", "by": "White", "against_seq": claim_seq + 1,
+                                "grounds": "The count of moves was wrong."}]),
+        )
+        .await
+        .expect(201);
     let lodged_at: chrono::DateTime<chrono::Utc> = appeal["events"][0]["recorded_at"]
         .as_str()
         .expect("recorded_at")
@@ -904,8 +855,8 @@ async fn the_incident_sheet_prints_the_times_of_the_log_in_the_venues_time_zone(
         .with_timezone(&chrono_tz::America::Sao_Paulo)
         .format("%H:%M:%S %Z")
         .to_string();
-    let review = page_text(
-        &app,
+    let review = office_page(
+        &api,
         &format!("/office/games/{game}/decisions/{}", claim_seq + 1),
         &cookie,
     )
@@ -922,27 +873,25 @@ async fn the_incident_sheet_prints_the_times_of_the_log_in_the_venues_time_zone(
 #[actix_web::test]
 async fn a_double_forfeit_entered_on_the_results_page_is_each_players_forfeit_in_the_report_and_the_tournament_page_says_what_is_missing()
  {
-    use crate::support::{append, send, send_raw};
     use serde_json::json;
     let db = TestDb::new().await;
-    let app = test::init_service(arbiter::startup::app(db.state())).await;
+    let api = api(&db).await;
     let mut open = crate::tournaments::city_open();
     open["starts_on"] = json!("2026-01-05");
     open["ends_on"] = json!("2026-01-10");
-    let (status, body, _) = send(&app, db.post().uri("/v1/tournaments").set_json(&open)).await;
-    assert_eq!(status, 201, "{body}");
+    let body = api.create_tournament(&open).await.expect(201);
     let tournament = body["tournament_id"].as_str().expect("id").to_string();
-    let (status, round, _) = send(
-        &app,
-        db.post()
-            .uri(&format!("/v1/tournaments/{tournament}/rounds/1/pairings"))
-            .set_json(json!({"pairings": [
+    let round = api
+        .load_round(
+            &tournament,
+            1,
+            &json!({"pairings": [
                 {"board": 1, "white": {"name": "Absent, Ann"}, "black": {"name": "Away, Bob"}},
                 {"board": 2, "white": {"name": "Sokolova, Anna"}, "black": {"name": "Meier, Jan"}}
-            ]})),
-    )
-    .await;
-    assert_eq!(status, 201, "{round}");
+            ]}),
+        )
+        .await
+        .expect(201);
     let board_one = round["games"][0]["game_id"]
         .as_str()
         .expect("id")
@@ -954,65 +903,60 @@ async fn a_double_forfeit_entered_on_the_results_page_is_each_players_forfeit_in
         .expect("uuid");
 
     // Board 1: neither player came; the arbiter enters it on the results page.
-    let cookie = signed_in(&app, &db.arbiter).await;
+    let cookie = office_session(&api, &db.arbiter).await;
     let results = "/office/results?event=City+Open+2026&round=1";
-    let page = page_text(&app, results, &cookie).await;
+    let page = office_page(&api, results, &cookie).await;
     assert!(page.contains("double forfeit, 0-0"), "the form offers it");
     let csrf_at = page.find("name=\"csrf\" value=\"").expect("a form") + 19;
     let csrf = &page[csrf_at..csrf_at + page[csrf_at..].find('"').expect("end")];
-    let response = test::call_service(
-        &app,
-        test::TestRequest::post()
-            .uri(&format!("/office/games/{board_one}/record"))
-            .insert_header(("Cookie", cookie.clone()))
-            .insert_header(("Origin", ORIGIN))
-            .set_form(vec![
-                ("csrf", csrf.to_string()),
-                ("expected_seq", "1".to_string()),
-                ("event_id", uuid::Uuid::new_v4().to_string()),
-                ("type", "result".to_string()),
-                ("result", "forfeit:both".to_string()),
-                ("return_to", results.to_string()),
-            ])
-            .to_request(),
-    )
-    .await;
+    let response = api
+        .call(
+            test::TestRequest::post()
+                .uri(&format!("/office/games/{board_one}/record"))
+                .insert_header(("Cookie", cookie.clone()))
+                .insert_header(("Origin", ORIGIN))
+                .set_form(vec![
+                    ("csrf", csrf.to_string()),
+                    ("expected_seq", "1".to_string()),
+                    ("event_id", uuid::Uuid::new_v4().to_string()),
+                    ("type", "result".to_string()),
+                    ("result", "forfeit:both".to_string()),
+                    ("return_to", results.to_string()),
+                ]),
+        )
+        .await;
     assert_eq!(response.status().as_u16(), 303);
-    let page = page_text(&app, results, &cookie).await;
+    let page = office_page(&api, results, &cookie).await;
     assert!(page.contains("−/−"), "the pairing list writes it −/−");
 
     // Board 2: White resigns, and White appeals; the appeal is not decided yet.
-    let (status, ended) = append(
-        &app,
-        &db,
-        board_two,
-        1,
-        json!([{"type": "move", "by": "white", "san": "e4"},
-               {"type": "move", "by": "black", "san": "e5"},
-               {"type": "resign", "by": "white"}]),
-    )
-    .await;
-    assert_eq!(status, 201, "{ended}");
+    let ended = api
+        .append_events(
+            board_two,
+            1,
+            json!([{"type": "move", "by": "white", "san": "e4"},
+                   {"type": "move", "by": "black", "san": "e5"},
+                   {"type": "resign", "by": "white"}]),
+        )
+        .await
+        .expect(201);
     let end_seq = ended["last_seq"].as_u64().expect("seq");
-    let (status, body, _) = send(
-        &app,
-        test::TestRequest::post()
-            .uri(&format!("/v1/games/{board_two}/events"))
-            .insert_header(crate::support::bearer(&db.appeals))
-            .set_json(json!({"expected_seq": end_seq, "events": [
+    let appeals = api.with_token(&db.appeals);
+    appeals
+        .append_events(
+            board_two,
+            end_seq,
+            json!([
                 {"type": "appeal_lodged", "by": "white", "against_seq": end_seq, "grounds": "I did not resign"}
-            ]})),
-    )
-    .await;
-    assert_eq!(status, 201, "{body}");
+            ]),
+        )
+        .await
+        .expect(201);
 
     // The report: each player of board 1 lost by forfeit, no point.
-    let (status, _, trf) = send_raw(
-        &app,
-        db.get().uri(&format!("/v1/tournaments/{tournament}/trf")),
-    )
-    .await;
-    assert_eq!(status, 200, "{trf}");
+    let trf = api.trf(&tournament, "").await;
+    assert_eq!(trf.status, 200, "{}", trf.text);
+    let trf = trf.text;
     let report = arbiter::interchange::trf::read_report(&trf).expect("reads");
     for name in ["Absent, Ann", "Away, Bob"] {
         let player = report
@@ -1028,9 +972,9 @@ async fn a_double_forfeit_entered_on_the_results_page_is_each_players_forfeit_in
         assert_eq!(player.half_points, 0, "{name}");
     }
     // The PGN says 0-0 in its Result tag, and ends its movetext with a token every reader takes.
-    let (status, _, pgn) =
-        send_raw(&app, db.get().uri(&format!("/v1/games/{board_one}/pgn"))).await;
-    assert_eq!(status, 200, "{pgn}");
+    let pgn = api.pgn(&board_one).await;
+    assert_eq!(pgn.status, 200, "{}", pgn.text);
+    let pgn = pgn.text;
     assert!(pgn.contains("[Result \"0-0\"]"), "{pgn}");
     assert!(
         pgn.split_whitespace()
@@ -1039,12 +983,12 @@ async fn a_double_forfeit_entered_on_the_results_page_is_each_players_forfeit_in
             .contains("{Double forfeit: both players lost, 0-0} *"),
         "{pgn}"
     );
-    let (_, game, _) = send(&app, db.get().uri(&format!("/v1/games/{board_one}"))).await;
+    let game = api.game(&board_one).await.body;
     assert_eq!(game["game"]["result"], "0-0", "{game}");
 
     // The tournament page: the report was due seven days after the last day, and an appeal
     // is still open.
-    let page = page_text(&app, &format!("/office/events/{tournament}"), &cookie).await;
+    let page = office_page(&api, &format!("/office/events/{tournament}"), &cookie).await;
     assert!(
         page.contains("Due to the rating officer by <strong>2026-01-17</strong>"),
         "{page}"
@@ -1061,7 +1005,7 @@ async fn a_double_forfeit_entered_on_the_results_page_is_each_players_forfeit_in
 
     // The chief arbiter's report: the round's tally and boards, who recorded, the appeal open.
     let report_uri = format!("/office/events/{tournament}/report");
-    let report = page_text(&app, &report_uri, &cookie).await;
+    let report = office_page(&api, &report_uri, &cookie).await;
     assert!(report.contains("Chief arbiter"), "{report}");
     assert!(
         report.contains("2 games: 0 won by White, 0 drawn, 1 won by Black, 1 double forfeit(s)."),
@@ -1076,22 +1020,21 @@ async fn a_double_forfeit_entered_on_the_results_page_is_each_players_forfeit_in
     assert!(report.contains("not decided yet"), "{report}");
     assert!(report.contains("I did not resign"), "{report}");
     // Decided: the report carries the committee's decision and the page no longer lists it.
-    let (status, body, _) = send(
-        &app,
-        test::TestRequest::post()
-            .uri(&format!("/v1/games/{board_two}/events"))
-            .insert_header(crate::support::bearer(&db.appeals))
-            .set_json(json!({"expected_seq": end_seq + 1, "events": [
+    appeals
+        .append_events(
+            board_two,
+            end_seq + 1,
+            json!([
                 {"type": "appeal_decided", "against_seq": end_seq, "upheld": false,
                  "reason": "the resignation was clear"}
-            ]})),
-    )
-    .await;
-    assert_eq!(status, 201, "{body}");
-    let report = page_text(&app, &report_uri, &cookie).await;
+            ]),
+        )
+        .await
+        .expect(201);
+    let report = office_page(&api, &report_uri, &cookie).await;
     assert!(!report.contains("not decided yet"));
     assert!(report.contains("the resignation was clear"), "{report}");
-    let page = page_text(&app, &format!("/office/events/{tournament}"), &cookie).await;
+    let page = office_page(&api, &format!("/office/events/{tournament}"), &cookie).await;
     assert!(!page.contains("Appeals not decided yet"));
     assert!(page.contains("Nothing is missing"));
 }
@@ -1183,26 +1126,24 @@ async fn the_token_form_gives_an_expiry_and_the_fair_play_capability_and_the_lis
 #[actix_web::test]
 async fn the_floor_says_a_board_not_started_is_not_started_and_keeps_a_finished_game_out_of_what_needs_attention()
  {
-    use crate::support::{append, send};
     use serde_json::json;
     let db = TestDb::new().await;
-    let app = test::init_service(arbiter::startup::app(db.state())).await;
+    let api = api(&db).await;
     let open = crate::tournaments::city_open();
-    let (status, body, _) = send(&app, db.post().uri("/v1/tournaments").set_json(&open)).await;
-    assert_eq!(status, 201, "{body}");
+    let body = api.create_tournament(&open).await.expect(201);
     let tournament = body["tournament_id"].as_str().expect("id").to_string();
-    let (status, round, _) = send(
-        &app,
-        db.post()
-            .uri(&format!("/v1/tournaments/{tournament}/rounds/1/pairings"))
-            .set_json(json!({"pairings": [
+    let round = api
+        .load_round(
+            &tournament,
+            1,
+            &json!({"pairings": [
                 {"board": 1, "white": {"name": "Sokolova, Anna"}, "black": {"name": "Meier, Jan"}},
                 {"board": 2, "white": {"name": "Lee, Ann"}, "black": {"name": "Okafor, Ben"}},
                 {"board": 3, "white": {"name": "Absent, Ann"}, "black": {"name": "Away, Bob"}}
-            ]})),
-    )
-    .await;
-    assert_eq!(status, 201, "{round}");
+            ]}),
+        )
+        .await
+        .expect(201);
     let game = |board: usize| -> uuid::Uuid {
         round["games"][board]["game_id"]
             .as_str()
@@ -1210,28 +1151,24 @@ async fn the_floor_says_a_board_not_started_is_not_started_and_keeps_a_finished_
             .parse()
             .expect("uuid")
     };
-    let (status, body) = append(
-        &app,
-        &db,
+    api.append_events(
         game(0),
         1,
         json!([{"type": "move", "by": "white", "san": "e4"},
                {"type": "move", "by": "black", "san": "e5"},
                {"type": "resign", "by": "black"}]),
     )
-    .await;
-    assert_eq!(status, 201, "{body}");
-    let (status, body) = append(
-        &app,
-        &db,
+    .await
+    .expect(201);
+    api.append_events(
         game(1),
         1,
         json!([{"type": "move", "by": "white", "san": "d4"}]),
     )
-    .await;
-    assert_eq!(status, 201, "{body}");
-    let cookie = signed_in(&app, &db.arbiter).await;
-    let page = page_text(&app, "/office/floor?event=City+Open+2026&round=1", &cookie).await;
+    .await
+    .expect(201);
+    let cookie = office_session(&api, &db.arbiter).await;
+    let page = office_page(&api, "/office/floor?event=City+Open+2026&round=1", &cookie).await;
     let row_of = |board: usize| {
         let at = page
             .find(&format!("data-game=\"{}\"", game(board)))
@@ -1255,10 +1192,10 @@ async fn the_floor_says_a_board_not_started_is_not_started_and_keeps_a_finished_
 #[actix_web::test]
 async fn the_desk_records_the_position_the_arbiter_reconstructed_and_play_goes_on_from_it() {
     let db = TestDb::new().await;
-    let app = test::init_service(arbiter::startup::app(db.state())).await;
-    let game = crate::support::create_game(&app, &db).await;
-    let cookie = signed_in(&app, &db.arbiter).await;
-    let page = page_text(&app, &format!("/office/games/{game}"), &cookie).await;
+    let api = api(&db).await;
+    let game = api.create_standard_game().await;
+    let cookie = office_session(&api, &db.arbiter).await;
+    let page = office_page(&api, &format!("/office/games/{game}"), &cookie).await;
     assert!(
         page.contains("value=\"position_reconstructed\""),
         "the decision form offers it"
@@ -1266,7 +1203,7 @@ async fn the_desk_records_the_position_the_arbiter_reconstructed_and_play_goes_o
     // 7.6: pieces displaced before the first move; the start position reinstated at move 1.
     let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
     let status = send_desk_form(
-        &app,
+        &api,
         &cookie,
         game,
         "form-decision",
@@ -1282,12 +1219,12 @@ async fn the_desk_records_the_position_the_arbiter_reconstructed_and_play_goes_o
     )
     .await;
     assert_eq!(status, 303);
-    let (_, view, _) = send(&app, db.get().uri(&format!("/v1/games/{game}"))).await;
+    let view = api.game(game).await.body;
     assert_eq!(
         view["state"]["reconstructed_positions"][0]["fen"], start,
         "{view}"
     );
-    let page = page_text(&app, &format!("/office/games/{game}"), &cookie).await;
+    let page = office_page(&api, &format!("/office/games/{game}"), &cookie).await;
     assert!(
         page.contains("reconstructs the position"),
         "the timeline tells it"
@@ -1297,21 +1234,20 @@ async fn the_desk_records_the_position_the_arbiter_reconstructed_and_play_goes_o
 #[actix_web::test]
 async fn the_desk_scoresheet_numbers_the_moves_after_a_reconstructed_position_from_it() {
     let db = TestDb::new().await;
-    let app = test::init_service(arbiter::startup::app(db.state())).await;
-    let game = crate::support::create_game(&app, &db).await;
-    let cookie = signed_in(&app, &db.arbiter).await;
+    let api = api(&db).await;
+    let game = api.create_standard_game().await;
+    let cookie = office_session(&api, &db.arbiter).await;
     let moves = serde_json::json!([
         {"type": "move", "by": "white", "san": "e4"},
         {"type": "move", "by": "black", "san": "e5"},
         {"type": "move", "by": "white", "san": "Nf3"},
     ]);
-    let (status, body) = crate::support::append(&app, &db, game, 1, moves).await;
-    assert_eq!(status, 201, "{body}");
+    api.append_events(game, 1, moves).await.expect(201);
     // 8.5.3: the scoresheets show 2... Nc6 3. Bb5 played on the board; the arbiter sets up the
     // position after them, Black to move at move 3.
     let fen = "r1bqkbnr/pppp1ppp/2n5/1B2p3/4P3/5N2/PPPP1PPP/RNBQK2R b KQkq - 3 3";
     let status = send_desk_form(
-        &app,
+        &api,
         &cookie,
         game,
         "form-decision",
@@ -1327,9 +1263,8 @@ async fn the_desk_scoresheet_numbers_the_moves_after_a_reconstructed_position_fr
     .await;
     assert_eq!(status, 303);
     let reply = serde_json::json!([{"type": "move", "by": "black", "san": "a6"}]);
-    let (status, body) = crate::support::append(&app, &db, game, 5, reply).await;
-    assert_eq!(status, 201, "{body}");
-    let page = page_text(&app, &format!("/office/games/{game}"), &cookie).await;
+    api.append_events(game, 5, reply).await.expect(201);
+    let page = office_page(&api, &format!("/office/games/{game}"), &cookie).await;
     let sheet = &page[page
         .find("<table class=\"scoresheet\"")
         .expect("the scoresheet")..];

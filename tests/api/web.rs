@@ -4,63 +4,21 @@
 //! when `ARBITER_SCREENSHOTS=1`.
 
 use crate::browser::{Browser, Office};
+use crate::client::{Api, api};
 use crate::support::TestDb;
 use crate::tournaments::{GROS_TRF, city_open};
 use fantoccini::Locator;
 use serde_json::{Value, json};
 use std::time::Duration;
 
-/// A call to the live server's API with a bearer token.
-async fn api(
-    office: &Office,
-    token: &str,
-    method: &str,
-    path: &str,
-    body: Option<Value>,
-) -> (u16, Value) {
-    let client = reqwest::Client::new();
-    let mut request = match method {
-        "POST" => client.post(office.url(path)),
-        "PUT" => client.put(office.url(path)),
-        _ => client.get(office.url(path)),
-    }
-    .bearer_auth(token);
-    if let Some(body) = body {
-        request = request.json(&body);
-    }
-    let response = request.send().await.expect("the API answers");
-    let status = response.status().as_u16();
-    let body = response.json().await.unwrap_or(Value::Null);
-    (status, body)
-}
-
 /// A tournament with one loaded round; returns the game ids in board order.
-async fn round_with(
-    office: &Office,
-    db: &TestDb,
-    settings: Value,
-    round: &str,
-    csv: &str,
-) -> Vec<String> {
-    let (status, tournament) = api(
-        office,
-        &db.arbiter,
-        "POST",
-        "/v1/tournaments",
-        Some(settings),
-    )
-    .await;
-    assert_eq!(status, 201, "{tournament}");
+async fn round_with(api: &Api<'_>, settings: Value, round: &str, csv: &str) -> Vec<String> {
+    let tournament = api.create_tournament(&settings).await.expect(201);
     let id = tournament["tournament_id"].as_str().expect("id");
-    let (status, loaded) = api(
-        office,
-        &db.arbiter,
-        "POST",
-        &format!("/v1/tournaments/{id}/rounds/{round}/pairings"),
-        Some(json!({"csv": csv})),
-    )
-    .await;
-    assert_eq!(status, 201, "{loaded}");
+    let loaded = api
+        .load_round(id, round, &json!({"csv": csv}))
+        .await
+        .expect(201);
     loaded["games"]
         .as_array()
         .expect("games")
@@ -70,16 +28,11 @@ async fn round_with(
 }
 
 /// Records events through the API; returns the last seq.
-async fn record(office: &Office, db: &TestDb, game: &str, expected_seq: u64, events: Value) -> u64 {
-    let (status, body) = api(
-        office,
-        &db.arbiter,
-        "POST",
-        &format!("/v1/games/{game}/events"),
-        Some(json!({"expected_seq": expected_seq, "events": events})),
-    )
-    .await;
-    assert_eq!(status, 201, "{body}");
+async fn record(api: &Api<'_>, game: &str, expected_seq: u64, events: Value) -> u64 {
+    let body = api
+        .append_events(game, expected_seq, events)
+        .await
+        .expect(201);
     body["last_seq"].as_u64().expect("last seq")
 }
 
@@ -320,7 +273,8 @@ async fn moves_and_clock_presses_are_recorded_at_the_desk_and_a_refused_move_kee
     }
     let db = TestDb::new().await;
     let office = Office::start(&db).await;
-    let games = round_with(&office, &db, city_open(), "1", ONE_BOARD).await;
+    let api = api(&db).await;
+    let games = round_with(&api, city_open(), "1", ONE_BOARD).await;
     let game = &games[0];
     let browser = Browser::open(1024, 768).await;
     browser.sign_in(&office, &db.arbiter).await;
@@ -356,14 +310,7 @@ async fn moves_and_clock_presses_are_recorded_at_the_desk_and_a_refused_move_kee
         "{sheet}"
     );
 
-    let (_, detail) = api(
-        &office,
-        &db.arbiter,
-        "GET",
-        &format!("/v1/games/{game}"),
-        None,
-    )
-    .await;
+    let detail = api.game(&game).await.body;
     assert_eq!(detail["state"]["moves"], json!(["e4", "c5"]));
     assert_eq!(detail["state"]["clocks"]["white_ms"], 7_191_000);
     assert_eq!(detail["state"]["clocks"]["black_ms"], 7_180_000);
@@ -415,11 +362,11 @@ async fn an_incorrect_repetition_claim_shows_its_penalty_and_article_and_a_corre
     }
     let db = TestDb::new().await;
     let office = Office::start(&db).await;
-    let games = round_with(&office, &db, city_open(), "1", ONE_BOARD).await;
+    let api = api(&db).await;
+    let games = round_with(&api, city_open(), "1", ONE_BOARD).await;
     let game = &games[0];
     let seq = record(
-        &office,
-        &db,
+        &api,
         game,
         1,
         moves_with_presses("white", &["Nf3", "Nf6", "Ng1", "Ng8"]),
@@ -455,8 +402,7 @@ async fn an_incorrect_repetition_claim_shows_its_penalty_and_article_and_a_corre
     assert!(answer.contains("Article 9.5.3"), "{answer}");
     let seq = seq + 3; // the claim, its ruling, the penalty
     let seq = record(
-        &office,
-        &db,
+        &api,
         game,
         seq,
         json!([{"type": "draw_decline", "by": "black"}, {"type": "move", "by": "white", "san": "Nf3"},
@@ -497,14 +443,7 @@ async fn an_incorrect_repetition_claim_shows_its_penalty_and_article_and_a_corre
         "{src}"
     );
     // After the end the desk offers no board event any more than the engine accepts one.
-    let (_, detail) = api(
-        &office,
-        &db.arbiter,
-        "GET",
-        &format!("/v1/games/{game}"),
-        None,
-    )
-    .await;
+    let detail = api.game(&game).await.body;
     assert_eq!(detail["state"]["result"], "1/2-1/2");
     assert_eq!(detail["state"]["termination"], "repetition_claim");
     browser.close().await;
@@ -518,7 +457,8 @@ async fn a_reader_sees_no_recording_form_and_a_forged_post_is_refused() {
     }
     let db = TestDb::new().await;
     let office = Office::start(&db).await;
-    let games = round_with(&office, &db, city_open(), "1", ONE_BOARD).await;
+    let api = api(&db).await;
+    let games = round_with(&api, city_open(), "1", ONE_BOARD).await;
     let game = &games[0];
     let desk = office.url(&format!("/office/games/{game}"));
 
@@ -640,7 +580,8 @@ async fn the_api_accepts_a_session_cookie_for_reading_only_and_revoking_the_toke
     }
     let db = TestDb::new().await;
     let office = Office::start(&db).await;
-    let games = round_with(&office, &db, city_open(), "1", ONE_BOARD).await;
+    let api = api(&db).await;
+    let games = round_with(&api, city_open(), "1", ONE_BOARD).await;
     let browser = Browser::open(1024, 768).await;
     browser.sign_in(&office, &db.arbiter).await;
     let session = browser.session_cookie().await;
@@ -744,8 +685,11 @@ fn the_url_check_finds_foreign_urls_and_passes_loopback_ones() {
     assert!(foreign_urls("<a href=\"http://127.0.0.1:8080/office/\"> a // comment").is_empty());
 }
 
-/// Scenario for the screens: a tournament with a loaded round and games in every state.
-pub(crate) async fn venue(office: &Office, db: &TestDb) -> Vec<String> {
+/// Scenario for the screens: a tournament with a loaded round and games in every state,
+/// recorded through the typed client on `db`, the database the office serves (the office
+/// stays a parameter for the callers that name the server the scenario is shown on).
+pub(crate) async fn venue(_office: &Office, db: &TestDb) -> Vec<String> {
+    let api = api(db).await;
     let mut settings = city_open();
     settings["name"] = json!("XX Open Internacional de Gros");
     settings["site"] = json!("Donostia");
@@ -758,28 +702,15 @@ pub(crate) async fn venue(office: &Office, db: &TestDb) -> Vec<String> {
     ]);
     // The standings page and the report show a column per tie-break.
     settings["tie_breaks"] = json!(["BH/C1", "BH", "SB", "DE", "ARO"]);
-    let (status, tournament) = api(
-        office,
-        &db.arbiter,
-        "POST",
-        "/v1/tournaments",
-        Some(settings),
-    )
-    .await;
-    assert_eq!(status, 201, "{tournament}");
+    let tournament = api.create_tournament(&settings).await.expect(201);
     let id = tournament["tournament_id"]
         .as_str()
         .expect("id")
         .to_string();
-    let (status, loaded) = api(
-        office,
-        &db.arbiter,
-        "POST",
-        &format!("/v1/tournaments/{id}/rounds/4/pairings"),
-        Some(json!({"trf": GROS_TRF})),
-    )
-    .await;
-    assert_eq!(status, 201, "{loaded}");
+    let loaded = api
+        .load_round(&id, 4, &json!({"trf": GROS_TRF}))
+        .await
+        .expect(201);
     let games: Vec<String> = loaded["games"]
         .as_array()
         .expect("games")
@@ -805,35 +736,31 @@ pub(crate) async fn venue(office: &Office, db: &TestDb) -> Vec<String> {
     };
     // Board 1: a repetition claimed too early (penalty), then correctly.
     let seq = record(
-        office,
-        db,
+        &api,
         &games[0],
         1,
         clocked(&["Nf3", "Nf6", "Ng1", "Ng8"], 30_000),
     )
     .await;
-    let seq = record(office, db, &games[0], seq, json!([{"type": "clock_pause", "by": "white"}, {"type": "claim", "by": "white", "kind": "repetition"}])).await;
+    let seq = record(&api, &games[0], seq, json!([{"type": "clock_pause", "by": "white"}, {"type": "claim", "by": "white", "kind": "repetition"}])).await;
     let seq = record(
-        office,
-        db,
+        &api,
         &games[0],
         seq,
         json!([{"type": "draw_decline", "by": "black"}, {"type": "clock_resume"}]),
     )
     .await;
     let seq = record(
-        office,
-        db,
+        &api,
         &games[0],
         seq,
         clocked(&["Nf3", "Nf6", "Ng1"], 20_000),
     )
     .await;
-    record(office, db, &games[0], seq, json!([{"type": "clock_pause", "by": "black"}, {"type": "claim", "by": "black", "kind": "repetition", "intended_move": "Ng8"}])).await;
+    record(&api, &games[0], seq, json!([{"type": "clock_pause", "by": "black"}, {"type": "claim", "by": "black", "kind": "repetition", "intended_move": "Ng8"}])).await;
     // Board 2: an open game with a pending draw offer.
     let seq = record(
-        office,
-        db,
+        &api,
         &games[1],
         1,
         clocked(
@@ -845,8 +772,7 @@ pub(crate) async fn venue(office: &Office, db: &TestDb) -> Vec<String> {
     )
     .await;
     record(
-        office,
-        db,
+        &api,
         &games[1],
         seq,
         json!([{"type": "draw_offer", "by": "black"}]),
@@ -854,17 +780,15 @@ pub(crate) async fn venue(office: &Office, db: &TestDb) -> Vec<String> {
     .await;
     // Board 3: a completed illegal move (penalty 7.5.5) and a touched piece.
     let seq = record(
-        office,
-        db,
+        &api,
         &games[2],
         1,
         clocked(&["e4", "e5", "Nf3", "Nc6", "Bb5"], 45_000),
     )
     .await;
-    let seq = record(office, db, &games[2], seq, json!([{"type": "illegal_move", "by": "black", "description": "3...O-O with the bishop and the knight still on f8 and g8", "completed": true}])).await;
+    let seq = record(&api, &games[2], seq, json!([{"type": "illegal_move", "by": "black", "description": "3...O-O with the bishop and the knight still on f8 and g8", "completed": true}])).await;
     record(
-        office,
-        db,
+        &api,
         &games[2],
         seq,
         json!([{"type": "touch", "by": "black", "square": "a7"}]),
@@ -890,67 +814,57 @@ pub(crate) async fn venue(office: &Office, db: &TestDb) -> Vec<String> {
         scramble.push(json!({"type": "move", "by": by, "san": san}));
         scramble.push(json!({"type": "clock_press", "by": by, format!("{by}_ms"): ms}));
     }
-    let seq = record(office, db, &games[3], 1, Value::Array(scramble)).await;
-    record(office, db, &games[3], seq, json!([{"type": "clock_pause", "by": "white"}, {"type": "claim", "by": "white", "kind": "quickplay_finish"}])).await;
+    let seq = record(&api, &games[3], 1, Value::Array(scramble)).await;
+    record(&api, &games[3], seq, json!([{"type": "clock_pause", "by": "white"}, {"type": "claim", "by": "white", "kind": "quickplay_finish"}])).await;
     // Board 5: checkmate; board 6: resigned; board 7: an arbiter's decision appealed.
     let seq = record(
-        office,
-        db,
+        &api,
         &games[4],
         1,
         clocked(&["e4", "e5", "Qh5", "Nc6", "Bc4", "Nf6"], 15_000),
     )
     .await;
     record(
-        office,
-        db,
+        &api,
         &games[4],
         seq,
         json!([{"type": "move", "by": "white", "san": "Qxf7#"}]),
     )
     .await;
     let seq = record(
-        office,
-        db,
+        &api,
         &games[5],
         1,
         clocked(&["c4", "e5", "Nc3", "Nf6", "g3", "d5"], 50_000),
     )
     .await;
     record(
-        office,
-        db,
+        &api,
         &games[5],
         seq,
         json!([{"type": "resign", "by": "black"}]),
     )
     .await;
     let seq = record(
-        office,
-        db,
+        &api,
         &games[6],
         1,
         clocked(&["d4", "d5", "Bf4", "c5"], 40_000),
     )
     .await;
-    let seq = record(office, db, &games[6], seq, json!([{"type": "arbiter_decision", "decision": "game_ended", "result": "0-1", "reason": "11.3.1: White's mobile phone rang in the playing venue (11.3.2.1)."}])).await;
-    record(office, db, &games[6], seq, json!([{"type": "appeal_lodged", "by": "White (Darrigues, Alain)", "against_seq": seq - 1, "grounds": "The phone was switched off and in the bag left with the arbiter, not on the player."}])).await;
+    let seq = record(&api, &games[6], seq, json!([{"type": "arbiter_decision", "decision": "game_ended", "result": "0-1", "reason": "11.3.1: White's mobile phone rang in the playing venue (11.3.2.1)."}])).await;
+    record(&api, &games[6], seq, json!([{"type": "appeal_lodged", "by": "White (Darrigues, Alain)", "against_seq": seq - 1, "grounds": "The phone was switched off and in the bag left with the arbiter, not on the player."}])).await;
     // Board 8: a forfeit before the first move.
-    record(office, db, &games[7], 1, json!([{"type": "arbiter_decision", "decision": "game_ended", "result": "1-0", "reason": "Forfeit: Black did not play the game (6.7.1); White wins by forfeit."}])).await;
+    record(&api, &games[7], 1, json!([{"type": "arbiter_decision", "decision": "game_ended", "result": "1-0", "reason": "Forfeit: Black did not play the game (6.7.1); White wins by forfeit."}])).await;
     // Games of an event without a tournament record, created the old way.
-    let (status, _) = api(
-        office,
-        &db.arbiter,
-        "POST",
-        "/v1/games",
-        Some(
-            json!({"white": {"name": "Etxeberria, Ane"}, "black": {"name": "Agirre, Jon"},
+    let created = api
+        .create_game(
+            &json!({"white": {"name": "Etxeberria, Ane"}, "black": {"name": "Agirre, Jon"},
             "event": "Club Blitz Night", "round": "1", "board": 1,
             "time_control": {"kind": "blitz", "base_ms": 180_000, "increment_ms": 2_000}}),
-        ),
-    )
-    .await;
-    assert_eq!(status, 201);
+        )
+        .await;
+    assert_eq!(created.status, 201);
     // Boards 9-12: games under way.
     for (index, opening) in [
         &["e4", "e6", "d4", "d5", "Nc3", "Nf6", "Bg5"][..],
@@ -962,8 +876,7 @@ pub(crate) async fn venue(office: &Office, db: &TestDb) -> Vec<String> {
     .enumerate()
     {
         record(
-            office,
-            db,
+            &api,
             &games[8 + index],
             1,
             clocked(opening, 70_000 + index as u64 * 11_000),
@@ -1189,9 +1102,10 @@ async fn the_round_floor_of_a_second_session_updates_without_reloading() {
     }
     let db = TestDb::new().await;
     let office = Office::start(&db).await;
+    let api = api(&db).await;
     let csv =
         "board,white,black\n1,\"Sokolova, Anna\",\"Okafor, Ben\"\n2,\"Lee, Ann\",\"Meier, Jan\"\n";
-    let games = round_with(&office, &db, city_open(), "1", csv).await;
+    let games = round_with(&api, city_open(), "1", csv).await;
     let floor = office.url("/office/floor?event=City%20Open%202026&round=1");
 
     // The chief arbiter's screen: a reader's session following the round.
@@ -1246,8 +1160,7 @@ async fn the_round_floor_of_a_second_session_updates_without_reloading() {
 
     // A draw offer on board 2 shows its badge.
     record(
-        &office,
-        &db,
+        &api,
         &games[1],
         1,
         json!([{"type": "move", "by": "white", "san": "e4"}, {"type": "draw_offer", "by": "white"}]),
@@ -1270,6 +1183,7 @@ async fn a_wrong_move_with_its_press_and_a_wrong_result_are_undone_in_one_action
         return;
     }
     let (db, office, game, browser) = at_the_desk_of_a_new_round().await;
+    let api = api(&db).await;
     let game = &game;
     assert!(
         browser.text_now("#undo").await.is_none(),
@@ -1308,23 +1222,9 @@ async fn a_wrong_move_with_its_press_and_a_wrong_result_are_undone_in_one_action
         stored + 2,
         "two corrections, nothing deleted"
     );
-    let (_, detail) = api(
-        &office,
-        &db.arbiter,
-        "GET",
-        &format!("/v1/games/{game}"),
-        None,
-    )
-    .await;
+    let detail = api.game(&game).await.body;
     assert_eq!(detail["state"]["moves"], json!([]));
-    let (_, log) = api(
-        &office,
-        &db.arbiter,
-        "GET",
-        &format!("/v1/games/{game}/events"),
-        None,
-    )
-    .await;
+    let log = api.events(&game).await.body;
     let corrections: Vec<&Value> = log["items"]
         .as_array()
         .expect("items")
@@ -1371,14 +1271,7 @@ async fn a_wrong_move_with_its_press_and_a_wrong_result_are_undone_in_one_action
         .click(Locator::Css("#form-undo button[type=submit]"))
         .await;
     answer_containing(&browser, "the result was 0-1").await;
-    let (_, detail) = api(
-        &office,
-        &db.arbiter,
-        "GET",
-        &format!("/v1/games/{game}"),
-        None,
-    )
-    .await;
+    let detail = api.game(&game).await.body;
     assert_eq!(detail["state"]["status"], "in_progress", "{detail}");
     assert!(detail["state"]["result"].is_null(), "{detail}");
     browser.close().await;
@@ -1411,19 +1304,19 @@ async fn the_desk_shows_a_move_recorded_on_another_device_without_a_reload_and_k
         return;
     }
     let (db, office, game, browser) = at_the_desk_of_a_new_round().await;
+    let api = api(&db).await;
     let game = &game;
     tokio::time::sleep(Duration::from_millis(500)).await; // the stream opens
 
     // Another tablet records 1.e4: the idle desk follows by itself.
-    let (status, _) = api(
-        &office,
-        &db.arbiter,
-        "POST",
-        &format!("/v1/games/{game}/events"),
-        Some(json!({"expected_seq": 1, "events": [{"type": "move", "by": "white", "san": "e4"}]})),
-    )
-    .await;
-    assert_eq!(status, 201);
+    let appended = api
+        .append_events(
+            game,
+            1,
+            json!([{"type": "move", "by": "white", "san": "e4"}]),
+        )
+        .await;
+    assert_eq!(appended.status, 201);
     let deadline = std::time::Instant::now() + Duration::from_secs(15);
     loop {
         let sheet = browser
@@ -1444,15 +1337,10 @@ async fn the_desk_shows_a_move_recorded_on_another_device_without_a_reload_and_k
     browser.wait_for("#san").await;
     tokio::time::sleep(Duration::from_millis(500)).await;
     browser.fill(Locator::Id("san"), "c5").await;
-    let (status, _) = api(
-        &office,
-        &db.arbiter,
-        "POST",
-        &format!("/v1/games/{game}/events"),
-        Some(json!({"expected_seq": 2, "events": [{"type": "draw_offer", "by": "white"}]})),
-    )
-    .await;
-    assert_eq!(status, 201);
+    let appended = api
+        .append_events(game, 2, json!([{"type": "draw_offer", "by": "white"}]))
+        .await;
+    assert_eq!(appended.status, 201);
     let deadline = std::time::Instant::now() + Duration::from_secs(15);
     while browser
         .client
@@ -1489,9 +1377,12 @@ async fn the_desk_shows_a_move_recorded_on_another_device_without_a_reload_and_k
 async fn at_the_desk_of_a_new_round() -> (TestDb, Office, String, Browser) {
     let db = TestDb::new().await;
     let office = Office::start(&db).await;
-    let game = round_with(&office, &db, city_open(), "1", ONE_BOARD)
-        .await
-        .remove(0);
+    let game = {
+        let api = api(&db).await;
+        round_with(&api, city_open(), "1", ONE_BOARD)
+            .await
+            .remove(0)
+    };
     let browser = Browser::open(1024, 768).await;
     browser.sign_in(&office, &db.arbiter).await;
     browser
@@ -1558,6 +1449,7 @@ async fn under_90_40_plus_30_the_floor_and_the_desk_show_the_period_the_moves_to
     }
     let db = TestDb::new().await;
     let office = Office::start(&db).await;
+    let api = api(&db).await;
     // A FIDE standard event on DGT 3000 clocks, which add the 30 minutes only at 0:00.
     let mut settings = city_open();
     settings["name"] = json!("Donostia Masters 2026");
@@ -1566,13 +1458,12 @@ async fn under_90_40_plus_30_the_floor_and_the_desk_show_the_period_the_moves_to
         json!({"period_time_added": "at_zero_both_clocks", "increment_credit": "before_move"});
     let csv =
         "board,white,black\n1,\"Sokolova, Anna\",\"Okafor, Ben\"\n2,\"Lee, Ann\",\"Meier, Jan\"\n";
-    let games = round_with(&office, &db, settings, "1", csv).await;
+    let games = round_with(&api, settings, "1", csv).await;
     let sans = quiet_game(82);
     // Board 1: both players have completed 40 moves: the control is reached, the clock still
     // counts the first period.
     record(
-        &office,
-        &db,
+        &api,
         &games[0],
         1,
         moves_with_dgt_readings(&sans[..80], 5_430_000),
@@ -1580,8 +1471,7 @@ async fn under_90_40_plus_30_the_floor_and_the_desk_show_the_period_the_moves_to
     .await;
     // Board 2: twelve moves each, 28 to the control.
     record(
-        &office,
-        &db,
+        &api,
         &games[1],
         1,
         moves_with_dgt_readings(&sans[..24], 5_430_000),
@@ -1589,19 +1479,14 @@ async fn under_90_40_plus_30_the_floor_and_the_desk_show_the_period_the_moves_to
     .await;
     // Board 3, the title-match control (no increment before move 61): White under five
     // minutes in the first period need not keep score (8.4).
-    let (status, created) = api(
-        &office,
-        &db.arbiter,
-        "POST",
-        "/v1/games",
-        Some(
-            json!({"white": {"name": "Etxeberria, Ane"}, "black": {"name": "Agirre, Jon"},
+    let created = api
+        .create_game(
+            &json!({"white": {"name": "Etxeberria, Ane"}, "black": {"name": "Agirre, Jon"},
             "event": "Donostia Masters 2026", "round": "1", "board": 3,
             "time_control": {"preset": "title_match"}}),
-        ),
-    )
-    .await;
-    assert_eq!(status, 201, "{created}");
+        )
+        .await
+        .expect(201);
     let title_match = created["game"]["game_id"].as_str().expect("id").to_string();
     let mut events = moves_with_presses(
         "white",
@@ -1610,7 +1495,7 @@ async fn under_90_40_plus_30_the_floor_and_the_desk_show_the_period_the_moves_to
     events.as_array_mut().expect("events").push(
         json!({"type": "clock_press", "by": "black", "white_ms": 240_000, "black_ms": 3_000_000}),
     );
-    record(&office, &db, &title_match, 1, events).await;
+    record(&api, &title_match, 1, events).await;
 
     let browser = Browser::open(1024, 768).await;
     browser.sign_in(&office, &db.arbiter).await;
