@@ -8,6 +8,7 @@
 
 mod as_service;
 mod fair_play;
+mod standings;
 mod trust;
 
 use crate::support::{Answer, TestDb, assert_problem, bearer, decode, standard_game};
