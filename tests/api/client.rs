@@ -9,6 +9,7 @@
 mod as_service;
 mod fair_play;
 mod standings;
+mod trf_trail;
 mod trust;
 
 use crate::support::{Answer, TestDb, assert_problem, bearer, decode, standard_game};

@@ -1,7 +1,7 @@
 //! The token routes (an admin's) and the game records a third party verifies: the export and
 //! the digest.
 
-use super::{Api, Reply};
+use super::{Api, Reply, TextReply};
 use serde_json::Value;
 use std::fmt::Display;
 
@@ -28,9 +28,12 @@ impl Api<'_> {
             .await
     }
 
-    /// `GET /v1/games/{id}/export`: a game's signed export (settings, log, hashes).
-    pub async fn export(&self, game: impl Display) -> Reply {
-        self.get(&format!("/v1/games/{game}/export")).await
+    /// `GET /v1/games/{id}/export`: a game's export, one JSON line per event with its hash,
+    /// as text (what `arbiter verify` reads offline).
+    pub async fn export(&self, game: impl Display) -> TextReply {
+        let path = format!("/v1/games/{game}/export");
+        self.send_for_text(actix_web::test::TestRequest::get().uri(&path))
+            .await
     }
 
     /// `GET /v1/games/{id}/digest`: a game's chain head, to compare with a copy.
