@@ -9,6 +9,7 @@
 mod as_service;
 mod fair_play;
 mod standings;
+mod streams;
 mod trf_trail;
 mod trust;
 
