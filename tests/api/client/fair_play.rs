@@ -32,7 +32,8 @@ impl Api<'_> {
 
     /// `GET /v1/games/{id}/fair-play/access`: who read which fair-play record, and when.
     pub async fn fair_play_access(&self, game: impl Display) -> Reply {
-        self.get(&format!("/v1/games/{game}/fair-play/access")).await
+        self.get(&format!("/v1/games/{game}/fair-play/access"))
+            .await
     }
 
     /// `GET /v1/games/{id}/fair-play/audit`: checks the sealed payloads and evidence files
