@@ -6,6 +6,13 @@
 //! Each answer is a [`Reply`]: the status, the JSON body and the media type, with the checks
 //! every test repeats ([`Reply::expect`], [`Reply::problem`]).
 
+mod as_service;
+mod fair_play;
+mod standings;
+mod streams;
+mod trf_trail;
+mod trust;
+
 use crate::support::{Answer, TestDb, assert_problem, bearer, decode, standard_game};
 use actix_http::Request;
 use actix_web::Error;

@@ -2,7 +2,8 @@
 //! public sees (the result and the article only), the access log, and the audit of sealed
 //! payloads and evidence files.
 
-use crate::support::{TestDb, append, assert_problem, bearer, create_game, send, send_raw};
+use crate::client::{Api, api};
+use crate::support::{TestDb, assert_problem, bearer};
 use actix_web::{HttpServer, test};
 use arbiter::access::{FairPlayRole, Role};
 use serde_json::{Value, json};
@@ -50,51 +51,30 @@ fn phone_on_person() -> Value {
            "switched_on": true, "found_by": "sound", "seized": true})
 }
 
-async fn post_fair_play<S, B>(app: &S, token: &str, game: Uuid, body: Value) -> (u16, Value)
-where
-    S: actix_web::dev::Service<
-            actix_http::Request,
-            Response = actix_web::dev::ServiceResponse<B>,
-            Error = actix_web::Error,
-        >,
-    B: actix_web::body::MessageBody,
-{
-    let (status, body, _) = send(
-        app,
-        test::TestRequest::post()
-            .uri(&format!("/v1/games/{game}/fair-play"))
-            .insert_header(bearer(token))
-            .set_json(body),
-    )
-    .await;
-    (status, body)
-}
-
 #[actix_web::test]
 async fn a_phone_on_the_person_ends_the_game_and_the_public_sees_only_the_result_and_the_article() {
     let db = TestDb::new().await;
-    let app = test::init_service(arbiter::startup::app(db.state())).await;
+    let api = api(&db).await;
     let chief = fair_play_token(&db, FairPlayRole::ChiefArbiter, None).await;
-    let game = create_game(&app, &db).await;
-    append(
-        &app,
-        &db,
+    let as_chief = api.with_token(&chief);
+    let game = api.create_standard_game().await;
+    api.append_events(
         game,
         1,
         json!([{"type": "move", "by": "white", "san": "e4"}]),
     )
     .await;
-    let (status, note) = post_fair_play(
-        &app,
-        &chief,
-        game,
-        record(None, json!({"type": "fair_play_note", "text": NOTE})),
-    )
-    .await;
-    assert_eq!(status, 201, "{note}");
-    let (status, found) =
-        post_fair_play(&app, &chief, game, record(Some("black"), phone_on_person())).await;
-    assert_eq!(status, 201, "{found}");
+    as_chief
+        .record_fair_play(
+            game,
+            &record(None, json!({"type": "fair_play_note", "text": NOTE})),
+        )
+        .await
+        .expect(201);
+    let found = as_chief
+        .record_fair_play(game, &record(Some("black"), phone_on_person()))
+        .await
+        .expect(201);
     assert_eq!(found["payload"]["ruling"]["outcome"], "loss");
     assert_eq!(found["payload"]["ruling"]["article"], "11.3.2, 11.3.2.2");
     let public_row = &found["events"][0]["event"];
@@ -129,15 +109,12 @@ async fn a_phone_on_the_person_ends_the_game_and_the_public_sees_only_the_result
         "/v1/rounds/pgn?event=Test%20Open%202026&round=1".to_string(),
         "/v1/broadcast/rounds/pgn?event=Test%20Open%202026&round=1".to_string(),
     ] {
-        let (status, _, body) = send_raw(
-            &app,
-            test::TestRequest::get()
-                .uri(&path)
-                .insert_header(bearer(&db.reader)),
-        )
-        .await;
-        assert_eq!(status, 200, "{path}: {body}");
-        outputs.push((path, body));
+        let reply = api
+            .with_token(&db.reader)
+            .send_for_text(test::TestRequest::get().uri(&path))
+            .await;
+        assert_eq!(reply.status, 200, "{path}: {}", reply.text);
+        outputs.push((path, reply.text));
     }
     // The live streams, read after the game ended (they replay, then close).
     let state = db.state();
@@ -219,61 +196,45 @@ async fn a_phone_on_the_person_ends_the_game_and_the_public_sees_only_the_result
 #[actix_web::test]
 async fn a_reader_without_fair_play_gets_404_on_every_restricted_route() {
     let db = TestDb::new().await;
-    let app = test::init_service(arbiter::startup::app(db.state())).await;
+    let api = api(&db).await;
     let chief = fair_play_token(&db, FairPlayRole::ChiefArbiter, None).await;
+    let as_chief = api.with_token(&chief);
     let elsewhere = fair_play_token(
         &db,
         FairPlayRole::FairPlayArbiter,
         Some(&["Another Open".to_string()]),
     )
     .await;
-    let game = create_game(&app, &db).await;
-    let (status, stored) = post_fair_play(
-        &app,
-        &chief,
-        game,
-        record(None, json!({"type": "fair_play_note", "text": NOTE})),
-    )
-    .await;
-    assert_eq!(status, 201, "{stored}");
-    let seq = stored["seq"].as_u64().expect("a seq");
-    let routes = [
-        format!("/v1/games/{game}/fair-play"),
-        format!("/v1/games/{game}/fair-play/{seq}"),
-        format!("/v1/games/{game}/fair-play/access"),
-        format!("/v1/games/{game}/fair-play/audit"),
-    ];
-    for token in [&db.admin, &db.arbiter, &db.appeals, &db.reader, &elsewhere] {
-        for route in &routes {
-            let reply = send(
-                &app,
-                test::TestRequest::get()
-                    .uri(route)
-                    .insert_header(bearer(token)),
-            )
-            .await;
-            assert_problem(&reply, 404, "no_such_route");
-            assert!(!reply.1.to_string().contains("Zebra"), "{}", reply.1);
-        }
-        let reply = send(
-            &app,
-            test::TestRequest::post()
-                .uri(&format!("/v1/games/{game}/fair-play"))
-                .insert_header(bearer(token))
-                .set_json(record(None, json!({"type": "fair_play_note", "text": "x"}))),
+    let game = api.create_standard_game().await;
+    let stored = as_chief
+        .record_fair_play(
+            game,
+            &record(None, json!({"type": "fair_play_note", "text": NOTE})),
         )
-        .await;
-        assert_problem(&reply, 404, "no_such_route");
+        .await
+        .expect(201);
+    let seq = stored["seq"].as_u64().expect("a seq");
+    for token in [&db.admin, &db.arbiter, &db.appeals, &db.reader, &elsewhere] {
+        let as_token = api.with_token(token);
+        for reply in [
+            as_token.list_fair_play(game).await,
+            as_token.read_fair_play(game, seq).await,
+            as_token.fair_play_access(game).await,
+            as_token.audit_fair_play(game).await,
+        ] {
+            let reply = reply.problem(404, "no_such_route");
+            assert!(!reply.body.to_string().contains("Zebra"), "{}", reply.body);
+        }
+        as_token
+            .record_fair_play(
+                game,
+                &record(None, json!({"type": "fair_play_note", "text": "x"})),
+            )
+            .await
+            .problem(404, "no_such_route");
     }
     // The holder reads it.
-    let (status, read, _) = send(
-        &app,
-        test::TestRequest::get()
-            .uri(&routes[1])
-            .insert_header(bearer(&chief)),
-    )
-    .await;
-    assert_eq!(status, 200, "{read}");
+    let read = as_chief.read_fair_play(game, seq).await.expect(200);
     assert_eq!(read["payload"]["record"]["fact"]["text"], NOTE);
     assert_eq!(read["intact"], true);
 }
@@ -281,28 +242,23 @@ async fn a_reader_without_fair_play_gets_404_on_every_restricted_route() {
 #[actix_web::test]
 async fn each_read_of_a_restricted_event_adds_an_access_event() {
     let db = TestDb::new().await;
-    let app = test::init_service(arbiter::startup::app(db.state())).await;
+    let api = api(&db).await;
     let chief = fair_play_token(&db, FairPlayRole::ChiefArbiter, None).await;
-    let game = create_game(&app, &db).await;
-    let (_, stored) = post_fair_play(
-        &app,
-        &chief,
-        game,
-        record(None, json!({"type": "fair_play_note", "text": NOTE})),
-    )
-    .await;
+    let as_chief = api.with_token(&chief);
+    let game = api.create_standard_game().await;
+    let stored = as_chief
+        .record_fair_play(
+            game,
+            &record(None, json!({"type": "fair_play_note", "text": NOTE})),
+        )
+        .await
+        .body;
     let seq = stored["seq"].as_u64().expect("a seq");
-    let get = |path: String| {
-        test::TestRequest::get()
-            .uri(&path)
-            .insert_header(bearer(&chief))
-    };
-    let access = format!("/v1/games/{game}/fair-play/access");
-    let (_, before, _) = send(&app, get(access.clone())).await;
+    let before = as_chief.fair_play_access(game).await.body;
     assert_eq!(before["items"], json!([]), "nothing read yet");
-    send(&app, get(format!("/v1/games/{game}/fair-play"))).await;
-    send(&app, get(format!("/v1/games/{game}/fair-play/{seq}"))).await;
-    let (_, after, _) = send(&app, get(access)).await;
+    as_chief.list_fair_play(game).await;
+    as_chief.read_fair_play(game, seq).await;
+    let after = as_chief.fair_play_access(game).await.body;
     let items = after["items"].as_array().expect("a list");
     assert_eq!(items.len(), 2, "{after}");
     assert_eq!(items[0]["what"], "list");
@@ -322,16 +278,17 @@ async fn each_read_of_a_restricted_event_adds_an_access_event() {
 #[actix_web::test]
 async fn bad_fair_play_records_get_422_naming_the_field() {
     let db = TestDb::new().await;
-    let app = test::init_service(arbiter::startup::app(db.state())).await;
+    let api = api(&db).await;
     let chief = fair_play_token(&db, FairPlayRole::ChiefArbiter, None).await;
-    let game = create_game(&app, &db).await;
-    let (_, requested) = post_fair_play(
-        &app,
-        &chief,
-        game,
-        record(Some("white"), json!({"type": "inspection_requested"})),
-    )
-    .await;
+    let as_chief = api.with_token(&chief);
+    let game = api.create_standard_game().await;
+    let requested = as_chief
+        .record_fair_play(
+            game,
+            &record(Some("white"), json!({"type": "inspection_requested"})),
+        )
+        .await
+        .body;
     let request_seq = requested["seq"].as_u64().expect("a seq");
     let before = db.event_count().await;
     for (body, field) in [
@@ -376,84 +333,69 @@ async fn bad_fair_play_records_get_422_naming_the_field() {
             "record.fact.location",
         ),
     ] {
-        let reply = send(
-            &app,
-            test::TestRequest::post()
-                .uri(&format!("/v1/games/{game}/fair-play"))
-                .insert_header(bearer(&chief))
-                .set_json(body),
-        )
-        .await;
+        let reply = as_chief.record_fair_play(game, &body).await;
         assert_problem(&reply, 422, "invalid_field");
-        assert_eq!(reply.1["field"], field, "{}", reply.1);
+        assert_eq!(reply.body["field"], field, "{}", reply.body);
     }
     // A refusal after a completed inspection.
-    let (status, done) = post_fair_play(
-        &app,
-        &chief,
-        game,
-        record(
-            Some("white"),
-            json!({"type": "inspection_done", "request_seq": request_seq,
+    as_chief
+        .record_fair_play(
+            game,
+            &record(
+                Some("white"),
+                json!({"type": "inspection_done", "request_seq": request_seq,
                    "inspector": "Deputy arbiter", "same_gender_confirmed": true,
                    "private_room": true, "outcome": "nothing found"}),
-        ),
-    )
-    .await;
-    assert_eq!(status, 201, "{done}");
-    let reply = send(
-        &app,
-        test::TestRequest::post()
-            .uri(&format!("/v1/games/{game}/fair-play"))
-            .insert_header(bearer(&chief))
-            .set_json(record(
+            ),
+        )
+        .await
+        .expect(201);
+    let reply = as_chief
+        .record_fair_play(
+            game,
+            &record(
                 Some("white"),
                 json!({"type": "inspection_refused", "request_seq": request_seq}),
-            )),
-    )
-    .await;
+            ),
+        )
+        .await;
     assert_problem(&reply, 422, "invalid_field");
-    assert_eq!(reply.1["field"], "record.fact.request_seq");
+    assert_eq!(reply.body["field"], "record.fact.request_seq");
     assert_eq!(
         db.event_count().await,
         before + 1,
         "only the inspection done"
     );
     // The sealed type cannot be sent through the log's own route.
-    let (status, refused) = append(
-        &app,
-        &db,
-        game,
-        4,
-        json!([{"type": "fair_play", "sealed": "a".repeat(64)}]),
-    )
-    .await;
-    assert_eq!(status, 422, "{refused}");
+    let refused = api
+        .append_events(
+            game,
+            4,
+            json!([{"type": "fair_play", "sealed": "a".repeat(64)}]),
+        )
+        .await
+        .expect(422);
     assert_eq!(refused["field"], "events[0].type");
 }
 
 #[actix_web::test]
 async fn a_device_after_the_game_is_recorded_with_no_ruling() {
     let db = TestDb::new().await;
-    let app = test::init_service(arbiter::startup::app(db.state())).await;
+    let api = api(&db).await;
     let chief = fair_play_token(&db, FairPlayRole::ChiefArbiter, None).await;
-    let game = create_game(&app, &db).await;
-    append(
-        &app,
-        &db,
-        game,
-        1,
-        json!([{"type": "resign", "by": "white"}]),
-    )
-    .await;
-    let (status, found) =
-        post_fair_play(&app, &chief, game, record(Some("black"), phone_on_person())).await;
-    assert_eq!(status, 201, "{found}");
+    let as_chief = api.with_token(&chief);
+    let game = api.create_standard_game().await;
+    api.append_events(game, 1, json!([{"type": "resign", "by": "white"}]))
+        .await;
+    let found = as_chief
+        .record_fair_play(game, &record(Some("black"), phone_on_person()))
+        .await
+        .expect(201);
     assert_eq!(found["payload"]["ruling"]["outcome"], "spectator");
     assert_eq!(found["payload"]["ruling"]["article"], "11.4");
     assert_eq!(found["events"].as_array().map(Vec::len), Some(1), "{found}");
     assert!(found["events"][0]["event"].get("forfeit").is_none());
-    let (_, summary, _) = send(&app, db.get().uri(&format!("/v1/games/{game}"))).await;
+    let summary = api.game(game).await.body;
     assert_eq!(
         summary["game"]["result"], "0-1",
         "the resignation stands: {summary}"
@@ -463,13 +405,16 @@ async fn a_device_after_the_game_is_recorded_with_no_ruling() {
 #[actix_web::test]
 async fn a_fair_play_officers_entry_is_a_proposal_the_chief_arbiter_confirms() {
     let db = TestDb::new().await;
-    let app = test::init_service(arbiter::startup::app(db.state())).await;
+    let api = api(&db).await;
     let chief = fair_play_token(&db, FairPlayRole::ChiefArbiter, None).await;
+    let as_chief = api.with_token(&chief);
     let fpo = fair_play_token(&db, FairPlayRole::Fpo, None).await;
-    let game = create_game(&app, &db).await;
-    let (status, proposed) =
-        post_fair_play(&app, &fpo, game, record(Some("white"), phone_on_person())).await;
-    assert_eq!(status, 201, "{proposed}");
+    let as_fpo = api.with_token(&fpo);
+    let game = api.create_standard_game().await;
+    let proposed = as_fpo
+        .record_fair_play(game, &record(Some("white"), phone_on_person()))
+        .await
+        .expect(201);
     assert_eq!(proposed["payload"]["proposal"], true);
     assert!(proposed["payload"].get("ruling").is_none(), "{proposed}");
     assert_eq!(proposed["events"].as_array().map(Vec::len), Some(1));
@@ -478,17 +423,9 @@ async fn a_fair_play_officers_entry_is_a_proposal_the_chief_arbiter_confirms() {
         None,
         json!({"type": "proposal_confirmed", "proposal_seq": proposal_seq}),
     );
-    let reply = send(
-        &app,
-        test::TestRequest::post()
-            .uri(&format!("/v1/games/{game}/fair-play"))
-            .insert_header(bearer(&fpo))
-            .set_json(confirm.clone()),
-    )
-    .await;
+    let reply = as_fpo.record_fair_play(game, &confirm.clone()).await;
     assert_problem(&reply, 403, "forbidden");
-    let (status, confirmed) = post_fair_play(&app, &chief, game, confirm).await;
-    assert_eq!(status, 201, "{confirmed}");
+    let confirmed = as_chief.record_fair_play(game, &confirm).await.expect(201);
     assert_eq!(confirmed["payload"]["ruling"]["outcome"], "loss");
     assert_eq!(confirmed["events"][1]["event"]["result"], "0-1");
 }
@@ -497,9 +434,10 @@ async fn a_fair_play_officers_entry_is_a_proposal_the_chief_arbiter_confirms() {
 async fn evidence_declared_with_a_wrong_sha256_is_refused_naming_the_field_and_nothing_is_stored() {
     use base64::Engine;
     let db = TestDb::new().await;
-    let app = test::init_service(arbiter::startup::app(db.state())).await;
+    let api = api(&db).await;
     let chief = fair_play_token(&db, FairPlayRole::ChiefArbiter, None).await;
-    let game = create_game(&app, &db).await;
+    let as_chief = api.with_token(&chief);
+    let game = api.create_standard_game().await;
     let photo = b"\x89PNG the phone under the table".to_vec();
     let right = hex::encode(<sha2::Sha256 as sha2::Digest>::digest(&photo));
     let wrong = hex::encode(<sha2::Sha256 as sha2::Digest>::digest(b"another file"));
@@ -512,8 +450,10 @@ async fn evidence_declared_with_a_wrong_sha256_is_refused_naming_the_field_and_n
                    "content_base64": base64::engine::general_purpose::STANDARD.encode(&photo)}),
         )
     };
-    let (status, refused) = post_fair_play(&app, &chief, game, evidence(&wrong)).await;
-    assert_eq!(status, 422, "{refused}");
+    let refused = as_chief
+        .record_fair_play(game, &evidence(&wrong))
+        .await
+        .expect(422);
     assert_eq!(refused["field"], "record.fact.sha256", "{refused}");
     assert!(
         refused["detail"]
@@ -528,8 +468,10 @@ async fn evidence_declared_with_a_wrong_sha256_is_refused_naming_the_field_and_n
         .expect("count files");
     assert_eq!(files, 0, "no file stored");
     // The right hash, in capitals as some tools print it, is taken.
-    let (status, added) = post_fair_play(&app, &chief, game, evidence(&right.to_uppercase())).await;
-    assert_eq!(status, 201, "{added}");
+    let added = as_chief
+        .record_fair_play(game, &evidence(&right.to_uppercase()))
+        .await
+        .expect(201);
     assert_eq!(added["payload"]["record"]["fact"]["sha256"], right);
 }
 
@@ -538,24 +480,24 @@ async fn a_stored_evidence_file_downloads_for_the_fair_play_roles_only_and_each_
 {
     use base64::Engine;
     let db = TestDb::new().await;
-    let app = test::init_service(arbiter::startup::app(db.state())).await;
+    let api = api(&db).await;
     let chief = fair_play_token(&db, FairPlayRole::ChiefArbiter, None).await;
+    let as_chief = api.with_token(&chief);
     let fpo = fair_play_token(&db, FairPlayRole::Fpo, None).await;
-    let game = create_game(&app, &db).await;
+    let game = api.create_standard_game().await;
     let photo = b"\x89PNG\r\n\x1a\n the seized phone".to_vec();
-    let (status, added) = post_fair_play(
-        &app,
-        &chief,
-        game,
-        record(
-            Some("white"),
-            json!({"type": "evidence_added", "kind": "photo", "file_name": "seized phone.png",
+    let added = as_chief
+        .record_fair_play(
+            game,
+            &record(
+                Some("white"),
+                json!({"type": "evidence_added", "kind": "photo", "file_name": "seized phone.png",
                    "media_type": "image/png",
                    "content_base64": base64::engine::general_purpose::STANDARD.encode(&photo)}),
-        ),
-    )
-    .await;
-    assert_eq!(status, 201, "{added}");
+            ),
+        )
+        .await
+        .expect(201);
     let seq = added["seq"].as_u64().expect("a seq");
     let download = |token: &str| {
         test::TestRequest::get()
@@ -563,7 +505,7 @@ async fn a_stored_evidence_file_downloads_for_the_fair_play_roles_only_and_each_
             .insert_header(bearer(token))
     };
     for token in [&chief, &fpo] {
-        let response = test::call_service(&app, download(token).to_request()).await;
+        let response = api.call(download(token)).await;
         assert_eq!(response.status(), 200);
         let header = |name: &str| {
             response
@@ -588,74 +530,62 @@ async fn a_stored_evidence_file_downloads_for_the_fair_play_roles_only_and_each_
     }
     // Anyone else is told the route does not exist, as for every fair-play route.
     for token in [&db.arbiter, &db.appeals, &db.reader, &db.admin] {
-        assert_problem(&send(&app, download(token)).await, 404, "no_such_route");
+        api.with_token(token)
+            .fair_play_evidence(game, seq)
+            .await
+            .problem(404, "no_such_route");
     }
     // The back office's desk links the file, and the link downloads it for the fair-play
     // roles only.
     let office = format!("/office/fair-play/games/{game}/evidence/{seq}");
-    let chief_session = crate::office::signed_in(&app, &chief).await;
-    let desk = test::call_service(
-        &app,
-        test::TestRequest::get()
-            .uri(&format!("/office/fair-play/games/{game}"))
-            .insert_header(("Cookie", chief_session.clone()))
-            .to_request(),
-    )
-    .await;
+    let chief_session = crate::office::signed_in(&api, &chief).await;
+    let desk = api
+        .call(
+            test::TestRequest::get()
+                .uri(&format!("/office/fair-play/games/{game}"))
+                .insert_header(("Cookie", chief_session.clone())),
+        )
+        .await;
     let desk = String::from_utf8(test::read_body(desk).await.to_vec()).expect("utf-8");
     assert!(desk.contains(&office), "the desk links the file");
-    let response = test::call_service(
-        &app,
-        test::TestRequest::get()
-            .uri(&office)
-            .insert_header(("Cookie", chief_session))
-            .to_request(),
-    )
-    .await;
+    let response = api
+        .call(
+            test::TestRequest::get()
+                .uri(&office)
+                .insert_header(("Cookie", chief_session)),
+        )
+        .await;
     assert_eq!(response.status(), 200);
     assert_eq!(test::read_body(response).await.as_ref(), photo.as_slice());
-    let arbiter_session = crate::office::signed_in(&app, &db.arbiter).await;
-    let response = test::call_service(
-        &app,
-        test::TestRequest::get()
-            .uri(&office)
-            .insert_header(("Cookie", arbiter_session))
-            .to_request(),
-    )
-    .await;
+    let arbiter_session = crate::office::signed_in(&api, &db.arbiter).await;
+    let response = api
+        .call(
+            test::TestRequest::get()
+                .uri(&office)
+                .insert_header(("Cookie", arbiter_session)),
+        )
+        .await;
     assert_eq!(
         response.status(),
         404,
         "no file for an arbiter without the capability"
     );
     // No file behind a record that is no evidence.
-    let (_, note) = post_fair_play(
-        &app,
-        &chief,
-        game,
-        record(None, json!({"type": "fair_play_note", "text": NOTE})),
-    )
-    .await;
+    let note = as_chief
+        .record_fair_play(
+            game,
+            &record(None, json!({"type": "fair_play_note", "text": NOTE})),
+        )
+        .await
+        .body;
     let note_seq = note["seq"].as_u64().expect("a seq");
     assert_problem(
-        &send(
-            &app,
-            test::TestRequest::get()
-                .uri(&format!("/v1/games/{game}/fair-play/{note_seq}/evidence"))
-                .insert_header(bearer(&chief)),
-        )
-        .await,
+        &as_chief.fair_play_evidence(game, note_seq).await,
         404,
         "no_such_route",
     );
     // Both downloads are in the access log, by whom.
-    let (_, access, _) = send(
-        &app,
-        test::TestRequest::get()
-            .uri(&format!("/v1/games/{game}/fair-play/access"))
-            .insert_header(bearer(&chief)),
-    )
-    .await;
+    let access = as_chief.fair_play_access(game).await.body;
     let downloads: Vec<&Value> = access["items"]
         .as_array()
         .expect("items")
@@ -675,23 +605,23 @@ async fn a_stored_evidence_file_downloads_for_the_fair_play_roles_only_and_each_
 async fn a_tampered_evidence_file_fails_the_audit_naming_the_event() {
     use base64::Engine;
     let db = TestDb::new().await;
-    let app = test::init_service(arbiter::startup::app(db.state())).await;
+    let api = api(&db).await;
     let chief = fair_play_token(&db, FairPlayRole::ChiefArbiter, None).await;
-    let game = create_game(&app, &db).await;
+    let as_chief = api.with_token(&chief);
+    let game = api.create_standard_game().await;
     let photo = b"\x89PNG a photo of the phone in the toilet".to_vec();
-    let (status, added) = post_fair_play(
-        &app,
-        &chief,
-        game,
-        record(
-            Some("black"),
-            json!({"type": "evidence_added", "kind": "photo", "file_name": "phone.png",
+    let added = as_chief
+        .record_fair_play(
+            game,
+            &record(
+                Some("black"),
+                json!({"type": "evidence_added", "kind": "photo", "file_name": "phone.png",
                    "media_type": "image/png",
                    "content_base64": base64::engine::general_purpose::STANDARD.encode(&photo)}),
-        ),
-    )
-    .await;
-    assert_eq!(status, 201, "{added}");
+            ),
+        )
+        .await
+        .expect(201);
     let seq = added["seq"].as_u64().expect("a seq");
     let fact = &added["payload"]["record"]["fact"];
     assert_eq!(fact["size"], photo.len());
@@ -703,13 +633,7 @@ async fn a_tampered_evidence_file_fails_the_audit_naming_the_event() {
         fact.get("content_base64").is_none(),
         "the file is kept apart"
     );
-    let audit_path = format!("/v1/games/{game}/fair-play/audit");
-    let get = |path: &str| {
-        test::TestRequest::get()
-            .uri(path)
-            .insert_header(bearer(&chief))
-    };
-    let (_, audit, _) = send(&app, get(&audit_path)).await;
+    let audit = as_chief.audit_fair_play(game).await.body;
     assert_eq!(audit["intact"], true, "{audit}");
     // Someone with the database's owner rights alters the file.
     for statement in [
@@ -722,7 +646,7 @@ async fn a_tampered_evidence_file_fails_the_audit_naming_the_event() {
             .await
             .expect(statement);
     }
-    let (_, audit, _) = send(&app, get(&audit_path)).await;
+    let audit = as_chief.audit_fair_play(game).await.body;
     assert_eq!(audit["intact"], false, "{audit}");
     assert_eq!(audit["faults"][0]["seq"], seq, "{audit}");
     assert!(
@@ -733,7 +657,7 @@ async fn a_tampered_evidence_file_fails_the_audit_naming_the_event() {
     );
     // The public audit: the chain verifies, the sealed data of that event does not, and
     // nothing of its content is named.
-    let (_, public, _) = send(&app, db.get().uri(&format!("/v1/games/{game}/audit"))).await;
+    let public = api.audit(game).await.body;
     assert_eq!(public["chain"]["intact"], true, "{public}");
     assert_eq!(public["verdict"], "tampered", "{public}");
     assert_eq!(public["sealed"]["faults"][0]["seq"], seq, "{public}");
@@ -743,16 +667,17 @@ async fn a_tampered_evidence_file_fails_the_audit_naming_the_event() {
 #[actix_web::test]
 async fn an_altered_sealed_payload_fails_the_fair_play_audit_but_the_public_chain_still_verifies() {
     let db = TestDb::new().await;
-    let app = test::init_service(arbiter::startup::app(db.state())).await;
+    let api = api(&db).await;
     let chief = fair_play_token(&db, FairPlayRole::ChiefArbiter, None).await;
-    let game = create_game(&app, &db).await;
-    let (_, stored) = post_fair_play(
-        &app,
-        &chief,
-        game,
-        record(None, json!({"type": "fair_play_note", "text": NOTE})),
-    )
-    .await;
+    let as_chief = api.with_token(&chief);
+    let game = api.create_standard_game().await;
+    let stored = as_chief
+        .record_fair_play(
+            game,
+            &record(None, json!({"type": "fair_play_note", "text": NOTE})),
+        )
+        .await
+        .body;
     for statement in [
         "ALTER TABLE fair_play_payloads DISABLE TRIGGER fair_play_payloads_refuse_change",
         "UPDATE fair_play_payloads SET payload = jsonb_set(payload, '{record,fact,text}', '\"nothing to see\"')",
@@ -763,13 +688,7 @@ async fn an_altered_sealed_payload_fails_the_fair_play_audit_but_the_public_chai
             .await
             .expect(statement);
     }
-    let (_, audit, _) = send(
-        &app,
-        test::TestRequest::get()
-            .uri(&format!("/v1/games/{game}/fair-play/audit"))
-            .insert_header(bearer(&chief)),
-    )
-    .await;
+    let audit = as_chief.audit_fair_play(game).await.body;
     assert_eq!(audit["intact"], false, "{audit}");
     assert_eq!(audit["faults"][0]["seq"], stored["seq"]);
     assert!(
@@ -778,7 +697,7 @@ async fn an_altered_sealed_payload_fails_the_fair_play_audit_but_the_public_chai
             .is_some_and(|r| r.contains("fair_play_note") && r.contains("altered")),
         "{audit}"
     );
-    let (_, public, _) = send(&app, db.get().uri(&format!("/v1/games/{game}/audit"))).await;
+    let public = api.audit(game).await.body;
     assert_eq!(public["chain"]["intact"], true, "{public}");
     assert_eq!(public["verdict"], "tampered", "{public}");
     assert_eq!(
@@ -791,20 +710,16 @@ async fn an_altered_sealed_payload_fails_the_fair_play_audit_but_the_public_chai
 #[actix_web::test]
 async fn the_report_lists_all_events_with_its_deadline_and_prints_for_the_fair_play_roles_only() {
     let db = TestDb::new().await;
-    let app = test::init_service(arbiter::startup::app(db.state())).await;
+    let api = api(&db).await;
     let chief = fair_play_token(&db, FairPlayRole::ChiefArbiter, None).await;
+    let as_chief = api.with_token(&chief);
     // Given a tournament that ended on 5 January 2020, whose report is due 7 days later.
-    let (status, tournament, _) = send(
-        &app,
-        db.post().uri("/v1/tournaments").set_json(json!({
+    let tournament = api.create_tournament(&json!({
             "name": "Test Open 2026", "starts_on": "2020-01-01", "ends_on": "2020-01-05",
             "time_control": {"kind": "standard", "base_ms": 5_400_000, "increment_ms": 30_000},
             "regulations": {"fair_play_report_days": 7,
                             "electronic_devices": {"bags_allowed": true, "lesser_penalty": "warning"}}
-        })),
-    )
-    .await;
-    assert_eq!(status, 201, "{tournament}");
+        })).await.expect(201);
     let tournament_id = tournament["tournament_id"]
         .as_str()
         .expect("an id")
@@ -812,8 +727,7 @@ async fn the_report_lists_all_events_with_its_deadline_and_prints_for_the_fair_p
     // A game of it, governed by the same regulations (fixed in its game_created).
     let mut settings = crate::support::standard_game();
     settings["regulations"] = tournament["regulations"].clone();
-    let (status, created, _) = send(&app, db.post().uri("/v1/games").set_json(settings)).await;
-    assert_eq!(status, 201, "{created}");
+    let created = api.create_game(&settings).await.expect(201);
     let game: Uuid = created["game"]["game_id"]
         .as_str()
         .and_then(|id| id.parse().ok())
@@ -841,18 +755,12 @@ async fn the_report_lists_all_events_with_its_deadline_and_prints_for_the_fair_p
             json!({"type": "referred_to_fpl", "reason": "the complaint's facts"}),
         ),
     ] {
-        let (status, body) = post_fair_play(&app, &chief, game, record(player, fact)).await;
-        assert_eq!(status, 201, "{body}");
+        as_chief
+            .record_fair_play(game, &record(player, fact))
+            .await
+            .expect(201);
     }
-    let path = format!("/v1/tournaments/{tournament_id}/fair-play-report");
-    let (status, report, _) = send(
-        &app,
-        test::TestRequest::get()
-            .uri(&path)
-            .insert_header(bearer(&chief)),
-    )
-    .await;
-    assert_eq!(status, 200, "{report}");
+    let report = as_chief.fair_play_report(&tournament_id).await.expect(200);
     assert_eq!(report["deadline"], "2020-01-12");
     assert_eq!(report["status"], "overdue");
     assert_eq!(report["fair_play_rules"], "Fair-Play Rules or Guidelines");
@@ -883,23 +791,19 @@ async fn the_report_lists_all_events_with_its_deadline_and_prints_for_the_fair_p
     assert_eq!(report["referrals"].as_array().map(Vec::len), Some(1));
     // Others do not see it, nor its page.
     for token in [&db.reader, &db.arbiter, &db.admin] {
-        let reply = send(
-            &app,
-            test::TestRequest::get()
-                .uri(&path)
-                .insert_header(bearer(token)),
-        )
-        .await;
-        assert_problem(&reply, 404, "no_such_route");
+        api.with_token(token)
+            .fair_play_report(&tournament_id)
+            .await
+            .problem(404, "no_such_route");
     }
     let page = format!("/office/fair-play?event={}", "Test%20Open%202026");
-    let arbiter_session = crate::office::signed_in(&app, &db.arbiter).await;
-    let hidden = crate::office::page_text(&app, &page, &arbiter_session).await;
+    let arbiter_session = crate::office::signed_in(&api, &db.arbiter).await;
+    let hidden = crate::office::page_text(&api, &page, &arbiter_session).await;
     assert!(!hidden.contains("Zebra-7731"), "{hidden}");
     assert!(!hidden.contains("Fair-play report"), "{hidden}");
     // The chief arbiter's printable page: the deadline, the complaint as FIDE's form.
-    let chief_session = crate::office::signed_in(&app, &chief).await;
-    let printed = crate::office::page_text(&app, &page, &chief_session).await;
+    let chief_session = crate::office::signed_in(&api, &chief).await;
+    let printed = crate::office::page_text(&api, &page, &chief_session).await;
     for expected in [
         "Fair-play report",
         "OVERDUE since 2020-01-12",
@@ -930,25 +834,19 @@ async fn the_report_lists_all_events_with_its_deadline_and_prints_for_the_fair_p
     );
     // Only the chief arbiter's round floor shows it overdue.
     let floor = "/office/floor?event=Test%20Open%202026&round=1";
-    let chief_floor = crate::office::page_text(&app, floor, &chief_session).await;
+    let chief_floor = crate::office::page_text(&api, floor, &chief_session).await;
     assert!(
         chief_floor.contains("Fair-play report overdue since 2020-01-12"),
         "{chief_floor}"
     );
-    let arbiter_floor = crate::office::page_text(&app, floor, &arbiter_session).await;
+    let arbiter_floor = crate::office::page_text(&api, floor, &arbiter_session).await;
     assert!(arbiter_floor.contains("round 1"), "{arbiter_floor}");
     assert!(
         !arbiter_floor.contains("Fair-play report"),
         "{arbiter_floor}"
     );
     // Each event the report holds was logged as read.
-    let (_, access, _) = send(
-        &app,
-        test::TestRequest::get()
-            .uri(&format!("/v1/games/{game}/fair-play/access"))
-            .insert_header(bearer(&chief)),
-    )
-    .await;
+    let access = as_chief.fair_play_access(game).await.body;
     let reads = access["items"].as_array().expect("a list");
     assert_eq!(
         reads.iter().filter(|r| r["what"] == "report").count(),
@@ -960,12 +858,10 @@ async fn the_report_lists_all_events_with_its_deadline_and_prints_for_the_fair_p
 #[actix_web::test]
 async fn an_arbiter_records_a_device_an_inspection_and_a_complaint_at_the_fair_play_desk() {
     let db = TestDb::new().await;
-    let app = test::init_service(arbiter::startup::app(db.state())).await;
+    let api = api(&db).await;
     let chief = fair_play_token(&db, FairPlayRole::ChiefArbiter, None).await;
-    let game = create_game(&app, &db).await;
-    append(
-        &app,
-        &db,
+    let game = api.create_standard_game().await;
+    api.append_events(
         game,
         1,
         json!([{"type": "move", "by": "white", "san": "e4"}]),
@@ -973,11 +869,11 @@ async fn an_arbiter_records_a_device_an_inspection_and_a_complaint_at_the_fair_p
     .await;
     let desk = format!("/office/fair-play/games/{game}");
     // An arbiter without the capability finds no such page.
-    let arbiter_session = crate::office::signed_in(&app, &db.arbiter).await;
-    let hidden = crate::office::page_text(&app, &desk, &arbiter_session).await;
+    let arbiter_session = crate::office::signed_in(&api, &db.arbiter).await;
+    let hidden = crate::office::page_text(&api, &desk, &arbiter_session).await;
     assert!(!hidden.contains("Fair-play desk"), "{hidden}");
-    let cookie = crate::office::signed_in(&app, &chief).await;
-    let page = crate::office::page_text(&app, &desk, &cookie).await;
+    let cookie = crate::office::signed_in(&api, &chief).await;
+    let page = crate::office::page_text(&api, &desk, &cookie).await;
     assert!(page.contains("Fair-play desk"), "{page}");
     let at = page.find("name=\"csrf\" value=\"").expect("a form's token") + 19;
     let csrf = page[at..at + page[at..].find('"').expect("end")].to_string();
@@ -989,7 +885,6 @@ async fn an_arbiter_records_a_device_an_inspection_and_a_complaint_at_the_fair_p
             .insert_header(("Cookie", cookie.clone()))
             .insert_header(("Origin", "http://localhost:8080"))
             .set_form(form)
-            .to_request()
     };
     for fields in [
         vec![
@@ -1022,48 +917,46 @@ async fn an_arbiter_records_a_device_an_inspection_and_a_complaint_at_the_fair_p
             ("seized", "true"),
         ],
     ] {
-        let response = test::call_service(&app, post(fields)).await;
+        let response = api.call(post(fields)).await;
         assert_eq!(response.status().as_u16(), 303);
     }
     // An inspection done with no inspector is refused, naming the field.
-    let response = test::call_service(
-        &app,
-        post(vec![
+    let response = api
+        .call(post(vec![
             ("type", "inspection_done"),
             ("player", "black"),
             ("request_seq", "3"),
             ("same_gender_confirmed", "true"),
             ("private_room", "true"),
             ("outcome", "a phone"),
-        ]),
-    )
-    .await;
+        ]))
+        .await;
     assert_eq!(response.status().as_u16(), 303);
-    let page = crate::office::page_text(&app, &desk, &cookie).await;
+    let page = crate::office::page_text(&api, &desk, &cookie).await;
     assert!(
         page.contains("Nothing was stored: record.fact.inspector"),
         "{page}"
     );
-    let page = crate::office::page_text(&app, &desk, &cookie).await;
+    let page = crate::office::page_text(&api, &desk, &cookie).await;
     assert!(page.contains(NOTE), "{page}");
     assert!(page.contains("11.3.2, 11.3.2.2"), "the ruling: {page}");
     assert!(
         page.contains("The arbiter chose expulsion from the competition (12.9.9): refused twice"),
         "{page}"
     );
-    let (_, summary, _) = send(&app, db.get().uri(&format!("/v1/games/{game}"))).await;
+    let summary = api.game(game).await.body;
     assert_eq!(summary["game"]["result"], "1-0", "{summary}");
 }
 
 #[actix_web::test]
 async fn a_fair_play_desk_form_sent_twice_is_stored_once() {
     let db = TestDb::new().await;
-    let app = test::init_service(arbiter::startup::app(db.state())).await;
+    let api = api(&db).await;
     let chief = fair_play_token(&db, FairPlayRole::ChiefArbiter, None).await;
-    let game = create_game(&app, &db).await;
+    let game = api.create_standard_game().await;
     let desk = format!("/office/fair-play/games/{game}");
-    let cookie = crate::office::signed_in(&app, &chief).await;
-    let page = crate::office::page_text(&app, &desk, &cookie).await;
+    let cookie = crate::office::signed_in(&api, &chief).await;
+    let page = crate::office::page_text(&api, &desk, &cookie).await;
     let at = page.find("name=\"csrf\" value=\"").expect("a form's token") + 19;
     let csrf = page[at..at + page[at..].find('"').expect("end")].to_string();
     // One form at a time, chosen from a row of actions above it (links, no script needed):
@@ -1100,7 +993,7 @@ async fn a_fair_play_desk_form_sent_twice_is_stored_once() {
         "checks",
         "fair_play_note",
     ] {
-        let shown = crate::office::page_text(&app, &format!("{desk}?form={form}"), &cookie).await;
+        let shown = crate::office::page_text(&api, &format!("{desk}?form={form}"), &cookie).await;
         assert!(
             shown.contains("aria-current=\"page\"")
                 && !shown.contains("name=\"type\" value=\"device_found\""),
@@ -1112,7 +1005,7 @@ async fn a_fair_play_desk_form_sent_twice_is_stored_once() {
     let distinct: std::collections::HashSet<&String> = ids.iter().collect();
     assert_eq!(distinct.len(), ids.len(), "no two forms share an id");
     let note_page =
-        crate::office::page_text(&app, &format!("{desk}?form=fair_play_note"), &cookie).await;
+        crate::office::page_text(&api, &format!("{desk}?form=fair_play_note"), &cookie).await;
     let event_id = id_of(&note_page)[0].clone();
     let before = db.event_count().await;
     let post = || {
@@ -1126,14 +1019,13 @@ async fn a_fair_play_desk_form_sent_twice_is_stored_once() {
                 ("type", "fair_play_note"),
                 ("text", NOTE),
             ])
-            .to_request()
     };
     for _ in 0..2 {
-        let response = test::call_service(&app, post()).await;
+        let response = api.call(post()).await;
         assert_eq!(response.status().as_u16(), 303);
     }
     assert_eq!(db.event_count().await, before + 1, "stored once");
-    let page = crate::office::page_text(&app, &desk, &cookie).await;
+    let page = crate::office::page_text(&api, &desk, &cookie).await;
     assert!(
         page.contains("this form was stored already, as event 2"),
         "{page}"
@@ -1152,48 +1044,32 @@ async fn a_fair_play_desk_form_sent_twice_is_stored_once() {
 #[actix_web::test]
 async fn an_admin_gives_a_token_the_fair_play_capability_and_a_rotation_keeps_it() {
     let db = TestDb::new().await;
-    let app = test::init_service(arbiter::startup::app(db.state())).await;
-    let game = create_game(&app, &db).await;
-    let (status, created, _) = send(
-        &app,
-        test::TestRequest::post()
-            .uri("/v1/tokens")
-            .insert_header(bearer(&db.admin))
-            .set_json(json!({"name": "Fair-play arbiter", "role": "arbiter",
-                             "fair_play_role": "fair_play_arbiter"})),
-    )
-    .await;
-    assert_eq!(status, 201, "{created}");
+    let api = api(&db).await;
+    let game = api.create_standard_game().await;
+    let as_admin = api.with_token(&db.admin);
+    let created = as_admin
+        .create_token(&json!({"name": "Fair-play arbiter", "role": "arbiter",
+                              "fair_play_role": "fair_play_arbiter"}))
+        .await
+        .expect(201);
     assert_eq!(created["info"]["fair_play_role"], "fair_play_arbiter");
     let token = created["token"].as_str().expect("a token").to_string();
-    let (status, _) = post_fair_play(
-        &app,
-        &token,
-        game,
-        record(None, json!({"type": "fair_play_note", "text": NOTE})),
-    )
-    .await;
-    assert_eq!(status, 201);
+    api.with_token(&token)
+        .record_fair_play(
+            game,
+            &record(None, json!({"type": "fair_play_note", "text": NOTE})),
+        )
+        .await
+        .expect(201);
     let id = created["info"]["token_id"].as_str().expect("an id");
-    let (status, rotated, _) = send(
-        &app,
-        test::TestRequest::post()
-            .uri(&format!("/v1/tokens/{id}/rotate"))
-            .insert_header(bearer(&db.admin))
-            .set_json(json!({})),
-    )
-    .await;
-    assert_eq!(status, 201, "{rotated}");
+    let rotated = as_admin.rotate_token(id, &json!({})).await.expect(201);
     assert_eq!(rotated["info"]["fair_play_role"], "fair_play_arbiter");
     let new_token = rotated["token"].as_str().expect("a token");
-    let (status, list, _) = send(
-        &app,
-        test::TestRequest::get()
-            .uri(&format!("/v1/games/{game}/fair-play"))
-            .insert_header(bearer(new_token)),
-    )
-    .await;
-    assert_eq!(status, 200, "{list}");
+    let list = api
+        .with_token(new_token)
+        .list_fair_play(game)
+        .await
+        .expect(200);
     assert_eq!(
         list["items"][0]["payload"]["recorded_as"],
         "fair_play_arbiter"
@@ -1203,135 +1079,115 @@ async fn an_admin_gives_a_token_the_fair_play_capability_and_a_rotation_keeps_it
 #[actix_web::test]
 async fn an_upheld_appeal_against_a_device_loss_resumes_the_game_and_the_audit_reproduces_it() {
     let db = TestDb::new().await;
-    let app = test::init_service(arbiter::startup::app(db.state())).await;
+    let api = api(&db).await;
     let chief = fair_play_token(&db, FairPlayRole::ChiefArbiter, None).await;
-    let game = create_game(&app, &db).await;
-    let (status, body) = append(
-        &app,
-        &db,
+    let as_chief = api.with_token(&chief);
+    let game = api.create_standard_game().await;
+    api.append_events(
         game,
         1,
         json!([{"type": "move", "by": "white", "san": "d4"},
                {"type": "move", "by": "black", "san": "d5"}]),
     )
-    .await;
-    assert_eq!(status, 201, "{body}");
-    let (_, before, _) = send(&app, db.get().uri(&format!("/v1/games/{game}"))).await;
+    .await
+    .expect(201);
+    let before = api.game(game).await.body;
     // A phone rings in White's pocket: White loses (11.3.2.2).
-    let (status, found) =
-        post_fair_play(&app, &chief, game, record(Some("white"), phone_on_person())).await;
-    assert_eq!(status, 201, "{found}");
+    let found = as_chief
+        .record_fair_play(game, &record(Some("white"), phone_on_person()))
+        .await
+        .expect(201);
     let found_seq = found["seq"].as_u64().expect("a seq");
     let ended_seq = found["events"][1]["seq"].as_u64().expect("the game_ended");
     // The device was an approved medical device: the committee annuls the loss.
-    let (status, lodged) = crate::appeals::append_as(
-        &app,
-        &db.appeals,
-        game,
-        ended_seq,
-        json!([{"type": "appeal_lodged", "by": "white", "against_seq": ended_seq,
+    api.with_token(&db.appeals)
+        .append_events(
+            game,
+            ended_seq,
+            json!([{"type": "appeal_lodged", "by": "white", "against_seq": ended_seq,
                 "grounds": "the device is an approved insulin pump"}]),
-    )
-    .await;
-    assert_eq!(status, 201, "{lodged}");
-    let (status, decided) = crate::appeals::append_as(
-        &app,
-        &db.appeals,
-        game,
-        ended_seq + 1,
-        json!([{"type": "appeal_decided", "against_seq": ended_seq, "upheld": true,
+        )
+        .await
+        .expect(201);
+    let decided = api
+        .with_token(&db.appeals)
+        .append_events(
+            game,
+            ended_seq + 1,
+            json!([{"type": "appeal_decided", "against_seq": ended_seq, "upheld": true,
                 "resume": {"white_ms": 5_000_000, "black_ms": 5_100_000},
                 "reason": "an approved medical device is no forbidden device"}]),
-    )
-    .await;
-    assert_eq!(status, 201, "{decided}");
+        )
+        .await
+        .expect(201);
     assert_eq!(
         decided["events"][1]["event"]["annulled"],
         json!([found_seq, ended_seq]),
         "{decided}"
     );
-    let (_, after, _) = send(&app, db.get().uri(&format!("/v1/games/{game}"))).await;
+    let after = api.game(game).await.body;
     assert_eq!(after["state"]["status"], "in_progress", "{after}");
     assert_eq!(after["state"]["fen"], before["state"]["fen"]);
     assert_eq!(after["state"]["clocks"]["white_ms"], 5_000_000);
     assert_eq!(after["state"]["clocks"]["black_ms"], 5_100_000);
     // Play resumes and is recorded like any other.
     let last = decided["last_seq"].as_u64().expect("last_seq");
-    let (status, body) = append(
-        &app,
-        &db,
+    api.append_events(
         game,
         last,
         json!([{"type": "move", "by": "white", "san": "c4"},
                {"type": "move", "by": "black", "san": "e6"}]),
     )
-    .await;
-    assert_eq!(status, 201, "{body}");
-    let (_, audit, _) = send(&app, db.get().uri(&format!("/v1/games/{game}/audit"))).await;
+    .await
+    .expect(201);
+    let audit = api.audit(game).await.body;
     assert_eq!(audit["verdict"], "reproduced", "{audit}");
     // The committee still reads the fair-play event its appeal cited.
-    let (status, cited, _) = send(
-        &app,
-        test::TestRequest::get()
-            .uri(&format!("/v1/games/{game}/fair-play/{found_seq}"))
-            .insert_header(bearer(&db.appeals)),
-    )
-    .await;
-    assert_eq!(status, 200, "{cited}");
+    api.with_token(&db.appeals)
+        .read_fair_play(game, found_seq)
+        .await
+        .expect(200);
 }
 
 /// The PGN at `uri` read with `token`, as text.
-async fn pgn_text<S, B>(app: &S, token: &str, uri: &str) -> String
-where
-    S: actix_web::dev::Service<
-            actix_http::Request,
-            Response = actix_web::dev::ServiceResponse<B>,
-            Error = actix_web::Error,
-        >,
-    B: actix_web::body::MessageBody,
-{
-    let response = test::call_service(
-        app,
-        test::TestRequest::get()
-            .uri(uri)
-            .insert_header(bearer(token))
-            .to_request(),
-    )
-    .await;
-    assert_eq!(response.status(), 200, "{uri}");
-    String::from_utf8(test::read_body(response).await.to_vec()).expect("utf-8")
+async fn pgn_text(api: &Api<'_>, token: &str, uri: &str) -> String {
+    let reply = api
+        .with_token(token)
+        .send_for_text(test::TestRequest::get().uri(uri))
+        .await;
+    assert_eq!(reply.status, 200, "{uri}");
+    reply.text
 }
 
 #[actix_web::test]
 async fn the_pgns_of_a_running_game_show_a_measures_effect_on_the_clock_and_its_article_once_the_game_has_ended()
  {
     let db = TestDb::new().await;
-    let app = test::init_service(arbiter::startup::app(db.state())).await;
+    let api = api(&db).await;
     let chief = fair_play_token(&db, FairPlayRole::ChiefArbiter, None).await;
+    let as_chief = api.with_token(&chief);
     // The regulations: a device on the person costs two minutes to the opponent's benefit
     // (11.3.2.2 with 12.9.2) instead of the loss.
     let mut settings = crate::support::standard_game();
     settings["regulations"] = json!({"electronic_devices": {
         "lesser_penalty": "opponent_time_increased", "lesser_penalty_ms": 120_000}});
-    let (status, created, _) = send(&app, db.post().uri("/v1/games").set_json(settings)).await;
-    assert_eq!(status, 201, "{created}");
+    let created = api.create_game(&settings).await.expect(201);
     let game: Uuid = created["game"]["game_id"]
         .as_str()
         .and_then(|id| id.parse().ok())
         .expect("a game id");
-    let (status, body) = append(
-        &app,
-        &db,
+    api.append_events(
         game,
         1,
         json!([{"type": "move", "by": "white", "san": "e4"},
                {"type": "move", "by": "black", "san": "e5"}]),
     )
-    .await;
-    assert_eq!(status, 201, "{body}");
-    let (status, found) =
-        post_fair_play(&app, &chief, game, record(Some("white"), phone_on_person())).await;
-    assert_eq!(status, 201, "{found}");
+    .await
+    .expect(201);
+    let found = as_chief
+        .record_fair_play(game, &record(Some("white"), phone_on_person()))
+        .await
+        .expect(201);
     assert_eq!(
         found["events"][1]["event"]["type"], "penalty_applied",
         "{found}"
@@ -1341,7 +1197,7 @@ async fn the_pgns_of_a_running_game_show_a_measures_effect_on_the_clock_and_its_
     let round_pgn = "/v1/rounds/pgn?event=Test%20Open%202026&round=1";
     let public_pgn = "/v1/broadcast/rounds/pgn?event=Test%20Open%202026&round=1";
     for uri in [game_pgn.as_str(), round_pgn, public_pgn] {
-        let text = pgn_text(&app, &db.reader, uri).await;
+        let text = pgn_text(&api, &db.reader, uri).await;
         assert!(
             !text.contains("12.9"),
             "no article while the game runs at {uri}: {text}"
@@ -1352,7 +1208,7 @@ async fn the_pgns_of_a_running_game_show_a_measures_effect_on_the_clock_and_its_
         );
     }
     for uri in [game_pgn.as_str(), round_pgn] {
-        let text = pgn_text(&app, &db.reader, uri).await;
+        let text = pgn_text(&api, &db.reader, uri).await;
         assert!(
             text.contains("120 s added to black's clock}"),
             "the effect on the clock at {uri}: {text}"
@@ -1360,17 +1216,11 @@ async fn the_pgns_of_a_running_game_show_a_measures_effect_on_the_clock_and_its_
     }
     // The game ends: the article appears.
     let last = found["events"][1]["seq"].as_u64().expect("a seq");
-    let (status, body) = append(
-        &app,
-        &db,
-        game,
-        last,
-        json!([{"type": "resign", "by": "white"}]),
-    )
-    .await;
-    assert_eq!(status, 201, "{body}");
+    api.append_events(game, last, json!([{"type": "resign", "by": "white"}]))
+        .await
+        .expect(201);
     for uri in [game_pgn.as_str(), round_pgn, public_pgn] {
-        let text = pgn_text(&app, &db.reader, uri).await;
+        let text = pgn_text(&api, &db.reader, uri).await;
         assert!(
             text.contains("12.9.2"),
             "the article once ended at {uri}: {text}"
@@ -1381,59 +1231,49 @@ async fn the_pgns_of_a_running_game_show_a_measures_effect_on_the_clock_and_its_
 #[actix_web::test]
 async fn the_appeals_member_reads_only_the_fair_play_event_an_appeal_cites() {
     let db = TestDb::new().await;
-    let app = test::init_service(arbiter::startup::app(db.state())).await;
+    let api = api(&db).await;
     let chief = fair_play_token(&db, FairPlayRole::ChiefArbiter, None).await;
-    let game = create_game(&app, &db).await;
-    let (_, note) = post_fair_play(
-        &app,
-        &chief,
-        game,
-        record(None, json!({"type": "fair_play_note", "text": NOTE})),
-    )
-    .await;
-    let (_, found) =
-        post_fair_play(&app, &chief, game, record(Some("white"), phone_on_person())).await;
+    let as_chief = api.with_token(&chief);
+    let game = api.create_standard_game().await;
+    let note = as_chief
+        .record_fair_play(
+            game,
+            &record(None, json!({"type": "fair_play_note", "text": NOTE})),
+        )
+        .await
+        .body;
+    let found = as_chief
+        .record_fair_play(game, &record(Some("white"), phone_on_person()))
+        .await
+        .body;
     let found_seq = found["seq"].as_u64().expect("a seq");
     let ended_seq = found["events"][1]["seq"].as_u64().expect("the game_ended");
-    let read = |seq: u64| {
-        test::TestRequest::get()
-            .uri(&format!("/v1/games/{game}/fair-play/{seq}"))
-            .insert_header(bearer(&db.appeals))
-    };
-    assert_problem(&send(&app, read(found_seq)).await, 404, "no_such_route");
+    let as_appeals = api.with_token(&db.appeals);
+    as_appeals
+        .read_fair_play(game, found_seq)
+        .await
+        .problem(404, "no_such_route");
     // White appeals against the loss.
-    let (status, body) = append(
-        &app,
-        &db,
+    api.append_events(
         game,
         ended_seq,
         json!([{"type": "appeal_lodged", "by": "white", "against_seq": ended_seq,
                 "grounds": "the phone was the organiser's"}]),
     )
-    .await;
-    assert_eq!(status, 201, "{body}");
-    let (status, cited, _) = send(&app, read(found_seq)).await;
-    assert_eq!(status, 200, "{cited}");
+    .await
+    .expect(201);
+    let cited = as_appeals.read_fair_play(game, found_seq).await.expect(200);
     assert_eq!(cited["payload"]["ruling"]["article"], "11.3.2, 11.3.2.2");
     // Nothing else.
     let note_seq = note["seq"].as_u64().expect("a seq");
-    assert_problem(&send(&app, read(note_seq)).await, 404, "no_such_route");
-    let list = send(
-        &app,
-        test::TestRequest::get()
-            .uri(&format!("/v1/games/{game}/fair-play"))
-            .insert_header(bearer(&db.appeals)),
-    )
-    .await;
+    as_appeals
+        .read_fair_play(game, note_seq)
+        .await
+        .problem(404, "no_such_route");
+    let list = as_appeals.list_fair_play(game).await;
     assert_problem(&list, 404, "no_such_route");
     // The read is logged.
-    let (_, access, _) = send(
-        &app,
-        test::TestRequest::get()
-            .uri(&format!("/v1/games/{game}/fair-play/access"))
-            .insert_header(bearer(&chief)),
-    )
-    .await;
+    let access = as_chief.fair_play_access(game).await.body;
     assert!(
         access["items"]
             .as_array()
@@ -1464,19 +1304,20 @@ async fn payloads_stored(db: &TestDb, event_id: Uuid) -> i64 {
 async fn a_retried_fair_play_record_is_stored_once_and_answered_with_the_stored_event() {
     use base64::Engine;
     let db = TestDb::new().await;
-    let app = test::init_service(arbiter::startup::app(db.state())).await;
+    let api = api(&db).await;
     let chief = fair_play_token(&db, FairPlayRole::ChiefArbiter, None).await;
-    let game = create_game(&app, &db).await;
+    let as_chief = api.with_token(&chief);
+    let game = api.create_standard_game().await;
     let before = db.event_count().await;
 
     // A phone on the person ends the game: the retry answers both stored rows.
     let id = Uuid::new_v4();
     let body = with_id(record(Some("black"), phone_on_person()), id);
-    let (status, first) = post_fair_play(&app, &chief, game, body.clone()).await;
-    assert_eq!(status, 201, "{first}");
+    let first = as_chief.record_fair_play(game, &body).await.expect(201);
     assert_eq!(first["events"][0]["event_id"], json!(id));
-    let (status, again) = post_fair_play(&app, &chief, game, body).await;
-    assert_eq!(status, 200, "a retry is answered 200: {again}");
+    let again = as_chief.record_fair_play(game, &body).await;
+    assert_eq!(again.status, 200, "a retry is answered 200: {}", again.body);
+    let again = again.body;
     assert_eq!(again["seq"], first["seq"]);
     assert_eq!(
         again["events"], first["events"],
@@ -1505,10 +1346,8 @@ async fn a_retried_fair_play_record_is_stored_once_and_answered_with_the_stored_
         ),
         evidence_id,
     );
-    let (status, added) = post_fair_play(&app, &chief, game, body.clone()).await;
-    assert_eq!(status, 201, "{added}");
-    let (status, resent) = post_fair_play(&app, &chief, game, body).await;
-    assert_eq!(status, 200, "{resent}");
+    let added = as_chief.record_fair_play(game, &body).await.expect(201);
+    let resent = as_chief.record_fair_play(game, &body).await.expect(200);
     assert_eq!(resent["payload"], added["payload"]);
     let files: i64 =
         sqlx::query_scalar("SELECT count(*) FROM fair_play_evidence WHERE game_id = $1")
@@ -1519,21 +1358,9 @@ async fn a_retried_fair_play_record_is_stored_once_and_answered_with_the_stored_
     assert_eq!(files, 1, "the file is stored once");
 
     // The list holds each record once, and the retries were logged as reads.
-    let (_, list, _) = send(
-        &app,
-        test::TestRequest::get()
-            .uri(&format!("/v1/games/{game}/fair-play"))
-            .insert_header(bearer(&chief)),
-    )
-    .await;
+    let list = as_chief.list_fair_play(game).await.body;
     assert_eq!(list["items"].as_array().map(Vec::len), Some(2), "{list}");
-    let (_, access, _) = send(
-        &app,
-        test::TestRequest::get()
-            .uri(&format!("/v1/games/{game}/fair-play/access"))
-            .insert_header(bearer(&chief)),
-    )
-    .await;
+    let access = as_chief.fair_play_access(game).await.body;
     let retries = access["items"]
         .as_array()
         .map(|items| items.iter().filter(|i| i["what"] == "retry").count());
@@ -1543,9 +1370,10 @@ async fn a_retried_fair_play_record_is_stored_once_and_answered_with_the_stored_
 #[actix_web::test]
 async fn the_same_fair_play_event_id_with_other_content_is_refused_409() {
     let db = TestDb::new().await;
-    let app = test::init_service(arbiter::startup::app(db.state())).await;
+    let api = api(&db).await;
     let chief = fair_play_token(&db, FairPlayRole::ChiefArbiter, None).await;
-    let game = create_game(&app, &db).await;
+    let as_chief = api.with_token(&chief);
+    let game = api.create_standard_game().await;
     let id = Uuid::new_v4();
     let note = |text: &str| {
         with_id(
@@ -1553,60 +1381,42 @@ async fn the_same_fair_play_event_id_with_other_content_is_refused_409() {
             id,
         )
     };
-    let (status, first) = post_fair_play(&app, &chief, game, note(NOTE)).await;
-    assert_eq!(status, 201, "{first}");
+    let first = as_chief
+        .record_fair_play(game, &note(NOTE))
+        .await
+        .expect(201);
     let count = db.event_count().await;
-    let reply = send(
-        &app,
-        test::TestRequest::post()
-            .uri(&format!("/v1/games/{game}/fair-play"))
-            .insert_header(bearer(&chief))
-            .set_json(note("another note")),
-    )
-    .await;
+    let reply = as_chief.record_fair_play(game, &note("another note")).await;
     assert_problem(&reply, 409, "event_id_reused");
     assert!(
-        reply.1["detail"]
+        reply.body["detail"]
             .as_str()
             .is_some_and(|d| d.contains("new event_id")),
         "the answer says what to do: {}",
-        reply.1
+        reply.body
     );
     // The same id for a record of another game.
-    let other = create_game(&app, &db).await;
-    let reply = send(
-        &app,
-        test::TestRequest::post()
-            .uri(&format!("/v1/games/{other}/fair-play"))
-            .insert_header(bearer(&chief))
-            .set_json(note(NOTE)),
-    )
-    .await;
+    let other = api.create_standard_game().await;
+    let reply = as_chief.record_fair_play(other, &note(NOTE)).await;
     assert_problem(&reply, 409, "event_id_reused");
     // The id of a board event of this game.
     let board_id = Uuid::new_v4();
-    let (status, _, _) = send(
-        &app,
-        test::TestRequest::post()
-            .uri(&format!("/v1/games/{game}/events"))
-            .insert_header(bearer(&db.arbiter))
-            .set_json(json!({"expected_seq": first["seq"],
-                             "events": [{"type": "move", "by": "white", "san": "e4",
-                                         "event_id": board_id}]})),
+    api.append_events(
+        game,
+        first["seq"].as_u64().expect("a seq"),
+        json!([{"type": "move", "by": "white", "san": "e4", "event_id": board_id}]),
     )
-    .await;
-    assert_eq!(status, 201);
-    let reply = send(
-        &app,
-        test::TestRequest::post()
-            .uri(&format!("/v1/games/{game}/fair-play"))
-            .insert_header(bearer(&chief))
-            .set_json(with_id(
+    .await
+    .expect(201);
+    let reply = as_chief
+        .record_fair_play(
+            game,
+            &with_id(
                 record(None, json!({"type": "fair_play_note", "text": NOTE})),
                 board_id,
-            )),
-    )
-    .await;
+            ),
+        )
+        .await;
     assert_problem(&reply, 409, "event_id_reused");
     assert_eq!(
         db.event_count().await,
@@ -1618,12 +1428,11 @@ async fn the_same_fair_play_event_id_with_other_content_is_refused_409() {
 #[actix_web::test]
 async fn a_fair_play_record_at_a_stale_place_is_refused_409_with_the_current_seq() {
     let db = TestDb::new().await;
-    let app = test::init_service(arbiter::startup::app(db.state())).await;
+    let api = api(&db).await;
     let chief = fair_play_token(&db, FairPlayRole::ChiefArbiter, None).await;
-    let game = create_game(&app, &db).await;
-    append(
-        &app,
-        &db,
+    let as_chief = api.with_token(&chief);
+    let game = api.create_standard_game().await;
+    api.append_events(
         game,
         1,
         json!([{"type": "move", "by": "white", "san": "e4"}]),
@@ -1635,41 +1444,26 @@ async fn a_fair_play_record_at_a_stale_place_is_refused_409_with_the_current_seq
         id,
     );
     body["expected_seq"] = json!(1);
-    let reply = send(
-        &app,
-        test::TestRequest::post()
-            .uri(&format!("/v1/games/{game}/fair-play"))
-            .insert_header(bearer(&chief))
-            .set_json(body.clone()),
-    )
-    .await;
+    let reply = as_chief.record_fair_play(game, &body).await;
     assert_problem(&reply, 409, "stale_seq");
-    assert_eq!(reply.1["current_seq"], 2, "{}", reply.1);
+    assert_eq!(reply.body["current_seq"], 2, "{}", reply.body);
     body["expected_seq"] = json!(2);
-    let (status, stored) = post_fair_play(&app, &chief, game, body.clone()).await;
-    assert_eq!(status, 201, "{stored}");
+    let stored = as_chief.record_fair_play(game, &body).await.expect(201);
     assert_eq!(stored["seq"], 3);
     // The retry names the same place: answered. Another place: the id is reused.
-    let (status, _) = post_fair_play(&app, &chief, game, body.clone()).await;
-    assert_eq!(status, 200);
+    as_chief.record_fair_play(game, &body).await.expect(200);
     body["expected_seq"] = json!(3);
-    let reply = send(
-        &app,
-        test::TestRequest::post()
-            .uri(&format!("/v1/games/{game}/fair-play"))
-            .insert_header(bearer(&chief))
-            .set_json(body),
-    )
-    .await;
+    let reply = as_chief.record_fair_play(game, &body).await;
     assert_problem(&reply, 409, "event_id_reused");
 }
 
 #[actix_web::test]
 async fn a_crash_before_the_public_row_leaves_no_payload_and_the_retry_is_stored() {
     let db = TestDb::new().await;
-    let app = test::init_service(arbiter::startup::app(db.state())).await;
+    let api = api(&db).await;
     let chief = fair_play_token(&db, FairPlayRole::ChiefArbiter, None).await;
-    let game = create_game(&app, &db).await;
+    let as_chief = api.with_token(&chief);
+    let game = api.create_standard_game().await;
     // The append of the public row fails after the payload was written (as a crash there
     // would): a trigger refuses every fair_play row.
     for statement in [
@@ -1685,8 +1479,8 @@ async fn a_crash_before_the_public_row_leaves_no_payload_and_the_retry_is_stored
     }
     let id = Uuid::new_v4();
     let body = with_id(record(Some("black"), phone_on_person()), id);
-    let (status, failed) = post_fair_play(&app, &chief, game, body.clone()).await;
-    assert!(status >= 500, "{status} {failed}");
+    let failed = as_chief.record_fair_play(game, &body).await;
+    assert!(failed.status >= 500, "{} {}", failed.status, failed.body);
     assert_eq!(
         payloads_stored(&db, id).await,
         0,
@@ -1696,19 +1490,13 @@ async fn a_crash_before_the_public_row_leaves_no_payload_and_the_retry_is_stored
         .execute(db.store.pool())
         .await
         .expect("drop the trigger");
-    let (status, stored) = post_fair_play(&app, &chief, game, body.clone()).await;
-    assert_eq!(status, 201, "the retry is stored: {stored}");
+    let stored = as_chief.record_fair_play(game, &body).await;
+    assert_eq!(stored.status, 201, "the retry is stored: {}", stored.body);
+    let stored = stored.body;
     assert_eq!(stored["events"][1]["event"]["type"], "game_ended");
-    let (status, _) = post_fair_play(&app, &chief, game, body).await;
-    assert_eq!(status, 200);
+    as_chief.record_fair_play(game, &body).await.expect(200);
     assert_eq!(payloads_stored(&db, id).await, 1);
-    let (_, audit, _) = send(
-        &app,
-        test::TestRequest::get()
-            .uri(&format!("/v1/games/{game}/fair-play/audit"))
-            .insert_header(bearer(&chief)),
-    )
-    .await;
+    let audit = as_chief.audit_fair_play(game).await.body;
     assert_eq!(audit["intact"], true, "{audit}");
 }
 
@@ -1716,18 +1504,16 @@ async fn a_crash_before_the_public_row_leaves_no_payload_and_the_retry_is_stored
 async fn the_fair_play_roles_set_the_tournaments_measures_on_its_page_and_a_wrong_figure_says_what_to_do()
  {
     let db = TestDb::new().await;
-    let app = test::init_service(arbiter::startup::app(db.state())).await;
+    let api = api(&db).await;
     let chief = fair_play_token(&db, FairPlayRole::ChiefArbiter, None).await;
     let fpo = fair_play_token(&db, FairPlayRole::Fpo, None).await;
-    let (status, tournament, _) = send(
-        &app,
-        db.post().uri("/v1/tournaments").set_json(json!({
+    let tournament = api
+        .create_tournament(&json!({
             "name": "Test Open 2026", "starts_on": "2026-05-01", "ends_on": "2026-05-09",
             "time_control": {"kind": "standard", "base_ms": 5_400_000, "increment_ms": 30_000},
-        })),
-    )
-    .await;
-    assert_eq!(status, 201, "{tournament}");
+        }))
+        .await
+        .expect(201);
     let id = tournament["tournament_id"]
         .as_str()
         .expect("an id")
@@ -1735,13 +1521,13 @@ async fn the_fair_play_roles_set_the_tournaments_measures_on_its_page_and_a_wron
     let page = format!("/office/events/{id}");
 
     // An arbiter without the capability sees no measures, and cannot send them.
-    let arbiter = crate::office::signed_in(&app, &db.arbiter).await;
-    let seen = crate::office::page_text(&app, &page, &arbiter).await;
+    let arbiter = crate::office::signed_in(&api, &db.arbiter).await;
+    let seen = crate::office::page_text(&api, &page, &arbiter).await;
     assert!(seen.contains("Test Open 2026"), "{seen}");
     assert!(!seen.contains("Fair-play measures"), "{seen}");
 
-    let cookie = crate::office::signed_in(&app, &chief).await;
-    let seen = crate::office::page_text(&app, &page, &cookie).await;
+    let cookie = crate::office::signed_in(&api, &chief).await;
+    let seen = crate::office::page_text(&api, &page, &cookie).await;
     assert!(seen.contains("Fair-play measures"), "{seen}");
     assert!(
         seen.contains("12.9.2 increasing the remaining time of the opponent"),
@@ -1761,34 +1547,30 @@ async fn the_fair_play_roles_set_the_tournaments_measures_on_its_page_and_a_wron
             .insert_header(("Cookie", cookie.to_string()))
             .insert_header(("Origin", "http://localhost:8080"))
             .set_form(form)
-            .to_request()
     };
     // A deadline beyond a year is refused, saying what to do, and the form keeps what was typed.
-    let response = test::call_service(
-        &app,
-        post(
+    let response = api
+        .call(post(
             &cookie,
             vec![("pens_banned", "on"), ("fair_play_report_days", "400")],
-        ),
-    )
-    .await;
+        ))
+        .await;
     assert_eq!(response.status().as_u16(), 303);
-    let seen = crate::office::page_text(&app, &page, &cookie).await;
+    let seen = crate::office::page_text(&api, &page, &cookie).await;
     assert!(
         seen.contains("Nothing was saved: The report&#39;s deadline must be a whole number of days from 0 to 365")
             || seen.contains("Nothing was saved: The report's deadline must be a whole number of days from 0 to 365"),
         "{seen}"
     );
     assert!(seen.contains("value=\"400\""), "{seen}");
-    let (_, unchanged, _) = send(&app, db.get().uri(&format!("/v1/tournaments/{id}"))).await;
+    let unchanged = api.tournament(&id).await.body;
     assert!(
         unchanged["regulations"].get("electronic_devices").is_none(),
         "{unchanged}"
     );
 
-    let response = test::call_service(
-        &app,
-        post(
+    let response = api
+        .call(post(
             &cookie,
             vec![
                 ("bags_allowed", "on"),
@@ -1797,13 +1579,12 @@ async fn the_fair_play_roles_set_the_tournaments_measures_on_its_page_and_a_wron
                 ("lesser_penalty", "opponent_time_increased"),
                 ("fair_play_report_days", "7"),
             ],
-        ),
-    )
-    .await;
+        ))
+        .await;
     assert_eq!(response.status().as_u16(), 303);
-    let seen = crate::office::page_text(&app, &page, &cookie).await;
+    let seen = crate::office::page_text(&api, &page, &cookie).await;
     assert!(seen.contains("The fair-play measures were saved"), "{seen}");
-    let (_, stored, _) = send(&app, db.get().uri(&format!("/v1/tournaments/{id}"))).await;
+    let stored = api.tournament(&id).await.body;
     assert_eq!(
         stored["regulations"]["electronic_devices"],
         json!({"bags_allowed": true, "lesser_penalty": "opponent_time_increased",
@@ -1812,9 +1593,8 @@ async fn the_fair_play_roles_set_the_tournaments_measures_on_its_page_and_a_wron
     );
     assert_eq!(stored["regulations"]["fair_play_report_days"], 7);
     // 12.9.6 with ½ for the opponent is one choice of the list, and shows chosen again.
-    let response = test::call_service(
-        &app,
-        post(
+    let response = api
+        .call(post(
             &cookie,
             vec![
                 ("pens_banned", "on"),
@@ -1822,11 +1602,10 @@ async fn the_fair_play_roles_set_the_tournaments_measures_on_its_page_and_a_wron
                 ("lesser_penalty", "game_lost:draw"),
                 ("fair_play_report_days", "7"),
             ],
-        ),
-    )
-    .await;
+        ))
+        .await;
     assert_eq!(response.status().as_u16(), 303);
-    let (_, stored, _) = send(&app, db.get().uri(&format!("/v1/tournaments/{id}"))).await;
+    let stored = api.tournament(&id).await.body;
     assert_eq!(
         stored["regulations"]["electronic_devices"],
         json!({"bags_allowed": false, "lesser_penalty": "game_lost",
@@ -1834,15 +1613,15 @@ async fn the_fair_play_roles_set_the_tournaments_measures_on_its_page_and_a_wron
                "pens_banned": true, "watches_banned": true}),
         "{stored}"
     );
-    let seen = crate::office::page_text(&app, &page, &cookie).await;
+    let seen = crate::office::page_text(&api, &page, &cookie).await;
     assert!(
         seen.contains("<option value=\"game_lost:draw\" selected>"),
         "{seen}"
     );
 
     // A Fair Play Officer reads them, and cannot change them.
-    let officer = crate::office::signed_in(&app, &fpo).await;
-    let seen = crate::office::page_text(&app, &page, &officer).await;
+    let officer = crate::office::signed_in(&api, &fpo).await;
+    let seen = crate::office::page_text(&api, &page, &officer).await;
     assert!(
         seen.contains("Fair-play measures") && seen.contains("pens banned"),
         "{seen}"
@@ -1850,16 +1629,15 @@ async fn the_fair_play_roles_set_the_tournaments_measures_on_its_page_and_a_wron
     assert!(!seen.contains("Save the measures"), "{seen}");
     let at = seen.find("name=\"csrf\" value=\"").expect("a form's token") + 19;
     let officer_csrf = seen[at..at + seen[at..].find('"').expect("end")].to_string();
-    let response = test::call_service(
-        &app,
-        test::TestRequest::post()
-            .uri(&format!("/office/events/{id}/fair-play-measures"))
-            .insert_header(("Cookie", officer.clone()))
-            .insert_header(("Origin", "http://localhost:8080"))
-            .set_form([("csrf", officer_csrf.as_str())])
-            .to_request(),
-    )
-    .await;
+    let response = api
+        .call(
+            test::TestRequest::post()
+                .uri(&format!("/office/events/{id}/fair-play-measures"))
+                .insert_header(("Cookie", officer.clone()))
+                .insert_header(("Origin", "http://localhost:8080"))
+                .set_form([("csrf", officer_csrf.as_str())]),
+        )
+        .await;
     assert_eq!(response.status().as_u16(), 403);
 }
 
@@ -1946,15 +1724,14 @@ async fn an_evidence_file_uploaded_at_the_fair_play_desk_is_listed_with_its_sha2
 async fn regulations_writing_loss_with_half_for_the_opponent_end_the_game_0_to_half_on_every_output()
  {
     let db = TestDb::new().await;
-    let app = test::init_service(arbiter::startup::app(db.state())).await;
+    let api = api(&db).await;
     let chief = fair_play_token(&db, FairPlayRole::ChiefArbiter, None).await;
+    let as_chief = api.with_token(&chief);
     // An opponent's score with a penalty other than 12.9.6 is refused, naming the field.
     let mut settings = crate::support::standard_game();
     settings["regulations"] = json!({"electronic_devices": {
         "lesser_penalty": "warning", "lesser_penalty_opponent_score": "draw"}});
-    let (status, refused, _) =
-        send(&app, db.post().uri("/v1/games").set_json(settings.clone())).await;
-    assert_eq!(status, 422, "{refused}");
+    let refused = api.create_game(&settings).await.expect(422);
     assert!(
         refused
             .to_string()
@@ -1964,40 +1741,37 @@ async fn regulations_writing_loss_with_half_for_the_opponent_end_the_game_0_to_h
     // The regulations: a device on the person is a loss, the opponent scoring ½ (12.9.6).
     settings["regulations"] = json!({"electronic_devices": {
         "lesser_penalty": "game_lost", "lesser_penalty_opponent_score": "draw"}});
-    let (status, created, _) = send(&app, db.post().uri("/v1/games").set_json(settings)).await;
-    assert_eq!(status, 201, "{created}");
+    let created = api.create_game(&settings).await.expect(201);
     let game: Uuid = created["game"]["game_id"]
         .as_str()
         .and_then(|id| id.parse().ok())
         .expect("a game id");
-    let (status, body) = append(
-        &app,
-        &db,
+    api.append_events(
         game,
         1,
         json!([{"type": "move", "by": "white", "san": "e4"},
                {"type": "move", "by": "black", "san": "e5"}]),
     )
-    .await;
-    assert_eq!(status, 201, "{body}");
-    let (status, found) =
-        post_fair_play(&app, &chief, game, record(Some("black"), phone_on_person())).await;
-    assert_eq!(status, 201, "{found}");
+    .await
+    .expect(201);
+    let found = as_chief
+        .record_fair_play(game, &record(Some("black"), phone_on_person()))
+        .await
+        .expect(201);
     let ended = &found["events"][1]["event"];
     assert_eq!(ended["type"], "game_ended", "{found}");
     assert_eq!(ended["result"], "1/2-0", "{found}");
     assert_eq!(ended["article"], "11.3.2.2, 12.9.6", "{found}");
-    let (status, state, _) = send(&app, db.get().uri(&format!("/v1/games/{game}"))).await;
-    assert_eq!(status, 200, "{state}");
+    let state = api.game(game).await.expect(200);
     assert_eq!(state["state"]["result"], "1/2-0", "{state}");
     // The PGN writes the result in its tag and says it in words in the movetext.
-    let pgn = pgn_text(&app, &db.reader, &format!("/v1/games/{game}/pgn")).await;
+    let pgn = pgn_text(&api, &db.reader, &format!("/v1/games/{game}/pgn")).await;
     assert!(pgn.contains("[Result \"1/2-0\"]"), "{pgn}");
     assert!(
         pgn.contains("{Black lost, White scores 1/2 (1/2-0)} *"),
         "{pgn}"
     );
     // The audit re-runs the game to the same end.
-    let (_, audit, _) = send(&app, db.get().uri(&format!("/v1/games/{game}/audit"))).await;
+    let audit = api.audit(game).await.body;
     assert_eq!(audit["verdict"], "reproduced", "{audit}");
 }

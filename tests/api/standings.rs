@@ -2,7 +2,8 @@
 //! the rank column of both TRF versions (TRF26 naming them in its `202`/`212` records), the
 //! chief arbiter's report and the printable standings page.
 
-use crate::support::{TestDb, append, send, send_raw};
+use crate::client::{Api, api};
+use crate::support::TestDb;
 use actix_web::test;
 use arbiter::interchange::trf::read_report;
 use serde_json::{Value, json};
@@ -12,15 +13,7 @@ use uuid::Uuid;
 /// rounds: A-B 1-0, C-D 1-0, then A-C ½-½, B-D ½-½ (results reported, 8.7). A and C end on
 /// 1.5, B and D on 0.5; Buchholz leaves both pairs equal, games with Black puts C before A
 /// and D before B.
-async fn two_rounds<S, B>(app: &S, db: &TestDb, settings: Value) -> String
-where
-    S: actix_web::dev::Service<
-            actix_http::Request,
-            Response = actix_web::dev::ServiceResponse<B>,
-            Error = actix_web::Error,
-        >,
-    B: actix_web::body::MessageBody,
-{
+async fn two_rounds(api: &Api<'_>, settings: Value) -> String {
     let mut body = json!({
         "name": "Standings Open", "site": "Galway",
         "time_control": {"kind": "standard", "base_ms": 5_400_000, "increment_ms": 30_000},
@@ -29,8 +22,7 @@ where
     if let (Some(body), Some(extra)) = (body.as_object_mut(), settings.as_object()) {
         body.extend(extra.clone());
     }
-    let (status, created, _) = send(app, db.post().uri("/v1/tournaments").set_json(body)).await;
-    assert_eq!(status, 201, "{created}");
+    let created = api.create_tournament(&body).await.expect(201);
     let id = created["tournament_id"].as_str().expect("id").to_string();
     for (round, boards) in [
         (1, [("A", "B", "1-0"), ("C", "D", "1-0")]),
@@ -43,14 +35,10 @@ where
                 json!({"board": at + 1, "white": {"name": white}, "black": {"name": black}})
             })
             .collect();
-        let (status, loaded, _) = send(
-            app,
-            db.post()
-                .uri(&format!("/v1/tournaments/{id}/rounds/{round}/pairings"))
-                .set_json(json!({ "pairings": pairings })),
-        )
-        .await;
-        assert_eq!(status, 201, "{loaded}");
+        let loaded = api
+            .load_round(&id, round, &json!({ "pairings": pairings }))
+            .await
+            .expect(201);
         for (game, (_, _, result)) in loaded["games"]
             .as_array()
             .expect("games")
@@ -58,16 +46,14 @@ where
             .zip(boards)
         {
             let game_id: Uuid = game["game_id"].as_str().expect("id").parse().expect("uuid");
-            let (status, body) = append(
-                app,
-                db,
+            api.append_events(
                 game_id,
                 1,
                 json!([{"type": "arbiter_decision", "decision": "game_ended", "result": result,
                         "cause": "reported_result", "reason": "Reported by the players (8.7)."}]),
             )
-            .await;
-            assert_eq!(status, 201, "{body}");
+            .await
+            .expect(201);
         }
     }
     id
@@ -86,27 +72,21 @@ fn ranks(text: &str) -> Vec<(u32, Option<u32>)> {
 async fn the_tournaments_tie_breaks_rank_the_standings_and_both_trf_versions_unless_others_are_asked_for()
  {
     let db = TestDb::new().await;
-    let app = test::init_service(arbiter::startup::app(db.state())).await;
+    let api = api(&db).await;
     let id = two_rounds(
-        &app,
-        &db,
+        &api,
         json!({"tie_breaks": ["BH", "BPG"], "unplayed_rounds": "before_2023"}),
     )
     .await;
-    let (status, tournament, _) = send(&app, db.get().uri(&format!("/v1/tournaments/{id}"))).await;
-    assert_eq!(status, 200, "{tournament}");
+    let tournament = api.tournament(&id).await.expect(200);
     assert_eq!(tournament["tie_breaks"], json!(["BH", "BPG"]));
     assert_eq!(tournament["unplayed_rounds"], "before_2023");
 
     let broken = vec![(1, Some(2)), (2, Some(4)), (3, Some(1)), (4, Some(3))];
     for version in ["16", "26"] {
-        let (status, _, text) = send_raw(
-            &app,
-            db.get()
-                .uri(&format!("/v1/tournaments/{id}/trf?version={version}")),
-        )
-        .await;
-        assert_eq!(status, 200, "{text}");
+        let reply = api.trf(&id, &format!("version={version}")).await;
+        assert_eq!(reply.status, 200, "{}", reply.text);
+        let text = reply.text;
         assert_eq!(ranks(&text), broken, "TRF-{version}");
         // TRF26 names the tie-breaks: `202` those that break ties, `212` the standings'
         // order with the points first; TRF-16 has no such record.
@@ -122,23 +102,13 @@ async fn the_tournaments_tie_breaks_rank_the_standings_and_both_trf_versions_unl
         }
     }
     // Asked for others, or for none, the answer follows the question.
-    let (_, _, shared) = send_raw(
-        &app,
-        db.get()
-            .uri(&format!("/v1/tournaments/{id}/trf?tie_breaks=")),
-    )
-    .await;
+    let shared = api.trf(&id, "tie_breaks=").await.text;
     assert_eq!(
         ranks(&shared),
         vec![(1, Some(1)), (2, Some(3)), (3, Some(1)), (4, Some(3))]
     );
 
-    let (status, page, _) = send(
-        &app,
-        db.get().uri(&format!("/v1/tournaments/{id}/standings")),
-    )
-    .await;
-    assert_eq!(status, 200, "{page}");
+    let page = api.tournament_standings(&id, "").await.expect(200);
     assert_eq!(page["tie_breaks"], json!(["BH", "BPG"]));
     assert_eq!(page["unplayed_rounds"], "before_2023");
     let order: Vec<&str> = page["standings"]
@@ -148,13 +118,10 @@ async fn the_tournaments_tie_breaks_rank_the_standings_and_both_trf_versions_unl
         .map(|l| l["name"].as_str().expect("name"))
         .collect();
     assert_eq!(order, vec!["C", "A", "D", "B"]);
-    let (status, page, _) = send(
-        &app,
-        db.get()
-            .uri(&format!("/v1/tournaments/{id}/standings?tie_breaks=DE,WIN")),
-    )
-    .await;
-    assert_eq!(status, 200, "{page}");
+    let page = api
+        .tournament_standings(&id, "tie_breaks=DE,WIN")
+        .await
+        .expect(200);
     // A and C drew, B and D drew: direct encounter leaves them equal; so do their wins.
     let places: Vec<u64> = page["standings"]
         .as_array()
@@ -168,7 +135,7 @@ async fn the_tournaments_tie_breaks_rank_the_standings_and_both_trf_versions_unl
 #[actix_web::test]
 async fn a_tie_break_the_service_does_not_compute_or_one_named_twice_is_refused_naming_its_place() {
     let db = TestDb::new().await;
-    let app = test::init_service(arbiter::startup::app(db.state())).await;
+    let api = api(&db).await;
     let base = json!({
         "name": "Refused Open",
         "time_control": {"kind": "standard", "base_ms": 5_400_000, "increment_ms": 30_000},
@@ -187,9 +154,7 @@ async fn a_tie_break_the_service_does_not_compute_or_one_named_twice_is_refused_
     ] {
         let mut body = base.clone();
         body["tie_breaks"] = tie_breaks;
-        let (status, problem, _) =
-            send(&app, db.post().uri("/v1/tournaments").set_json(body)).await;
-        assert_eq!(status, 422, "{problem}");
+        let problem = api.create_tournament(&body).await.expect(422);
         assert_eq!(problem["field"], field, "{problem}");
         assert!(
             problem["detail"]
@@ -201,8 +166,7 @@ async fn a_tie_break_the_service_does_not_compute_or_one_named_twice_is_refused_
     }
     let mut body = base.clone();
     body["unplayed_rounds"] = json!("2009");
-    let (status, problem, _) = send(&app, db.post().uri("/v1/tournaments").set_json(body)).await;
-    assert_eq!(status, 422, "{problem}");
+    let problem = api.create_tournament(&body).await.expect(422);
     assert_eq!(problem["field"], "unplayed_rounds", "{problem}");
 }
 
@@ -210,25 +174,34 @@ async fn a_tie_break_the_service_does_not_compute_or_one_named_twice_is_refused_
 async fn the_chief_arbiters_report_and_the_printable_page_show_the_standings_by_the_tournaments_tie_breaks()
  {
     let db = TestDb::new().await;
-    let app = test::init_service(arbiter::startup::app(db.state())).await;
-    let id = two_rounds(&app, &db, json!({"tie_breaks": ["BH", "BPG"]})).await;
-    let cookie = crate::office::signed_in(&app, &db.arbiter).await;
+    let api = api(&db).await;
+    let id = two_rounds(&api, json!({"tie_breaks": ["BH", "BPG"]})).await;
+    let cookie = crate::office::signed_in(&api, &db.arbiter).await;
+    // The back office's pages, sent as built: the session's cookie, no token.
     let get = |uri: String| {
         test::TestRequest::get()
             .uri(&uri)
             .insert_header(("Cookie", cookie.clone()))
     };
-    let (status, _, tournament) = send_raw(&app, get(format!("/office/events/{id}"))).await;
-    assert_eq!(status, 200);
+    let reply = api
+        .send_for_text_as_built(get(format!("/office/events/{id}")))
+        .await;
+    assert_eq!(reply.status, 200);
+    let tournament = reply.text;
     assert!(
         tournament.contains(&format!("/office/events/{id}/standings")),
         "the tournament page links the standings"
     );
-    let (status, _, report) = send_raw(&app, get(format!("/office/events/{id}/report"))).await;
-    assert_eq!(status, 200);
-    let (status, _, standings) =
-        send_raw(&app, get(format!("/office/events/{id}/standings"))).await;
-    assert_eq!(status, 200);
+    let reply = api
+        .send_for_text_as_built(get(format!("/office/events/{id}/report")))
+        .await;
+    assert_eq!(reply.status, 200);
+    let report = reply.text;
+    let reply = api
+        .send_for_text_as_built(get(format!("/office/events/{id}/standings")))
+        .await;
+    assert_eq!(reply.status, 200);
+    let standings = reply.text;
     for text in [&report, &standings] {
         let from = text.find("Standings after round 2").expect("the standings");
         let table = &text[from..];
@@ -239,11 +212,14 @@ async fn the_chief_arbiters_report_and_the_printable_page_show_the_standings_by_
         );
         assert!(text.contains("<th scope=\"col\">BPG</th>"), "{text}");
     }
-    let (status, _, first) =
-        send_raw(&app, get(format!("/office/events/{id}/standings?round=1"))).await;
-    assert_eq!(status, 200);
+    let reply = api
+        .send_for_text_as_built(get(format!("/office/events/{id}/standings?round=1")))
+        .await;
+    assert_eq!(reply.status, 200);
+    let first = reply.text;
     assert!(first.contains("Standings after round 1"), "{first}");
-    let (status, _, _) =
-        send_raw(&app, get(format!("/office/events/{id}/standings?round=0"))).await;
-    assert_eq!(status, 400);
+    let reply = api
+        .send_for_text_as_built(get(format!("/office/events/{id}/standings?round=0")))
+        .await;
+    assert_eq!(reply.status, 400);
 }

@@ -2,7 +2,8 @@
 //! snapshots, resuming with `Last-Event-ID`, events committed by another service instance,
 //! the end of a game, corrections, round streams and the public view.
 
-use crate::support::{TestDb, append, bearer, create_game, send};
+use crate::client::{Api, api, api_with_state};
+use crate::support::{TestDb, assert_problem};
 use actix_web::{HttpServer, test};
 use arbiter::state::AppState;
 use serde_json::{Value, json};
@@ -147,21 +148,20 @@ fn seq_of(message: &Message) -> u64 {
 #[actix_web::test]
 async fn a_new_subscriber_first_gets_a_snapshot_with_players_position_moves_and_clocks() {
     let db = TestDb::new().await;
-    let writer = test::init_service(arbiter::startup::app(db.state())).await;
-    let game = create_game(&writer, &db).await;
-    let (status, _) = append(
-        &writer,
-        &db,
-        game,
-        1,
-        json!([
-            {"type": "move", "by": "white", "san": "e4"},
-            {"type": "clock_press", "by": "white", "white_ms": 5_390_000},
-            {"type": "move", "by": "black", "san": "c5"}
-        ]),
-    )
-    .await;
-    assert_eq!(status, 201);
+    let writer = api(&db).await;
+    let game = writer.create_standard_game().await;
+    writer
+        .append_events(
+            game,
+            1,
+            json!([
+                {"type": "move", "by": "white", "san": "e4"},
+                {"type": "clock_press", "by": "white", "white_ms": 5_390_000},
+                {"type": "move", "by": "black", "san": "c5"}
+            ]),
+        )
+        .await
+        .expect(201);
     let server = db.spawn_app(|_| {}).await;
     let mut stream = EventStream::open(
         &format!("{}/v1/games/{game}/stream", server.base),
@@ -190,7 +190,7 @@ async fn a_new_subscriber_first_gets_a_snapshot_with_players_position_moves_and_
         "the stream tells EventSource its retry delay"
     );
     // A move recorded now follows, with the position after it.
-    append(&writer, &db, game, 4, moves(&["Nf3"], true)).await;
+    writer.append_events(game, 4, moves(&["Nf3"], true)).await;
     let next = stream.next().await.expect("the move");
     assert_eq!((next.id.as_str(), next.event.as_str()), ("5", "move"));
     assert_eq!(next.data["seq"], 5);
@@ -211,22 +211,26 @@ async fn a_new_subscriber_first_gets_a_snapshot_with_players_position_moves_and_
 #[actix_web::test]
 async fn a_subscriber_sees_every_event_exactly_once_across_a_reconnect_with_last_event_id() {
     let db = TestDb::new().await;
-    let writer = test::init_service(arbiter::startup::app(db.state())).await;
-    let game = create_game(&writer, &db).await;
+    let writer = api(&db).await;
+    let game = writer.create_standard_game().await;
     let server = db.spawn_app(|_| {}).await;
     let url = format!("{}/v1/games/{game}/stream", server.base);
     let mut stream = EventStream::open(&url, &db.reader, None).await;
     let snapshot = stream.next().await.expect("a snapshot");
     assert_eq!(snapshot.id, "1");
     let mut received: Vec<u64> = Vec::new();
-    append(&writer, &db, game, 1, moves(&["e4", "e5"], true)).await;
+    writer
+        .append_events(game, 1, moves(&["e4", "e5"], true))
+        .await;
     for _ in 0..2 {
         received.push(seq_of(&stream.next().await.expect("a move")));
     }
     // The client goes away; events are recorded meanwhile, in several appends.
     drop(stream);
-    append(&writer, &db, game, 3, moves(&["Nf3"], true)).await;
-    append(&writer, &db, game, 4, moves(&["Nc6", "Bb5"], false)).await;
+    writer.append_events(game, 3, moves(&["Nf3"], true)).await;
+    writer
+        .append_events(game, 4, moves(&["Nc6", "Bb5"], false))
+        .await;
     let last_id = received.last().expect("two received").to_string();
     let mut resumed = EventStream::open(&url, &db.reader, Some(&last_id)).await;
     for _ in 0..3 {
@@ -237,7 +241,7 @@ async fn a_subscriber_sees_every_event_exactly_once_across_a_reconnect_with_last
         );
         received.push(seq_of(&message));
     }
-    append(&writer, &db, game, 6, moves(&["a6"], false)).await;
+    writer.append_events(game, 6, moves(&["a6"], false)).await;
     received.push(seq_of(&resumed.next().await.expect("a live move")));
     assert_eq!(
         received,
@@ -261,9 +265,8 @@ async fn events_committed_by_another_instance_reach_a_subscriber_of_the_first() 
         arbiter::store::Store::connect_as_service(&database_url(&db.name), 4, "arbiter_service")
             .await
             .expect("a second pool");
-    let second =
-        test::init_service(arbiter::startup::app(AppState::new(other_store.clone()))).await;
-    let game = create_game(&second, &db).await;
+    let second = api_with_state(&db, AppState::new(other_store.clone())).await;
+    let game = second.create_standard_game().await;
     let mut stream = EventStream::open(
         &format!("{}/v1/games/{game}/stream", first.base),
         &db.reader,
@@ -271,8 +274,10 @@ async fn events_committed_by_another_instance_reach_a_subscriber_of_the_first() 
     )
     .await;
     assert_eq!(stream.next().await.expect("a snapshot").event, "snapshot");
-    let (status, _) = append(&second, &db, game, 1, moves(&["d4", "Nf6", "c4"], true)).await;
-    assert_eq!(status, 201);
+    second
+        .append_events(game, 1, moves(&["d4", "Nf6", "c4"], true))
+        .await
+        .expect(201);
     let mut sans = Vec::new();
     for _ in 0..3 {
         let message = stream.next().await.expect("a move from the other instance");
@@ -298,21 +303,16 @@ fn database_url(name: &str) -> String {
 #[actix_web::test]
 async fn the_game_stream_closes_after_game_ended_and_a_reconnect_after_it_is_told_204() {
     let db = TestDb::new().await;
-    let writer = test::init_service(arbiter::startup::app(db.state())).await;
-    let game = create_game(&writer, &db).await;
+    let writer = api(&db).await;
+    let game = writer.create_standard_game().await;
     let server = db.spawn_app(|_| {}).await;
     let url = format!("{}/v1/games/{game}/stream", server.base);
     let mut stream = EventStream::open(&url, &db.reader, None).await;
     stream.next().await.expect("a snapshot");
     // Fool's mate: the engine ends the game (5.1.1) in the same append.
-    append(
-        &writer,
-        &db,
-        game,
-        1,
-        moves(&["f3", "e5", "g4", "Qh4#"], true),
-    )
-    .await;
+    writer
+        .append_events(game, 1, moves(&["f3", "e5", "g4", "Qh4#"], true))
+        .await;
     let mut events = Vec::new();
     while let Some(message) = stream.next().await {
         events.push((message.event.clone(), seq_of(&message)));
@@ -347,22 +347,20 @@ async fn the_game_stream_closes_after_game_ended_and_a_reconnect_after_it_is_tol
 #[actix_web::test]
 async fn a_correction_carries_the_position_it_returns_to_and_can_reopen_an_ended_game() {
     let db = TestDb::new().await;
-    let writer = test::init_service(arbiter::startup::app(db.state())).await;
-    let game = create_game(&writer, &db).await;
-    append(&writer, &db, game, 1, moves(&["e4", "e5", "Nf3"], true)).await;
+    let writer = api(&db).await;
+    let game = writer.create_standard_game().await;
+    writer
+        .append_events(game, 1, moves(&["e4", "e5", "Nf3"], true))
+        .await;
     let server = db.spawn_app(|_| {}).await;
     let url = format!("{}/v1/games/{game}/stream", server.base);
     let mut stream = EventStream::open(&url, &db.reader, Some("4")).await;
     // Nf3 was typed on the wrong board: the correction retracts it.
-    let (status, body) = append(
-        &writer,
-        &db,
-        game,
+    writer.append_events(game,
         4,
         json!([{"type": "correction", "retracts_seq": 4, "reason": "typed on the wrong board"}]),
     )
-    .await;
-    assert_eq!(status, 201, "{body}");
+    .await.expect(201);
     let correction = stream.next().await.expect("the correction");
     assert_eq!(correction.event, "correction");
     assert_eq!(correction.id, "5");
@@ -376,27 +374,21 @@ async fn a_correction_carries_the_position_it_returns_to_and_can_reopen_an_ended
     assert_eq!(returns_to["status"], "in_progress");
     // A resignation ends the game (the stream closes); its correction reopens it, and a
     // client that opens the stream again follows it.
-    append(
-        &writer,
-        &db,
-        game,
-        5,
-        json!([{"type": "resign", "by": "white"}]),
-    )
-    .await;
+    writer
+        .append_events(game, 5, json!([{"type": "resign", "by": "white"}]))
+        .await;
     let mut ended = Vec::new();
     while let Some(message) = stream.next().await {
         ended.push(message.event);
     }
     assert_eq!(ended, ["resign", "game_ended"]);
-    append(
-        &writer,
-        &db,
-        game,
-        7,
-        json!([{"type": "correction", "retracts_seq": 6, "reason": "the arbiter misheard"}]),
-    )
-    .await;
+    writer
+        .append_events(
+            game,
+            7,
+            json!([{"type": "correction", "retracts_seq": 6, "reason": "the arbiter misheard"}]),
+        )
+        .await;
     let mut reopened = EventStream::open(&url, &db.reader, Some("7")).await;
     let correction = reopened
         .next()
@@ -413,33 +405,26 @@ async fn a_correction_carries_the_position_it_returns_to_and_can_reopen_an_ended
 }
 
 /// Creates a game of `Round Robin 2026`, round `3`, on `board`.
-async fn create_round_game<S, B>(app: &S, db: &TestDb, board: u32) -> Uuid
-where
-    S: actix_web::dev::Service<
-            actix_http::Request,
-            Response = actix_web::dev::ServiceResponse<B>,
-            Error = actix_web::Error,
-        >,
-    B: actix_web::body::MessageBody,
-{
+async fn create_round_game(api: &Api<'_>, board: u32) -> Uuid {
     let settings = json!({
         "white": {"name": format!("White {board}"), "fide_id": 1000 + board},
         "black": {"name": format!("Black {board}"), "fide_id": 2000 + board},
         "event": "Round Robin 2026", "round": "3", "board": board,
         "time_control": {"kind": "rapid", "base_ms": 900_000, "increment_ms": 10_000}
     });
-    let (status, body, _) = send(app, db.post().uri("/v1/games").set_json(settings)).await;
-    assert_eq!(status, 201, "{body}");
+    let body = api.create_game(&settings).await.expect(201);
     body["game"]["game_id"].as_str().unwrap().parse().unwrap()
 }
 
 #[actix_web::test]
 async fn a_round_stream_starts_with_a_snapshot_per_game_and_resumes_after_its_cursor() {
     let db = TestDb::new().await;
-    let writer = test::init_service(arbiter::startup::app(db.state())).await;
-    let board_one = create_round_game(&writer, &db, 1).await;
-    let board_two = create_round_game(&writer, &db, 2).await;
-    append(&writer, &db, board_one, 1, moves(&["e4"], true)).await;
+    let writer = api(&db).await;
+    let board_one = create_round_game(&writer, 1).await;
+    let board_two = create_round_game(&writer, 2).await;
+    writer
+        .append_events(board_one, 1, moves(&["e4"], true))
+        .await;
     let server = db.spawn_app(|_| {}).await;
     let url = format!(
         "{}/v1/rounds/stream?event=Round%20Robin%202026&round=3",
@@ -457,16 +442,24 @@ async fn a_round_stream_starts_with_a_snapshot_per_game_and_resumes_after_its_cu
     assert_eq!(second.data["game_id"], board_two.to_string());
     assert_eq!(first.id, second.id, "both reflect the same cursor");
     assert!(arbiter::store::FeedCursor::parse(&first.id).is_some());
-    append(&writer, &db, board_two, 1, moves(&["d4"], true)).await;
+    writer
+        .append_events(board_two, 1, moves(&["d4"], true))
+        .await;
     let live = stream.next().await.expect("board 2's move");
     assert_eq!(live.data["game_id"], board_two.to_string());
     assert_eq!(live.data["cursor"], live.id);
     drop(stream);
     // Meanwhile: moves on both boards, and a game of another round that must not appear.
-    let elsewhere = create_game(&writer, &db).await;
-    append(&writer, &db, board_one, 2, moves(&["c5"], false)).await;
-    append(&writer, &db, elsewhere, 1, moves(&["c4"], true)).await;
-    append(&writer, &db, board_two, 2, moves(&["d5", "c4"], false)).await;
+    let elsewhere = writer.create_standard_game().await;
+    writer
+        .append_events(board_one, 2, moves(&["c5"], false))
+        .await;
+    writer
+        .append_events(elsewhere, 1, moves(&["c4"], true))
+        .await;
+    writer
+        .append_events(board_two, 2, moves(&["d5", "c4"], false))
+        .await;
     let mut resumed = EventStream::open(&url, &db.reader, Some(&live.id)).await;
     let mut seen = Vec::new();
     for _ in 0..3 {
@@ -492,14 +485,9 @@ async fn a_round_stream_starts_with_a_snapshot_per_game_and_resumes_after_its_cu
         ]
     );
     // The round stream stays open after a game ends (appeals may follow).
-    append(
-        &writer,
-        &db,
-        board_one,
-        3,
-        json!([{"type": "resign", "by": "black"}]),
-    )
-    .await;
+    writer
+        .append_events(board_one, 3, json!([{"type": "resign", "by": "black"}]))
+        .await;
     let resign = resumed.next().await.expect("the resignation");
     assert_eq!(resign.event, "resign");
     assert_eq!(resumed.next().await.expect("the end").event, "game_ended");
@@ -515,9 +503,9 @@ async fn a_round_stream_starts_with_a_snapshot_per_game_and_resumes_after_its_cu
 async fn the_public_stream_is_delayed_and_never_shows_touches_or_claims_during_the_game() {
     let db = TestDb::new().await;
     let delay = Duration::from_secs(2);
-    let writer = test::init_service(arbiter::startup::app(db.state())).await;
-    let game = create_game(&writer, &db).await;
-    append(&writer, &db, game, 1, moves(&["e4"], true)).await;
+    let writer = api(&db).await;
+    let game = writer.create_standard_game().await;
+    writer.append_events(game, 1, moves(&["e4"], true)).await;
     let mut state = db.state();
     state.streams = state.streams.with_broadcast_delay(delay);
     let server = Server::start(state).await;
@@ -530,18 +518,17 @@ async fn the_public_stream_is_delayed_and_never_shows_touches_or_claims_during_t
         .expect("a snapshot of what is old enough");
     assert_eq!(snapshot.data["moves"], json!(["e4"]));
     let recorded = Instant::now();
-    append(
-        &writer,
-        &db,
-        game,
-        2,
-        json!([
-            {"type": "touch", "by": "black", "square": "g8"},
-            {"type": "move", "by": "black", "san": "Nf6"},
-            {"type": "claim", "by": "white", "kind": "repetition"}
-        ]),
-    )
-    .await;
+    writer
+        .append_events(
+            game,
+            2,
+            json!([
+                {"type": "touch", "by": "black", "square": "g8"},
+                {"type": "move", "by": "black", "san": "Nf6"},
+                {"type": "claim", "by": "white", "kind": "repetition"}
+            ]),
+        )
+        .await;
     let next = public.next().await.expect("the move, after the delay");
     assert!(
         recorded.elapsed() >= delay - Duration::from_millis(100),
@@ -573,8 +560,8 @@ async fn the_public_stream_is_delayed_and_never_shows_touches_or_claims_during_t
 #[actix_web::test]
 async fn the_subscriber_gauge_counts_open_streams() {
     let db = TestDb::new().await;
-    let writer = test::init_service(arbiter::startup::app(db.state())).await;
-    let game = create_game(&writer, &db).await;
+    let writer = api(&db).await;
+    let game = writer.create_standard_game().await;
     let state = db.state();
     let streams = state.streams.clone();
     let server = Server::start(state).await;
@@ -592,14 +579,9 @@ async fn the_subscriber_gauge_counts_open_streams() {
             break;
         }
         let by = if seq % 2 == 1 { "white" } else { "black" };
-        append(
-            &writer,
-            &db,
-            game,
-            seq,
-            json!([{"type": "move", "by": by, "san": san}]),
-        )
-        .await;
+        writer
+            .append_events(game, seq, json!([{"type": "move", "by": by, "san": san}]))
+            .await;
         tokio::time::sleep(Duration::from_millis(200)).await;
     }
     assert_eq!(
@@ -613,44 +595,33 @@ async fn the_subscriber_gauge_counts_open_streams() {
 #[actix_web::test]
 async fn a_stream_needs_a_token_and_a_readable_last_event_id() {
     let db = TestDb::new().await;
-    let app = test::init_service(arbiter::startup::app(db.state())).await;
-    let game = create_game(&app, &db).await;
+    let api = api(&db).await;
+    let game = api.create_standard_game().await;
     let uri = format!("/v1/games/{game}/stream");
-    let reply = send(&app, test::TestRequest::get().uri(&uri)).await;
-    crate::support::assert_problem(&reply, 401, "missing_token");
-    let reply = send(
-        &app,
-        test::TestRequest::get()
-            .uri(&uri)
-            .insert_header(bearer(&db.reader))
-            .insert_header(("Last-Event-ID", "12-34")),
-    )
-    .await;
-    crate::support::assert_problem(&reply, 400, "invalid_last_event_id");
-    let reply = send(
-        &app,
-        test::TestRequest::get()
-            .uri("/v1/rounds/stream?event=Nowhere&round=9")
-            .insert_header(bearer(&db.reader)),
-    )
-    .await;
-    crate::support::assert_problem(&reply, 404, "round_not_found");
-    let reply = send(
-        &app,
-        test::TestRequest::get()
-            .uri(&format!("/v1/games/{}/stream", Uuid::new_v4()))
-            .insert_header(bearer(&db.reader)),
-    )
-    .await;
-    crate::support::assert_problem(&reply, 404, "game_not_found");
-    let reply = send(
-        &app,
-        test::TestRequest::get()
-            .uri(&format!("/v1/broadcast/games/{}/stream", Uuid::new_v4()))
-            .insert_header(bearer(&db.reader)),
-    )
-    .await;
-    crate::support::assert_problem(&reply, 404, "game_not_found");
+    // Without a token: sent as built.
+    let reply = api.send_as_built(test::TestRequest::get().uri(&uri)).await;
+    assert_problem(&reply, 401, "missing_token");
+    let reader = api.with_token(&db.reader);
+    let reply = reader
+        .send(
+            test::TestRequest::get()
+                .uri(&uri)
+                .insert_header(("Last-Event-ID", "12-34")),
+        )
+        .await;
+    assert_problem(&reply, 400, "invalid_last_event_id");
+    reader
+        .round_stream("event=Nowhere&round=9")
+        .await
+        .problem(404, "round_not_found");
+    reader
+        .game_stream(Uuid::new_v4())
+        .await
+        .problem(404, "game_not_found");
+    reader
+        .public_game_stream(Uuid::new_v4())
+        .await
+        .problem(404, "game_not_found");
 }
 
 /// The connections of the test database that listen for appends.
@@ -667,8 +638,8 @@ async fn listening_connections(db: &TestDb) -> i64 {
 #[actix_web::test]
 async fn one_listening_connection_serves_every_subscriber_and_a_lost_one_loses_no_event() {
     let db = TestDb::new().await;
-    let writer = test::init_service(arbiter::startup::app(db.state())).await;
-    let game = create_round_game(&writer, &db, 1).await;
+    let writer = api(&db).await;
+    let game = create_round_game(&writer, 1).await;
     let server = db.spawn_app(|_| {}).await;
     let game_url = format!("{}/v1/games/{game}/stream", server.base);
     let round_url = format!(
@@ -695,7 +666,7 @@ async fn one_listening_connection_serves_every_subscriber_and_a_lost_one_loses_n
     .await
     .expect("terminate the listener");
     assert_eq!(terminated, 1);
-    append(&writer, &db, game, 1, moves(&["e4"], true)).await;
+    writer.append_events(game, 1, moves(&["e4"], true)).await;
     for stream in [&mut first, &mut second, &mut round] {
         let message = stream
             .next()
@@ -703,7 +674,7 @@ async fn one_listening_connection_serves_every_subscriber_and_a_lost_one_loses_n
             .expect("the move, once the listener is back");
         assert_eq!(message.data["position"]["san"], "e4");
     }
-    append(&writer, &db, game, 2, moves(&["e5"], false)).await;
+    writer.append_events(game, 2, moves(&["e5"], false)).await;
     for stream in [&mut first, &mut second, &mut round] {
         let message = stream.next().await.expect("the next move");
         assert_eq!(message.data["position"]["san"], "e5");
@@ -715,8 +686,8 @@ async fn one_listening_connection_serves_every_subscriber_and_a_lost_one_loses_n
 #[actix_web::test]
 async fn a_round_stream_waits_behind_an_open_transaction_and_goes_on_when_it_aborts() {
     let db = TestDb::new().await;
-    let writer = test::init_service(arbiter::startup::app(db.state())).await;
-    let game = create_round_game(&writer, &db, 1).await;
+    let writer = api(&db).await;
+    let game = create_round_game(&writer, 1).await;
     let server = db.spawn_app(|_| {}).await;
     let url = format!(
         "{}/v1/rounds/stream?event=Round%20Robin%202026&round=3",
@@ -731,7 +702,7 @@ async fn a_round_stream_waits_behind_an_open_transaction_and_goes_on_when_it_abo
         .execute(&mut *open)
         .await
         .expect("take a transaction id");
-    append(&writer, &db, game, 1, moves(&["e4"], true)).await;
+    writer.append_events(game, 1, moves(&["e4"], true)).await;
     assert!(
         stream.silent_for(Duration::from_millis(700)).await,
         "the move waits behind the open transaction"
@@ -750,9 +721,9 @@ async fn a_round_stream_waits_behind_an_open_transaction_and_goes_on_when_it_abo
 #[actix_web::test]
 async fn sigterm_with_a_stream_open_ends_the_stream_and_stops_the_service_within_seconds() {
     let db = TestDb::new().await;
-    let writer = test::init_service(arbiter::startup::app(db.state())).await;
-    let game = create_game(&writer, &db).await;
-    append(&writer, &db, game, 1, moves(&["e4"], true)).await;
+    let writer = api(&db).await;
+    let game = writer.create_standard_game().await;
+    writer.append_events(game, 1, moves(&["e4"], true)).await;
 
     // `arbiter serve` itself, as an operator runs it.
     let port = crate::browser::free_port();
@@ -827,10 +798,12 @@ const PUBLIC_ROUND_STREAM: &str = "/v1/broadcast/rounds/stream?event=Round%20Rob
 #[actix_web::test]
 async fn many_subscribers_of_one_round_share_one_source_and_get_identical_streams() {
     let db = TestDb::new().await;
-    let writer = test::init_service(arbiter::startup::app(db.state())).await;
-    let board_one = create_round_game(&writer, &db, 1).await;
-    let board_two = create_round_game(&writer, &db, 2).await;
-    append(&writer, &db, board_one, 1, moves(&["e4"], true)).await;
+    let writer = api(&db).await;
+    let board_one = create_round_game(&writer, 1).await;
+    let board_two = create_round_game(&writer, 2).await;
+    writer
+        .append_events(board_one, 1, moves(&["e4"], true))
+        .await;
     let state = db.state();
     let streams = state.streams.clone();
     let server = Server::start(state).await;
@@ -848,9 +821,15 @@ async fn many_subscribers_of_one_round_share_one_source_and_get_identical_stream
         1,
         "one source serves every subscriber of the round and audience"
     );
-    append(&writer, &db, board_two, 1, moves(&["d4"], true)).await;
-    append(&writer, &db, board_one, 2, moves(&["c5", "Nf3"], false)).await;
-    append(&writer, &db, board_two, 2, moves(&["Nf6"], false)).await;
+    writer
+        .append_events(board_two, 1, moves(&["d4"], true))
+        .await;
+    writer
+        .append_events(board_one, 2, moves(&["c5", "Nf3"], false))
+        .await;
+    writer
+        .append_events(board_two, 2, moves(&["Nf6"], false))
+        .await;
     for (stream, messages) in subscribers.iter_mut().zip(&mut received) {
         messages.extend(next_messages(stream, 4).await);
     }
@@ -874,8 +853,8 @@ async fn many_subscribers_of_one_round_share_one_source_and_get_identical_stream
 #[actix_web::test]
 async fn a_round_is_read_once_per_wake_up_whatever_the_number_of_its_subscribers() {
     let db = TestDb::new().await;
-    let writer = test::init_service(arbiter::startup::app(db.state())).await;
-    let board = create_round_game(&writer, &db, 1).await;
+    let writer = api(&db).await;
+    let board = create_round_game(&writer, 1).await;
     let state = db.state();
     let streams = state.streams.clone();
     let server = Server::start(state).await;
@@ -888,7 +867,7 @@ async fn a_round_is_read_once_per_wake_up_whatever_the_number_of_its_subscribers
         subscribers.push(stream);
     }
     let before = streams.round_feed_reads();
-    append(&writer, &db, board, 1, moves(&["e4"], true)).await;
+    writer.append_events(board, 1, moves(&["e4"], true)).await;
     for stream in &mut subscribers {
         let message = stream.next().await.expect("the move");
         assert_eq!(message.data["position"]["san"], "e4");
@@ -909,9 +888,9 @@ async fn a_round_is_read_once_per_wake_up_whatever_the_number_of_its_subscribers
 async fn a_reconnect_with_last_event_id_while_the_round_source_is_live_gets_no_gap_and_no_duplicate()
  {
     let db = TestDb::new().await;
-    let writer = test::init_service(arbiter::startup::app(db.state())).await;
-    let board_one = create_round_game(&writer, &db, 1).await;
-    let board_two = create_round_game(&writer, &db, 2).await;
+    let writer = api(&db).await;
+    let board_one = create_round_game(&writer, 1).await;
+    let board_two = create_round_game(&writer, 2).await;
     let state = db.state();
     let streams = state.streams.clone();
     let server = Server::start(state).await;
@@ -921,20 +900,30 @@ async fn a_reconnect_with_last_event_id_while_the_round_source_is_live_gets_no_g
     let mut watched = next_messages(&mut watcher, 2).await;
     let mut leaver = EventStream::open(&url, &db.reader, None).await;
     next_messages(&mut leaver, 2).await;
-    append(&writer, &db, board_one, 1, moves(&["e4", "e5"], true)).await;
+    writer
+        .append_events(board_one, 1, moves(&["e4", "e5"], true))
+        .await;
     let before = next_messages(&mut leaver, 2).await;
     drop(leaver);
     watched.extend(next_messages(&mut watcher, 2).await);
     // While the leaver is away: moves on both boards.
-    append(&writer, &db, board_two, 1, moves(&["d4"], true)).await;
-    append(&writer, &db, board_one, 3, moves(&["Nf3"], true)).await;
-    append(&writer, &db, board_two, 2, moves(&["d5"], false)).await;
+    writer
+        .append_events(board_two, 1, moves(&["d4"], true))
+        .await;
+    writer
+        .append_events(board_one, 3, moves(&["Nf3"], true))
+        .await;
+    writer
+        .append_events(board_two, 2, moves(&["d5"], false))
+        .await;
     watched.extend(next_messages(&mut watcher, 3).await);
     let last = before.last().expect("the leaver's last message").id.clone();
     let mut back = EventStream::open(&url, &db.reader, Some(&last)).await;
     let mut after = next_messages(&mut back, 3).await;
     // And live again, for both.
-    append(&writer, &db, board_one, 4, moves(&["Nc6"], false)).await;
+    writer
+        .append_events(board_one, 4, moves(&["Nc6"], false))
+        .await;
     after.extend(next_messages(&mut back, 1).await);
     watched.extend(next_messages(&mut watcher, 1).await);
     assert_eq!(

@@ -4,7 +4,8 @@
 //! the original column by column, read again as pairings, and a result changed on appeal
 //! exported as changed.
 
-use crate::support::{TestDb, append, bearer, send, send_raw};
+use crate::client::{Reply, api};
+use crate::support::TestDb;
 use crate::tournaments::GROS_TRF;
 use actix_web::test;
 use arbiter::interchange::pairings::parse_trf_round;
@@ -43,7 +44,7 @@ fn by_start_number(players: &[TrfPlayer]) -> HashMap<u32, &TrfPlayer> {
 #[actix_web::test]
 async fn the_real_tournament_exported_from_the_log_has_the_original_results_and_points() {
     let db = TestDb::new().await;
-    let app = test::init_service(arbiter::startup::app(db.state())).await;
+    let api = api(&db).await;
     let original = read_report(GROS_TRF).expect("the original reads");
     let players = by_start_number(&original.players);
     let start_of: HashMap<&str, u32> = original
@@ -51,38 +52,34 @@ async fn the_real_tournament_exported_from_the_log_has_the_original_results_and_
         .iter()
         .map(|p| (p.name.as_str(), p.start_number))
         .collect();
-    let (status, body, _) = send(
-        &app,
-        db.post().uri("/v1/tournaments").set_json(json!({
+    let body = api
+        .create_tournament(&json!({
             "name": "XX Open Internacional de Gros",
             "site": "Donostia",
             "starts_on": "2010-09-24",
             "ends_on": "2010-10-02",
             "time_control": {"kind": "standard", "base_ms": 5_400_000, "increment_ms": 30_000},
             "arbiters": ["IA Mikel Larreategi Arana (22232540)", "FA Ane Deputy (22200000)"]
-        })),
-    )
-    .await;
-    assert_eq!(status, 201, "{body}");
+        }))
+        .await
+        .expect(201);
     let id = body["tournament_id"].as_str().expect("id").to_string();
 
     // Rounds 1 to 4 through the round-loading route, each game ended as the file says.
     let mut round_four_top: Option<(Uuid, u64)> = None;
     for round in 1..=4usize {
-        let (status, body, _) = send(
-            &app,
-            db.post()
-                .uri(&format!("/v1/tournaments/{id}/rounds/{round}/pairings"))
-                .set_json(json!({"trf": GROS_TRF})),
-        )
-        .await;
-        assert_eq!(status, 201, "{body}");
+        let body = api
+            .load_round(&id, round, &json!({"trf": GROS_TRF}))
+            .await
+            .expect(201);
         for game in body["games"].as_array().expect("games") {
             let white = start_of[game["white"].as_str().expect("white")];
             let code = players[&white].rounds[round - 1].result;
             let game_id: Uuid = game["game_id"].as_str().expect("id").parse().expect("uuid");
-            let (status, appended) = append(&app, &db, game_id, 1, ending(code)).await;
-            assert_eq!(status, 201, "{appended}");
+            let appended = api
+                .append_events(game_id, 1, ending(code))
+                .await
+                .expect(201);
             assert!(
                 appended["events"]
                     .as_array()
@@ -98,13 +95,19 @@ async fn the_real_tournament_exported_from_the_log_has_the_original_results_and_
         }
     }
 
-    let (status, headers, text) =
-        send_raw(&app, db.get().uri(&format!("/v1/tournaments/{id}/trf"))).await;
+    // The response itself, for its media type.
+    let response = api
+        .call(db.get().uri(&format!("/v1/tournaments/{id}/trf")))
+        .await;
+    let status = response.status().as_u16();
+    let content_type = response
+        .headers()
+        .get("content-type")
+        .and_then(|v| v.to_str().ok())
+        .map(str::to_owned);
+    let text = String::from_utf8(test::read_body(response).await.to_vec()).expect("utf-8");
     assert_eq!(status, 200, "{text}");
-    assert_eq!(
-        headers.get("content-type").and_then(|v| v.to_str().ok()),
-        Some("text/plain; charset=utf-8")
-    );
+    assert_eq!(content_type.as_deref(), Some("text/plain; charset=utf-8"));
     assert!(text.starts_with("012 XX Open Internacional de Gros\r\n022 Donostia\r\n"));
     assert!(text.contains("\r\n042 2010/09/24\r\n052 2010/10/02\r\n"));
     assert!(text.contains("\r\n102 IA Mikel Larreategi Arana (22232540)\r\n"));
@@ -177,13 +180,9 @@ async fn the_real_tournament_exported_from_the_log_has_the_original_results_and_
     }
 
     // TRF26: the time control encoded, the rounds counted, the byes as 240 records.
-    let (status, _, text26) = send_raw(
-        &app,
-        db.get()
-            .uri(&format!("/v1/tournaments/{id}/trf?version=26")),
-    )
-    .await;
-    assert_eq!(status, 200);
+    let reply = api.trf(&id, "version=26").await;
+    assert_eq!(reply.status, 200);
+    let text26 = reply.text;
     assert!(text26.contains("\r\n142 4\r\n222 5400+30\r\n"), "{text26}");
     assert!(text26.contains("\r\n240 Z 001   28\r\n"), "{text26}");
     assert!(
@@ -199,7 +198,7 @@ async fn the_real_tournament_exported_from_the_log_has_the_original_results_and_
 
     // Board 1 of round 4 (Guijarro Galan - Mirzoev, 0-1) drawn on appeal: exported as drawn.
     let (game, seq) = round_four_top.expect("round 4, board 1");
-    let (_, log, _) = send(&app, db.get().uri(&format!("/v1/games/{game}/events"))).await;
+    let log = api.events(game).await.body;
     let ended = log["items"]
         .as_array()
         .expect("items")
@@ -212,18 +211,14 @@ async fn the_real_tournament_exported_from_the_log_has_the_original_results_and_
         json!({"type": "appeal_lodged", "by": "white", "against_seq": ended, "grounds": "the resignation was not given"}),
         json!({"type": "appeal_decided", "against_seq": ended, "upheld": true, "result": "1/2-1/2", "reason": "the players had agreed a draw"}),
     ] {
-        let (status, body, _) = send(
-            &app,
-            test::TestRequest::post()
-                .uri(&format!("/v1/games/{game}/events"))
-                .insert_header(bearer(&db.appeals))
-                .set_json(json!({"expected_seq": seq, "events": [event]})),
-        )
-        .await;
-        assert_eq!(status, 201, "{body}");
+        let body = api
+            .with_token(&db.appeals)
+            .append_events(game, seq, json!([event]))
+            .await
+            .expect(201);
         seq = body["last_seq"].as_u64().expect("seq");
     }
-    let (_, _, text) = send_raw(&app, db.get().uri(&format!("/v1/tournaments/{id}/trf"))).await;
+    let text = api.trf(&id, "").await.text;
     let after = read_report(&text).expect("readable");
     let after = by_start_number(&after.players);
     assert_eq!(after[&1].rounds[3].result, TrfResult::Draw);
@@ -231,13 +226,8 @@ async fn the_real_tournament_exported_from_the_log_has_the_original_results_and_
     assert_eq!(after[&1].half_points, 7, "Mirzoev: 3.5");
     assert_eq!(after[&4].half_points, 7, "Guijarro Galan: 3.5");
 
-    let reply = send(
-        &app,
-        db.get()
-            .uri(&format!("/v1/tournaments/{}/trf", Uuid::new_v4())),
-    )
-    .await;
-    assert_eq!(reply.0, 404);
+    let reply = api.trf(Uuid::new_v4(), "").await;
+    assert_eq!(reply.status, 404);
 }
 
 /// The round of eight boards every cause of an end is tried on: board `b` is player `2b-1`
@@ -264,26 +254,14 @@ async fn a_reported_result_and_a_device_loss_are_played_games_and_only_a_recorde
  {
     use arbiter::access::{FairPlayRole, Role};
     let db = TestDb::new().await;
-    let app = test::init_service(arbiter::startup::app(db.state())).await;
-    let (status, body, _) = send(
-        &app,
-        db.post().uri("/v1/tournaments").set_json(json!({
+    let api = api(&db).await;
+    let body = api.create_tournament(&json!({
             "name": "Causes Open", "site": "Cork", "starts_on": "2026-11-20", "ends_on": "2026-11-22",
             "time_control": {"kind": "standard", "base_ms": 5_400_000, "increment_ms": 30_000},
             "arbiters": ["IA Chief Arbiter"]
-        })),
-    )
-    .await;
-    assert_eq!(status, 201, "{body}");
+        })).await.expect(201);
     let id = body["tournament_id"].as_str().expect("id").to_string();
-    let (status, loaded, _) = send(
-        &app,
-        db.post()
-            .uri(&format!("/v1/tournaments/{id}/rounds/1/pairings"))
-            .set_json(eight_boards()),
-    )
-    .await;
-    assert_eq!(status, 201, "{loaded}");
+    let loaded = api.load_round(&id, 1, &eight_boards()).await.expect(201);
     let games: Vec<Uuid> = loaded["games"]
         .as_array()
         .expect("games")
@@ -298,8 +276,8 @@ async fn a_reported_result_and_a_device_loss_are_played_games_and_only_a_recorde
         }
         event
     };
-    let ends = |status: u16, body: &Value| {
-        assert_eq!(status, 201, "{body}");
+    let ends = |reply: Reply| {
+        let body = reply.expect(201);
         assert!(
             body["events"]
                 .as_array()
@@ -310,19 +288,18 @@ async fn a_reported_result_and_a_device_loss_are_played_games_and_only_a_recorde
         );
     };
     // Board 1: the players report 1-0; no move is in the log (not an electronic board).
-    let (status, body) = append(
-        &app,
-        &db,
-        games[0],
-        1,
-        json!([decision(
-            "1-0",
-            Some("reported_result"),
-            "Result reported by both players (8.7)."
-        )]),
-    )
-    .await;
-    ends(status, &body);
+    ends(
+        api.append_events(
+            games[0],
+            1,
+            json!([decision(
+                "1-0",
+                Some("reported_result"),
+                "Result reported by both players (8.7)."
+            )]),
+        )
+        .await,
+    );
     // Board 3: a phone found on Black's person before the first move (11.3.2.2).
     let (info, chief) = db
         .store
@@ -334,98 +311,77 @@ async fn a_reported_result_and_a_device_loss_are_played_games_and_only_a_recorde
         .await
         .expect("role")
         .expect("token exists");
-    let (status, body, _) = send(
-        &app,
-        test::TestRequest::post()
-            .uri(&format!("/v1/games/{}/fair-play", games[2]))
-            .insert_header(bearer(&chief))
-            .set_json(json!({"record": {
+    api.with_token(&chief)
+        .record_fair_play(
+            games[2],
+            &json!({"record": {
                 "arbiter": "Chief arbiter", "at": "2026-11-20T15:01:00Z", "player": "black",
                 "fact": {"type": "device_found", "device": "phone", "location": "on_person",
-                         "switched_on": true, "found_by": "sound", "seized": true}}})),
-    )
-    .await;
-    assert_eq!(status, 201, "{body}");
+                         "switched_on": true, "found_by": "sound", "seized": true}}}),
+        )
+        .await
+        .expect(201);
     // Board 4: White resigns before making a move.
-    let (status, body) = append(
-        &app,
-        &db,
-        games[3],
-        1,
-        json!([{"type": "resign", "by": "white"}]),
-    )
-    .await;
-    ends(status, &body);
+    ends(
+        api.append_events(games[3], 1, json!([{"type": "resign", "by": "white"}]))
+            .await,
+    );
     // Board 5: two moves, then the arbiter's ruling (a draw).
-    let (status, body) = append(
-        &app,
-        &db,
-        games[4],
+    ends(api.append_events(games[4],
         1,
         json!([{"type": "move", "by": "white", "san": "d4"}, {"type": "move", "by": "black", "san": "d5"},
                decision("1/2-1/2", Some("adjudication"), "Quickplay finish: White makes no effort to win (III.5).")]),
-    )
-    .await;
-    ends(status, &body);
+    ).await);
     // Board 6: Black absent at the default time, recorded as a forfeit.
-    let (status, body) = append(
-        &app,
-        &db,
-        games[5],
-        1,
-        json!([decision(
-            "1-0",
-            Some("forfeit"),
-            "Black absent at the default time (6.7.1)."
-        )]),
-    )
-    .await;
-    ends(status, &body);
+    ends(
+        api.append_events(
+            games[5],
+            1,
+            json!([decision(
+                "1-0",
+                Some("forfeit"),
+                "Black absent at the default time (6.7.1)."
+            )]),
+        )
+        .await,
+    );
     // Board 8: an old log's decision, without a cause, before any move: a forfeit as before.
-    let (status, body) = append(
-        &app,
-        &db,
-        games[7],
-        1,
-        json!([decision("0-1", None, "White did not come.")]),
-    )
-    .await;
-    ends(status, &body);
+    ends(
+        api.append_events(
+            games[7],
+            1,
+            json!([decision("0-1", None, "White did not come.")]),
+        )
+        .await,
+    );
 
     // Boards 2 and 7 on the results page: a reported 0-1 and a double forfeit.
-    let cookie = crate::office::signed_in(&app, &db.arbiter).await;
+    let cookie = crate::office::signed_in(&api, &db.arbiter).await;
     for (game, result) in [(games[1], "0-1"), (games[6], "forfeit:both")] {
-        let page = test::call_service(
-            &app,
-            test::TestRequest::get()
-                .uri("/office/results?event=Causes%20Open&round=1")
-                .insert_header(("Cookie", cookie.clone()))
-                .to_request(),
-        )
-        .await;
-        let page = String::from_utf8(test::read_body(page).await.to_vec()).expect("utf-8");
-        let response = test::call_service(
-            &app,
-            test::TestRequest::post()
-                .uri(&format!("/office/games/{game}/record"))
-                .insert_header(("Cookie", cookie.clone()))
-                .insert_header(("Origin", "http://localhost:8080"))
-                .set_form([
-                    ("csrf", first_field(&page, "csrf")),
-                    ("expected_seq", "1".to_string()),
-                    ("event_id", Uuid::new_v4().to_string()),
-                    ("type", "result".to_string()),
-                    ("result", result.to_string()),
-                    (
-                        "return_to",
-                        "/office/results?event=Causes%20Open&round=1".to_string(),
-                    ),
-                ])
-                .to_request(),
-        )
-        .await;
+        let page =
+            crate::office::page_text(&api, "/office/results?event=Causes%20Open&round=1", &cookie)
+                .await;
+        let response = api
+            .call(
+                test::TestRequest::post()
+                    .uri(&format!("/office/games/{game}/record"))
+                    .insert_header(("Cookie", cookie.clone()))
+                    .insert_header(("Origin", "http://localhost:8080"))
+                    .set_form([
+                        ("csrf", first_field(&page, "csrf")),
+                        ("expected_seq", "1".to_string()),
+                        ("event_id", Uuid::new_v4().to_string()),
+                        ("type", "result".to_string()),
+                        ("result", result.to_string()),
+                        (
+                            "return_to",
+                            "/office/results?event=Causes%20Open&round=1".to_string(),
+                        ),
+                    ]),
+            )
+            .await;
         assert_eq!(response.status().as_u16(), 303);
-        let (_, view, _) = send(&app, db.get().uri(&format!("/v1/games/{game}"))).await;
+        let view = api.game(game).await.body;
         assert_eq!(view["state"]["status"], "ended", "{view}");
     }
 
@@ -441,13 +397,9 @@ async fn a_reported_result_and_a_device_loss_are_played_games_and_only_a_recorde
         ('-', '+', "abandoned"),        // an old log's decision before any move
     ];
     for version in [16, 26] {
-        let (status, _, text) = send_raw(
-            &app,
-            db.get()
-                .uri(&format!("/v1/tournaments/{id}/trf?version={version}")),
-        )
-        .await;
-        assert_eq!(status, 200, "{text}");
+        let reply = api.trf(&id, &format!("version={version}")).await;
+        assert_eq!(reply.status, 200, "{}", reply.text);
+        let text = reply.text;
         let report = read_report(&text).expect("readable");
         let players = by_start_number(&report.players);
         for (board, (white, black, _)) in expected.iter().enumerate() {
@@ -464,12 +416,9 @@ async fn a_reported_result_and_a_device_loss_are_played_games_and_only_a_recorde
         }
     }
     for (board, (_, _, termination)) in expected.iter().enumerate() {
-        let (status, _, pgn) = send_raw(
-            &app,
-            db.get().uri(&format!("/v1/games/{}/pgn", games[board])),
-        )
-        .await;
-        assert_eq!(status, 200);
+        let reply = api.pgn(games[board]).await;
+        assert_eq!(reply.status, 200);
+        let pgn = reply.text;
         assert!(
             pgn.contains(&format!("[Termination \"{termination}\"]")),
             "board {}: {pgn}",
@@ -482,15 +431,7 @@ async fn a_reported_result_and_a_device_loss_are_played_games_and_only_a_recorde
         format!("/office/events/{id}/report"),
         "/office/results?event=Causes%20Open&round=1".to_string(),
     ] {
-        let page = test::call_service(
-            &app,
-            test::TestRequest::get()
-                .uri(&uri)
-                .insert_header(("Cookie", cookie.clone()))
-                .to_request(),
-        )
-        .await;
-        let page = String::from_utf8(test::read_body(page).await.to_vec()).expect("utf-8");
+        let page = crate::office::page_text(&api, &uri, &cookie).await;
         assert_eq!(page.matches("result reported (8.7)").count(), 2, "{uri}");
         assert_eq!(page.matches("forfeit (6.7.1)").count(), 3, "{uri}");
         assert!(
@@ -507,59 +448,50 @@ async fn a_reported_result_and_a_device_loss_are_played_games_and_only_a_recorde
 #[actix_web::test]
 async fn a_forfeit_is_refused_once_moves_are_in_the_log_and_the_answer_says_what_to_record() {
     let db = TestDb::new().await;
-    let app = test::init_service(arbiter::startup::app(db.state())).await;
-    let game = crate::support::create_game(&app, &db).await;
-    let (status, body) = append(
-        &app,
-        &db,
+    let api = api(&db).await;
+    let game = api.create_standard_game().await;
+    api.append_events(
         game,
         1,
         json!([{"type": "move", "by": "white", "san": "e4"}]),
     )
-    .await;
-    assert_eq!(status, 201, "{body}");
-    let reply = send(
-        &app,
-        db.post().uri(&format!("/v1/games/{game}/events")).set_json(
-            json!({"expected_seq": 2, "events": [
+    .await
+    .expect(201);
+    let reply = api
+        .append_events(
+            game,
+            2,
+            json!([
                 {"type": "arbiter_decision", "decision": "game_ended", "result": "1-0",
-                 "cause": "forfeit", "reason": "Black left the hall."}]}),
-        ),
-    )
-    .await;
-    crate::support::assert_problem(&reply, 422, "forfeit_after_moves");
-    let detail = reply.1["detail"].as_str().expect("detail");
+                 "cause": "forfeit", "reason": "Black left the hall."}]),
+        )
+        .await
+        .problem(422, "forfeit_after_moves");
+    let detail = reply.body["detail"].as_str().expect("detail");
     assert!(
         detail.contains("1 half-move(s)") && detail.contains("rules_infraction"),
         "{detail}"
     );
     // The same decision as a loss for breaking the Laws ends the game.
-    let (status, body) = append(
-        &app,
-        &db,
-        game,
+    api.append_events(game,
         2,
         json!([{"type": "arbiter_decision", "decision": "game_ended", "result": "1-0",
                 "cause": "rules_infraction", "reason": "Black left the playing venue without the arbiter's permission."}]),
-    )
-    .await;
-    assert_eq!(status, 201, "{body}");
+    ).await.expect(201);
 }
 
 #[actix_web::test]
 async fn the_rank_column_breaks_ties_by_the_tie_breaks_asked_for_in_their_order() {
     let db = TestDb::new().await;
-    let app = test::init_service(arbiter::startup::app(db.state())).await;
-    let (status, body, _) = send(
-        &app,
-        db.post().uri("/v1/tournaments").set_json(json!({
+    let api = api(&db).await;
+    let body = api
+        .create_tournament(&json!({
             "name": "Tie-break Open", "site": "Galway",
             "time_control": {"kind": "standard", "base_ms": 5_400_000, "increment_ms": 30_000},
             "arbiters": ["IA Chief Arbiter"]
-        })),
-    )
-    .await;
-    assert_eq!(status, 201, "{body}");
+        }))
+        .await
+        .expect(201);
     let id = body["tournament_id"].as_str().expect("id").to_string();
     let player = |name: &str| json!({ "name": name });
     // Round 1: A-B 1-0, C-D 1-0. Round 2: A-C ½-½, B-D ½-½ (results reported, 8.7).
@@ -574,14 +506,10 @@ async fn the_rank_column_breaks_ties_by_the_tie_breaks_asked_for_in_their_order(
                 json!({"board": at + 1, "white": player(white), "black": player(black)})
             })
             .collect();
-        let (status, loaded, _) = send(
-            &app,
-            db.post()
-                .uri(&format!("/v1/tournaments/{id}/rounds/{round}/pairings"))
-                .set_json(json!({ "pairings": pairings })),
-        )
-        .await;
-        assert_eq!(status, 201, "{loaded}");
+        let loaded = api
+            .load_round(&id, round, &json!({ "pairings": pairings }))
+            .await
+            .expect(201);
         for (game, (_, _, result)) in loaded["games"]
             .as_array()
             .expect("games")
@@ -589,16 +517,14 @@ async fn the_rank_column_breaks_ties_by_the_tie_breaks_asked_for_in_their_order(
             .zip(boards)
         {
             let game_id: Uuid = game["game_id"].as_str().expect("id").parse().expect("uuid");
-            let (status, body) = append(
-                &app,
-                &db,
+            api.append_events(
                 game_id,
                 1,
                 json!([{"type": "arbiter_decision", "decision": "game_ended", "result": result,
                         "cause": "reported_result", "reason": "Reported by the players (8.7)."}]),
             )
-            .await;
-            assert_eq!(status, 201, "{body}");
+            .await
+            .expect(201);
         }
     }
     let ranks = |text: &str| -> Vec<(u32, Option<u32>)> {
@@ -609,42 +535,30 @@ async fn the_rank_column_breaks_ties_by_the_tie_breaks_asked_for_in_their_order(
             .map(|p| (p.start_number, p.rank))
             .collect()
     };
-    let (_, _, shared) = send_raw(&app, db.get().uri(&format!("/v1/tournaments/{id}/trf"))).await;
+    let shared = api.trf(&id, "").await.text;
     assert_eq!(
         ranks(&shared),
         vec![(1, Some(1)), (2, Some(3)), (3, Some(1)), (4, Some(3))]
     );
     // Buchholz leaves both pairs equal (2 each); games with Black puts C before A and D
     // before B.
-    let (status, _, broken) = send_raw(
-        &app,
-        db.get().uri(&format!(
-            "/v1/tournaments/{id}/trf?version=26&tie_breaks=BH,BPG"
-        )),
-    )
-    .await;
-    assert_eq!(status, 200, "{broken}");
+    let reply = api.trf(&id, "version=26&tie_breaks=BH,BPG").await;
+    assert_eq!(reply.status, 200, "{}", reply.text);
+    let broken = reply.text;
     assert_eq!(
         ranks(&broken),
         vec![(1, Some(2)), (2, Some(4)), (3, Some(1)), (4, Some(3))]
     );
-    let reply = send(
-        &app,
-        db.get()
-            .uri(&format!("/v1/tournaments/{id}/trf?tie_breaks=BH,XYZ")),
-    )
-    .await;
-    assert_eq!(reply.0, 422, "{}", reply.1);
-    assert_eq!(reply.1["field"], "tie_breaks");
+    let reply = api.trf(&id, "tie_breaks=BH,XYZ").await;
+    assert_eq!(reply.status, 422, "{}", reply.text);
+    let problem: Value = serde_json::from_str(&reply.text).expect("a problem in JSON");
+    assert_eq!(problem["field"], "tie_breaks");
 
     // The same ranks as standings in the API, with each tie-break's value; and after round 1.
-    let (status, page, _) = send(
-        &app,
-        db.get()
-            .uri(&format!("/v1/tournaments/{id}/standings?tie_breaks=BH,BPG")),
-    )
-    .await;
-    assert_eq!(status, 200, "{page}");
+    let page = api
+        .tournament_standings(&id, "tie_breaks=BH,BPG")
+        .await
+        .expect(200);
     let lines: Vec<(u64, &str, f64, f64, f64)> = page["standings"]
         .as_array()
         .expect("standings")
@@ -669,13 +583,7 @@ async fn the_rank_column_breaks_ties_by_the_tie_breaks_asked_for_in_their_order(
         ]
     );
     assert_eq!(page["tie_breaks"], json!(["BH", "BPG"]));
-    let (status, page, _) = send(
-        &app,
-        db.get()
-            .uri(&format!("/v1/tournaments/{id}/standings?round=1")),
-    )
-    .await;
-    assert_eq!(status, 200, "{page}");
+    let page = api.tournament_standings(&id, "round=1").await.expect(200);
     let after_one: Vec<(u64, &str, f64)> = page["standings"]
         .as_array()
         .expect("standings")
@@ -701,13 +609,9 @@ async fn the_rank_column_breaks_ties_by_the_tie_breaks_asked_for_in_their_order(
         ("tie_breaks=bh", "tie_breaks"),
         ("tie_breaks=BH,,SB", "tie_breaks"),
     ] {
-        let (status, problem, _) = send(
-            &app,
-            db.get()
-                .uri(&format!("/v1/tournaments/{id}/standings?{query}")),
-        )
-        .await;
-        assert_eq!(status, 422, "{query}: {problem}");
+        let reply = api.tournament_standings(&id, query).await;
+        let problem = reply.body;
+        assert_eq!(reply.status, 422, "{query}: {problem}");
         assert_eq!(problem["field"], field, "{query}: {problem}");
     }
 }

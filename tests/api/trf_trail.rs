@@ -3,32 +3,23 @@
 //! a board has no result and the final one refused naming the board, and the seal that
 //! `arbiter verify --report` checks the games' exported logs against offline.
 
-use crate::support::{TestDb, append, assert_problem, bearer, send, send_raw};
+use crate::client::{Api, api};
+use crate::support::{TestDb, assert_problem};
 use actix_web::test;
 use serde_json::{Value, json};
 use uuid::Uuid;
 
 /// A tournament with one round of three boards (players 1-6); its id and the games' ids.
-async fn three_boards<S, B>(app: &S, db: &TestDb) -> (String, Vec<Uuid>)
-where
-    S: actix_web::dev::Service<
-            actix_http::Request,
-            Response = actix_web::dev::ServiceResponse<B>,
-            Error = actix_web::Error,
-        >,
-    B: actix_web::body::MessageBody,
-{
-    let (status, body, _) = send(
-        app,
-        db.post().uri("/v1/tournaments").set_json(json!({
+async fn three_boards(api: &Api<'_>) -> (String, Vec<Uuid>) {
+    let body = api
+        .create_tournament(&json!({
             "name": "Trail Open", "site": "Galway", "starts_on": "2026-11-20",
             "ends_on": "2026-11-22",
             "time_control": {"kind": "standard", "base_ms": 5_400_000, "increment_ms": 30_000},
             "arbiters": ["IA Chief Arbiter"]
-        })),
-    )
-    .await;
-    assert_eq!(status, 201, "{body}");
+        }))
+        .await
+        .expect(201);
     let id = body["tournament_id"].as_str().expect("id").to_string();
     let boards: Vec<Value> = (1..=3)
         .map(|b| {
@@ -36,14 +27,10 @@ where
                    "black": {"name": format!("Player {}", 2 * b)}})
         })
         .collect();
-    let (status, loaded, _) = send(
-        app,
-        db.post()
-            .uri(&format!("/v1/tournaments/{id}/rounds/1/pairings"))
-            .set_json(json!({ "pairings": boards })),
-    )
-    .await;
-    assert_eq!(status, 201, "{loaded}");
+    let loaded = api
+        .load_round(&id, 1, &json!({ "pairings": boards }))
+        .await
+        .expect(201);
     let games = loaded["games"]
         .as_array()
         .expect("games")
@@ -73,38 +60,32 @@ fn ended_at(body: &Value) -> u64 {
 
 /// Board 1: 1-0 entered on the wrong board, retracted, 0-1 entered; board 2: a draw changed to
 /// 1-0 on appeal. Board 3 is left without a result.
-async fn correct_and_appeal<S, B>(app: &S, db: &TestDb, games: &[Uuid])
-where
-    S: actix_web::dev::Service<
-            actix_http::Request,
-            Response = actix_web::dev::ServiceResponse<B>,
-            Error = actix_web::Error,
-        >,
-    B: actix_web::body::MessageBody,
-{
+async fn correct_and_appeal(api: &Api<'_>, db: &TestDb, games: &[Uuid]) {
     let mut events = opening();
     events.push(json!({"type": "resign", "by": "black"}));
-    let (status, body) = append(app, db, games[0], 1, json!(events)).await;
-    assert_eq!(status, 201, "{body}");
+    let body = api
+        .append_events(games[0], 1, json!(events))
+        .await
+        .expect(201);
     let resigned = ended_at(&body) - 1;
     let last = body["last_seq"].as_u64().expect("seq");
-    let (status, body) = append(
-        app,
-        db,
+    api.append_events(
         games[0],
         last,
         json!([{"type": "correction", "retracts_seq": resigned,
                 "reason": "the resignation was typed on the wrong board"},
                {"type": "resign", "by": "white"}]),
     )
-    .await;
-    assert_eq!(status, 201, "{body}");
+    .await
+    .expect(201);
 
     let mut events = opening();
     events.push(json!({"type": "draw_offer", "by": "white"}));
     events.push(json!({"type": "draw_accept", "by": "black"}));
-    let (status, body) = append(app, db, games[1], 1, json!(events)).await;
-    assert_eq!(status, 201, "{body}");
+    let body = api
+        .append_events(games[1], 1, json!(events))
+        .await
+        .expect(201);
     let ended = ended_at(&body);
     let mut seq = body["last_seq"].as_u64().expect("seq");
     for event in [
@@ -113,15 +94,11 @@ where
         json!({"type": "appeal_decided", "against_seq": ended, "upheld": true, "result": "0-1",
                "reason": "the flag fell before the agreement (6.9)"}),
     ] {
-        let (status, body, _) = send(
-            app,
-            test::TestRequest::post()
-                .uri(&format!("/v1/games/{}/events", games[1]))
-                .insert_header(bearer(&db.appeals))
-                .set_json(json!({"expected_seq": seq, "events": [event]})),
-        )
-        .await;
-        assert_eq!(status, 201, "{body}");
+        let body = api
+            .with_token(&db.appeals)
+            .append_events(games[1], seq, json!([event]))
+            .await
+            .expect(201);
         seq = body["last_seq"].as_u64().expect("seq");
     }
 }
@@ -130,17 +107,13 @@ where
 async fn the_trf26_export_carries_a_corrected_result_and_an_appeal_and_the_final_one_waits_for_every_board()
  {
     let db = TestDb::new().await;
-    let app = test::init_service(arbiter::startup::app(db.state())).await;
-    let (id, games) = three_boards(&app, &db).await;
-    correct_and_appeal(&app, &db, &games).await;
+    let api = api(&db).await;
+    let (id, games) = three_boards(&api).await;
+    correct_and_appeal(&api, &db, &games).await;
 
-    let (status, _, text) = send_raw(
-        &app,
-        db.get()
-            .uri(&format!("/v1/tournaments/{id}/trf?version=26")),
-    )
-    .await;
-    assert_eq!(status, 200, "{text}");
+    let reply = api.trf(&id, "version=26").await;
+    assert_eq!(reply.status, 200, "{}", reply.text);
+    let text = reply.text;
     let comments: Vec<&str> = text.lines().filter(|l| l.starts_with("###")).collect();
     let line = |start: &str| {
         comments
@@ -188,22 +161,15 @@ async fn the_trf26_export_carries_a_corrected_result_and_an_appeal_and_the_final
     assert!(text[..first_comment].contains("\r\n001 "), "{text}");
     arbiter::interchange::trf::read_report(&text).expect("the export reads as TRF");
     // TRF-16 has no comment lines: written as before.
-    let (_, _, text16) = send_raw(&app, db.get().uri(&format!("/v1/tournaments/{id}/trf"))).await;
+    let text16 = api.trf(&id, "").await.text;
     assert!(!text16.contains("###"), "{text16}");
 
     // The chief arbiter's report says it is provisional, names the board, shows the seal the
     // TRF26 export carries and the two changes.
     let seal = line("### Seal: SHA-256 ")["### Seal: SHA-256 ".len()..][..64].to_string();
-    let cookie = crate::office::signed_in(&app, &db.arbiter).await;
-    let page = test::call_service(
-        &app,
-        test::TestRequest::get()
-            .uri(&format!("/office/events/{id}/report"))
-            .insert_header(("Cookie", cookie.clone()))
-            .to_request(),
-    )
-    .await;
-    let page = String::from_utf8(test::read_body(page).await.to_vec()).expect("utf-8");
+    let cookie = crate::office::signed_in(&api, &db.arbiter).await;
+    let page =
+        crate::office::page_text(&api, &format!("/office/events/{id}/report"), &cookie).await;
     assert!(page.contains("Provisional report"), "{page}");
     assert!(
         page.contains("Round 1, board 3 (Player 5 - Player 6)"),
@@ -214,67 +180,59 @@ async fn the_trf26_export_carries_a_corrected_result_and_an_appeal_and_the_final
     assert!(page.contains("Appeal @ Round 1, board 2: 1/2-1/2 became 0-1"));
 
     // The final report is refused while board 3 has no result, naming it; then it is made.
-    let reply = send(
-        &app,
-        db.get()
-            .uri(&format!("/v1/tournaments/{id}/trf?version=26&final=true")),
-    )
-    .await;
-    assert_problem(&reply, 409, "results_missing");
-    let detail = reply.1["detail"].as_str().expect("detail");
+    // The refusal is a problem in JSON, not a report: read as such.
+    let reply = api
+        .get(&format!("/v1/tournaments/{id}/trf?version=26&final=true"))
+        .await
+        .problem(409, "results_missing");
+    let detail = reply.body["detail"].as_str().expect("detail");
     assert!(
         detail.contains("1 board has no result: Round 1, board 3 (Player 5 - Player 6)"),
         "{detail}"
     );
     let mut events = opening();
     events.push(json!({"type": "resign", "by": "white"}));
-    let (status, body) = append(&app, &db, games[2], 1, json!(events)).await;
-    assert_eq!(status, 201, "{body}");
-    let (status, _, final_text) = send_raw(
-        &app,
-        db.get()
-            .uri(&format!("/v1/tournaments/{id}/trf?version=26&final=true")),
-    )
-    .await;
-    assert_eq!(status, 200, "{final_text}");
+    api.append_events(games[2], 1, json!(events))
+        .await
+        .expect(201);
+    let reply = api.trf(&id, "version=26&final=true").await;
+    assert_eq!(reply.status, 200, "{}", reply.text);
+    let final_text = reply.text;
     assert!(!final_text.contains("### Provisional"), "{final_text}");
 }
 
 #[actix_web::test]
 async fn a_sealed_tournament_verifies_offline_and_a_game_changed_after_the_seal_is_named() {
     let db = TestDb::new().await;
-    let app = test::init_service(arbiter::startup::app(db.state())).await;
-    let (id, games) = three_boards(&app, &db).await;
-    correct_and_appeal(&app, &db, &games).await;
+    let api = api(&db).await;
+    let (id, games) = three_boards(&api).await;
+    correct_and_appeal(&api, &db, &games).await;
     let mut events = opening();
     events.push(json!({"type": "resign", "by": "white"}));
-    let (status, body) = append(&app, &db, games[2], 1, json!(events)).await;
-    assert_eq!(status, 201, "{body}");
+    let body = api
+        .append_events(games[2], 1, json!(events))
+        .await
+        .expect(201);
     let board_three_last = body["last_seq"].as_u64().expect("seq");
-    let (status, _, report) = send_raw(
-        &app,
-        db.get()
-            .uri(&format!("/v1/tournaments/{id}/trf?version=26&final=true")),
-    )
-    .await;
-    assert_eq!(status, 200, "{report}");
+    let reply = api.trf(&id, "version=26&final=true").await;
+    assert_eq!(reply.status, 200, "{}", reply.text);
+    let report = reply.text;
 
     let dir = std::env::temp_dir().join(format!("arbiter-seal-{}", Uuid::new_v4()));
     std::fs::create_dir_all(&dir).expect("a folder");
     let report_file = dir.join("report.trf");
     std::fs::write(&report_file, &report).expect("write the report");
     let exports = dir.join("exports");
-    let export_all = |app| {
+    let export_all = || {
         let exports = exports.clone();
         let games = games.clone();
-        let db = &db;
+        let api = &api;
         async move {
             std::fs::create_dir_all(&exports).expect("a folder");
             for game in &games {
-                let (status, _, log) =
-                    send_raw(app, db.get().uri(&format!("/v1/games/{game}/export"))).await;
-                assert_eq!(status, 200, "{log}");
-                std::fs::write(exports.join(format!("{game}.jsonl")), log).expect("write");
+                let reply = api.export(game).await;
+                assert_eq!(reply.status, 200, "{}", reply.text);
+                std::fs::write(exports.join(format!("{game}.jsonl")), reply.text).expect("write");
             }
         }
     };
@@ -287,7 +245,7 @@ async fn a_sealed_tournament_verifies_offline_and_a_game_changed_after_the_seal_
             .output()
             .expect("run arbiter verify --report")
     };
-    export_all(&app).await;
+    export_all().await;
     let sealed = verify();
     let said = String::from_utf8_lossy(&sealed.stdout).to_string();
     assert!(sealed.status.success(), "{said}");
@@ -295,17 +253,15 @@ async fn a_sealed_tournament_verifies_offline_and_a_game_changed_after_the_seal_
 
     // Board 3's result is retracted after the report left: its export no longer ends where
     // the seal says, and the verifier names the game.
-    let (status, body) = append(
-        &app,
-        &db,
+    api.append_events(
         games[2],
         board_three_last,
         json!([{"type": "correction", "retracts_seq": board_three_last - 1,
                 "reason": "changed after the report"}]),
     )
-    .await;
-    assert_eq!(status, 201, "{body}");
-    export_all(&app).await;
+    .await
+    .expect(201);
+    export_all().await;
     let changed = verify();
     let said = String::from_utf8_lossy(&changed.stdout).to_string();
     assert_eq!(changed.status.code(), Some(2), "{said}");
@@ -335,57 +291,40 @@ async fn a_sealed_tournament_verifies_offline_and_a_game_changed_after_the_seal_
 }
 
 /// Ends a game with `events` after the two opening moves; the last seq.
-async fn finish<S, B>(app: &S, db: &TestDb, game: Uuid, last: &str) -> u64
-where
-    S: actix_web::dev::Service<
-            actix_http::Request,
-            Response = actix_web::dev::ServiceResponse<B>,
-            Error = actix_web::Error,
-        >,
-    B: actix_web::body::MessageBody,
-{
+async fn finish(api: &Api<'_>, game: Uuid, last: &str) -> u64 {
     let mut events = opening();
     events.push(json!({"type": "resign", "by": last}));
-    let (status, body) = append(app, db, game, 1, json!(events)).await;
-    assert_eq!(status, 201, "{body}");
+    let body = api.append_events(game, 1, json!(events)).await.expect(201);
     body["last_seq"].as_u64().expect("seq")
 }
 
 #[actix_web::test]
 async fn player_statuses_give_the_unplayed_rounds_codes_and_the_log_gives_the_rest_of_the_trail() {
     let db = TestDb::new().await;
-    let app = test::init_service(arbiter::startup::app(db.state())).await;
-    let (id, games) = three_boards(&app, &db).await;
+    let api = api(&db).await;
+    let (id, games) = three_boards(&api).await;
     let mut board_one_last = 0;
     for (at, game) in games.iter().enumerate() {
-        let last = finish(&app, &db, *game, "black").await;
+        let last = finish(&api, *game, "black").await;
         if at == 0 {
             board_one_last = last;
         }
     }
     // Round 1 exported complete (TRF-16): the export is logged.
-    let (status, _, _) = send_raw(&app, db.get().uri(&format!("/v1/tournaments/{id}/trf"))).await;
-    assert_eq!(status, 200);
+    assert_eq!(api.trf(&id, "").await.status, 200);
     // Then board 1's result is corrected and entered again.
-    let (status, body) = append(
-        &app,
-        &db,
+    api.append_events(
         games[0],
         board_one_last,
         json!([{"type": "correction", "retracts_seq": board_one_last - 1,
                 "reason": "Black had not resigned; White had"},
                {"type": "resign", "by": "white"}]),
     )
-    .await;
-    assert_eq!(status, 201, "{body}");
+    .await
+    .expect(201);
 
     // Statuses before round 2: player 6 withdraws, player 5 asks for a half-point bye, a
     // late entrant joins from round 2.
-    let status_of = |body: Value| {
-        db.post()
-            .uri(&format!("/v1/tournaments/{id}/players/status"))
-            .set_json(body)
-    };
     for body in [
         json!({"type": "withdrawal", "start_number": 6, "from_round": 2,
                "reason": "Left for family reasons"}),
@@ -394,10 +333,9 @@ async fn player_statuses_give_the_unplayed_rounds_codes_and_the_log_gives_the_re
         json!({"type": "late_entry", "name": "Late, Lena", "rating": 1850, "federation": "IRL",
                "from_round": 2, "reason": "Her flight was delayed"}),
     ] {
-        let (status, logged, _) = send(&app, status_of(body)).await;
-        assert_eq!(status, 201, "{logged}");
+        api.record_player_status(&id, &body).await.expect(201);
     }
-    let (_, logged, _) = send(&app, db.get().uri(&format!("/v1/tournaments/{id}/log"))).await;
+    let logged = api.tournament_log(&id).await.body;
     let late = logged
         .as_array()
         .expect("entries")
@@ -420,19 +358,18 @@ async fn player_statuses_give_the_unplayed_rounds_codes_and_the_log_gives_the_re
             "reason",
         ),
     ] {
-        let reply = send(&app, status_of(body)).await;
+        let reply = api.record_player_status(&id, &body).await;
         assert_problem(&reply, 422, "invalid_field");
-        assert_eq!(reply.1["field"], field, "{}", reply.1);
+        assert_eq!(reply.body["field"], field, "{}", reply.body);
     }
-    let reply = send(
-        &app,
-        status_of(
-            json!({"type": "withdrawal", "start_number": 4, "from_round": 2,
-                         "reason": "x", "points": "half"}),
-        ),
-    )
-    .await;
-    assert_eq!(reply.0, 422, "{}", reply.1);
+    let reply = api
+        .record_player_status(
+            &id,
+            &json!({"type": "withdrawal", "start_number": 4, "from_round": 2,
+                    "reason": "x", "points": "half"}),
+        )
+        .await;
+    assert_eq!(reply.status, 422, "{}", reply.body);
 
     // Round 2: players 1-4 and the late entrant; player 2 is not paired.
     let pairings = json!({"pairings": [
@@ -440,47 +377,34 @@ async fn player_statuses_give_the_unplayed_rounds_codes_and_the_log_gives_the_re
         {"board": 2, "white": {"name": "Late, Lena"}, "black": {"name": "Player 4"}},
     ]});
     for expected in [201, 200] {
-        let (status, body, _) = send(
-            &app,
-            db.post()
-                .uri(&format!("/v1/tournaments/{id}/rounds/2/pairings"))
-                .set_json(pairings.clone()),
-        )
-        .await;
-        assert_eq!(status, expected, "{body}");
+        api.load_round(&id, 2, &pairings).await.expect(expected);
     }
     // A bye for a round the player has a game in is refused.
-    let reply = send(
-        &app,
-        status_of(json!({"type": "bye_request", "start_number": 1, "round": 2,
-                         "points": "zero", "reason": "tired"})),
-    )
-    .await;
+    let reply = api
+        .record_player_status(
+            &id,
+            &json!({"type": "bye_request", "start_number": 1, "round": 2,
+                    "points": "zero", "reason": "tired"}),
+        )
+        .await;
     assert_problem(&reply, 422, "invalid_field");
-    assert_eq!(reply.1["field"], "round");
+    assert_eq!(reply.body["field"], "round");
     // The venue changes after the start.
-    let (status, body, _) = send(
-        &app,
-        test::TestRequest::put()
-            .uri(&format!("/v1/tournaments/{id}"))
-            .insert_header(bearer(&db.arbiter))
-            .set_json(json!({
-                "name": "Trail Open", "site": "Salthill, Galway", "starts_on": "2026-11-20",
-                "ends_on": "2026-11-22",
-                "time_control": {"kind": "standard", "base_ms": 5_400_000, "increment_ms": 30_000},
-                "arbiters": ["IA Chief Arbiter"]
-            })),
+    api.update_tournament(
+        &id,
+        &json!({
+            "name": "Trail Open", "site": "Salthill, Galway", "starts_on": "2026-11-20",
+            "ends_on": "2026-11-22",
+            "time_control": {"kind": "standard", "base_ms": 5_400_000, "increment_ms": 30_000},
+            "arbiters": ["IA Chief Arbiter"]
+        }),
     )
-    .await;
-    assert_eq!(status, 200, "{body}");
+    .await
+    .expect(200);
 
-    let (status, _, text) = send_raw(
-        &app,
-        db.get()
-            .uri(&format!("/v1/tournaments/{id}/trf?version=26")),
-    )
-    .await;
-    assert_eq!(status, 200, "{text}");
+    let reply = api.trf(&id, "version=26").await;
+    assert_eq!(reply.status, 200, "{}", reply.text);
+    let text = reply.text;
     let report = arbiter::interchange::trf::read_report(&text).expect("reads");
     let player = |n: u32| {
         report
@@ -537,12 +461,7 @@ async fn player_statuses_give_the_unplayed_rounds_codes_and_the_log_gives_the_re
     );
 
     // The standings count the bye.
-    let (status, standings, _) = send(
-        &app,
-        db.get().uri(&format!("/v1/tournaments/{id}/standings")),
-    )
-    .await;
-    assert_eq!(status, 200, "{standings}");
+    let standings = api.tournament_standings(&id, "").await.expect(200);
     let line = standings["standings"]
         .as_array()
         .expect("lines")
@@ -555,9 +474,9 @@ async fn player_statuses_give_the_unplayed_rounds_codes_and_the_log_gives_the_re
 #[actix_web::test]
 async fn an_arbiter_records_a_withdrawal_on_the_tournament_page_and_sees_it_with_who_and_why() {
     let db = TestDb::new().await;
-    let app = test::init_service(arbiter::startup::app(db.state())).await;
-    let (id, _) = three_boards(&app, &db).await;
-    let cookie = crate::office::signed_in(&app, &db.arbiter).await;
+    let api = api(&db).await;
+    let (id, _) = three_boards(&api).await;
+    let cookie = crate::office::signed_in(&api, &db.arbiter).await;
     let page_uri = format!("/office/events/{id}");
     let post = |fields: Vec<(&'static str, String)>, csrf: String| {
         let mut fields = fields;
@@ -567,18 +486,16 @@ async fn an_arbiter_records_a_withdrawal_on_the_tournament_page_and_sees_it_with
             .insert_header(("Cookie", cookie.clone()))
             .insert_header(("Origin", "http://localhost:8080"))
             .set_form(fields)
-            .to_request()
     };
     let csrf_of = |page: &str| {
         let at = page.find("name=\"csrf\" value=\"").expect("a form") + 19;
         page[at..at + page[at..].find('"').expect("end")].to_string()
     };
-    let page = crate::office::page_text(&app, &page_uri, &cookie).await;
+    let page = crate::office::page_text(&api, &page_uri, &cookie).await;
     assert!(page.contains("No withdrawal, expulsion, requested bye or late entry recorded."));
     // An unknown start rank is refused with the values kept.
-    let response = test::call_service(
-        &app,
-        post(
+    let response = api
+        .call(post(
             vec![
                 ("kind", "withdrawal".into()),
                 ("start_number", "40".into()),
@@ -586,18 +503,16 @@ async fn an_arbiter_records_a_withdrawal_on_the_tournament_page_and_sees_it_with
                 ("reason", "Left early".into()),
             ],
             csrf_of(&page),
-        ),
-    )
-    .await;
+        ))
+        .await;
     assert_eq!(response.status().as_u16(), 303);
-    let page = crate::office::page_text(&app, &page_uri, &cookie).await;
+    let page = crate::office::page_text(&api, &page_uri, &cookie).await;
     assert!(
         page.contains("Nothing was recorded: No player has start rank 40"),
         "{page}"
     );
-    let response = test::call_service(
-        &app,
-        post(
+    let response = api
+        .call(post(
             vec![
                 ("kind", "withdrawal".into()),
                 ("start_number", "4".into()),
@@ -605,18 +520,17 @@ async fn an_arbiter_records_a_withdrawal_on_the_tournament_page_and_sees_it_with
                 ("reason", "Left for family reasons".into()),
             ],
             csrf_of(&page),
-        ),
-    )
-    .await;
+        ))
+        .await;
     assert_eq!(response.status().as_u16(), 303);
-    let page = crate::office::page_text(&app, &page_uri, &cookie).await;
+    let page = crate::office::page_text(&api, &page_uri, &cookie).await;
     assert!(
         page.contains("Start rank 4 withdrew from round 2 on"),
         "{page}"
     );
     assert!(page.contains("Left for family reasons"));
     assert!(page.contains("test arbiter"));
-    let (_, log, _) = send(&app, db.get().uri(&format!("/v1/tournaments/{id}/log"))).await;
+    let log = api.tournament_log(&id).await.body;
     assert_eq!(
         log.as_array()
             .expect("entries")

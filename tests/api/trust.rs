@@ -1,7 +1,8 @@
 //! Trust: who may write what, least privilege in the database, offline verification of
 //! exports, and hostile input.
 
-use crate::support::{TestDb, append, assert_problem, bearer, create_game, send, standard_game};
+use crate::client::{api, api_with_state};
+use crate::support::{TestDb, assert_problem, bearer, standard_game};
 use actix_web::test::{self, TestRequest};
 use arbiter::access::Role;
 use arbiter::integrity::{ChainDigest, verify_export};
@@ -35,8 +36,8 @@ async fn each_role_against_each_route_is_allowed_or_refused_and_refusals_store_n
     // One bad token against every route is more failures than one address may make a
     // minute; the slowing down is tested in `operations`, here each answer is.
     let state = db.state_with(|config| config.auth_failures_per_minute = 10_000);
-    let app = test::init_service(arbiter::startup::app(state)).await;
-    let game = create_game(&app, &db).await;
+    let api = api_with_state(&db, state).await;
+    let game = api.create_standard_game().await;
     let (victim, _) = db
         .store
         .create_token("victim", Role::Reader, None, "test")
@@ -148,17 +149,18 @@ async fn each_role_against_each_route_is_allowed_or_refused_and_refusals_store_n
                 }
                 request = request.set_json(body);
             }
-            let reply = send(&app, request).await;
+            // Built here with its own token, or none, or a bad one.
+            let reply = api.send_as_built(request).await;
             let role = format!("{who:?}").to_lowercase();
             match who {
                 Who::Nobody => assert_problem(&reply, 401, "missing_token"),
                 Who::BadToken => assert_problem(&reply, 401, "invalid_token"),
                 _ if allowed.contains(&role.as_str()) => {
                     assert!(
-                        reply.0 < 300,
+                        reply.status < 300,
                         "{method} {uri} as {role} is allowed: {} {}",
-                        reply.0,
-                        reply.1
+                        reply.status,
+                        reply.body
                     )
                 }
                 _ => {
@@ -174,7 +176,7 @@ async fn each_role_against_each_route_is_allowed_or_refused_and_refusals_store_n
     }
     // Health, readiness, the document and the docs stay open.
     for uri in ["/healthz", "/readyz", "/api-docs/openapi.json", "/docs/"] {
-        let response = test::call_service(&app, TestRequest::get().uri(uri).to_request()).await;
+        let response = api.call(TestRequest::get().uri(uri)).await;
         assert_eq!(response.status(), 200, "{uri} is open");
     }
 }
@@ -182,33 +184,26 @@ async fn each_role_against_each_route_is_allowed_or_refused_and_refusals_store_n
 #[actix_web::test]
 async fn a_token_revoked_outside_this_instance_stops_working_within_the_cache_time() {
     let db = TestDb::new().await;
-    let app = test::init_service(arbiter::startup::app(
-        db.state_with(|config| config.token_cache_ms = 400),
-    ))
-    .await;
+    let api = api_with_state(&db, db.state_with(|config| config.token_cache_ms = 400)).await;
     let (info, token) = db
         .store
         .create_token("Relay", Role::Reader, None, "test")
         .await
         .unwrap();
-    let read = || {
-        TestRequest::get()
-            .uri("/v1/games")
-            .insert_header(bearer(&token))
-    };
-    assert_eq!(send(&app, read()).await.0, 200);
+    let relay = api.with_token(&token);
+    assert_eq!(relay.games("").await.status, 200);
     // Revoked as `arbiter token revoke` (another process) does: this instance is not told.
     db.store.revoke_token(info.token_id).await.unwrap();
     let revoked_at = std::time::Instant::now();
     let mut refused_after = None;
     while revoked_at.elapsed() < std::time::Duration::from_secs(3) {
-        let reply = send(&app, read()).await;
-        if reply.0 == 401 {
-            assert_problem(&reply, 401, "invalid_token");
+        let reply = relay.games("").await;
+        if reply.status == 401 {
+            reply.problem(401, "invalid_token");
             refused_after = Some(revoked_at.elapsed());
             break;
         }
-        assert_eq!(reply.0, 200, "{}", reply.1);
+        assert_eq!(reply.status, 200, "{}", reply.body);
         tokio::time::sleep(std::time::Duration::from_millis(20)).await;
     }
     let refused_after = refused_after.expect("the revoked token is refused within the cache time");
@@ -221,37 +216,26 @@ async fn a_token_revoked_outside_this_instance_stops_working_within_the_cache_ti
 #[actix_web::test]
 async fn an_expiring_token_is_never_trusted_past_its_expiry_whatever_the_cache_time() {
     let db = TestDb::new().await;
-    let app = test::init_service(arbiter::startup::app(
-        db.state_with(|config| config.token_cache_ms = 60_000),
-    ))
-    .await;
+    let api = api_with_state(&db, db.state_with(|config| config.token_cache_ms = 60_000)).await;
     let expires_at = chrono::Utc::now() + chrono::Duration::milliseconds(1500);
     let (_, token) = db
         .store
         .create_expiring_token("Relay", Role::Reader, None, Some(expires_at), "test")
         .await
         .unwrap();
-    let read = || {
-        TestRequest::get()
-            .uri("/v1/games")
-            .insert_header(bearer(&token))
-    };
-    assert_eq!(send(&app, read()).await.0, 200, "remembered from now on");
+    let relay = api.with_token(&token);
+    assert_eq!(relay.games("").await.status, 200, "remembered from now on");
     let wait = (expires_at - chrono::Utc::now())
         .to_std()
         .unwrap_or_default();
     tokio::time::sleep(wait + std::time::Duration::from_millis(100)).await;
-    let reply = send(&app, read()).await;
-    assert_problem(&reply, 401, "token_expired");
+    relay.games("").await.problem(401, "token_expired");
 }
 
 #[actix_web::test]
 async fn a_token_revoked_or_rotated_through_this_instance_is_refused_at_once_though_remembered() {
     let db = TestDb::new().await;
-    let app = test::init_service(arbiter::startup::app(
-        db.state_with(|config| config.token_cache_ms = 60_000),
-    ))
-    .await;
+    let api = api_with_state(&db, db.state_with(|config| config.token_cache_ms = 60_000)).await;
     let mut tokens = Vec::new();
     for _ in 0..2 {
         let (info, token) = db
@@ -259,112 +243,56 @@ async fn a_token_revoked_or_rotated_through_this_instance_is_refused_at_once_tho
             .create_token("Deputy", Role::Reader, None, "test")
             .await
             .unwrap();
-        let (status, _, _) = send(
-            &app,
-            TestRequest::get()
-                .uri("/v1/games")
-                .insert_header(bearer(&token)),
-        )
-        .await;
+        let status = api.with_token(&token).games("").await.status;
         assert_eq!(status, 200, "used, so remembered");
         tokens.push((info.token_id, token));
     }
     let (revoked_id, revoked) = &tokens[0];
-    let (status, body, _) = send(
-        &app,
-        TestRequest::delete()
-            .uri(&format!("/v1/tokens/{revoked_id}"))
-            .insert_header(bearer(&db.admin)),
-    )
-    .await;
-    assert_eq!(status, 200, "{body}");
-    let reply = send(
-        &app,
-        TestRequest::get()
-            .uri("/v1/games")
-            .insert_header(bearer(revoked)),
-    )
-    .await;
-    assert_problem(&reply, 401, "invalid_token");
+    let as_admin = api.with_token(&db.admin);
+    as_admin.revoke_token(revoked_id).await.expect(200);
+    api.with_token(revoked)
+        .games("")
+        .await
+        .problem(401, "invalid_token");
     let (rotated_id, rotated) = &tokens[1];
-    let (status, body, _) = send(
-        &app,
-        TestRequest::post()
-            .uri(&format!("/v1/tokens/{rotated_id}/rotate"))
-            .insert_header(bearer(&db.admin))
-            .set_json(json!({})),
-    )
-    .await;
-    assert_eq!(status, 201, "{body}");
-    let reply = send(
-        &app,
-        TestRequest::get()
-            .uri("/v1/games")
-            .insert_header(bearer(rotated)),
-    )
-    .await;
-    assert_problem(&reply, 401, "invalid_token");
+    as_admin
+        .rotate_token(rotated_id, &json!({}))
+        .await
+        .expect(201);
+    api.with_token(rotated)
+        .games("")
+        .await
+        .problem(401, "invalid_token");
 }
 
 #[actix_web::test]
 async fn a_revoked_token_stops_working_at_once() {
     let db = TestDb::new().await;
-    let app = test::init_service(arbiter::startup::app(db.state())).await;
-    let (status, created, _) = send(
-        &app,
-        TestRequest::post()
-            .uri("/v1/tokens")
-            .insert_header(bearer(&db.admin))
-            .set_json(json!({"name": "Deputy", "role": "reader"})),
-    )
-    .await;
-    assert_eq!(status, 201, "{created}");
+    let api = api(&db).await;
+    let as_admin = api.with_token(&db.admin);
+    let created = as_admin
+        .create_token(&json!({"name": "Deputy", "role": "reader"}))
+        .await
+        .expect(201);
     let token = created["token"].as_str().unwrap().to_string();
     let id = created["info"]["token_id"].as_str().unwrap().to_string();
-    let (status, _, _) = send(
-        &app,
-        TestRequest::get()
-            .uri("/v1/games")
-            .insert_header(bearer(&token)),
-    )
-    .await;
-    assert_eq!(status, 200);
-    let (status, listed, _) = send(
-        &app,
-        TestRequest::get()
-            .uri("/v1/tokens")
-            .insert_header(bearer(&db.admin)),
-    )
-    .await;
-    assert_eq!(status, 200);
+    let deputy = api.with_token(&token);
+    deputy.games("").await.expect(200);
+    let listed = as_admin.list_tokens().await.expect(200);
     assert!(
         !listed.to_string().contains(&token),
         "the token itself is never listed"
     );
-    let (status, revoked, _) = send(
-        &app,
-        TestRequest::delete()
-            .uri(&format!("/v1/tokens/{id}"))
-            .insert_header(bearer(&db.admin)),
-    )
-    .await;
-    assert_eq!(status, 200, "{revoked}");
+    let revoked = as_admin.revoke_token(&id).await.expect(200);
     assert!(revoked["revoked_at"].is_string());
-    let reply = send(
-        &app,
-        TestRequest::get()
-            .uri("/v1/games")
-            .insert_header(bearer(&token)),
-    )
-    .await;
-    assert_problem(&reply, 401, "invalid_token");
+    deputy.games("").await.problem(401, "invalid_token");
 }
 
 #[actix_web::test]
 async fn an_arbiter_scoped_to_one_event_cannot_write_to_another_events_games() {
     let db = TestDb::new().await;
-    let app = test::init_service(arbiter::startup::app(db.state())).await;
-    let other_game = create_game(&app, &db).await; // event "Test Open 2026"
+    let api = api(&db).await;
+    let other_game = api.create_standard_game().await; // event "Test Open 2026"
     let (_, scoped) = db
         .store
         .create_token(
@@ -377,42 +305,30 @@ async fn an_arbiter_scoped_to_one_event_cannot_write_to_another_events_games() {
         .unwrap();
     let mut junior = standard_game();
     junior["event"] = json!("Junior Cup");
-    let (status, body, _) = send(
-        &app,
-        TestRequest::post()
-            .uri("/v1/games")
-            .insert_header(bearer(&scoped))
-            .set_json(&junior),
-    )
-    .await;
-    assert_eq!(status, 201, "its own event is allowed: {body}");
-    let reply = send(
-        &app,
-        TestRequest::post()
-            .uri("/v1/games")
-            .insert_header(bearer(&scoped))
-            .set_json(standard_game()),
-    )
-    .await;
-    assert_problem(&reply, 403, "forbidden");
+    let scoped = api.with_token(&scoped);
+    let reply = scoped.create_game(&junior).await;
+    assert_eq!(
+        reply.status, 201,
+        "its own event is allowed: {}",
+        reply.body
+    );
+    scoped
+        .create_game(&standard_game())
+        .await
+        .problem(403, "forbidden");
     let before = db.event_count().await;
-    let reply = send(
-        &app,
-        TestRequest::post()
-            .uri(&format!("/v1/games/{other_game}/events"))
-            .insert_header(bearer(&scoped))
-            .set_json(json!({"expected_seq": 1, "events": [{"type": "resign", "by": "white"}]})),
-    )
-    .await;
-    assert_problem(&reply, 403, "forbidden");
+    scoped
+        .append_events(other_game, 1, json!([{"type": "resign", "by": "white"}]))
+        .await
+        .problem(403, "forbidden");
     assert_eq!(db.event_count().await, before);
 }
 
 #[actix_web::test]
 async fn the_service_database_role_cannot_update_delete_or_truncate_events() {
     let db = TestDb::new().await;
-    let app = test::init_service(arbiter::startup::app(db.state())).await;
-    create_game(&app, &db).await;
+    let api = api(&db).await;
+    api.create_standard_game().await;
     for statement in [
         "UPDATE events SET recorded_by = 'x'",
         "DELETE FROM events",
@@ -438,8 +354,8 @@ async fn the_service_database_role_cannot_update_delete_or_truncate_events() {
 /// Records a game with awkward text (quotes, backslashes, newlines, control characters,
 /// non-ASCII, SQL metacharacters) and returns its export and digest.
 async fn awkward_export(db: &TestDb) -> (String, ChainDigest) {
-    let app = test::init_service(arbiter::startup::app(db.state())).await;
-    let game = create_game(&app, db).await;
+    let api = api(db).await;
+    let game = api.create_standard_game().await;
     let texts = [
         "Robert'); DROP TABLE events;--",
         "quote \" backslash \\ slash / tab \t newline \n cr \r bell \u{7} esc \u{1b}",
@@ -448,35 +364,29 @@ async fn awkward_export(db: &TestDb) -> (String, ChainDigest) {
     ];
     let mut seq = 1;
     for text in texts {
-        let (status, body) = append(&app, db, game, seq, json!([
+        api.append_events(game, seq, json!([
             {"type": "clock_adjust", "side": "black", "delta_ms": -120000, "reason": text, "occurred_at": "2026-11-22T10:00:00.5Z", "clock": {"white_ms": 1, "black_ms": null}}
-        ])).await;
-        assert_eq!(status, 201, "{body}");
+        ])).await.expect(201);
         seq += 1;
     }
-    let (status, _) = append(
-        &app,
-        db,
+    api.append_events(
         game,
         seq,
         json!([{"type": "move", "by": "white", "san": "e4"}]),
     )
-    .await;
-    assert_eq!(status, 201);
-    let response = test::call_service(
-        &app,
-        db.get()
-            .uri(&format!("/v1/games/{game}/export"))
-            .to_request(),
-    )
-    .await;
+    .await
+    .expect(201);
+    // The response itself, for its media type.
+    let response = api
+        .call(db.get().uri(&format!("/v1/games/{game}/export")))
+        .await;
     assert_eq!(response.status(), 200);
     assert_eq!(
         response.headers().get("content-type").unwrap(),
         "application/x-ndjson"
     );
     let export = String::from_utf8(test::read_body(response).await.to_vec()).unwrap();
-    let (_, digest, _) = send(&app, db.get().uri(&format!("/v1/games/{game}/digest"))).await;
+    let digest = api.digest(game).await.body;
     (export, serde_json::from_value(digest).unwrap())
 }
 
@@ -580,8 +490,8 @@ async fn the_verify_command_checks_an_export_file_offline() {
 #[actix_web::test]
 async fn hostile_text_is_stored_exactly_or_refused_never_a_server_error() {
     let db = TestDb::new().await;
-    let app = test::init_service(arbiter::startup::app(db.state())).await;
-    let game = create_game(&app, &db).await;
+    let api = api(&db).await;
+    let game = api.create_standard_game().await;
     let before = db.event_count().await;
     for (body, status, field) in [
         (
@@ -615,29 +525,24 @@ async fn hostile_text_is_stored_exactly_or_refused_never_a_server_error() {
             "",
         ),
     ] {
-        let reply = send(
-            &app,
-            db.post()
-                .uri(&format!("/v1/games/{game}/events"))
-                .set_json(&body),
-        )
-        .await;
+        // The whole body as sent, out-of-range numbers included.
+        let reply = api.post(&format!("/v1/games/{game}/events"), &body).await;
         assert!(
-            reply.0 < 500,
+            reply.status < 500,
             "never a server error: {} {}",
-            reply.0,
-            reply.1
+            reply.status,
+            reply.body
         );
         if status != 0 {
-            assert_eq!(reply.0, status, "{}", reply.1);
+            assert_eq!(reply.status, status, "{}", reply.body);
         }
         if !field.is_empty() {
-            assert_eq!(reply.1["field"], field, "{}", reply.1);
+            assert_eq!(reply.body["field"], field, "{}", reply.body);
         }
-        if reply.0 >= 400 {
+        if reply.status >= 400 {
             assert_eq!(
                 db.event_count().await,
-                before + if reply.0 < 300 { 1 } else { 0 }
+                before + if reply.status < 300 { 1 } else { 0 }
             );
         }
     }
@@ -650,16 +555,15 @@ async fn hostile_text_is_stored_exactly_or_refused_never_a_server_error() {
         "/v1/feed?after=99999999999999999999-1",
         "/v1/games/00000000-0000-0000-0000-000000000000/events?after=-5",
     ] {
-        let reply = send(&app, db.get().uri(uri)).await;
-        assert!(reply.0 < 500, "{uri}: {} {}", reply.0, reply.1);
+        let reply = api.get(uri).await;
+        assert!(reply.status < 500, "{uri}: {} {}", reply.status, reply.body);
     }
     let mut settings = standard_game();
     settings["event"] = json!("Ŝáñçhez' OR '1'='1 国际象棋");
     settings["white"]["name"] = json!("O'Brien; DROP TABLE games;--");
-    let reply = send(&app, db.post().uri("/v1/games").set_json(&settings)).await;
-    assert_eq!(reply.0, 201, "{}", reply.1);
+    let body = api.create_game(&settings).await.expect(201);
     assert_eq!(
-        reply.1["game"]["white"], "O'Brien; DROP TABLE games;--",
+        body["game"]["white"], "O'Brien; DROP TABLE games;--",
         "stored exactly"
     );
 }
