@@ -6,7 +6,8 @@
 use super::PREFIX;
 use super::error::WebError;
 use super::layout;
-use super::session::{Fields, Flash, Posted, Viewer, leave_flash};
+use super::forms::required;
+use super::session::{Flash, Posted, Viewer, leave_flash};
 use crate::app::player_status::{self, StatusError};
 use crate::app::trf::TrfError;
 use crate::state::AppState;
@@ -106,31 +107,52 @@ pub fn panel(viewer: &Viewer, tournament: &Tournament, log: &[LoggedEntry]) -> M
     }
 }
 
+/// The form that records a player's status, as the page names its inputs: what the arbiter
+/// typed or chose, as text (read by [`status_from`], which says what to fix).
+#[derive(Debug, Default, serde::Deserialize)]
+#[serde(default)]
+pub struct PlayerStatusForm {
+    /// The status: `withdrawal`, `expulsion`, `bye_request` or `late_entry`.
+    pub kind: Option<String>,
+    /// The player's start rank (a late entrant's, if given, must be the next one).
+    pub start_number: Option<String>,
+    /// The round the status takes effect from (a bye's round).
+    pub round: Option<String>,
+    /// A requested bye's points: `half` (H) or `zero` (Z).
+    pub points: Option<String>,
+    /// A late entrant's name, `Lastname, Firstname`.
+    pub name: Option<String>,
+    /// A late entrant's FIDE id.
+    pub fide_id: Option<String>,
+    /// A late entrant's rating.
+    pub rating: Option<String>,
+    /// A late entrant's federation (three letters).
+    pub federation: Option<String>,
+    /// Why, in words.
+    pub reason: Option<String>,
+}
+
 /// A number field, or what to change.
-fn number<T: std::str::FromStr>(fields: &Fields, name: &str, label: &str) -> Result<T, String> {
-    let text = fields.require(name, label)?;
+fn number<T: std::str::FromStr>(value: &Option<String>, label: &str) -> Result<T, String> {
+    let text = required(value, label)?;
     text.parse()
         .map_err(|_| format!("{label} `{text}` is not a number."))
 }
 
 /// An optional number field.
-fn optional<T: std::str::FromStr>(
-    fields: &Fields,
-    name: &str,
-    label: &str,
-) -> Result<Option<T>, String> {
-    fields
-        .get(name)
-        .map(|_| number(fields, name, label))
+fn optional<T: std::str::FromStr>(value: &Option<String>, label: &str) -> Result<Option<T>, String> {
+    value
+        .as_ref()
+        .map(|_| number(value, label))
         .transpose()
 }
 
 /// The status the form describes.
-fn status_from(fields: &Fields) -> Result<PlayerStatus, String> {
-    let round = number(fields, "round", "The round")?;
-    let reason = fields.require("reason", "The reason")?.to_string();
-    let start = || number(fields, "start_number", "The start rank");
-    Ok(match fields.get("kind").unwrap_or("") {
+fn status_from(form: &PlayerStatusForm) -> Result<PlayerStatus, String> {
+    let round = number(&form.round, "The round")?;
+    let reason = required(&form.reason, "The reason")?.to_string();
+    let start = || number(&form.start_number, "The start rank");
+    Ok(match form.kind.as_deref().unwrap_or("") {
         "withdrawal" => PlayerStatus::Withdrawal {
             start_number: start()?,
             from_round: round,
@@ -144,7 +166,7 @@ fn status_from(fields: &Fields) -> Result<PlayerStatus, String> {
         "bye_request" => PlayerStatus::ByeRequest {
             start_number: start()?,
             round,
-            points: if fields.get("points") == Some("zero") {
+            points: if form.points.as_deref() == Some("zero") {
                 ByePoints::Zero
             } else {
                 ByePoints::Half
@@ -152,13 +174,11 @@ fn status_from(fields: &Fields) -> Result<PlayerStatus, String> {
             reason,
         },
         "late_entry" => PlayerStatus::LateEntry {
-            name: fields
-                .require("name", "The late entrant's name")?
-                .to_string(),
-            fide_id: optional(fields, "fide_id", "The FIDE id")?,
-            rating: optional(fields, "rating", "The rating")?,
-            federation: fields.get("federation").map(str::to_uppercase),
-            start_number: optional(fields, "start_number", "The start rank")?,
+            name: required(&form.name, "The late entrant's name")?.to_string(),
+            fide_id: optional(&form.fide_id, "The FIDE id")?,
+            rating: optional(&form.rating, "The rating")?,
+            federation: form.federation.as_deref().map(str::to_uppercase),
+            start_number: optional(&form.start_number, "The start rank")?,
             from_round: round,
             reason,
         },
@@ -173,10 +193,14 @@ fn status_from(fields: &Fields) -> Result<PlayerStatus, String> {
 /// `POST /office/events/{id}/players`: records a player's status.
 pub async fn record(
     state: web::Data<AppState>,
-    posted: Posted,
+    posted: Posted<PlayerStatusForm>,
     id: web::Path<Uuid>,
 ) -> Result<HttpResponse, WebError> {
-    let Posted { viewer, fields, .. } = posted;
+    let Posted {
+        viewer,
+        fields,
+        form,
+    } = posted;
     let tournament_id = id.into_inner();
     let tournament = state
         .store
@@ -188,7 +212,7 @@ pub async fn record(
     viewer
         .principal
         .may_create_game(&tournament.settings.name)?;
-    let outcome = match status_from(&fields) {
+    let outcome = match status_from(&form) {
         Ok(status) => {
             let recorder = viewer.principal.recorder();
             match player_status::record(&state.arbitration, &tournament, status, &recorder).await {

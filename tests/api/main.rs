@@ -13,6 +13,7 @@ mod diagrams;
 mod failover;
 mod fair_play;
 mod follower;
+mod forms;
 mod generated_client;
 mod harness;
 mod import;
