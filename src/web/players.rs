@@ -5,8 +5,8 @@
 
 use super::PREFIX;
 use super::error::WebError;
-use super::layout;
 use super::forms::required;
+use super::layout;
 use super::session::{Flash, Posted, Viewer, leave_flash};
 use crate::app::player_status::{self, StatusError};
 use crate::app::trf::TrfError;
@@ -140,11 +140,11 @@ fn number<T: std::str::FromStr>(value: &Option<String>, label: &str) -> Result<T
 }
 
 /// An optional number field.
-fn optional<T: std::str::FromStr>(value: &Option<String>, label: &str) -> Result<Option<T>, String> {
-    value
-        .as_ref()
-        .map(|_| number(value, label))
-        .transpose()
+fn optional<T: std::str::FromStr>(
+    value: &Option<String>,
+    label: &str,
+) -> Result<Option<T>, String> {
+    value.as_ref().map(|_| number(value, label)).transpose()
 }
 
 /// The status the form describes.
@@ -248,4 +248,65 @@ pub async fn record(
     leave_flash(&state, &viewer, &flash).await?;
     let back = format!("{PREFIX}/events/{tournament_id}#player-status");
     Ok(layout::see_other(&layout::after_write(&state, &back).await))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn text(value: &str) -> Option<String> {
+        Some(value.to_string())
+    }
+
+    fn late_entry(rating: Option<String>) -> PlayerStatusForm {
+        PlayerStatusForm {
+            kind: text("late_entry"),
+            round: text("2"),
+            name: text("Etxeberria, Jon"),
+            rating,
+            federation: text("esp"),
+            reason: text("arrived after round 1"),
+            ..PlayerStatusForm::default()
+        }
+    }
+
+    #[test]
+    fn a_late_entry_leaves_what_was_not_given_out_and_a_rating_that_does_not_read_says_so() {
+        let status = status_from(&late_entry(None)).expect("reads");
+        let PlayerStatus::LateEntry {
+            fide_id,
+            rating,
+            federation,
+            start_number,
+            from_round,
+            ..
+        } = status
+        else {
+            panic!("a late entry: {status:?}");
+        };
+        assert_eq!((fide_id, rating, start_number), (None, None, None));
+        assert_eq!(federation.as_deref(), Some("ESP"));
+        assert_eq!(from_round, 2);
+        assert_eq!(
+            status_from(&late_entry(text("about 2100"))),
+            Err("The rating `about 2100` is not a number.".to_string())
+        );
+    }
+
+    #[test]
+    fn a_status_without_its_round_or_of_no_known_kind_says_what_to_fill_in() {
+        let no_round = PlayerStatusForm {
+            round: None,
+            ..late_entry(None)
+        };
+        assert_eq!(
+            status_from(&no_round),
+            Err("The round is missing; fill it in.".to_string())
+        );
+        let unknown = PlayerStatusForm {
+            kind: text("retirement"),
+            ..late_entry(None)
+        };
+        assert!(status_from(&unknown).is_err_and(|e| e.contains("`retirement` is not a status")));
+    }
 }

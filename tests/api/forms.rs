@@ -133,7 +133,10 @@ async fn a_new_tournament_leaves_its_blank_optional_fields_out_and_reads_its_tie
     }
     let regulations = &stored["regulations"];
     assert!(regulations["earliest_agreement_move"].is_null(), "{stored}");
-    assert!(regulations["incorrect_claim_penalty_ms"].is_null(), "{stored}");
+    assert!(
+        regulations["incorrect_claim_penalty_ms"].is_null(),
+        "{stored}"
+    );
     assert_eq!(regulations["draw_offers"], "arbiter_consent", "{stored}");
     assert_eq!(regulations["quickplay_finish"], false, "{stored}");
     assert_eq!(
@@ -160,7 +163,10 @@ async fn a_change_of_settings_with_a_day_that_does_not_read_is_refused_on_the_pa
     )
     .await;
     assert_eq!(status, 201, "{created}");
-    let id = created["tournament_id"].as_str().expect("an id").to_string();
+    let id = created["tournament_id"]
+        .as_str()
+        .expect("an id")
+        .to_string();
     let page_uri = format!("/office/events/{id}");
     let cookie = signed_in(&app, &db.arbiter).await;
     let csrf = csrf_of(&page_text(&app, &page_uri, &cookie).await);
@@ -192,16 +198,30 @@ async fn a_change_of_settings_with_a_day_that_does_not_read_is_refused_on_the_pa
         page.contains("The first day must be a date like 2026-11-20."),
         "{page}"
     );
-    assert!(page.contains("value=\"1 May 2026\""), "what was typed: {page}");
+    assert!(
+        page.contains("value=\"1 May 2026\""),
+        "what was typed: {page}"
+    );
     assert_eq!(stored().await, before, "nothing was saved");
 
     let (status, _) = status_and_location(&app, change("2026-05-02")).await;
     assert_eq!(status, 303);
     let after = stored().await;
-    assert_eq!(after["name"], "Forms Open 2026", "the name is fixed: {after}");
+    assert_eq!(
+        after["name"], "Forms Open 2026",
+        "the name is fixed: {after}"
+    );
     assert_eq!(after["starts_on"], "2026-05-02", "{after}");
-    assert_eq!(after["regulations"]["earliest_agreement_move"], 30, "{after}");
+    assert_eq!(
+        after["regulations"]["earliest_agreement_move"], 30,
+        "{after}"
+    );
     assert_eq!(after["regulations"]["quickplay_finish"], true, "{after}");
+    // The page says so and draws the form with what is stored.
+    let page = page_text(&app, &page_uri, &cookie).await;
+    assert!(page.contains("The settings were saved"), "{page}");
+    assert!(page.contains("value=\"2026-05-02\""), "{page}");
+    assert!(page.contains("value=\"Forms Open 2026\""), "{page}");
 }
 
 #[actix_web::test]
@@ -215,10 +235,13 @@ async fn signing_out_needs_the_pages_token_and_then_ends_the_session() {
             .uri("/office/")
             .insert_header(("Cookie", cookie.clone()))
     };
-    let (status, _) =
-        status_and_location(&app, form_to("/office/sign-out", &cookie, &[])).await;
+    let (status, _) = status_and_location(&app, form_to("/office/sign-out", &cookie, &[])).await;
     assert_eq!(status, 403, "a sign-out without the page's token");
-    assert_eq!(status_and_location(&app, home()).await.0, 200, "still signed in");
+    assert_eq!(
+        status_and_location(&app, home()).await.0,
+        200,
+        "still signed in"
+    );
 
     let (status, location) = status_and_location(
         &app,
@@ -243,7 +266,10 @@ async fn revoking_a_token_on_its_page_needs_the_pages_token_and_then_stops_it_at
     let page = page_text(&app, "/office/tokens", &cookie).await;
     let csrf = csrf_of(&page);
     let row = page.find("test reader").expect("the reader's token listed");
-    let action_at = row + page[row..].find("/office/tokens/").expect("its revoke form");
+    let action_at = row
+        + page[row..]
+            .find("/office/tokens/")
+            .expect("its revoke form");
     let action = &page[action_at..action_at + page[action_at..].find('"').expect("end")];
     assert!(action.ends_with("/revoke"), "{action}");
     let reader_reads = || async {
@@ -262,9 +288,13 @@ async fn revoking_a_token_on_its_page_needs_the_pages_token_and_then_stops_it_at
     assert_eq!(status, 403, "a revocation without the page's token");
     assert_eq!(reader_reads().await, 200, "the token still works");
 
-    let (status, _) = status_and_location(&app, form_to(action, &cookie, &[("csrf", csrf.as_str())])).await;
+    let (status, _) =
+        status_and_location(&app, form_to(action, &cookie, &[("csrf", csrf.as_str())])).await;
     assert_eq!(status, 303);
     assert_eq!(reader_reads().await, 401, "the token no longer works");
     let page = page_text(&app, "/office/tokens", &cookie).await;
-    assert!(page.contains("The token of test reader is revoked"), "{page}");
+    assert!(
+        page.contains("The token of test reader is revoked"),
+        "{page}"
+    );
 }

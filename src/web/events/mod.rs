@@ -22,8 +22,8 @@ mod tournament_form;
 pub use load_round::load_round;
 use load_round::tournament_or_404;
 pub(super) use tournament_form::edition_text;
-pub use tournament_form::{clock_behaviour_text, regulations_text, time_control_text};
 use tournament_form::{TournamentForm, settings_from, tournament_form, values_of};
+pub use tournament_form::{clock_behaviour_text, regulations_text, time_control_text};
 
 fn round_chips(event: &str, rounds: &[&EventRound]) -> Markup {
     html! {
@@ -190,7 +190,9 @@ pub async fn show(
     let may_write = viewer.is_arbiter() && viewer.principal.may_create_game(&settings.name).is_ok();
     let load_flash = flash.as_ref().filter(|f| f.form == "load-round");
     let settings_flash = flash.as_ref().filter(|f| f.form == "settings");
+    // A refused change is drawn again as it was sent; a saved one shows what is stored.
     let refused_values: Option<TournamentForm> = settings_flash
+        .filter(|f| f.refused)
         .map(|f| Fields(f.values.clone()).decode())
         .transpose()?;
     let next_round = rounds
@@ -367,8 +369,7 @@ pub async fn update(
     fields
         .0
         .insert("name".into(), tournament.settings.name.clone());
-    let result =
-        settings_from(&form).and_then(|s| s.validate().map(|()| s).map_err(|p| p.message));
+    let result = settings_from(&form).and_then(|s| s.validate().map(|()| s).map_err(|p| p.message));
     let flash = match result {
         Ok(mut settings) => {
             // The fair-play measures have their own form (`super::measures`), for the

@@ -403,8 +403,8 @@ pub(super) fn values_of(settings: &TournamentSettings) -> TournamentForm {
     } else {
         (None, None)
     };
-    let tc_written = (tc_form == "written")
-        .then(|| write_tag(control).unwrap_or_else(|_| describe(control)));
+    let tc_written =
+        (tc_form == "written").then(|| write_tag(control).unwrap_or_else(|_| describe(control)));
     let regulations = &settings.regulations;
     TournamentForm {
         name: text(settings.name.clone()),
@@ -608,14 +608,18 @@ mod tests {
 
     #[test]
     fn a_control_the_form_cannot_use_is_refused_with_what_is_wrong() {
-        let form = |tc_form: &str, tc_written: Option<&str>, tc_kind: Option<&str>| TournamentForm {
-            tc_form: text(tc_form),
-            tc_written: tc_written.map(str::to_owned),
-            tc_kind: tc_kind.map(str::to_owned),
-            ..TournamentForm::default()
-        };
+        let form =
+            |tc_form: &str, tc_written: Option<&str>, tc_kind: Option<&str>| TournamentForm {
+                tc_form: text(tc_form),
+                tc_written: tc_written.map(str::to_owned),
+                tc_kind: tc_kind.map(str::to_owned),
+                ..TournamentForm::default()
+            };
         let cases = [
-            (form("blitz_3_plus_2", None, Some("standard")), "blitz by B.1"),
+            (
+                form("blitz_3_plus_2", None, Some("standard")),
+                "blitz by B.1",
+            ),
             (form("written", Some("90+30"), None), "ambiguous"),
             (form("written", Some("?"), None), "gives no time control"),
             (form("written", None, None), "Write the periods"),
@@ -666,6 +670,9 @@ mod tests {
             base_minutes: text("90"),
             ..TournamentForm::default()
         });
-        assert_eq!(nameless, Err("The name is missing; fill it in.".to_string()));
+        assert_eq!(
+            nameless,
+            Err("The name is missing; fill it in.".to_string())
+        );
     }
 }
