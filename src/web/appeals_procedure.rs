@@ -10,7 +10,7 @@
 use super::PREFIX;
 use super::error::WebError;
 use super::layout;
-use super::session::{Fields, Flash, Posted, Viewer, leave_flash};
+use super::session::{Flash, Posted, Viewer, leave_flash};
 use crate::rules::appeals::{AppealRegulations, CommitteeMember, CommitteeRole, DeadlineFrom};
 use crate::state::AppState;
 use crate::tournament::Tournament;
@@ -87,9 +87,28 @@ fn committee_from(text: &str) -> Result<Vec<CommitteeMember>, String> {
     Ok(committee)
 }
 
+/// The appeals procedure form, as the page names its inputs: what the arbiter typed or chose,
+/// as text (read by [`procedure_from`], which says what to fix).
+#[derive(Debug, Default, serde::Deserialize)]
+#[serde(default)]
+pub struct ProcedureForm {
+    /// The regulation the procedure follows (`FIDE Handbook C.11`).
+    pub regulation: Option<String>,
+    /// The deadline for an appeal, in minutes; none for no deadline.
+    pub deadline_minutes: Option<String>,
+    /// What the deadline counts from: `game_end` or `round_end`.
+    pub deadline_from: Option<String>,
+    /// The deposit, in words (`100 EUR`).
+    pub deposit: Option<String>,
+    /// The chief arbiter's federation (three letters).
+    pub chief_arbiter_federation: Option<String>,
+    /// The committee, a member a line (`name, federation, role`).
+    pub committee: Option<String>,
+}
+
 /// The procedure a form describes, or what to do about it.
-fn procedure_from(fields: &Fields) -> Result<AppealRegulations, String> {
-    let deadline_minutes = match fields.get("deadline_minutes") {
+fn procedure_from(form: &ProcedureForm) -> Result<AppealRegulations, String> {
+    let deadline_minutes = match form.deadline_minutes.as_deref() {
         None => None,
         Some(text) => Some(
             text.parse::<u32>()
@@ -104,16 +123,17 @@ fn procedure_from(fields: &Fields) -> Result<AppealRegulations, String> {
         ),
     };
     Ok(AppealRegulations {
-        regulation: fields.get("regulation").map(str::to_owned),
+        regulation: form.regulation.clone(),
         deadline_minutes,
-        deadline_from: match fields.get("deadline_from") {
+        deadline_from: match form.deadline_from.as_deref() {
             Some("round_end") => DeadlineFrom::RoundEnd,
             _ => DeadlineFrom::GameEnd,
         },
-        deposit: fields.get("deposit").map(str::to_owned),
-        committee: committee_from(fields.get("committee").unwrap_or_default())?,
-        chief_arbiter_federation: fields
-            .get("chief_arbiter_federation")
+        deposit: form.deposit.clone(),
+        committee: committee_from(form.committee.as_deref().unwrap_or_default())?,
+        chief_arbiter_federation: form
+            .chief_arbiter_federation
+            .as_deref()
             .map(str::to_uppercase),
     })
 }
@@ -204,10 +224,14 @@ pub fn panel(viewer: &Viewer, tournament: &Tournament, may_write: bool) -> Marku
 /// for the arbiters who may set the tournament up.
 pub async fn save(
     state: web::Data<AppState>,
-    posted: Posted,
+    posted: Posted<ProcedureForm>,
     id: web::Path<Uuid>,
 ) -> Result<HttpResponse, WebError> {
-    let Posted { viewer, fields, .. } = posted;
+    let Posted {
+        viewer,
+        fields,
+        form,
+    } = posted;
     let tournament_id = id.into_inner();
     let mut tournament = state
         .store
@@ -217,7 +241,7 @@ pub async fn save(
     viewer
         .principal
         .may_create_game(&tournament.settings.name)?;
-    let checked = procedure_from(&fields).and_then(|appeals| {
+    let checked = procedure_from(&form).and_then(|appeals| {
         tournament.settings.regulations.appeals = appeals;
         tournament
             .settings

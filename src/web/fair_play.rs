@@ -4,7 +4,7 @@
 //! same report is exported as JSON at `GET /v1/tournaments/{id}/fair-play-report`.
 
 use super::error::WebError;
-use super::fair_play_forms as forms;
+use super::fair_play_forms::{self as forms, FairPlayForm};
 use super::layout::{self, Nav};
 use super::viewer::Viewer;
 use crate::app::fair_play::{self, FairPlayError, ReportEntry, ReportStatus};
@@ -414,54 +414,54 @@ fn web_error(error: FairPlayError) -> WebError {
 }
 
 /// The record a desk form describes, as the API's body would carry it.
-fn record_from(fields: &super::session::Fields, arbiter: &str) -> serde_json::Value {
+fn record_from(form: &FairPlayForm, arbiter: &str) -> serde_json::Value {
     use serde_json::{Value, json};
-    let text = |name: &str| fields.get(name).map(|v| Value::String(v.to_string()));
-    let number = |name: &str| {
-        fields
-            .get(name)
+    let text = |value: &Option<String>| value.as_deref().map(|v| Value::String(v.to_string()));
+    let number = |value: &Option<String>| {
+        value
+            .as_deref()
             .and_then(|v| v.parse::<u64>().ok())
             .map(Value::from)
     };
-    let checked = |name: &str| Value::Bool(fields.get(name) == Some("true"));
-    let party = |prefix: &str| {
-        text(&format!("{prefix}_name"))
-            .map(|name| json!({"name": name, "fide_id": number(&format!("{prefix}_fide_id"))}))
+    let checked = |value: &Option<String>| Value::Bool(value.as_deref() == Some("true"));
+    let party = |name: &Option<String>, fide_id: &Option<String>| {
+        text(name).map(|name| json!({"name": name, "fide_id": number(fide_id)}))
     };
-    let kind = fields.get("type").unwrap_or("");
-    let decision = text("decision_penalty").map(|penalty| {
-        json!({"penalty": penalty, "reason": text("decision_reason"),
-               "opponent_score": text("decision_opponent_score"),
-               "time_ms": fields.get("decision_minutes").and_then(|m| m.parse::<u64>().ok())
+    let kind = form.record_type.as_deref().unwrap_or("");
+    let decision = text(&form.decision_penalty).map(|penalty| {
+        json!({"penalty": penalty, "reason": text(&form.decision_reason),
+               "opponent_score": text(&form.decision_opponent_score),
+               "time_ms": form.decision_minutes.as_deref().and_then(|m| m.parse::<u64>().ok())
                    .map(|minutes| minutes.saturating_mul(60_000))})
     });
     let fact = match kind {
         "device_found" => {
-            json!({"type": kind, "device": text("device"), "location": text("location"),
-            "found_by": text("found_by"), "switched_on": checked("switched_on"), "seized": checked("seized"),
-            "bag_used_without_permission": checked("bag_used_without_permission"), "decision": decision})
+            json!({"type": kind, "device": text(&form.device), "location": text(&form.location),
+            "found_by": text(&form.found_by), "switched_on": checked(&form.switched_on), "seized": checked(&form.seized),
+            "bag_used_without_permission": checked(&form.bag_used_without_permission), "decision": decision})
         }
-        "inspection_requested" => json!({"type": kind, "reason": text("reason")}),
-        "inspection_done" => json!({"type": kind, "request_seq": number("request_seq"),
-            "inspector": text("inspector"), "same_gender_confirmed": checked("same_gender_confirmed"),
-            "private_room": checked("private_room"), "witness": text("witness"), "outcome": text("outcome")}),
+        "inspection_requested" => json!({"type": kind, "reason": text(&form.reason)}),
+        "inspection_done" => json!({"type": kind, "request_seq": number(&form.request_seq),
+            "inspector": text(&form.inspector), "same_gender_confirmed": checked(&form.same_gender_confirmed),
+            "private_room": checked(&form.private_room), "witness": text(&form.witness), "outcome": text(&form.outcome)}),
         "inspection_refused" => {
-            json!({"type": kind, "request_seq": number("request_seq"), "decision": decision})
+            json!({"type": kind, "request_seq": number(&form.request_seq), "decision": decision})
         }
-        "complaint_lodged" => json!({"type": kind, "stage": text("stage"),
-            "complainant": party("complainant"), "respondent": party("respondent"),
-            "facts": text("facts"), "signed_at": chrono::Utc::now()}),
+        "complaint_lodged" => json!({"type": kind, "stage": text(&form.stage),
+            "complainant": party(&form.complainant_name, &form.complainant_fide_id),
+            "respondent": party(&form.respondent_name, &form.respondent_fide_id),
+            "facts": text(&form.facts), "signed_at": chrono::Utc::now()}),
         "custody_changed" => {
-            json!({"type": kind, "item_seq": number("item_seq"), "action": text("action"),
-            "from": text("from"), "to": text("to"), "witness": text("witness")})
+            json!({"type": kind, "item_seq": number(&form.item_seq), "action": text(&form.action),
+            "from": text(&form.from), "to": text(&form.to), "witness": text(&form.witness)})
         }
-        "referred_to_fpl" => json!({"type": kind, "reason": text("reason")}),
-        "entry_scan" => json!({"type": kind, "result": text("result")}),
+        "referred_to_fpl" => json!({"type": kind, "reason": text(&form.reason)}),
+        "entry_scan" => json!({"type": kind, "result": text(&form.result)}),
         "random_check" => {
-            json!({"type": kind, "device": text("device"), "result": text("result")})
+            json!({"type": kind, "device": text(&form.device), "result": text(&form.result)})
         }
-        "broadcast_delay_set" => json!({"type": kind, "minutes": number("minutes")}),
-        _ => json!({"type": kind, "text": text("text")}),
+        "broadcast_delay_set" => json!({"type": kind, "minutes": number(&form.minutes)}),
+        _ => json!({"type": kind, "text": text(&form.text)}),
     };
     let mut record = json!({"arbiter": arbiter, "at": chrono::Utc::now(), "fact": fact});
     let about_a_player = !matches!(
@@ -472,7 +472,7 @@ fn record_from(fields: &super::session::Fields, arbiter: &str) -> serde_json::Va
             | "referred_to_fpl"
             | "broadcast_delay_set"
     );
-    if let Some(player) = text("player").filter(|_| about_a_player) {
+    if let Some(player) = text(&form.player).filter(|_| about_a_player) {
         record["player"] = player;
     }
     record
@@ -482,19 +482,23 @@ fn record_from(fields: &super::session::Fields, arbiter: &str) -> serde_json::Va
 /// service as the API; a refusal names the field in the flash.
 pub async fn record(
     state: web::Data<AppState>,
-    posted: super::session::Posted,
+    posted: super::session::Posted<FairPlayForm>,
     id: web::Path<uuid::Uuid>,
 ) -> Result<HttpResponse, WebError> {
-    let super::session::Posted { viewer, fields, .. } = posted;
+    let super::session::Posted {
+        viewer,
+        fields,
+        form,
+    } = posted;
     let game_id = id.into_inner();
     if viewer.principal.fair_play.is_none() {
         return Err(not_found());
     }
-    let value = record_from(&fields, &viewer.principal.name);
+    let value = record_from(&form, &viewer.principal.name);
     let decoded: Result<crate::game::fair_play::FairPlayRecord, String> =
         crate::app::commands::decode_at(value, "record").map_err(|e| e.message);
     let placement = fair_play::Placement {
-        event_id: fields.get("event_id").and_then(|id| id.trim().parse().ok()),
+        event_id: form.event_id.as_deref().and_then(|id| id.parse().ok()),
         expected_seq: None,
     };
     let outcome = match decoded {
@@ -517,8 +521,8 @@ pub async fn record(
         }),
         Err(message) => Err(Ok(message)),
     };
-    let form = forms::form_of(fields.get("type").unwrap_or_default());
-    finish(&state, &viewer, game_id, outcome, fields.0.clone(), form).await
+    let shown = forms::form_of(form.record_type.as_deref().unwrap_or_default());
+    finish(&state, &viewer, game_id, outcome, fields.0, shown).await
 }
 
 /// Leaves the flash of a desk form's outcome (stored, refused with a message, or an error

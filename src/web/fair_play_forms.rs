@@ -72,6 +72,82 @@ pub fn chooser(game_id: uuid::Uuid, chosen: &str) -> Markup {
     }
 }
 
+/// Any of the desk's forms as the browser sends it (they all post to the same address): the
+/// record type and fresh event id the page drew, and what the arbiter typed, chose or ticked,
+/// as text, each input named once across the forms. Which fields a record takes is said by
+/// the desk's reader (`record_from`); the API's decoding then judges them.
+#[derive(Debug, Default, serde::Deserialize)]
+#[serde(default)]
+pub struct FairPlayForm {
+    /// The record's type (`device_found`, `inspection_done`, `entry_scan`, ...).
+    #[serde(rename = "type")]
+    pub record_type: Option<String>,
+    /// The event id the page gave the form, so that a form sent twice is stored once.
+    pub event_id: Option<String>,
+    /// The player concerned: `white` or `black`.
+    pub player: Option<String>,
+    /// Why (an inspection requested, a referral).
+    pub reason: Option<String>,
+    /// The `seq` of the inspection request, chosen from the list.
+    pub request_seq: Option<String>,
+    /// Who inspected.
+    pub inspector: Option<String>,
+    /// `true` when the inspector was of the player's gender (11.3.3).
+    pub same_gender_confirmed: Option<String>,
+    /// `true` when the inspection was in private (11.3.3).
+    pub private_room: Option<String>,
+    /// Who witnessed it.
+    pub witness: Option<String>,
+    /// What the inspection found.
+    pub outcome: Option<String>,
+    /// The `seq` of the seized item, chosen from the list.
+    pub item_seq: Option<String>,
+    /// What happened to the item: `taken`, `stored` or `returned`.
+    pub action: Option<String>,
+    /// Who held the item before.
+    pub from: Option<String>,
+    /// Who holds it now.
+    pub to: Option<String>,
+    /// A scan's or check's result: `clear` or `device_found`.
+    pub result: Option<String>,
+    /// The device found, or the one checked with (`phone`, `wand`).
+    pub device: Option<String>,
+    /// The broadcast delay, in minutes.
+    pub minutes: Option<String>,
+    /// A complaint's stage: `in_tournament` or `post_tournament`.
+    pub stage: Option<String>,
+    /// The complainant's name.
+    pub complainant_name: Option<String>,
+    /// The complainant's FIDE id.
+    pub complainant_fide_id: Option<String>,
+    /// The respondent's name.
+    pub respondent_name: Option<String>,
+    /// The respondent's FIDE id.
+    pub respondent_fide_id: Option<String>,
+    /// A complaint's facts.
+    pub facts: Option<String>,
+    /// A note's text.
+    pub text: Option<String>,
+    /// Where the device was: `on_person`, `in_bag` or `elsewhere`.
+    pub location: Option<String>,
+    /// How it was found: `sound`, `sight`, `scan` or `search`.
+    pub found_by: Option<String>,
+    /// `true` when the device was switched on.
+    pub switched_on: Option<String>,
+    /// `true` when it was seized.
+    pub seized: Option<String>,
+    /// `true` when a bag was used without permission.
+    pub bag_used_without_permission: Option<String>,
+    /// The arbiter's penalty under 12.9, where the Laws leave a choice.
+    pub decision_penalty: Option<String>,
+    /// The reason for it.
+    pub decision_reason: Option<String>,
+    /// The time of a 12.9.2 or 12.9.3 penalty, in minutes.
+    pub decision_minutes: Option<String>,
+    /// The opponent's score under 12.9.6.
+    pub decision_opponent_score: Option<String>,
+}
+
 /// What a form needs from the desk.
 pub struct FormContext<'a> {
     /// Where the forms post.

@@ -1,5 +1,15 @@
-//! Clock times as a person types them (`1:29:51`, `4:05`, `+2:00`), read for the desk's
-//! forms ([`super::desk::DeskCommand`]). This module knows nothing of chess.
+//! What a person types in a form, read: a field that must be filled in, and clock times as
+//! written (`1:29:51`, `4:05`, `+2:00`) for the desk's forms ([`super::desk::DeskCommand`]).
+//! The form types take text, so that a value that does not read is answered by the page with
+//! what to fix. This module knows nothing of chess.
+
+/// A field of a form type that must be filled in (the form type holds it trimmed, `None` when
+/// left blank), or the message that says so.
+pub fn required<'a>(value: &'a Option<String>, label: &str) -> Result<&'a str, String> {
+    value
+        .as_deref()
+        .ok_or_else(|| format!("{label} is missing; fill it in."))
+}
 
 /// Reads a clock time: `h:mm:ss`, `mm:ss` or a number of seconds; milliseconds.
 pub fn parse_clock(text: &str) -> Result<u64, String> {

@@ -12,7 +12,7 @@
 use super::PREFIX;
 use super::error::WebError;
 use super::layout;
-use super::session::{Fields, Flash, Posted, Viewer, leave_flash};
+use super::session::{Flash, Posted, Viewer, leave_flash};
 use crate::access::FairPlayRole;
 use crate::game::fair_play::{OpponentScore, PenaltyOption};
 use crate::state::AppState;
@@ -184,16 +184,37 @@ pub fn panel(viewer: &Viewer, tournament: &Tournament, rounds: &[EventRound]) ->
     }
 }
 
+/// The fair-play measures form, as the page names its inputs: the boxes ticked (a box sends
+/// `on` when ticked, nothing otherwise) and what the arbiter typed or chose, as text (read by
+/// [`measures_from`], which says what to fix).
+#[derive(Debug, Default, serde::Deserialize)]
+#[serde(default)]
+pub struct MeasuresForm {
+    /// Ticked when devices may be kept in a bag, switched off (11.3.2.1).
+    pub bags_allowed: Option<String>,
+    /// Ticked when pens are banned from the playing area.
+    pub pens_banned: Option<String>,
+    /// Ticked when watches are banned from the playing area.
+    pub watches_banned: Option<String>,
+    /// The lesser penalty of 11.3.2.2, as the list names it (`game_lost:draw` for 12.9.6 with
+    /// the opponent's score); none for the Laws' loss of the game.
+    pub lesser_penalty: Option<String>,
+    /// The time of a lesser 12.9.2 or 12.9.3 penalty, in minutes.
+    pub lesser_penalty_minutes: Option<String>,
+    /// The days after the last day by which the fair-play report is due.
+    pub fair_play_report_days: Option<String>,
+}
+
 /// The regulations a measures form describes, or what to do about it.
 fn measures_from(
-    fields: &Fields,
+    form: &MeasuresForm,
     mut regulations: crate::game::event::Regulations,
 ) -> Result<crate::game::event::Regulations, String> {
     let devices = &mut regulations.electronic_devices;
-    devices.bags_allowed = fields.get("bags_allowed").is_some();
-    devices.pens_banned = fields.get("pens_banned").is_some();
-    devices.watches_banned = fields.get("watches_banned").is_some();
-    let (penalty, score) = match fields.get("lesser_penalty") {
+    devices.bags_allowed = form.bags_allowed.is_some();
+    devices.pens_banned = form.pens_banned.is_some();
+    devices.watches_banned = form.watches_banned.is_some();
+    let (penalty, score) = match form.lesser_penalty.as_deref() {
         Some(wire) => match wire.split_once(':') {
             Some((penalty, score)) => (Some(penalty), Some(score)),
             None => (Some(wire), None),
@@ -225,7 +246,7 @@ fn measures_from(
                 })?,
         ),
     };
-    devices.lesser_penalty_ms = match fields.get("lesser_penalty_minutes") {
+    devices.lesser_penalty_ms = match form.lesser_penalty_minutes.as_deref() {
         None => None,
         Some(text) => Some(
             text.parse::<u64>()
@@ -242,7 +263,7 @@ fn measures_from(
         ),
     };
     regulations.fair_play_report_days =
-        match fields.get("fair_play_report_days") {
+        match form.fair_play_report_days.as_deref() {
             None => None,
             Some(text) => Some(text.parse::<u32>().ok().filter(|d| *d <= 365).ok_or_else(
                 || {
@@ -261,10 +282,14 @@ fn measures_from(
 /// there is no such page.
 pub async fn save(
     state: web::Data<AppState>,
-    posted: Posted,
+    posted: Posted<MeasuresForm>,
     id: web::Path<Uuid>,
 ) -> Result<HttpResponse, WebError> {
-    let Posted { viewer, fields, .. } = posted;
+    let Posted {
+        viewer,
+        fields,
+        form,
+    } = posted;
     let tournament_id = id.into_inner();
     let no_page = || WebError::NotFound("There is no such page.".into());
     let mut tournament = state
@@ -284,7 +309,7 @@ pub async fn save(
         ));
     }
     let checked =
-        measures_from(&fields, tournament.settings.regulations.clone()).and_then(|regulations| {
+        measures_from(&form, tournament.settings.regulations.clone()).and_then(|regulations| {
             tournament.settings.regulations = regulations;
             tournament
                 .settings

@@ -5,8 +5,9 @@
 
 use super::PREFIX;
 use super::error::WebError;
+use super::forms::required;
 use super::layout;
-use super::session::{Fields, Flash, Posted, Viewer, leave_flash};
+use super::session::{Flash, Posted, Viewer, leave_flash};
 use crate::app::player_status::{self, StatusError};
 use crate::app::trf::TrfError;
 use crate::state::AppState;
@@ -106,31 +107,52 @@ pub fn panel(viewer: &Viewer, tournament: &Tournament, log: &[LoggedEntry]) -> M
     }
 }
 
+/// The form that records a player's status, as the page names its inputs: what the arbiter
+/// typed or chose, as text (read by [`status_from`], which says what to fix).
+#[derive(Debug, Default, serde::Deserialize)]
+#[serde(default)]
+pub struct PlayerStatusForm {
+    /// The status: `withdrawal`, `expulsion`, `bye_request` or `late_entry`.
+    pub kind: Option<String>,
+    /// The player's start rank (a late entrant's, if given, must be the next one).
+    pub start_number: Option<String>,
+    /// The round the status takes effect from (a bye's round).
+    pub round: Option<String>,
+    /// A requested bye's points: `half` (H) or `zero` (Z).
+    pub points: Option<String>,
+    /// A late entrant's name, `Lastname, Firstname`.
+    pub name: Option<String>,
+    /// A late entrant's FIDE id.
+    pub fide_id: Option<String>,
+    /// A late entrant's rating.
+    pub rating: Option<String>,
+    /// A late entrant's federation (three letters).
+    pub federation: Option<String>,
+    /// Why, in words.
+    pub reason: Option<String>,
+}
+
 /// A number field, or what to change.
-fn number<T: std::str::FromStr>(fields: &Fields, name: &str, label: &str) -> Result<T, String> {
-    let text = fields.require(name, label)?;
+fn number<T: std::str::FromStr>(value: &Option<String>, label: &str) -> Result<T, String> {
+    let text = required(value, label)?;
     text.parse()
         .map_err(|_| format!("{label} `{text}` is not a number."))
 }
 
 /// An optional number field.
 fn optional<T: std::str::FromStr>(
-    fields: &Fields,
-    name: &str,
+    value: &Option<String>,
     label: &str,
 ) -> Result<Option<T>, String> {
-    fields
-        .get(name)
-        .map(|_| number(fields, name, label))
-        .transpose()
+    value.as_ref().map(|_| number(value, label)).transpose()
 }
 
 /// The status the form describes.
-fn status_from(fields: &Fields) -> Result<PlayerStatus, String> {
-    let round = number(fields, "round", "The round")?;
-    let reason = fields.require("reason", "The reason")?.to_string();
-    let start = || number(fields, "start_number", "The start rank");
-    Ok(match fields.get("kind").unwrap_or("") {
+fn status_from(form: &PlayerStatusForm) -> Result<PlayerStatus, String> {
+    let round = number(&form.round, "The round")?;
+    let reason = required(&form.reason, "The reason")?.to_string();
+    let start = || number(&form.start_number, "The start rank");
+    Ok(match form.kind.as_deref().unwrap_or("") {
         "withdrawal" => PlayerStatus::Withdrawal {
             start_number: start()?,
             from_round: round,
@@ -144,7 +166,7 @@ fn status_from(fields: &Fields) -> Result<PlayerStatus, String> {
         "bye_request" => PlayerStatus::ByeRequest {
             start_number: start()?,
             round,
-            points: if fields.get("points") == Some("zero") {
+            points: if form.points.as_deref() == Some("zero") {
                 ByePoints::Zero
             } else {
                 ByePoints::Half
@@ -152,13 +174,11 @@ fn status_from(fields: &Fields) -> Result<PlayerStatus, String> {
             reason,
         },
         "late_entry" => PlayerStatus::LateEntry {
-            name: fields
-                .require("name", "The late entrant's name")?
-                .to_string(),
-            fide_id: optional(fields, "fide_id", "The FIDE id")?,
-            rating: optional(fields, "rating", "The rating")?,
-            federation: fields.get("federation").map(str::to_uppercase),
-            start_number: optional(fields, "start_number", "The start rank")?,
+            name: required(&form.name, "The late entrant's name")?.to_string(),
+            fide_id: optional(&form.fide_id, "The FIDE id")?,
+            rating: optional(&form.rating, "The rating")?,
+            federation: form.federation.as_deref().map(str::to_uppercase),
+            start_number: optional(&form.start_number, "The start rank")?,
             from_round: round,
             reason,
         },
@@ -173,10 +193,14 @@ fn status_from(fields: &Fields) -> Result<PlayerStatus, String> {
 /// `POST /office/events/{id}/players`: records a player's status.
 pub async fn record(
     state: web::Data<AppState>,
-    posted: Posted,
+    posted: Posted<PlayerStatusForm>,
     id: web::Path<Uuid>,
 ) -> Result<HttpResponse, WebError> {
-    let Posted { viewer, fields, .. } = posted;
+    let Posted {
+        viewer,
+        fields,
+        form,
+    } = posted;
     let tournament_id = id.into_inner();
     let tournament = state
         .store
@@ -188,7 +212,7 @@ pub async fn record(
     viewer
         .principal
         .may_create_game(&tournament.settings.name)?;
-    let outcome = match status_from(&fields) {
+    let outcome = match status_from(&form) {
         Ok(status) => {
             let recorder = viewer.principal.recorder();
             match player_status::record(&state.arbitration, &tournament, status, &recorder).await {
@@ -224,4 +248,65 @@ pub async fn record(
     leave_flash(&state, &viewer, &flash).await?;
     let back = format!("{PREFIX}/events/{tournament_id}#player-status");
     Ok(layout::see_other(&layout::after_write(&state, &back).await))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn text(value: &str) -> Option<String> {
+        Some(value.to_string())
+    }
+
+    fn late_entry(rating: Option<String>) -> PlayerStatusForm {
+        PlayerStatusForm {
+            kind: text("late_entry"),
+            round: text("2"),
+            name: text("Etxeberria, Jon"),
+            rating,
+            federation: text("esp"),
+            reason: text("arrived after round 1"),
+            ..PlayerStatusForm::default()
+        }
+    }
+
+    #[test]
+    fn a_late_entry_leaves_what_was_not_given_out_and_a_rating_that_does_not_read_says_so() {
+        let status = status_from(&late_entry(None)).expect("reads");
+        let PlayerStatus::LateEntry {
+            fide_id,
+            rating,
+            federation,
+            start_number,
+            from_round,
+            ..
+        } = status
+        else {
+            panic!("a late entry: {status:?}");
+        };
+        assert_eq!((fide_id, rating, start_number), (None, None, None));
+        assert_eq!(federation.as_deref(), Some("ESP"));
+        assert_eq!(from_round, 2);
+        assert_eq!(
+            status_from(&late_entry(text("about 2100"))),
+            Err("The rating `about 2100` is not a number.".to_string())
+        );
+    }
+
+    #[test]
+    fn a_status_without_its_round_or_of_no_known_kind_says_what_to_fill_in() {
+        let no_round = PlayerStatusForm {
+            round: None,
+            ..late_entry(None)
+        };
+        assert_eq!(
+            status_from(&no_round),
+            Err("The round is missing; fill it in.".to_string())
+        );
+        let unknown = PlayerStatusForm {
+            kind: text("retirement"),
+            ..late_entry(None)
+        };
+        assert!(status_from(&unknown).is_err_and(|e| e.contains("`retirement` is not a status")));
+    }
 }

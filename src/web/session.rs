@@ -134,27 +134,29 @@ fn same_secret(a: &str, b: &str) -> bool {
             == 0
 }
 
-/// The fields of a submitted form as sent, read by name: the form of the pages that have no
-/// form type of their own yet, and what a refused form shows again.
+/// The fields of a submitted form as sent (the CSRF token removed): what a refused form shows
+/// again, and keeps in the flash, so that the person finds what they typed. It is never read
+/// by name to decide anything: every form is read through its own form type (see [`Posted`]).
 #[derive(Clone, Debug, Default, serde::Deserialize)]
 #[serde(transparent)]
 pub struct Fields(pub HashMap<String, String>);
 
 impl Fields {
-    /// A field's value, trimmed; `None` when absent or blank.
-    pub fn get(&self, name: &str) -> Option<&str> {
-        self.0.get(name).map(|v| v.trim()).filter(|v| !v.is_empty())
-    }
-
-    /// A field's value, or a 400 naming it.
-    pub fn require(&self, name: &str, label: &str) -> Result<&str, String> {
-        self.get(name)
-            .ok_or_else(|| format!("{label} is missing; fill it in."))
+    /// The form type `T` these fields make, decoded as [`Posted`] decodes a submission: to
+    /// draw a refused form again from the fields kept in the flash.
+    pub fn decode<T: DeserializeOwned>(&self) -> Result<T, WebError> {
+        decode_form(&self.0)
     }
 }
 
+/// The form of a button that sends nothing but the page's security token (sign out, revoke a
+/// token): the action is the address it posts to.
+#[derive(Debug, Default, serde::Deserialize)]
+pub struct NoFields {}
+
 /// A form submission from a signed-in viewer whose synchronizer token and origin were
-/// checked, decoded into the page's form type `T`: extracting it refuses (403) a forged
+/// checked, decoded into the page's form type `T` (one serde struct per form, its fields named
+/// as the page's inputs; [`NoFields`] for a button): extracting it refuses (403) a forged
 /// request before any handler code runs. Every url-encoded form of the back office is read
 /// through it, so the CSRF check is in this one place (the two multipart uploads, a round's
 /// pairings and fair-play evidence, check the token of their parts with [`check_csrf`]).
@@ -164,7 +166,7 @@ impl Fields {
 /// what a person types as text and reads it itself, so that a value that does not read is
 /// answered by the page with what to fix; only a form the page did not draw (a hidden field
 /// missing or damaged) is refused here, with a 400 that says so.
-pub struct Posted<T = Fields> {
+pub struct Posted<T> {
     /// Who sent it.
     pub viewer: Viewer,
     /// The form's fields as sent (the CSRF token removed): what a refused form shows again.

@@ -3,7 +3,7 @@
 use super::PREFIX;
 use super::error::WebError;
 use super::layout::{self, Nav};
-use super::session::{self, Posted, check_same_origin};
+use super::session::{self, NoFields, Posted, check_same_origin};
 use crate::state::AppState;
 use crate::store::TokenCheck;
 use actix_web::http::StatusCode;
@@ -144,7 +144,7 @@ pub async fn submit(
 pub async fn sign_out(
     state: web::Data<AppState>,
     request: HttpRequest,
-    posted: Posted,
+    posted: Posted<NoFields>,
 ) -> Result<HttpResponse, WebError> {
     state.store.close_session(&posted.viewer.session_id).await?;
     Ok(HttpResponse::SeeOther()

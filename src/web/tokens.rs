@@ -5,7 +5,7 @@
 use super::PREFIX;
 use super::error::WebError;
 use super::layout::{self, Nav};
-use super::session::{Flash, Posted, Viewer, leave_flash};
+use super::session::{Flash, NoFields, Posted, Viewer, leave_flash};
 use crate::access::{FairPlayRole, Role};
 use crate::app::commands::{check_token_fields, expiry_from};
 use crate::state::AppState;
@@ -249,7 +249,7 @@ pub async fn create(
 /// `POST /office/tokens/{id}/revoke`.
 pub async fn revoke(
     state: web::Data<AppState>,
-    posted: Posted,
+    posted: Posted<NoFields>,
     id: web::Path<Uuid>,
 ) -> Result<HttpResponse, WebError> {
     let viewer = posted.viewer;

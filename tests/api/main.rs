@@ -14,6 +14,7 @@ mod diagrams;
 mod failover;
 mod fair_play;
 mod follower;
+mod forms;
 mod generated_client;
 mod harness;
 mod import;

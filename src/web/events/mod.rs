@@ -5,7 +5,7 @@
 use super::PREFIX;
 use super::error::WebError;
 use super::layout::{self, Nav};
-use super::session::{Flash, Posted, Viewer, leave_flash};
+use super::session::{Fields, Flash, Posted, Viewer, leave_flash};
 use crate::app::trf;
 use crate::request::Reads;
 use crate::rules::time_control::Preset;
@@ -14,7 +14,6 @@ use crate::store::EventRound;
 use actix_web::http::StatusCode;
 use actix_web::{HttpResponse, web};
 use maud::{Markup, html};
-use std::collections::HashMap;
 use uuid::Uuid;
 
 mod load_round;
@@ -23,8 +22,8 @@ mod tournament_form;
 pub use load_round::load_round;
 use load_round::tournament_or_404;
 pub(super) use tournament_form::edition_text;
+use tournament_form::{TournamentForm, settings_from, tournament_form, values_of};
 pub use tournament_form::{clock_behaviour_text, regulations_text, time_control_text};
-use tournament_form::{settings_from, tournament_form, values_of};
 
 fn round_chips(event: &str, rounds: &[&EventRound]) -> Markup {
     html! {
@@ -104,7 +103,7 @@ fn refusal(message: &str) -> Markup {
     html! { p.refusal role="alert" { (message) } }
 }
 
-fn new_page(viewer: &Viewer, values: &HashMap<String, String>, problem: Option<&str>) -> Markup {
+fn new_page(viewer: &Viewer, values: &TournamentForm, problem: Option<&str>) -> Markup {
     let body = html! {
         h1 { "New tournament" }
         section.panel {
@@ -127,24 +126,26 @@ pub async fn new_form(viewer: Viewer) -> Result<HttpResponse, WebError> {
     // The form opens on the control of most FIDE-rated standard play, 90 minutes for 40
     // moves then 30 minutes, 30 seconds a move from move 1: the one-period form with its own
     // numbers is a choice to make, never a default one click away from the usual control.
-    let mut values = HashMap::new();
-    values.insert(
-        "tc_form".to_string(),
-        layout::wire_name(&Preset::FideStandard),
-    );
+    let values = TournamentForm {
+        tc_form: Some(layout::wire_name(&Preset::FideStandard)),
+        ..TournamentForm::default()
+    };
     Ok(layout::ok(new_page(&viewer, &values, None)))
 }
 
 /// `POST /office/events`: creates a tournament.
-pub async fn create(state: web::Data<AppState>, posted: Posted) -> Result<HttpResponse, WebError> {
-    let Posted { viewer, fields, .. } = posted;
+pub async fn create(
+    state: web::Data<AppState>,
+    posted: Posted<TournamentForm>,
+) -> Result<HttpResponse, WebError> {
+    let Posted { viewer, form, .. } = posted;
     let refuse = |message: String| {
         layout::html_response(
             StatusCode::UNPROCESSABLE_ENTITY,
-            new_page(&viewer, &fields.0, Some(&message)),
+            new_page(&viewer, &form, Some(&message)),
         )
     };
-    let settings = match settings_from(&fields) {
+    let settings = match settings_from(&form) {
         Ok(settings) => settings,
         Err(message) => return Ok(refuse(message)),
     };
@@ -189,6 +190,11 @@ pub async fn show(
     let may_write = viewer.is_arbiter() && viewer.principal.may_create_game(&settings.name).is_ok();
     let load_flash = flash.as_ref().filter(|f| f.form == "load-round");
     let settings_flash = flash.as_ref().filter(|f| f.form == "settings");
+    // A refused change is drawn again as it was sent; a saved one shows what is stored.
+    let refused_values: Option<TournamentForm> = settings_flash
+        .filter(|f| f.refused)
+        .map(|f| Fields(f.values.clone()).decode())
+        .transpose()?;
     let next_round = rounds
         .iter()
         .filter_map(|r| r.round.parse::<u32>().ok())
@@ -239,7 +245,7 @@ pub async fn show(
                         p.hint { "Applies to games created from now on; games already created keep the settings recorded in their first event." }
                         @if let Some(f) = settings_flash { (refusal(&f.message)) }
                         (tournament_form(&viewer, &format!("{PREFIX}/events/{}", tournament.tournament_id),
-                            &settings_flash.map(|f| f.values.clone()).unwrap_or_else(|| values_of(settings)), true, "Save the settings"))
+                            &refused_values.unwrap_or_else(|| values_of(settings)), true, "Save the settings"))
                     }
                 }
             }
@@ -345,21 +351,25 @@ pub async fn show(
 /// `POST /office/events/{id}`: changes a tournament's settings.
 pub async fn update(
     state: web::Data<AppState>,
-    posted: Posted,
+    posted: Posted<TournamentForm>,
     id: web::Path<Uuid>,
 ) -> Result<HttpResponse, WebError> {
-    let Posted { viewer, fields, .. } = posted;
+    let Posted {
+        viewer,
+        mut fields,
+        mut form,
+    } = posted;
     let tournament = tournament_or_404(&state.store, id.into_inner()).await?;
     viewer
         .principal
         .may_create_game(&tournament.settings.name)?;
     let back = format!("{PREFIX}/events/{}", tournament.tournament_id);
-    let mut fields = fields;
+    // The name is fixed once the tournament exists (the field is read-only).
+    form.name = Some(tournament.settings.name.clone());
     fields
         .0
         .insert("name".into(), tournament.settings.name.clone());
-    let result =
-        settings_from(&fields).and_then(|s| s.validate().map(|()| s).map_err(|p| p.message));
+    let result = settings_from(&form).and_then(|s| s.validate().map(|()| s).map_err(|p| p.message));
     let flash = match result {
         Ok(mut settings) => {
             // The fair-play measures have their own form (`super::measures`), for the
