@@ -18,6 +18,8 @@ use std::fmt::Display;
 use std::rc::Rc;
 use uuid::Uuid;
 
+mod follow;
+
 /// One answer of the API.
 #[derive(Debug, Clone)]
 pub struct Reply {
