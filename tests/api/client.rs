@@ -19,6 +19,7 @@ use std::rc::Rc;
 use uuid::Uuid;
 
 mod follow;
+mod import;
 
 /// One answer of the API.
 #[derive(Debug, Clone)]
