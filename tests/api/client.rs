@@ -20,6 +20,7 @@ use uuid::Uuid;
 
 mod follow;
 mod import;
+mod recording;
 
 /// One answer of the API.
 #[derive(Debug, Clone)]
