@@ -18,6 +18,7 @@ use std::fmt::Display;
 use std::rc::Rc;
 use uuid::Uuid;
 
+mod diagrams;
 mod follow;
 mod import;
 mod recording;
