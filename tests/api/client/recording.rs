@@ -1,5 +1,5 @@
-//! Reading a game's record back: its state as of an earlier event, its positions, and the
-//! rulings of every game.
+//! Reading the record back: a game's state as of an earlier event and its positions, the
+//! rulings of every game, and the feed of every stored event.
 
 use super::{Api, Reply};
 use std::fmt::Display;
@@ -21,5 +21,11 @@ impl Api<'_> {
     /// `?`, may be empty).
     pub async fn rulings(&self, query: &str) -> Reply {
         self.get(&format!("/v1/rulings?{query}")).await
+    }
+
+    /// `GET /v1/feed?query`: every stored event of every game in commit order, a page at a
+    /// time (`query` without the `?`: `after`, `limit`).
+    pub async fn read_feed(&self, query: &str) -> Reply {
+        self.get(&format!("/v1/feed?{query}")).await
     }
 }
