@@ -608,7 +608,13 @@ async fn a_correction_retracts_the_latest_event_and_its_decisions() {
     let db = TestDb::new().await;
     let api = api(&db).await;
     let game = api.create_standard_game().await;
-    let Reply { status, body, .. } = api.append_events(game, 1, json!([{"type": "move", "by": "white", "san": "e4"}, {"type": "resign", "by": "black"}])).await;
+    let Reply { status, body, .. } = api
+        .append_events(
+            game,
+            1,
+            json!([{"type": "move", "by": "white", "san": "e4"}, {"type": "resign", "by": "black"}]),
+        )
+        .await;
     assert_eq!(status, 201, "{body}");
     let resign_seq = body["events"][1]["seq"].as_u64().unwrap();
     let seq = body["last_seq"].as_u64().unwrap();
