@@ -1,7 +1,8 @@
 //! The round PGN that broadcast relays poll: tags, a clock after every move, legal SAN only,
 //! ETags, and the public view's delay and filter.
 
-use crate::support::{TestDb, append, bearer, send};
+use crate::client::{Api, Reply, api, api_with_state};
+use crate::support::{TestDb, bearer};
 use actix_web::test;
 use serde_json::json;
 use shakmaty::san::San;
@@ -13,48 +14,31 @@ const ROUND_PGN: &str = "/v1/rounds/pgn?event=Club%20Championship%202026&round=4
 const PUBLIC_ROUND_PGN: &str = "/v1/broadcast/rounds/pgn?event=Club%20Championship%202026&round=4";
 
 /// Creates a game of round 4 on `board`.
-async fn create_board<S, B>(app: &S, db: &TestDb, board: u32) -> Uuid
-where
-    S: actix_web::dev::Service<
-            actix_http::Request,
-            Response = actix_web::dev::ServiceResponse<B>,
-            Error = actix_web::Error,
-        >,
-    B: actix_web::body::MessageBody,
-{
+async fn create_board(api: &Api<'_>, board: u32) -> Uuid {
     let settings = json!({
         "white": {"name": format!("Alpha, Board{board}"), "fide_id": 4_100_000 + board},
         "black": {"name": format!("Beta, Board{board}"), "fide_id": 4_200_000 + board},
         "event": "Club Championship 2026", "round": "4", "board": board,
         "time_control": {"kind": "standard", "base_ms": 5_400_000, "increment_ms": 30_000}
     });
-    let (status, body, _) = send(app, db.post().uri("/v1/games").set_json(settings)).await;
-    assert_eq!(status, 201, "{body}");
+    let body = api.create_game(&settings).await.expect(201);
     body["game"]["game_id"].as_str().unwrap().parse().unwrap()
 }
 
-/// GETs a round PGN: status, ETag, body.
-async fn get_pgn<S, B>(
-    app: &S,
+/// GETs a round PGN with `token` (and `If-None-Match` when given): status, ETag, body.
+async fn get_pgn(
+    api: &Api<'_>,
     token: &str,
     uri: &str,
     if_none_match: Option<&str>,
-) -> (u16, Option<String>, String)
-where
-    S: actix_web::dev::Service<
-            actix_http::Request,
-            Response = actix_web::dev::ServiceResponse<B>,
-            Error = actix_web::Error,
-        >,
-    B: actix_web::body::MessageBody,
-{
+) -> (u16, Option<String>, String) {
     let mut request = test::TestRequest::get()
         .uri(uri)
         .insert_header(bearer(token));
     if let Some(etag) = if_none_match {
         request = request.insert_header(("If-None-Match", etag));
     }
-    let response = test::call_service(app, request.to_request()).await;
+    let response = api.call(request).await;
     let status = response.status().as_u16();
     let etag = response
         .headers()
@@ -143,33 +127,30 @@ fn assert_legal(moves: &[(String, String)]) {
 #[actix_web::test]
 async fn the_round_pgn_has_round_board_fide_ids_results_and_a_clock_after_every_move() {
     let db = TestDb::new().await;
-    let app = test::init_service(arbiter::startup::app(db.state())).await;
-    let board_two = create_board(&app, &db, 2).await;
-    let board_one = create_board(&app, &db, 1).await;
-    let (status, body) = append(
-        &app,
-        &db,
-        board_one,
-        1,
-        json!([
-            {"type": "move", "by": "white", "san": "e4", "clock": {"white_ms": 5_395_000, "black_ms": 5_400_000}},
-            {"type": "move", "by": "black", "san": "e5"},
-            {"type": "clock_press", "by": "black", "white_ms": 5_395_000, "black_ms": 5_361_000},
-            {"type": "move", "by": "white", "san": "Nf3"},
-            {"type": "resign", "by": "black"}
-        ]),
-    )
-    .await;
+    let api = api(&db).await;
+    let board_two = create_board(&api, 2).await;
+    let board_one = create_board(&api, 1).await;
+    let Reply { status, body, .. } = api
+        .append_events(
+            board_one,
+            1,
+            json!([
+                {"type": "move", "by": "white", "san": "e4", "clock": {"white_ms": 5_395_000, "black_ms": 5_400_000}},
+                {"type": "move", "by": "black", "san": "e5"},
+                {"type": "clock_press", "by": "black", "white_ms": 5_395_000, "black_ms": 5_361_000},
+                {"type": "move", "by": "white", "san": "Nf3"},
+                {"type": "resign", "by": "black"}
+            ]),
+        )
+        .await;
     assert_eq!(status, 201, "{body}");
-    append(
-        &app,
-        &db,
+    api.append_events(
         board_two,
         1,
         json!([{"type": "move", "by": "white", "san": "d4"}]),
     )
     .await;
-    let (status, etag, text) = get_pgn(&app, &db.reader, ROUND_PGN, None).await;
+    let (status, etag, text) = get_pgn(&api, &db.reader, ROUND_PGN, None).await;
     assert_eq!(status, 200);
     assert!(etag.is_some_and(|e| e.starts_with('"') && e.ends_with('"')));
     let games = games_of(&text);
@@ -202,7 +183,7 @@ async fn the_round_pgn_has_round_board_fide_ids_results_and_a_clock_after_every_
     assert!(movetext.contains("1. d4 {[%clk 1:30:00]} *"), "{movetext}");
     // The single-game PGN keeps its own form: the round as set, clocks only where read.
     let (_, _, single) = get_pgn(
-        &app,
+        &api,
         &db.reader,
         &format!("/v1/games/{board_one}/pgn"),
         None,
@@ -215,45 +196,37 @@ async fn the_round_pgn_has_round_board_fide_ids_results_and_a_clock_after_every_
 #[actix_web::test]
 async fn polling_the_round_pgn_with_its_etag_is_answered_304_until_a_move_changes_it() {
     let db = TestDb::new().await;
-    let app = test::init_service(arbiter::startup::app(db.state())).await;
-    let board = create_board(&app, &db, 1).await;
-    create_board(&app, &db, 2).await;
-    let (status, etag, _) = get_pgn(&app, &db.reader, ROUND_PGN, None).await;
+    let api = api(&db).await;
+    let board = create_board(&api, 1).await;
+    create_board(&api, 2).await;
+    let (status, etag, _) = get_pgn(&api, &db.reader, ROUND_PGN, None).await;
     assert_eq!(status, 200);
     let etag = etag.expect("an ETag");
-    let (status, again, body) = get_pgn(&app, &db.reader, ROUND_PGN, Some(&etag)).await;
+    let (status, again, body) = get_pgn(&api, &db.reader, ROUND_PGN, Some(&etag)).await;
     assert_eq!(status, 304);
     assert_eq!(again.as_deref(), Some(etag.as_str()));
     assert!(body.is_empty());
-    append(
-        &app,
-        &db,
+    api.append_events(
         board,
         1,
         json!([{"type": "move", "by": "white", "san": "c4"}]),
     )
     .await;
-    let (status, changed, body) = get_pgn(&app, &db.reader, ROUND_PGN, Some(&etag)).await;
+    let (status, changed, body) = get_pgn(&api, &db.reader, ROUND_PGN, Some(&etag)).await;
     assert_eq!(status, 200, "a move changes the ETag");
     let changed = changed.expect("an ETag");
     assert_ne!(changed, etag);
     assert!(body.contains("1. c4"), "{body}");
-    let (status, _, _) = get_pgn(&app, &db.reader, ROUND_PGN, Some(&format!("W/{changed}"))).await;
+    let (status, _, _) = get_pgn(&api, &db.reader, ROUND_PGN, Some(&format!("W/{changed}"))).await;
     assert_eq!(status, 304, "a weak comparison matches too");
     // Any event changes it, not only moves.
-    append(
-        &app,
-        &db,
-        board,
-        2,
-        json!([{"type": "draw_offer", "by": "white"}]),
-    )
-    .await;
-    let (status, _, body) = get_pgn(&app, &db.reader, ROUND_PGN, Some(&changed)).await;
+    api.append_events(board, 2, json!([{"type": "draw_offer", "by": "white"}]))
+        .await;
+    let (status, _, body) = get_pgn(&api, &db.reader, ROUND_PGN, Some(&changed)).await;
     assert_eq!(status, 200);
     assert!(body.contains("offers a draw (=)"), "{body}");
     let (status, _, _) = get_pgn(
-        &app,
+        &api,
         &db.reader,
         "/v1/rounds/pgn?event=Club%20Championship%202026&round=5",
         None,
@@ -265,23 +238,22 @@ async fn polling_the_round_pgn_with_its_etag_is_answered_304_until_a_move_change
 #[actix_web::test]
 async fn an_illegal_move_appears_in_the_round_pgn_only_in_a_comment() {
     let db = TestDb::new().await;
-    let app = test::init_service(arbiter::startup::app(db.state())).await;
-    let board = create_board(&app, &db, 1).await;
-    let (status, body) = append(
-        &app,
-        &db,
-        board,
-        1,
-        json!([
-            {"type": "move", "by": "white", "san": "e4"},
-            {"type": "move", "by": "black", "san": "e5"},
-            {"type": "illegal_move", "by": "white", "description": "Bxf7 with the bishop still on f1", "completed": true},
-            {"type": "move", "by": "white", "san": "Bc4"}
-        ]),
-    )
-    .await;
+    let api = api(&db).await;
+    let board = create_board(&api, 1).await;
+    let Reply { status, body, .. } = api
+        .append_events(
+            board,
+            1,
+            json!([
+                {"type": "move", "by": "white", "san": "e4"},
+                {"type": "move", "by": "black", "san": "e5"},
+                {"type": "illegal_move", "by": "white", "description": "Bxf7 with the bishop still on f1", "completed": true},
+                {"type": "move", "by": "white", "san": "Bc4"}
+            ]),
+        )
+        .await;
     assert_eq!(status, 201, "{body}");
-    let (_, _, text) = get_pgn(&app, &db.reader, ROUND_PGN, None).await;
+    let (_, _, text) = get_pgn(&api, &db.reader, ROUND_PGN, None).await;
     let games = games_of(&text);
     let (moves, _) = moves_and_comments(&games[0].1);
     assert_legal(&moves);
@@ -301,37 +273,36 @@ async fn the_public_round_pgn_is_delayed_and_shows_claims_only_after_the_game_an
     let delay = Duration::from_secs(2);
     let mut state = db.state();
     state.streams = state.streams.with_broadcast_delay(delay);
-    let app = test::init_service(arbiter::startup::app(state)).await;
-    let board = create_board(&app, &db, 1).await;
-    let (status, body) = append(
-        &app,
-        &db,
-        board,
-        1,
-        json!([
-            {"type": "touch", "by": "white", "square": "g1"},
-            {"type": "move", "by": "white", "san": "Nf3"},
-            {"type": "claim", "by": "black", "kind": "fifty_moves"},
-            {"type": "move", "by": "black", "san": "Nf6"}
-        ]),
-    )
-    .await;
+    let api = api_with_state(&db, state).await;
+    let board = create_board(&api, 1).await;
+    let Reply { status, body, .. } = api
+        .append_events(
+            board,
+            1,
+            json!([
+                {"type": "touch", "by": "white", "square": "g1"},
+                {"type": "move", "by": "white", "san": "Nf3"},
+                {"type": "claim", "by": "black", "kind": "fifty_moves"},
+                {"type": "move", "by": "black", "san": "Nf6"}
+            ]),
+        )
+        .await;
     assert_eq!(status, 201, "{body}");
-    let (status, _, text) = get_pgn(&app, &db.reader, PUBLIC_ROUND_PGN, None).await;
+    let (status, _, text) = get_pgn(&api, &db.reader, PUBLIC_ROUND_PGN, None).await;
     assert_eq!(status, 200);
     assert!(
         text.is_empty(),
         "nothing is older than the delay yet: {text}"
     );
     tokio::time::sleep(delay + Duration::from_millis(200)).await;
-    let (_, public_etag, text) = get_pgn(&app, &db.reader, PUBLIC_ROUND_PGN, None).await;
+    let (_, public_etag, text) = get_pgn(&api, &db.reader, PUBLIC_ROUND_PGN, None).await;
     assert!(text.contains("1. Nf3"), "{text}");
     assert!(!text.contains("touches"), "a touch is never public: {text}");
     assert!(
         !text.contains("claims"),
         "no claim before the game ends: {text}"
     );
-    let (_, full_etag, full) = get_pgn(&app, &db.arbiter, ROUND_PGN, None).await;
+    let (_, full_etag, full) = get_pgn(&api, &db.arbiter, ROUND_PGN, None).await;
     let words = |text: &str| text.split_whitespace().collect::<Vec<_>>().join(" ");
     assert!(
         words(&full).contains("touches the piece on g1 (4.3)"),
@@ -344,21 +315,15 @@ async fn the_public_round_pgn_is_delayed_and_shows_claims_only_after_the_game_an
     assert_ne!(public_etag, full_etag);
     // The game ends; once the end is older than the delay the claim is public, the touch not.
     let last_seq = body["last_seq"].as_u64().unwrap();
-    append(
-        &app,
-        &db,
-        board,
-        last_seq,
-        json!([{"type": "resign", "by": "white"}]),
-    )
-    .await;
-    let (_, _, text) = get_pgn(&app, &db.reader, PUBLIC_ROUND_PGN, None).await;
+    api.append_events(board, last_seq, json!([{"type": "resign", "by": "white"}]))
+        .await;
+    let (_, _, text) = get_pgn(&api, &db.reader, PUBLIC_ROUND_PGN, None).await;
     assert!(
         text.contains("[Result \"*\"]"),
         "the end is not public yet: {text}"
     );
     tokio::time::sleep(delay + Duration::from_millis(200)).await;
-    let (_, _, text) = get_pgn(&app, &db.reader, PUBLIC_ROUND_PGN, None).await;
+    let (_, _, text) = get_pgn(&api, &db.reader, PUBLIC_ROUND_PGN, None).await;
     assert!(text.contains("[Result \"0-1\"]"), "{text}");
     assert!(
         words(&text).contains("claims a draw by the 50-move rule"),
@@ -370,46 +335,30 @@ async fn the_public_round_pgn_is_delayed_and_shows_claims_only_after_the_game_an
 #[actix_web::test]
 async fn the_public_broadcast_needs_a_token_unless_the_service_serves_it_publicly() {
     let db = TestDb::new().await;
-    let app = test::init_service(arbiter::startup::app(db.state())).await;
-    create_board(&app, &db, 1).await;
-    let anonymous = |uri: &str| test::TestRequest::get().uri(uri).to_request();
-    let response = test::call_service(&app, anonymous(PUBLIC_ROUND_PGN)).await;
-    assert_eq!(
-        response.status().as_u16(),
-        401,
-        "a token is needed by default"
-    );
+    let api = api(&db).await;
+    create_board(&api, 1).await;
+    let anonymous = |uri: &str| test::TestRequest::get().uri(uri);
+    let response = api.send_as_built(anonymous(PUBLIC_ROUND_PGN)).await;
+    assert_eq!(response.status, 401, "a token is needed by default");
 
     let state = db.state_with(|config| config.public_broadcast = true);
-    let public = test::init_service(arbiter::startup::app(state)).await;
-    let response = test::call_service(&public, anonymous(PUBLIC_ROUND_PGN)).await;
-    assert_eq!(
-        response.status().as_u16(),
-        200,
-        "a relay polls without a token"
-    );
-    let response = test::call_service(&public, anonymous(ROUND_PGN)).await;
-    assert_eq!(
-        response.status().as_u16(),
-        401,
-        "the full view always needs a token"
-    );
-    let response = test::call_service(
-        &public,
-        test::TestRequest::get()
-            .uri(PUBLIC_ROUND_PGN)
-            .insert_header(bearer("arb_not-a-token"))
-            .to_request(),
-    )
-    .await;
-    assert_eq!(response.status().as_u16(), 401, "a token sent is checked");
+    let public = api_with_state(&db, state).await;
+    let response = public.send_as_built(anonymous(PUBLIC_ROUND_PGN)).await;
+    assert_eq!(response.status, 200, "a relay polls without a token");
+    let response = public.send_as_built(anonymous(ROUND_PGN)).await;
+    assert_eq!(response.status, 401, "the full view always needs a token");
+    let response = public
+        .with_token("arb_not-a-token")
+        .get(PUBLIC_ROUND_PGN)
+        .await;
+    assert_eq!(response.status, 401, "a token sent is checked");
 }
 
 #[actix_web::test]
 async fn a_file_answer_is_served_as_text_plain_when_the_request_asks_for_text_and_not_for_pgn() {
     let db = TestDb::new().await;
-    let app = test::init_service(arbiter::startup::app(db.state())).await;
-    let game = crate::support::create_game(&app, &db).await;
+    let api = api(&db).await;
+    let game = api.create_standard_game().await;
     let pgn = |accept: Option<&str>| {
         let mut request = db.get().uri(&format!("/v1/games/{game}/pgn"));
         if let Some(accept) = accept {
@@ -430,7 +379,10 @@ async fn a_file_answer_is_served_as_text_plain_when_the_request_asks_for_text_an
             "text/plain; charset=utf-8",
         ),
     ] {
-        let (status, headers, body) = crate::support::send_raw(&app, pgn(accept)).await;
+        let response = api.call(pgn(accept)).await;
+        let status = response.status().as_u16();
+        let headers = response.headers().clone();
+        let body = String::from_utf8_lossy(&test::read_body(response).await).into_owned();
         assert_eq!(status, 200, "{body}");
         let content_type = headers
             .get("content-type")
@@ -448,37 +400,35 @@ async fn a_file_answer_is_served_as_text_plain_when_the_request_asks_for_text_an
 async fn after_a_corrected_resignation_the_public_pgn_shows_neither_the_resignation_nor_its_ending()
 {
     let db = TestDb::new().await;
-    let app = test::init_service(arbiter::startup::app(db.state())).await;
-    let game = create_board(&app, &db, 1).await;
-    let (status, body) = append(
-        &app,
-        &db,
-        game,
-        1,
-        json!([
-            {"type": "move", "by": "white", "san": "e4"},
-            {"type": "claim", "by": "black", "kind": "repetition"},
-            {"type": "draw_decline", "by": "white"},
-            {"type": "resign", "by": "black"}
-        ]),
-    )
-    .await;
+    let api = api(&db).await;
+    let game = create_board(&api, 1).await;
+    let Reply { status, body, .. } = api
+        .append_events(
+            game,
+            1,
+            json!([
+                {"type": "move", "by": "white", "san": "e4"},
+                {"type": "claim", "by": "black", "kind": "repetition"},
+                {"type": "draw_decline", "by": "white"},
+                {"type": "resign", "by": "black"}
+            ]),
+        )
+        .await;
     assert_eq!(status, 201, "{body}");
     let resign_seq = body["events"][body["events"].as_array().unwrap().len() - 2]["seq"]
         .as_u64()
         .unwrap();
     let seq = body["last_seq"].as_u64().unwrap();
-    let (status, body) = append(
-        &app,
-        &db,
-        game,
-        seq,
-        json!([{"type": "correction", "retracts_seq": resign_seq, "reason": "the resignation was on board 2"}]),
-    )
-    .await;
+    let Reply { status, body, .. } = api
+        .append_events(
+            game,
+            seq,
+            json!([{"type": "correction", "retracts_seq": resign_seq, "reason": "the resignation was on board 2"}]),
+        )
+        .await;
     assert_eq!(status, 201, "{body}");
 
-    let (_, _, public) = get_pgn(&app, &db.reader, PUBLIC_ROUND_PGN, None).await;
+    let (_, _, public) = get_pgn(&api, &db.reader, PUBLIC_ROUND_PGN, None).await;
     assert!(public.contains("[Result \"*\"]"), "{public}");
     let words = |text: &str| text.split_whitespace().collect::<Vec<_>>().join(" ");
     for retracted in ["resigns", "Game over", "Correction", "declines the draw"] {
@@ -487,7 +437,7 @@ async fn after_a_corrected_resignation_the_public_pgn_shows_neither_the_resignat
             "`{retracted}` in {public}"
         );
     }
-    let (_, _, full) = get_pgn(&app, &db.reader, ROUND_PGN, None).await;
+    let (_, _, full) = get_pgn(&api, &db.reader, ROUND_PGN, None).await;
     for kept in ["resigns", "Correction: ", "declines the draw"] {
         assert!(
             words(&full).contains(kept),
@@ -500,37 +450,35 @@ async fn after_a_corrected_resignation_the_public_pgn_shows_neither_the_resignat
 async fn an_undone_move_and_its_press_are_told_before_the_move_played_instead_and_sentences_join_without_a_stray_full_stop()
  {
     let db = TestDb::new().await;
-    let app = test::init_service(arbiter::startup::app(db.state())).await;
-    let game = create_board(&app, &db, 1).await;
+    let api = api(&db).await;
+    let game = create_board(&api, 1).await;
     // 1. e4 and its press are recorded, then undone (the press first, then the move), as the
     // desk's undo does; then 1. d4 is recorded instead.
-    let (status, body) = append(
-        &app,
-        &db,
-        game,
-        1,
-        json!([
-            {"type": "move", "by": "white", "san": "e4"},
-            {"type": "clock_press", "by": "white", "white_ms": 5_399_000}
-        ]),
-    )
-    .await;
+    let Reply { status, body, .. } = api
+        .append_events(
+            game,
+            1,
+            json!([
+                {"type": "move", "by": "white", "san": "e4"},
+                {"type": "clock_press", "by": "white", "white_ms": 5_399_000}
+            ]),
+        )
+        .await;
     assert_eq!(status, 201, "{body}");
-    let (status, body) = append(
-        &app,
-        &db,
-        game,
-        3,
-        json!([
-            {"type": "correction", "retracts_seq": 3, "reason": "d4 was played, e4 typed."},
-            {"type": "correction", "retracts_seq": 2, "reason": "d4 was played, e4 typed."},
-            {"type": "move", "by": "white", "san": "d4"},
-            {"type": "move", "by": "black", "san": "d5"}
-        ]),
-    )
-    .await;
+    let Reply { status, body, .. } = api
+        .append_events(
+            game,
+            3,
+            json!([
+                {"type": "correction", "retracts_seq": 3, "reason": "d4 was played, e4 typed."},
+                {"type": "correction", "retracts_seq": 2, "reason": "d4 was played, e4 typed."},
+                {"type": "move", "by": "white", "san": "d4"},
+                {"type": "move", "by": "black", "san": "d5"}
+            ]),
+        )
+        .await;
     assert_eq!(status, 201, "{body}");
-    let (_, _, text) = get_pgn(&app, &db.arbiter, ROUND_PGN, None).await;
+    let (_, _, text) = get_pgn(&api, &db.arbiter, ROUND_PGN, None).await;
     let words = text.split_whitespace().collect::<Vec<_>>().join(" ");
     let press_undone = words
         .find("Correction: Alpha, Board1's clock press after 1. e4 is retracted")
@@ -554,16 +502,16 @@ async fn an_undone_move_and_its_press_are_told_before_the_move_played_instead_an
 async fn a_cdn_may_keep_the_public_round_pgn_for_a_second_and_no_shared_cache_the_arbiters_one() {
     let db = TestDb::new().await;
     let state = db.state_with(|config| config.public_broadcast = true);
-    let app = test::init_service(arbiter::startup::app(state)).await;
-    create_board(&app, &db, 1).await;
+    let api = api_with_state(&db, state).await;
+    create_board(&api, 1).await;
     let cache_control = |headers: &actix_web::http::header::HeaderMap| {
         headers
             .get("cache-control")
             .and_then(|v| v.to_str().ok())
             .map(str::to_owned)
     };
-    let public = test::TestRequest::get().uri(PUBLIC_ROUND_PGN).to_request();
-    let response = test::call_service(&app, public).await;
+    let public = test::TestRequest::get().uri(PUBLIC_ROUND_PGN);
+    let response = api.call(public).await;
     assert_eq!(response.status().as_u16(), 200);
     assert_eq!(
         cache_control(response.headers()).as_deref(),
@@ -573,9 +521,8 @@ async fn a_cdn_may_keep_the_public_round_pgn_for_a_second_and_no_shared_cache_th
     // The 304 of a CDN's revalidation carries the same directive.
     let again = test::TestRequest::get()
         .uri(PUBLIC_ROUND_PGN)
-        .insert_header(("If-None-Match", etag))
-        .to_request();
-    let response = test::call_service(&app, again).await;
+        .insert_header(("If-None-Match", etag));
+    let response = api.call(again).await;
     assert_eq!(response.status().as_u16(), 304);
     assert_eq!(
         cache_control(response.headers()).as_deref(),
@@ -583,9 +530,8 @@ async fn a_cdn_may_keep_the_public_round_pgn_for_a_second_and_no_shared_cache_th
     );
     let full = test::TestRequest::get()
         .uri(ROUND_PGN)
-        .insert_header(bearer(&db.reader))
-        .to_request();
-    let response = test::call_service(&app, full).await;
+        .insert_header(bearer(&db.reader));
+    let response = api.call(full).await;
     assert_eq!(response.status().as_u16(), 200);
     assert_eq!(
         cache_control(response.headers()).as_deref(),
@@ -597,11 +543,11 @@ async fn a_cdn_may_keep_the_public_round_pgn_for_a_second_and_no_shared_cache_th
 async fn a_poll_answered_304_reads_no_game_log_and_a_move_rebuilds_only_its_own_game() {
     let db = TestDb::new().await;
     let state = db.state();
-    let app = test::init_service(arbiter::startup::app(state.clone())).await;
-    let board = create_board(&app, &db, 1).await;
-    create_board(&app, &db, 2).await;
-    create_board(&app, &db, 3).await;
-    let (status, etag, _) = get_pgn(&app, &db.reader, ROUND_PGN, None).await;
+    let api = api_with_state(&db, state.clone()).await;
+    let board = create_board(&api, 1).await;
+    create_board(&api, 2).await;
+    create_board(&api, 3).await;
+    let (status, etag, _) = get_pgn(&api, &db.reader, ROUND_PGN, None).await;
     assert_eq!(status, 200);
     let etag = etag.expect("an ETag");
     let built = state.streams.pgn_log_reads();
@@ -610,7 +556,7 @@ async fn a_poll_answered_304_reads_no_game_log_and_a_move_rebuilds_only_its_own_
         "the first answer builds each of the three games once"
     );
     for _ in 0..5 {
-        let (status, _, _) = get_pgn(&app, &db.reader, ROUND_PGN, Some(&etag)).await;
+        let (status, _, _) = get_pgn(&api, &db.reader, ROUND_PGN, Some(&etag)).await;
         assert_eq!(status, 304);
     }
     assert_eq!(
@@ -618,15 +564,13 @@ async fn a_poll_answered_304_reads_no_game_log_and_a_move_rebuilds_only_its_own_
         built,
         "a 304 is answered from the heads alone, without reading a game's log"
     );
-    append(
-        &app,
-        &db,
+    api.append_events(
         board,
         1,
         json!([{"type": "move", "by": "white", "san": "e4"}]),
     )
     .await;
-    let (status, _, body) = get_pgn(&app, &db.reader, ROUND_PGN, Some(&etag)).await;
+    let (status, _, body) = get_pgn(&api, &db.reader, ROUND_PGN, Some(&etag)).await;
     assert_eq!(status, 200);
     assert!(body.contains("1. e4"), "{body}");
     assert_eq!(

@@ -25,6 +25,11 @@ use std::fmt::Display;
 use std::rc::Rc;
 use uuid::Uuid;
 
+mod diagrams;
+mod follow;
+mod import;
+mod recording;
+
 /// One answer of the API.
 #[derive(Debug, Clone)]
 pub struct Reply {

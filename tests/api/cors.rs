@@ -2,17 +2,33 @@
 //! the public streams and fetch the public PGN; no route that needs a token or a session ever
 //! answers a cross-origin request.
 
-use crate::support::{TestDb, bearer, create_game, send_raw};
+use crate::client::{Api, api_with_state};
+use crate::support::{TestDb, bearer};
+use actix_web::http::header::HeaderMap;
 use actix_web::test;
 
 const VIEWER: &str = "https://viewer.example.org";
 const PUBLIC_ROUND_PGN: &str = "/v1/broadcast/rounds/pgn?event=Test%20Open%202026&round=1";
 
-fn allow_origin(headers: &actix_web::http::header::HeaderMap) -> Option<String> {
+fn allow_origin(headers: &HeaderMap) -> Option<String> {
     headers
         .get("access-control-allow-origin")
         .and_then(|v| v.to_str().ok())
         .map(str::to_owned)
+}
+
+/// Sends a request exactly as built (its `Origin`, its method); returns the status, the
+/// response headers and the body as text.
+async fn with_headers(api: &Api<'_>, request: test::TestRequest) -> (u16, HeaderMap, String) {
+    let response = api.call(request).await;
+    let status = response.status().as_u16();
+    let headers = response.headers().clone();
+    let bytes = test::read_body(response).await;
+    (
+        status,
+        headers,
+        String::from_utf8_lossy(&bytes).into_owned(),
+    )
 }
 
 fn preflight(uri: &str, origin: &str) -> test::TestRequest {
@@ -31,14 +47,14 @@ async fn a_preflight_on_the_public_broadcast_from_an_allowed_origin_is_answered(
         config.public_broadcast = true;
         config.cors_allowed_origins = vec![VIEWER.into()];
     });
-    let app = test::init_service(arbiter::startup::app(state)).await;
-    let game = create_game(&app, &db).await;
+    let api = api_with_state(&db, state).await;
+    let game = api.create_standard_game().await;
     for uri in [
         PUBLIC_ROUND_PGN.to_string(),
         format!("/v1/broadcast/games/{game}/stream"),
         "/v1/broadcast/rounds/stream?event=Test%20Open%202026&round=1".to_string(),
     ] {
-        let (status, headers, body) = send_raw(&app, preflight(&uri, VIEWER)).await;
+        let (status, headers, body) = with_headers(&api, preflight(&uri, VIEWER)).await;
         assert_eq!(status, 200, "preflight of {uri}: {body}");
         assert_eq!(allow_origin(&headers).as_deref(), Some(VIEWER), "{uri}");
         let methods = headers
@@ -66,10 +82,10 @@ async fn a_cross_origin_read_of_the_public_pgn_names_the_origin_and_exposes_the_
         config.public_broadcast = true;
         config.cors_allowed_origins = vec![VIEWER.into()];
     });
-    let app = test::init_service(arbiter::startup::app(state)).await;
-    create_game(&app, &db).await;
-    let (status, headers, body) = send_raw(
-        &app,
+    let api = api_with_state(&db, state).await;
+    api.create_standard_game().await;
+    let (status, headers, body) = with_headers(
+        &api,
         test::TestRequest::get()
             .uri(PUBLIC_ROUND_PGN)
             .insert_header(("Origin", VIEWER)),
@@ -86,8 +102,8 @@ async fn a_cross_origin_read_of_the_public_pgn_names_the_origin_and_exposes_the_
     assert!(exposed.contains("etag"), "{exposed}");
 
     // Another site is answered (a relay or curl is not a browser) but not allowed to read.
-    let (status, headers, _) = send_raw(
-        &app,
+    let (status, headers, _) = with_headers(
+        &api,
         test::TestRequest::get()
             .uri(PUBLIC_ROUND_PGN)
             .insert_header(("Origin", "https://elsewhere.example.com")),
@@ -104,10 +120,10 @@ async fn a_star_lets_any_site_read_the_public_broadcast_with_a_wildcard() {
         config.public_broadcast = true;
         config.cors_allowed_origins = vec!["*".into()];
     });
-    let app = test::init_service(arbiter::startup::app(state)).await;
-    create_game(&app, &db).await;
+    let api = api_with_state(&db, state).await;
+    api.create_standard_game().await;
     let (status, headers, body) =
-        send_raw(&app, preflight(PUBLIC_ROUND_PGN, "http://anyone.test:8000")).await;
+        with_headers(&api, preflight(PUBLIC_ROUND_PGN, "http://anyone.test:8000")).await;
     assert_eq!(status, 200, "{body}");
     assert_eq!(allow_origin(&headers).as_deref(), Some("*"));
 }
@@ -119,8 +135,8 @@ async fn routes_that_need_a_token_or_a_session_never_answer_cors() {
         config.public_broadcast = true;
         config.cors_allowed_origins = vec!["*".into()];
     });
-    let app = test::init_service(arbiter::startup::app(state)).await;
-    let game = create_game(&app, &db).await;
+    let api = api_with_state(&db, state).await;
+    let game = api.create_standard_game().await;
     for uri in [
         "/v1/rounds/pgn?event=Test%20Open%202026&round=1".to_string(),
         format!("/v1/games/{game}/stream"),
@@ -128,19 +144,18 @@ async fn routes_that_need_a_token_or_a_session_never_answer_cors() {
         "/v1/games".to_string(),
         "/office/".to_string(),
     ] {
-        let (status, headers, _) = send_raw(&app, preflight(&uri, VIEWER)).await;
+        let (status, headers, _) = with_headers(&api, preflight(&uri, VIEWER)).await;
         assert_ne!(status, 200, "no preflight on {uri}");
         assert_eq!(allow_origin(&headers), None, "{uri}");
         // Headers only: the body of a stream never ends.
-        let response = test::call_service(
-            &app,
-            test::TestRequest::get()
-                .uri(&uri)
-                .insert_header(("Origin", VIEWER))
-                .insert_header(bearer(&db.reader))
-                .to_request(),
-        )
-        .await;
+        let response = api
+            .call(
+                test::TestRequest::get()
+                    .uri(&uri)
+                    .insert_header(("Origin", VIEWER))
+                    .insert_header(bearer(&db.reader)),
+            )
+            .await;
         assert_eq!(allow_origin(response.headers()), None, "{uri}");
     }
 }
@@ -149,9 +164,9 @@ async fn routes_that_need_a_token_or_a_session_never_answer_cors() {
 async fn without_configured_origins_the_public_broadcast_answers_no_cors() {
     let db = TestDb::new().await;
     let state = db.state_with(|config| config.public_broadcast = true);
-    let app = test::init_service(arbiter::startup::app(state)).await;
-    create_game(&app, &db).await;
-    let (_, headers, _) = send_raw(&app, preflight(PUBLIC_ROUND_PGN, VIEWER)).await;
+    let api = api_with_state(&db, state).await;
+    api.create_standard_game().await;
+    let (_, headers, _) = with_headers(&api, preflight(PUBLIC_ROUND_PGN, VIEWER)).await;
     assert_eq!(allow_origin(&headers), None);
 }
 
@@ -173,17 +188,10 @@ async fn a_page_of_another_origin_fetches_the_public_pgn_and_follows_a_game_in_a
             config.cors_allowed_origins = vec![viewer_origin];
         })
         .await;
-    let created: serde_json::Value = reqwest::Client::new()
-        .post(service.url("/v1/games"))
-        .bearer_auth(&db.arbiter)
-        .json(&crate::support::standard_game())
-        .send()
-        .await
-        .expect("create a game")
-        .json()
-        .await
-        .expect("the created game");
-    let game = created["game"]["game_id"].as_str().expect("a game id");
+    // The game is created in-process over the service's state; the browser reads it from
+    // the service's port.
+    let api = api_with_state(&db, service.state.clone()).await;
+    let game = api.create_standard_game().await.to_string();
 
     let browser = crate::browser::Browser::open(1024, 768).await;
     browser

@@ -4,7 +4,8 @@
 //! Regenerate the golden files after an intended change of the drawing with
 //! `UPDATE_GOLDEN=1 cargo test --test api diagrams`, then look at them and commit them.
 
-use crate::support::{TestDb, append, assert_problem, bearer, create_game, send};
+use crate::client::{Reply, api};
+use crate::support::TestDb;
 use actix_web::test as actix_test;
 use arbiter::game::Game;
 use arbiter::game::event::{ClaimKind, Event, GameSettings, RecordedEvent, ServiceEvent, Side};
@@ -352,35 +353,13 @@ fn the_caption_of_a_board_names_the_players_the_move_the_clocks_and_the_event() 
 
 // ---- HTTP ----
 
-async fn svg_get<S, B>(app: &S, db: &TestDb, uri: &str) -> (u16, String, Option<String>)
-where
-    S: actix_web::dev::Service<
-            actix_http::Request,
-            Response = actix_web::dev::ServiceResponse<B>,
-            Error = actix_web::Error,
-        >,
-    B: actix_web::body::MessageBody,
-{
-    let response = actix_test::call_service(
-        app,
-        actix_test::TestRequest::get()
-            .uri(uri)
-            .insert_header(bearer(&db.reader))
-            .to_request(),
-    )
-    .await;
-    let status = response.status().as_u16();
-    let content_type = response
-        .headers()
-        .get("content-type")
-        .and_then(|v| v.to_str().ok())
-        .map(str::to_owned);
-    let body = actix_test::read_body(response).await;
-    (
-        status,
-        String::from_utf8(body.to_vec()).unwrap(),
-        content_type,
-    )
+/// The status, the SVG text and the media type of an answer.
+fn svg_of(reply: Reply) -> (u16, String, Option<String>) {
+    let text = match reply.body {
+        Value::String(text) => text,
+        other => other.to_string(),
+    };
+    (reply.status, text, reply.content_type)
 }
 
 fn move_events(sans: &[&str]) -> Value {
@@ -397,24 +376,25 @@ fn move_events(sans: &[&str]) -> Value {
 #[actix_web::test]
 async fn the_board_of_a_game_is_served_at_a_seq_at_a_ply_and_flipped() {
     let db = TestDb::new().await;
-    let app = actix_test::init_service(arbiter::startup::app(db.state())).await;
-    let game = create_game(&app, &db).await;
-    let (status, body) = append(&app, &db, game, 1, move_events(&["e4", "c5", "Nf3"])).await;
+    let api = api(&db).await;
+    let game = api.create_standard_game().await;
+    let reader = api.with_token(&db.reader);
+    let Reply { status, body, .. } = api
+        .append_events(game, 1, move_events(&["e4", "c5", "Nf3"]))
+        .await;
     assert_eq!(status, 201, "{body}");
-    let (status, body) = append(
-        &app,
-        &db,
-        game,
-        4,
-        json!([{"type": "illegal_move", "by": "black", "description": "2...Ke8-e7 onto its own pawn", "completed": false,
-                "clock": {"white_ms": 5_380_000, "black_ms": 5_390_000}}]),
-    )
-    .await;
+    let Reply { status, body, .. } = api
+        .append_events(
+            game,
+            4,
+            json!([{"type": "illegal_move", "by": "black", "description": "2...Ke8-e7 onto its own pawn", "completed": false,
+                    "clock": {"white_ms": 5_380_000, "black_ms": 5_390_000}}]),
+        )
+        .await;
     assert_eq!(status, 201, "{body}");
 
     // Now: after the illegal move (seq 5), drawn as a red arrow on the position before it.
-    let (status, now, content_type) =
-        svg_get(&app, &db, &format!("/v1/games/{game}/board.svg")).await;
+    let (status, now, content_type) = svg_of(reader.board_svg(game, "").await);
     assert_eq!(status, 200, "{now}");
     assert_eq!(content_type.as_deref(), Some("image/svg+xml"));
     assert_eq!(count_class(&now, "illegal-move"), 1);
@@ -423,23 +403,25 @@ async fn the_board_of_a_game_is_served_at_a_seq_at_a_ply_and_flipped() {
     assert!(!now.contains("seq"), "no seq in the caption: {now}");
 
     // at_seq 3 (after 1...c5) and ply 2 are the same position, drawn at the same event.
-    let (_, at_seq, _) = svg_get(&app, &db, &format!("/v1/games/{game}/board.svg?at_seq=3")).await;
-    let (_, at_ply, _) = svg_get(&app, &db, &format!("/v1/games/{game}/board.svg?ply=2")).await;
+    let (_, at_seq, _) = svg_of(reader.board_svg(game, "at_seq=3").await);
+    let (_, at_ply, _) = svg_of(reader.board_svg(game, "ply=2").await);
     assert_eq!(at_seq, at_ply);
     assert!(at_seq.contains("Move 2, White to move"), "{at_seq}");
     assert!(pieces_drawn(&at_seq).contains(&("#black-pawn".into(), "translate(105, 135)".into())));
     assert_eq!(count_class(&at_seq, "last-move"), 2);
     // ply 0 is the start position.
-    let (_, start, _) = svg_get(&app, &db, &format!("/v1/games/{game}/board.svg?ply=0")).await;
+    let (_, start, _) = svg_of(reader.board_svg(game, "ply=0").await);
     assert!(pieces_drawn(&start).contains(&("#white-pawn".into(), "translate(195, 270)".into())));
 
     // Flipped (and no margin): c5 is drawn on the sixth column and the fifth row from the top.
-    let (_, flipped, _) = svg_get(
-        &app,
-        &db,
-        &format!("/v1/games/{game}/board.svg?ply=2&flip=true&coordinates=false&size=200&arrows=Rg8f6,Bb8c6&circles=Yd4"),
-    )
-    .await;
+    let (_, flipped, _) = svg_of(
+        reader
+            .board_svg(
+                game,
+                "ply=2&flip=true&coordinates=false&size=200&arrows=Rg8f6,Bb8c6&circles=Yd4",
+            )
+            .await,
+    );
     assert!(pieces_drawn(&flipped).contains(&("#black-pawn".into(), "translate(225, 180)".into())));
     assert_eq!(count_class(&flipped, "coordinate"), 0);
     assert_eq!(count_class(&flipped, "arrow"), 2);
@@ -450,9 +432,9 @@ async fn the_board_of_a_game_is_served_at_a_seq_at_a_ply_and_flipped() {
 #[actix_web::test]
 async fn bad_board_parameters_are_refused_with_a_problem_naming_the_parameter() {
     let db = TestDb::new().await;
-    let app = actix_test::init_service(arbiter::startup::app(db.state())).await;
-    let game = create_game(&app, &db).await;
-    append(&app, &db, game, 1, move_events(&["d4"])).await;
+    let api = api(&db).await;
+    let game = api.create_standard_game().await;
+    api.append_events(game, 1, move_events(&["d4"])).await;
     for (query, status, code, field) in [
         ("at_seq=2&ply=1", 400, "invalid_query", "ply"),
         ("at_seq=0", 400, "invalid_query", "at_seq"),
@@ -464,82 +446,57 @@ async fn bad_board_parameters_are_refused_with_a_problem_naming_the_parameter() 
         ("ply=2", 404, "ply_beyond_game", "ply"),
         ("at_seq=3", 404, "seq_beyond_log", "at_seq"),
     ] {
-        let reply = send(
-            &app,
-            db.get().uri(&format!("/v1/games/{game}/board.svg?{query}")),
-        )
-        .await;
-        assert_problem(&reply, status, code);
-        assert_eq!(reply.1["field"], field, "{query}: {}", reply.1);
+        let reply = api.board_svg(game, query).await.problem(status, code);
+        assert_eq!(reply.body["field"], field, "{query}: {}", reply.body);
     }
-    let reply = send(
-        &app,
-        db.get()
-            .uri(&format!("/v1/games/{}/board.svg", Uuid::new_v4())),
-    )
-    .await;
-    assert_problem(&reply, 404, "game_not_found");
-    let reply = send(
-        &app,
-        actix_test::TestRequest::get().uri(&format!("/v1/games/{game}/board.svg")),
-    )
-    .await;
-    assert_problem(&reply, 401, "missing_token");
+    api.board_svg(Uuid::new_v4(), "")
+        .await
+        .problem(404, "game_not_found");
+    api.send_as_built(actix_test::TestRequest::get().uri(&format!("/v1/games/{game}/board.svg")))
+        .await
+        .problem(401, "missing_token");
 }
 
 #[actix_web::test]
 async fn the_occurrence_sheet_of_a_recorded_repetition_claim_equals_its_golden_file() {
     let db = TestDb::new().await;
-    let app = actix_test::init_service(arbiter::startup::app(db.state())).await;
-    let game = create_game(&app, &db).await;
+    let api = api(&db).await;
+    let game = api.create_standard_game().await;
     let mut events = move_events(&KNIGHT_DANCE);
     events
         .as_array_mut()
         .unwrap()
         .push(json!({"type": "claim", "by": "white", "kind": "repetition"}));
-    let (status, body) = append(&app, &db, game, 1, events).await;
+    let Reply { status, body, .. } = api.append_events(game, 1, events).await;
     assert_eq!(status, 201, "{body}");
     assert_eq!(body["events"][9]["event"]["outcome"], "upheld", "{body}");
-    let (status, sheet, content_type) = svg_get(
-        &app,
-        &db,
-        &format!("/v1/games/{game}/claims/10/occurrences.svg?size=240"),
-    )
-    .await;
+    let reader = api.with_token(&db.reader);
+    let (status, sheet, content_type) = svg_of(reader.occurrences_svg(game, 10, "size=240").await);
     assert_eq!(status, 200, "{sheet}");
     assert_eq!(content_type.as_deref(), Some("image/svg+xml"));
     // The same sheet as the one drawn from the engine's ruling in the pure test above.
     assert_golden("repetition-sheet.svg", &sheet);
 
     // Not a claim, and not a repetition claim.
-    let reply = send(
-        &app,
-        db.get()
-            .uri(&format!("/v1/games/{game}/claims/2/occurrences.svg")),
-    )
-    .await;
-    assert_problem(&reply, 404, "no_such_claim");
+    api.occurrences_svg(game, 2, "")
+        .await
+        .problem(404, "no_such_claim");
 }
 
 #[actix_web::test]
 async fn a_fifty_move_claim_has_no_occurrence_sheet() {
     let db = TestDb::new().await;
-    let app = actix_test::init_service(arbiter::startup::app(db.state())).await;
-    let game = create_game(&app, &db).await;
-    let (status, body) = append(
-        &app,
-        &db,
-        game,
-        1,
-        json!([{"type": "claim", "by": "white", "kind": "fifty_moves"}]),
-    )
-    .await;
+    let api = api(&db).await;
+    let game = api.create_standard_game().await;
+    let Reply { status, body, .. } = api
+        .append_events(
+            game,
+            1,
+            json!([{"type": "claim", "by": "white", "kind": "fifty_moves"}]),
+        )
+        .await;
     assert_eq!(status, 201, "{body}");
-    let reply = send(
-        &app,
-        db.get()
-            .uri(&format!("/v1/games/{game}/claims/2/occurrences.svg")),
-    )
-    .await;
-    assert_problem(&reply, 422, "not_a_repetition_claim");
+    api.occurrences_svg(game, 2, "")
+        .await
+        .problem(422, "not_a_repetition_claim");
 }

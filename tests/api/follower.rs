@@ -5,7 +5,8 @@
 //! centre need the arbiter and are not stored; an outage and a restart leave no duplicate
 //! and no gap.
 
-use crate::support::{TestApp, TestDb, bearer};
+use crate::client::{Api, api_with_state};
+use crate::support::{TestApp, TestDb};
 use arbiter::app::follower::feed_event_id;
 use arbiter::game::event::{Event, RecordedEvent};
 use arbiter::interchange::pgn_import::{ReadGame, read_games};
@@ -234,12 +235,9 @@ impl Feed {
 }
 
 /// A tournament whose round 1 has one board, and the game on it.
-async fn round_with_one_board(app: &TestApp, db: &TestDb) -> (String, Uuid) {
-    let client = reqwest::Client::new();
-    let tournament: Value = client
-        .post(app.url("/v1/tournaments"))
-        .header("Authorization", bearer(&db.arbiter).1)
-        .json(&{
+async fn round_with_one_board(api: &Api<'_>) -> (String, Uuid) {
+    let tournament = api
+        .create_tournament(&{
             let mut settings = crate::tournaments::city_open();
             settings["name"] = json!("Feed Open 2026");
             // The real game's control (lichess 300+3): its clocks rise by the increment.
@@ -247,30 +245,22 @@ async fn round_with_one_board(app: &TestApp, db: &TestDb) -> (String, Uuid) {
                 json!({"kind": "blitz", "base_ms": 300_000, "increment_ms": 3_000});
             settings
         })
-        .send()
         .await
-        .expect("create tournament")
-        .error_for_status()
-        .expect("the tournament is created")
-        .json()
-        .await
-        .expect("tournament");
+        .expect(201);
     let id = tournament["tournament_id"]
         .as_str()
         .expect("id")
         .to_string();
-    let loaded: Value = client
-        .post(app.url(&format!("/v1/tournaments/{id}/rounds/1/pairings")))
-        .header("Authorization", bearer(&db.arbiter).1)
-        .json(&json!({"pairings": [
-            {"board": 1, "white": {"name": "alanbrito4"}, "black": {"name": "Meridyan"}}
-        ]}))
-        .send()
+    let loaded = api
+        .load_round(
+            &id,
+            1,
+            &json!({"pairings": [
+                {"board": 1, "white": {"name": "alanbrito4"}, "black": {"name": "Meridyan"}}
+            ]}),
+        )
         .await
-        .expect("load pairings")
-        .json()
-        .await
-        .expect("loaded round");
+        .body;
     let game = loaded["games"][0]["game_id"]
         .as_str()
         .and_then(|s| s.parse().ok())
@@ -291,59 +281,35 @@ async fn spawn(db: &TestDb) -> TestApp {
     .await
 }
 
-async fn follow(app: &TestApp, db: &TestDb, tournament: &str, url: &str) -> Value {
-    follow_as(app, db, tournament, "dgt_json", url).await
+async fn follow(api: &Api<'_>, tournament: &str, url: &str) -> Value {
+    follow_as(api, tournament, "dgt_json", url).await
 }
 
 /// Follows with every takeback waiting for the arbiter (`takebacks: by_arbiter`).
-async fn follow_strict(app: &TestApp, db: &TestDb, tournament: &str, url: &str) -> Value {
+async fn follow_strict(api: &Api<'_>, tournament: &str, url: &str) -> Value {
     follow_with(
-        app,
-        db,
+        api,
         tournament,
         json!({"kind": "dgt_json", "url": url, "takebacks": "by_arbiter"}),
     )
     .await
 }
 
-async fn follow_as(app: &TestApp, db: &TestDb, tournament: &str, kind: &str, url: &str) -> Value {
-    follow_with(app, db, tournament, json!({"kind": kind, "url": url})).await
+async fn follow_as(api: &Api<'_>, tournament: &str, kind: &str, url: &str) -> Value {
+    follow_with(api, tournament, json!({"kind": kind, "url": url})).await
 }
 
-async fn follow_with(app: &TestApp, db: &TestDb, tournament: &str, setting: Value) -> Value {
-    let response = reqwest::Client::new()
-        .put(app.url(&format!("/v1/tournaments/{tournament}/rounds/1/follow")))
-        .header("Authorization", bearer(&db.arbiter).1)
-        .json(&setting)
-        .send()
-        .await
-        .expect("follow");
-    assert_eq!(response.status().as_u16(), 200);
-    response.json().await.expect("follow view")
+async fn follow_with(api: &Api<'_>, tournament: &str, setting: Value) -> Value {
+    api.set_follow(tournament, 1, &setting).await.expect(200)
 }
 
-async fn follow_view(app: &TestApp, db: &TestDb, tournament: &str) -> Value {
-    reqwest::Client::new()
-        .get(app.url(&format!("/v1/tournaments/{tournament}/rounds/1/follow")))
-        .header("Authorization", bearer(&db.arbiter).1)
-        .send()
-        .await
-        .expect("read follow")
-        .json()
-        .await
-        .expect("follow view")
+async fn follow_view(api: &Api<'_>, tournament: &str) -> Value {
+    api.get_follow(tournament, 1).await.body
 }
 
-async fn decide(app: &TestApp, db: &TestDb, attention: &str, choice: &str) -> (u16, Value) {
-    let response = reqwest::Client::new()
-        .post(app.url(&format!("/v1/follow-attentions/{attention}/decision")))
-        .header("Authorization", bearer(&db.arbiter).1)
-        .json(&json!({"choice": choice}))
-        .send()
-        .await
-        .expect("decide");
-    let status = response.status().as_u16();
-    (status, response.json().await.expect("decision body"))
+async fn decide(api: &Api<'_>, attention: &str, choice: &str) -> (u16, Value) {
+    let reply = api.decide_attention(attention, choice).await;
+    (reply.status, reply.body)
 }
 
 /// The standing moves of the game.
@@ -378,10 +344,10 @@ async fn wait_for_plies(app: &TestApp, game: Uuid, plies: usize) {
 }
 
 /// The open attention of board 1, once there is one of `kind`.
-async fn wait_for_attention(app: &TestApp, db: &TestDb, tournament: &str, kind: &str) -> Value {
+async fn wait_for_attention(api: &Api<'_>, tournament: &str, kind: &str) -> Value {
     let deadline = Instant::now() + Duration::from_secs(20);
     loop {
-        let view = follow_view(app, db, tournament).await;
+        let view = follow_view(api, tournament).await;
         if let Some(attention) = view["attentions"].as_array().and_then(|a| a.first())
             && attention["attention"]["type"] == kind
         {
@@ -408,11 +374,12 @@ async fn a_followed_round_records_every_move_of_a_real_game_with_its_clock_as_th
  {
     let db = TestDb::new().await;
     let app = spawn(&db).await;
-    let (tournament, game) = round_with_one_board(&app, &db).await;
+    let api = api_with_state(&db, app.state.clone()).await;
+    let (tournament, game) = round_with_one_board(&api).await;
     let feed = Feed::start().await;
     let line = real_game();
     assert_eq!(line.len(), 42);
-    let view = follow(&app, &db, &tournament, &feed.url).await;
+    let view = follow(&api, &tournament, &feed.url).await;
     let follow_id: Uuid = view["follow"]["follow_id"]
         .as_str()
         .and_then(|s| s.parse().ok())
@@ -457,7 +424,7 @@ async fn a_followed_round_records_every_move_of_a_real_game_with_its_clock_as_th
         Some(arbiter::game::event::GameResult::BlackWins),
         "21...Qg2# ends the game by itself"
     );
-    let view = follow_view(&app, &db, &tournament).await;
+    let view = follow_view(&api, &tournament).await;
     assert_eq!(
         view["attentions"],
         json!([]),
@@ -471,10 +438,11 @@ async fn a_followed_round_records_every_move_of_a_real_game_with_its_clock_as_th
 async fn a_misread_move_needs_the_arbiter_and_is_stored_only_as_the_arbiter_decides() {
     let db = TestDb::new().await;
     let app = spawn(&db).await;
-    let (tournament, game) = round_with_one_board(&app, &db).await;
+    let api = api_with_state(&db, app.state.clone()).await;
+    let (tournament, game) = round_with_one_board(&api).await;
     let feed = Feed::start().await;
     let line = real_game();
-    follow(&app, &db, &tournament, &feed.url).await;
+    follow(&api, &tournament, &feed.url).await;
     feed.publish(1, dgt_json(&line[..10], "*"));
     wait_for_plies(&app, game, 10).await;
 
@@ -482,7 +450,7 @@ async fn a_misread_move_needs_the_arbiter_and_is_stored_only_as_the_arbiter_deci
     let mut misread = line[..11].to_vec();
     misread[10].0 = "Qh8".into();
     feed.publish(1, dgt_json(&misread, "*"));
-    let attention = wait_for_attention(&app, &db, &tournament, "illegal_move").await;
+    let attention = wait_for_attention(&api, &tournament, "illegal_move").await;
     assert_eq!(attention["attention"]["san"], "Qh8");
     assert!(
         attention["attention"]["reason"]
@@ -502,7 +470,7 @@ async fn a_misread_move_needs_the_arbiter_and_is_stored_only_as_the_arbiter_deci
 
     // A choice that does not fit is refused, saying which fit.
     let id = attention["attention_id"].as_str().expect("id");
-    let (status, problem) = decide(&app, &db, id, "accept_correction").await;
+    let (status, problem) = decide(&api, id, "accept_correction").await;
     assert_eq!(status, 422, "{problem}");
     assert!(
         problem["detail"]
@@ -511,12 +479,12 @@ async fn a_misread_move_needs_the_arbiter_and_is_stored_only_as_the_arbiter_deci
     );
 
     // Ignored: nothing is recorded, and the same misread is not raised again.
-    let (status, decided) = decide(&app, &db, id, "ignore").await;
+    let (status, decided) = decide(&api, id, "ignore").await;
     assert_eq!(status, 200, "{decided}");
     assert_eq!(decided["attention"]["resolution"], "ignored");
     tokio::time::sleep(Duration::from_millis(400)).await;
     assert_eq!(
-        follow_view(&app, &db, &tournament).await["attentions"],
+        follow_view(&api, &tournament).await["attentions"],
         json!([])
     );
     assert_eq!(stored_moves(&app, game).await.len(), 10);
@@ -529,9 +497,9 @@ async fn a_misread_move_needs_the_arbiter_and_is_stored_only_as_the_arbiter_deci
     let mut misread = line[..13].to_vec();
     misread[12].0 = "Ke3".into();
     feed.publish(1, dgt_json(&misread, "*"));
-    let attention = wait_for_attention(&app, &db, &tournament, "illegal_move").await;
+    let attention = wait_for_attention(&api, &tournament, "illegal_move").await;
     let id = attention["attention_id"].as_str().expect("id");
-    let (status, decided) = decide(&app, &db, id, "record_illegal_move").await;
+    let (status, decided) = decide(&api, id, "record_illegal_move").await;
     assert_eq!(status, 200, "{decided}");
     assert_eq!(decided["appended"], 1);
     let events = events_of(&db, game).await;
@@ -559,16 +527,17 @@ async fn a_move_taken_back_on_the_board_is_accepted_as_a_correction_of_the_store
  {
     let db = TestDb::new().await;
     let app = spawn(&db).await;
-    let (tournament, game) = round_with_one_board(&app, &db).await;
+    let api = api_with_state(&db, app.state.clone()).await;
+    let (tournament, game) = round_with_one_board(&api).await;
     let feed = Feed::start().await;
     let line = real_game();
-    follow_strict(&app, &db, &tournament, &feed.url).await;
+    follow_strict(&api, &tournament, &feed.url).await;
     feed.publish(1, dgt_json(&line[..12], "*"));
     wait_for_plies(&app, game, 12).await;
 
     // 6...f4 is taken back on the board.
     feed.publish(1, dgt_json(&line[..11], "*"));
-    let attention = wait_for_attention(&app, &db, &tournament, "taken_back").await;
+    let attention = wait_for_attention(&api, &tournament, "taken_back").await;
     assert_eq!(attention["attention"]["keep_plies"], 11);
     assert_eq!(
         stored_moves(&app, game).await.len(),
@@ -576,7 +545,7 @@ async fn a_move_taken_back_on_the_board_is_accepted_as_a_correction_of_the_store
         "nothing retracted by the feed"
     );
     let id = attention["attention_id"].as_str().expect("id");
-    let (status, decided) = decide(&app, &db, id, "accept_correction").await;
+    let (status, decided) = decide(&api, id, "accept_correction").await;
     assert_eq!(status, 200, "{decided}");
     assert_eq!(decided["attention"]["resolution"], "accepted");
     assert_eq!(stored_moves(&app, game).await.len(), 11);
@@ -605,10 +574,10 @@ async fn a_move_taken_back_on_the_board_is_accepted_as_a_correction_of_the_store
     // The board takes back 6...Nf6 and plays 6...f4 again: the line diverges at ply 12;
     // accepted, the log ends as the board does.
     feed.publish(1, dgt_json(&line[..13], "*"));
-    let attention = wait_for_attention(&app, &db, &tournament, "diverges").await;
+    let attention = wait_for_attention(&api, &tournament, "diverges").await;
     assert_eq!(attention["attention"]["ply"], 12);
     let id = attention["attention_id"].as_str().expect("id");
-    let (status, decided) = decide(&app, &db, id, "accept_correction").await;
+    let (status, decided) = decide(&api, id, "accept_correction").await;
     assert_eq!(status, 200, "{decided}");
     assert_eq!(decided["appended"], 1, "one correction retracts 6...Nf6");
     // 6...f4 and 7. h3 from the feed (recorded by the decision, or by the next poll).
@@ -625,17 +594,18 @@ async fn a_move_taken_back_on_the_board_is_accepted_as_a_correction_of_the_store
 async fn a_reset_board_needs_the_arbiter_and_its_new_moves_are_never_stored_as_this_game() {
     let db = TestDb::new().await;
     let app = spawn(&db).await;
-    let (tournament, game) = round_with_one_board(&app, &db).await;
+    let api = api_with_state(&db, app.state.clone()).await;
+    let (tournament, game) = round_with_one_board(&api).await;
     let feed = Feed::start().await;
     let line = real_game();
-    follow_strict(&app, &db, &tournament, &feed.url).await;
+    follow_strict(&api, &tournament, &feed.url).await;
     feed.publish(1, dgt_json(&line[..10], "*"));
     wait_for_plies(&app, game, 10).await;
     let stored_events = events_of(&db, game).await.len();
 
     // The pieces are set up again and someone plays 1. d4 d5 on the board.
     feed.publish(1, dgt_json(&[("d4".into(), 300), ("d5".into(), 300)], "*"));
-    let attention = wait_for_attention(&app, &db, &tournament, "diverges").await;
+    let attention = wait_for_attention(&api, &tournament, "diverges").await;
     assert_eq!(attention["attention"]["ply"], 1);
     assert_eq!(attention["attention"]["board"], "d4");
     assert_eq!(attention["attention"]["stored"], "e4");
@@ -646,13 +616,13 @@ async fn a_reset_board_needs_the_arbiter_and_its_new_moves_are_never_stored_as_t
         "nothing stored"
     );
     let id = attention["attention_id"].as_str().expect("id");
-    let (status, _) = decide(&app, &db, id, "ignore").await;
+    let (status, _) = decide(&api, id, "ignore").await;
     assert_eq!(status, 200);
-    let (status, again) = decide(&app, &db, id, "ignore").await;
+    let (status, again) = decide(&api, id, "ignore").await;
     assert_eq!(status, 409, "decided once: {again}");
     tokio::time::sleep(Duration::from_millis(300)).await;
     assert_eq!(
-        follow_view(&app, &db, &tournament).await["attentions"],
+        follow_view(&api, &tournament).await["attentions"],
         json!([])
     );
     assert_eq!(events_of(&db, game).await.len(), stored_events);
@@ -663,10 +633,11 @@ async fn a_reset_board_needs_the_arbiter_and_its_new_moves_are_never_stored_as_t
 async fn the_kings_put_in_the_centre_propose_a_result_that_the_arbiter_records() {
     let db = TestDb::new().await;
     let app = spawn(&db).await;
-    let (tournament, game) = round_with_one_board(&app, &db).await;
+    let api = api_with_state(&db, app.state.clone()).await;
+    let (tournament, game) = round_with_one_board(&api).await;
     let feed = Feed::start().await;
     let line = real_game();
-    follow(&app, &db, &tournament, &feed.url).await;
+    follow(&api, &tournament, &feed.url).await;
     feed.publish(1, dgt_json(&line[..10], "*"));
     wait_for_plies(&app, game, 10).await;
     // Both kings on the light centre squares (e4, d5): 1-0.
@@ -674,7 +645,7 @@ async fn the_kings_put_in_the_centre_propose_a_result_that_the_arbiter_records()
     kings.push(("Ke4".into(), 280));
     kings.push(("Kd5".into(), 250));
     feed.publish(1, dgt_json(&kings, "*"));
-    let attention = wait_for_attention(&app, &db, &tournament, "proposed_result").await;
+    let attention = wait_for_attention(&api, &tournament, "proposed_result").await;
     assert_eq!(attention["attention"]["result"], "1-0");
     assert_eq!(attention["attention"]["signal"], "kings_in_centre");
     assert_eq!(
@@ -683,7 +654,7 @@ async fn the_kings_put_in_the_centre_propose_a_result_that_the_arbiter_records()
         "the kings are not moves"
     );
     let id = attention["attention_id"].as_str().expect("id");
-    let (status, decided) = decide(&app, &db, id, "record_result").await;
+    let (status, decided) = decide(&api, id, "record_result").await;
     assert_eq!(status, 200, "{decided}");
     let (state, _) = app
         .state
@@ -697,7 +668,7 @@ async fn the_kings_put_in_the_centre_propose_a_result_that_the_arbiter_records()
     );
     tokio::time::sleep(Duration::from_millis(300)).await;
     assert_eq!(
-        follow_view(&app, &db, &tournament).await["attentions"],
+        follow_view(&api, &tournament).await["attentions"],
         json!([]),
         "a result the log holds needs nobody"
     );
@@ -708,22 +679,23 @@ async fn the_kings_put_in_the_centre_propose_a_result_that_the_arbiter_records()
 async fn a_feed_outage_backs_off_then_resumes_with_no_duplicate_and_no_gap() {
     let db = TestDb::new().await;
     let app = spawn(&db).await;
-    let (tournament, game) = round_with_one_board(&app, &db).await;
+    let api = api_with_state(&db, app.state.clone()).await;
+    let (tournament, game) = round_with_one_board(&api).await;
     let feed = Feed::start().await;
     let line = real_game();
-    follow(&app, &db, &tournament, &feed.url).await;
+    follow(&api, &tournament, &feed.url).await;
     feed.publish(1, dgt_json(&line[..6], "*"));
     wait_for_plies(&app, game, 6).await;
 
     feed.set_down(true);
     feed.publish(1, dgt_json(&line[..16], "*"));
     eventually("three failed polls in a row", || async {
-        follow_view(&app, &db, &tournament).await["follow"]["failures"]
+        follow_view(&api, &tournament).await["follow"]["failures"]
             .as_u64()
             .is_some_and(|f| f >= 3)
     })
     .await;
-    let view = follow_view(&app, &db, &tournament).await;
+    let view = follow_view(&api, &tournament).await;
     assert!(
         view["follow"]["last_error"]
             .as_str()
@@ -751,7 +723,7 @@ async fn a_feed_outage_backs_off_then_resumes_with_no_duplicate_and_no_gap() {
     let events = events_of(&db, game).await;
     assert_eq!(events.len(), 1 + 16, "game_created and each move once");
     eventually("the follow answers again", || async {
-        follow_view(&app, &db, &tournament).await["follow"]["failures"] == 0
+        follow_view(&api, &tournament).await["follow"]["failures"] == 0
     })
     .await;
     app.stop().await;
@@ -761,10 +733,11 @@ async fn a_feed_outage_backs_off_then_resumes_with_no_duplicate_and_no_gap() {
 async fn a_restarted_service_resumes_following_the_round_without_storing_anything_twice() {
     let db = TestDb::new().await;
     let app = spawn(&db).await;
-    let (tournament, game) = round_with_one_board(&app, &db).await;
+    let api = api_with_state(&db, app.state.clone()).await;
+    let (tournament, game) = round_with_one_board(&api).await;
     let feed = Feed::start().await;
     let line = real_game();
-    follow(&app, &db, &tournament, &feed.url).await;
+    follow(&api, &tournament, &feed.url).await;
     feed.publish(1, dgt_json(&line[..8], "*"));
     wait_for_plies(&app, game, 8).await;
     app.stop().await;
@@ -779,6 +752,7 @@ async fn a_restarted_service_resumes_following_the_round_without_storing_anythin
     );
 
     let app = spawn(&db).await;
+    let api = api_with_state(&db, app.state.clone()).await;
     wait_for_plies(&app, game, 14).await;
     tokio::time::sleep(Duration::from_millis(300)).await;
     let events = events_of(&db, game).await;
@@ -787,13 +761,7 @@ async fn a_restarted_service_resumes_following_the_round_without_storing_anythin
     assert_eq!(ids.len(), events.len());
 
     // Stopped through the API: the follower ends, and the board's next moves wait.
-    let response = reqwest::Client::new()
-        .delete(app.url(&format!("/v1/tournaments/{tournament}/rounds/1/follow")))
-        .header("Authorization", bearer(&db.arbiter).1)
-        .send()
-        .await
-        .expect("stop following");
-    assert_eq!(response.status().as_u16(), 200);
+    api.stop_follow(&tournament, 1).await.expect(200);
     // A poll already under way when the follow stopped may finish; none starts after.
     tokio::time::sleep(Duration::from_millis(300)).await;
     feed.publish(1, dgt_json(&line[..20], "*"));
@@ -848,7 +816,8 @@ async fn the_floor_and_the_desk_show_what_the_board_feed_says_and_the_arbiter_de
  {
     let db = TestDb::new().await;
     let app = spawn(&db).await;
-    let (tournament, game) = round_with_one_board(&app, &db).await;
+    let api = api_with_state(&db, app.state.clone()).await;
+    let (tournament, game) = round_with_one_board(&api).await;
     let feed = Feed::start().await;
     let line = real_game();
     let client = reqwest::Client::builder()
@@ -878,7 +847,7 @@ async fn the_floor_and_the_desk_show_what_the_board_feed_says_and_the_arbiter_de
     feed.publish(1, dgt_json(&line[..12], "*"));
     wait_for_plies(&app, game, 12).await;
     feed.publish(1, dgt_json(&line[..11], "*"));
-    wait_for_attention(&app, &db, &tournament, "taken_back").await;
+    wait_for_attention(&api, &tournament, "taken_back").await;
 
     let floor_page = page(&client, &app, &cookie, floor).await;
     assert!(
@@ -920,30 +889,27 @@ async fn the_floor_and_the_desk_show_what_the_board_feed_says_and_the_arbiter_de
 async fn a_feed_url_that_is_not_http_or_holds_a_control_character_is_refused_naming_the_field() {
     let db = TestDb::new().await;
     let app = spawn(&db).await;
-    let (tournament, _) = round_with_one_board(&app, &db).await;
+    let api = api_with_state(&db, app.state.clone()).await;
+    let (tournament, _) = round_with_one_board(&api).await;
     for url in [
         "ftp://feeds.invalid/round/",
         "http://feeds.invalid/ro\u{0}und/",
     ] {
-        let response = reqwest::Client::new()
-            .put(app.url(&format!("/v1/tournaments/{tournament}/rounds/1/follow")))
-            .header("Authorization", bearer(&db.arbiter).1)
-            .json(&json!({"kind": "dgt_json", "url": url}))
-            .send()
-            .await
-            .expect("follow");
-        assert_eq!(response.status().as_u16(), 422, "{url:?}");
-        let problem: Value = response.json().await.expect("problem");
+        let reply = api
+            .set_follow(&tournament, 1, &json!({"kind": "dgt_json", "url": url}))
+            .await;
+        assert_eq!(reply.status, 422, "{url:?}");
+        let problem = reply.body;
         assert_eq!(problem["field"], "url", "{problem}");
     }
-    let response = reqwest::Client::new()
-        .put(app.url(&format!("/v1/tournaments/{tournament}/rounds/9/follow")))
-        .header("Authorization", bearer(&db.arbiter).1)
-        .json(&json!({"kind": "dgt_json", "url": "http://127.0.0.1:9/round/"}))
-        .send()
-        .await
-        .expect("follow");
-    assert_eq!(response.status().as_u16(), 404, "a round not loaded");
+    let reply = api
+        .set_follow(
+            &tournament,
+            9,
+            &json!({"kind": "dgt_json", "url": "http://127.0.0.1:9/round/"}),
+        )
+        .await;
+    assert_eq!(reply.status, 404, "a round not loaded");
     app.stop().await;
 }
 
@@ -952,17 +918,11 @@ async fn a_round_followed_from_its_pgn_records_every_move_with_its_clock_and_a_m
  {
     let db = TestDb::new().await;
     let app = spawn(&db).await;
-    let (tournament, game) = round_with_one_board(&app, &db).await;
+    let api = api_with_state(&db, app.state.clone()).await;
+    let (tournament, game) = round_with_one_board(&api).await;
     let feed = Feed::start().await;
     let line = real_game();
-    let view = follow_as(
-        &app,
-        &db,
-        &tournament,
-        "pgn",
-        &format!("{}round.pgn", feed.url),
-    )
-    .await;
+    let view = follow_as(&api, &tournament, "pgn", &format!("{}round.pgn", feed.url)).await;
     assert_eq!(view["follow"]["kind"], "pgn", "{view}");
     feed.publish_pgn(round_pgn(&line[..10], "*"));
     wait_for_plies(&app, game, 10).await;
@@ -986,7 +946,7 @@ async fn a_round_followed_from_its_pgn_records_every_move_with_its_clock_and_a_m
     let mut misread = line[..11].to_vec();
     misread[10].0 = "Qh8".into();
     feed.publish_pgn(round_pgn(&misread, "*"));
-    let attention = wait_for_attention(&app, &db, &tournament, "illegal_move").await;
+    let attention = wait_for_attention(&api, &tournament, "illegal_move").await;
     assert_eq!(attention["attention"]["san"], "Qh8", "{attention}");
     assert_eq!(stored_moves(&app, game).await.len(), 10);
 
@@ -1002,20 +962,21 @@ async fn a_round_followed_from_its_pgn_records_every_move_with_its_clock_and_a_m
 async fn a_takeback_is_one_decision(before: usize, shown: usize) {
     let db = TestDb::new().await;
     let app = spawn(&db).await;
-    let (tournament, game) = round_with_one_board(&app, &db).await;
+    let api = api_with_state(&db, app.state.clone()).await;
+    let (tournament, game) = round_with_one_board(&api).await;
     let feed = Feed::start().await;
     let line = real_game();
-    follow_strict(&app, &db, &tournament, &feed.url).await;
+    follow_strict(&api, &tournament, &feed.url).await;
     feed.publish(1, dgt_json(&line[..before], "*"));
     wait_for_plies(&app, game, before).await;
     let events_before = events_of(&db, game).await.len();
 
     feed.publish(1, dgt_json(&line[..shown], "*"));
-    let attention = wait_for_attention(&app, &db, &tournament, "taken_back").await;
+    let attention = wait_for_attention(&api, &tournament, "taken_back").await;
     assert_eq!(attention["attention"]["keep_plies"], shown);
     assert_eq!(attention["attention"]["stored_plies"], before);
     let id = attention["attention_id"].as_str().expect("id");
-    let (status, decided) = decide(&app, &db, id, "accept_correction").await;
+    let (status, decided) = decide(&api, id, "accept_correction").await;
     assert_eq!(status, 200, "{decided}");
     assert_eq!(decided["attention"]["resolution"], "accepted");
     assert_eq!(
@@ -1072,7 +1033,7 @@ async fn a_takeback_is_one_decision(before: usize, shown: usize) {
     let ids: HashSet<Uuid> = events.iter().map(|e| e.event_id).collect();
     assert_eq!(ids.len(), events.len(), "no event id twice");
     assert_eq!(
-        follow_view(&app, &db, &tournament).await["attentions"],
+        follow_view(&api, &tournament).await["attentions"],
         json!([])
     );
     app.stop().await;
@@ -1158,12 +1119,13 @@ async fn stored_readings_with_clock(
 ) -> (Vec<Option<u64>>, Vec<(String, u64)>) {
     let db = TestDb::new().await;
     let app = spawn(&db).await;
-    let (tournament, game) = round_with_one_board(&app, &db).await;
+    let api = api_with_state(&db, app.state.clone()).await;
+    let (tournament, game) = round_with_one_board(&api).await;
     let feed = Feed::start().await;
     let line = real_game();
     let plies = 16;
     feed.play(1, frames_with_clock(&line, plies, lag, own_times));
-    follow(&app, &db, &tournament, &feed.url).await;
+    follow(&api, &tournament, &feed.url).await;
     eventually("every frame served", || async { feed.played() }).await;
     wait_for_plies(&app, game, plies).await;
     let sans: Vec<String> = line[..plies].iter().map(|(s, _)| s.clone()).collect();
@@ -1186,7 +1148,7 @@ async fn stored_readings_with_clock(
         })
         .collect();
     assert_eq!(
-        follow_view(&app, &db, &tournament).await["attentions"],
+        follow_view(&api, &tournament).await["attentions"],
         json!([])
     );
     app.stop().await;
@@ -1221,10 +1183,11 @@ async fn a_clock_object_that_describes_the_position_gives_the_last_move_its_read
 async fn a_reading_that_would_make_a_clock_go_up_more_than_its_increment_is_not_stored() {
     let db = TestDb::new().await;
     let app = spawn(&db).await;
-    let (tournament, game) = round_with_one_board(&app, &db).await;
+    let api = api_with_state(&db, app.state.clone()).await;
+    let (tournament, game) = round_with_one_board(&api).await;
     let feed = Feed::start().await;
     let line = real_game();
-    follow(&app, &db, &tournament, &feed.url).await;
+    follow(&api, &tournament, &feed.url).await;
     feed.publish(1, dgt_json(&line[..10], "*"));
     wait_for_plies(&app, game, 10).await;
     // 6. Qh5 read with a minute more than White had after 5. (the control adds 3 s a move).
@@ -1279,7 +1242,8 @@ fn sans(line: &[(String, u64)]) -> Vec<String> {
 async fn a_legal_misread_that_stands_one_frame_is_never_stored() {
     let db = TestDb::new().await;
     let app = spawn(&db).await;
-    let (tournament, game) = round_with_one_board(&app, &db).await;
+    let api = api_with_state(&db, app.state.clone()).await;
+    let (tournament, game) = round_with_one_board(&api).await;
     let feed = Feed::start().await;
     let line = real_game();
     // 6. Qh5 read for one frame as 6. Qg4 (legal), then right.
@@ -1293,7 +1257,7 @@ async fn a_legal_misread_that_stands_one_frame_is_never_stored() {
         dgt_json(&line[..12], "*"),
     ];
     feed.play(1, each(frames, 1));
-    follow(&app, &db, &tournament, &feed.url).await;
+    follow(&api, &tournament, &feed.url).await;
     eventually("every frame served", || async { feed.played() }).await;
     wait_for_plies(&app, game, 12).await;
     assert_eq!(stored_moves(&app, game).await, sans(&line[..12]));
@@ -1304,7 +1268,7 @@ async fn a_legal_misread_that_stands_one_frame_is_never_stored() {
     );
     assert_eq!(events_of(&db, game).await.len(), 1 + 12);
     assert_eq!(
-        follow_view(&app, &db, &tournament).await["attentions"],
+        follow_view(&api, &tournament).await["attentions"],
         json!([])
     );
     app.stop().await;
@@ -1314,7 +1278,8 @@ async fn a_legal_misread_that_stands_one_frame_is_never_stored() {
 async fn an_illegal_misread_put_right_by_the_next_frame_needs_nobody() {
     let db = TestDb::new().await;
     let app = spawn(&db).await;
-    let (tournament, game) = round_with_one_board(&app, &db).await;
+    let api = api_with_state(&db, app.state.clone()).await;
+    let (tournament, game) = round_with_one_board(&api).await;
     let feed = Feed::start().await;
     let line = real_game();
     let mut misread = line[..11].to_vec();
@@ -1326,18 +1291,10 @@ async fn an_illegal_misread_put_right_by_the_next_frame_needs_nobody() {
         dgt_json(&line[..11], "*"),
     ];
     feed.play(1, frames);
-    follow(&app, &db, &tournament, &feed.url).await;
+    follow(&api, &tournament, &feed.url).await;
     eventually("every frame served", || async { feed.played() }).await;
     wait_for_plies(&app, game, 11).await;
-    let attentions: Vec<Value> = reqwest::Client::new()
-        .get(app.url(&format!("/v1/tournaments/{tournament}/rounds/1/follow")))
-        .header("Authorization", bearer(&db.arbiter).1)
-        .send()
-        .await
-        .expect("follow")
-        .json::<Value>()
-        .await
-        .expect("view")["attentions"]
+    let attentions: Vec<Value> = api.get_follow(&tournament, 1).await.body["attentions"]
         .as_array()
         .cloned()
         .unwrap_or_default();
@@ -1350,7 +1307,8 @@ async fn an_illegal_misread_put_right_by_the_next_frame_needs_nobody() {
 async fn a_takeback_the_board_replays_identically_within_a_frame_is_no_correction() {
     let db = TestDb::new().await;
     let app = spawn(&db).await;
-    let (tournament, game) = round_with_one_board(&app, &db).await;
+    let api = api_with_state(&db, app.state.clone()).await;
+    let (tournament, game) = round_with_one_board(&api).await;
     let feed = Feed::start().await;
     let line = real_game();
     let frames = vec![
@@ -1361,7 +1319,7 @@ async fn a_takeback_the_board_replays_identically_within_a_frame_is_no_correctio
         dgt_json(&line[..14], "*"),
     ];
     feed.play(1, frames);
-    follow(&app, &db, &tournament, &feed.url).await;
+    follow(&api, &tournament, &feed.url).await;
     eventually("every frame served", || async { feed.played() }).await;
     wait_for_plies(&app, game, 14).await;
     assert_eq!(stored_moves(&app, game).await, sans(&line[..14]));
@@ -1375,7 +1333,8 @@ async fn a_takeback_the_board_replays_identically_within_a_frame_is_no_correctio
 async fn a_takeback_is_applied_by_the_feed(back: usize) {
     let db = TestDb::new().await;
     let app = spawn(&db).await;
-    let (tournament, game) = round_with_one_board(&app, &db).await;
+    let api = api_with_state(&db, app.state.clone()).await;
+    let (tournament, game) = round_with_one_board(&api).await;
     let feed = Feed::start().await;
     let line = real_game();
     let kept = 12 - back;
@@ -1395,7 +1354,7 @@ async fn a_takeback_is_applied_by_the_feed(back: usize) {
         dgt_json(&other, "*"),
     ];
     feed.play(1, frames);
-    follow(&app, &db, &tournament, &feed.url).await;
+    follow(&api, &tournament, &feed.url).await;
     eventually("every frame served", || async { feed.played() }).await;
     wait_for_plies(&app, game, kept + 1).await;
     assert_eq!(stored_moves(&app, game).await, sans(&other));
@@ -1407,7 +1366,7 @@ async fn a_takeback_is_applied_by_the_feed(back: usize) {
         assert!(reason.contains("The feed's moves:"), "{reason}");
     }
     // Shown to the arbiter: a notice on the board, which can undo it.
-    let notice = wait_for_attention(&app, &db, &tournament, "corrected_by_feed").await;
+    let notice = wait_for_attention(&api, &tournament, "corrected_by_feed").await;
     assert_eq!(notice["attention"]["keep_plies"], kept);
     assert_eq!(
         notice["attention"]["retracted"]
@@ -1416,7 +1375,7 @@ async fn a_takeback_is_applied_by_the_feed(back: usize) {
         Some(line[kept..12].iter().map(|(s, _)| json!(s)).collect())
     );
     let id = notice["attention_id"].as_str().expect("id");
-    let (status, decided) = decide(&app, &db, id, "undo_correction").await;
+    let (status, decided) = decide(&api, id, "undo_correction").await;
     assert_eq!(status, 200, "{decided}");
     assert_eq!(decided["attention"]["resolution"], "undone");
     assert_eq!(
@@ -1425,7 +1384,7 @@ async fn a_takeback_is_applied_by_the_feed(back: usize) {
         "the moves taken back restored"
     );
     // The board still shows its own line: now over the arbiter's entries, so it waits.
-    let waits = wait_for_attention(&app, &db, &tournament, "diverges").await;
+    let waits = wait_for_attention(&api, &tournament, "diverges").await;
     assert_eq!(waits["attention"]["ply"], kept + 1);
     assert_eq!(stored_moves(&app, game).await, sans(&line[..12]));
     app.stop().await;
@@ -1445,33 +1404,29 @@ async fn a_takeback_of_two_plies_with_another_move_played_is_applied_by_the_feed
 async fn a_takeback_over_the_arbiters_entry_waits_for_the_arbiter_and_the_later_plies_are_kept() {
     let db = TestDb::new().await;
     let app = spawn(&db).await;
-    let (tournament, game) = round_with_one_board(&app, &db).await;
+    let api = api_with_state(&db, app.state.clone()).await;
+    let (tournament, game) = round_with_one_board(&api).await;
     let feed = Feed::start().await;
     let line = real_game();
-    follow(&app, &db, &tournament, &feed.url).await;
+    follow(&api, &tournament, &feed.url).await;
     feed.publish(1, dgt_json(&line[..12], "*"));
     wait_for_plies(&app, game, 12).await;
     // The arbiter records White's draw offer (after 6...f4).
     let seq = events_of(&db, game).await.len() as u64;
-    let response = reqwest::Client::new()
-        .post(app.url(&format!("/v1/games/{game}/events")))
-        .header("Authorization", bearer(&db.arbiter).1)
-        .json(&json!({"expected_seq": seq, "events": [{"type": "draw_offer", "by": "white"}]}))
-        .send()
+    api.append_events(game, seq, json!([{"type": "draw_offer", "by": "white"}]))
         .await
-        .expect("append");
-    assert_eq!(response.status().as_u16(), 201);
+        .expect(201);
     // The board takes back 6...f4 and the game goes on with 6...Nf6 7. h3 Be7.
     let mut other = line[..11].to_vec();
     other.push(("Nf6".into(), 250));
     feed.publish(1, dgt_json(&other, "*"));
-    let attention = wait_for_attention(&app, &db, &tournament, "diverges").await;
+    let attention = wait_for_attention(&api, &tournament, "diverges").await;
     assert_eq!(attention["attention"]["ply"], 12);
     other.push(("h3".into(), 270));
     other.push(("Be7".into(), 240));
     feed.publish(1, dgt_json(&other, "*"));
     eventually("the later plies kept with the attention", || async {
-        let view = follow_view(&app, &db, &tournament).await;
+        let view = follow_view(&api, &tournament).await;
         view["attentions"][0]["feed_moves"]
             .as_array()
             .is_some_and(|m| m.len() == 14)
@@ -1484,7 +1439,7 @@ async fn a_takeback_over_the_arbiters_entry_waits_for_the_arbiter_and_the_later_
         "nothing retracted meanwhile"
     );
     let id = attention["attention_id"].as_str().expect("id");
-    let (status, decided) = decide(&app, &db, id, "accept_correction").await;
+    let (status, decided) = decide(&api, id, "accept_correction").await;
     assert_eq!(status, 200, "{decided}");
     wait_for_plies(&app, game, 14).await;
     assert_eq!(stored_moves(&app, game).await, sans(&other), "nothing lost");
@@ -1500,7 +1455,8 @@ async fn a_feed_url_naming_an_internal_address_is_refused_saying_how_an_operator
             config.follow_poll_ms = 100;
         })
         .await;
-    let (tournament, _) = round_with_one_board(&app, &db).await;
+    let api = api_with_state(&db, app.state.clone()).await;
+    let (tournament, _) = round_with_one_board(&api).await;
     // Literal addresses are refused without any connection; `localhost` resolves from the
     // hosts file. Nothing here is ever fetched.
     for url in [
@@ -1514,15 +1470,11 @@ async fn a_feed_url_naming_an_internal_address_is_refused_saying_how_an_operator
         "http://localhost:5432/",
         app.base.as_str(),
     ] {
-        let response = reqwest::Client::new()
-            .put(app.url(&format!("/v1/tournaments/{tournament}/rounds/1/follow")))
-            .header("Authorization", bearer(&db.arbiter).1)
-            .json(&json!({"kind": "dgt_json", "url": url}))
-            .send()
-            .await
-            .expect("follow");
-        assert_eq!(response.status().as_u16(), 422, "{url}");
-        let problem: Value = response.json().await.expect("problem");
+        let reply = api
+            .set_follow(&tournament, 1, &json!({"kind": "dgt_json", "url": url}))
+            .await;
+        assert_eq!(reply.status, 422, "{url}");
+        let problem = reply.body;
         assert_eq!(problem["field"], "url", "{problem}");
         assert!(
             problem["detail"]
@@ -1543,7 +1495,8 @@ async fn a_stored_follow_of_an_internal_address_is_refused_at_each_poll_before_a
             config.follow_max_backoff_ms = 400;
         })
         .await;
-    let (tournament, _) = round_with_one_board(&app, &db).await;
+    let api = api_with_state(&db, app.state.clone()).await;
+    let (tournament, _) = round_with_one_board(&api).await;
     let feed = Feed::start().await;
     feed.publish(1, dgt_json(&real_game()[..4], "*"));
     // Stored as an older instance (or an operator who allowed the host then) left it.
@@ -1564,12 +1517,12 @@ async fn a_stored_follow_of_an_internal_address_is_refused_at_each_poll_before_a
         .expect("stored");
     app.state.followers.start(follow.follow_id);
     eventually("two failed polls", || async {
-        follow_view(&app, &db, &tournament).await["follow"]["failures"]
+        follow_view(&api, &tournament).await["follow"]["failures"]
             .as_u64()
             .is_some_and(|f| f >= 2)
     })
     .await;
-    let view = follow_view(&app, &db, &tournament).await;
+    let view = follow_view(&api, &tournament).await;
     assert!(
         view["follow"]["last_error"]
             .as_str()
@@ -1584,16 +1537,17 @@ async fn a_stored_follow_of_an_internal_address_is_refused_at_each_poll_before_a
 async fn a_feed_that_closes_its_connections_is_waited_for_and_resumed_with_no_gap() {
     let db = TestDb::new().await;
     let app = spawn(&db).await;
-    let (tournament, game) = round_with_one_board(&app, &db).await;
+    let api = api_with_state(&db, app.state.clone()).await;
+    let (tournament, game) = round_with_one_board(&api).await;
     let feed = Feed::start().await;
     let line = real_game();
-    follow(&app, &db, &tournament, &feed.url).await;
+    follow(&api, &tournament, &feed.url).await;
     feed.publish(1, dgt_json(&line[..6], "*"));
     wait_for_plies(&app, game, 6).await;
     feed.set_closing(true);
     feed.publish(1, dgt_json(&line[..14], "*"));
     eventually("two failed polls", || async {
-        follow_view(&app, &db, &tournament).await["follow"]["failures"]
+        follow_view(&api, &tournament).await["follow"]["failures"]
             .as_u64()
             .is_some_and(|f| f >= 2)
     })
@@ -1610,18 +1564,19 @@ async fn a_feed_that_closes_its_connections_is_waited_for_and_resumed_with_no_ga
 async fn the_feeds_own_result_is_proposed_and_recorded_by_the_arbiter() {
     let db = TestDb::new().await;
     let app = spawn(&db).await;
-    let (tournament, game) = round_with_one_board(&app, &db).await;
+    let api = api_with_state(&db, app.state.clone()).await;
+    let (tournament, game) = round_with_one_board(&api).await;
     let feed = Feed::start().await;
     let line = real_game();
-    follow(&app, &db, &tournament, &feed.url).await;
+    follow(&api, &tournament, &feed.url).await;
     // Black resigned after 10 plies: the operator sets the result in LiveChess.
     feed.publish(1, dgt_json(&line[..10], "1-0"));
-    let attention = wait_for_attention(&app, &db, &tournament, "proposed_result").await;
+    let attention = wait_for_attention(&api, &tournament, "proposed_result").await;
     assert_eq!(attention["attention"]["signal"], "feed_result");
     assert_eq!(attention["attention"]["result"], "1-0");
     assert_eq!(stored_moves(&app, game).await, sans(&line[..10]));
     let id = attention["attention_id"].as_str().expect("id");
-    let (status, decided) = decide(&app, &db, id, "record_result").await;
+    let (status, decided) = decide(&api, id, "record_result").await;
     assert_eq!(status, 200, "{decided}");
     let (state, _) = app
         .state
@@ -1640,9 +1595,10 @@ async fn the_feeds_own_result_is_proposed_and_recorded_by_the_arbiter() {
 async fn a_game_the_engine_ends_by_fivefold_repetition_stores_nothing_the_board_plays_after() {
     let db = TestDb::new().await;
     let app = spawn(&db).await;
-    let (tournament, game) = round_with_one_board(&app, &db).await;
+    let api = api_with_state(&db, app.state.clone()).await;
+    let (tournament, game) = round_with_one_board(&api).await;
     let feed = Feed::start().await;
-    follow(&app, &db, &tournament, &feed.url).await;
+    follow(&api, &tournament, &feed.url).await;
     // The knights go out and back four times: the start position stands a fifth time (9.6.1).
     let mut line: Vec<(String, u64)> = Vec::new();
     for _ in 0..4 {
@@ -1655,7 +1611,7 @@ async fn a_game_the_engine_ends_by_fivefold_repetition_stores_nothing_the_board_
     played_on.push(("e5".into(), 280));
     feed.publish(1, dgt_json(&played_on, "*"));
     wait_for_plies(&app, game, 16).await;
-    let attention = wait_for_attention(&app, &db, &tournament, "refused").await;
+    let attention = wait_for_attention(&api, &tournament, "refused").await;
     assert_eq!(attention["attention"]["san"], "e4", "{attention}");
     let (state, _) = app
         .state
@@ -1687,21 +1643,22 @@ async fn a_feed_that_stops_answering_times_out_and_is_resumed_with_no_gap() {
             config.follow_allow_hosts = vec!["127.0.0.1".into()];
         })
         .await;
-    let (tournament, game) = round_with_one_board(&app, &db).await;
+    let api = api_with_state(&db, app.state.clone()).await;
+    let (tournament, game) = round_with_one_board(&api).await;
     let feed = Feed::start().await;
     let line = real_game();
-    follow(&app, &db, &tournament, &feed.url).await;
+    follow(&api, &tournament, &feed.url).await;
     feed.publish(1, dgt_json(&line[..6], "*"));
     wait_for_plies(&app, game, 6).await;
     feed.set_silent(true);
     feed.publish(1, dgt_json(&line[..12], "*"));
     eventually("two polls timed out", || async {
-        follow_view(&app, &db, &tournament).await["follow"]["failures"]
+        follow_view(&api, &tournament).await["follow"]["failures"]
             .as_u64()
             .is_some_and(|f| f >= 2)
     })
     .await;
-    let view = follow_view(&app, &db, &tournament).await;
+    let view = follow_view(&api, &tournament).await;
     assert!(
         view["follow"]["last_error"]
             .as_str()
@@ -1719,10 +1676,11 @@ async fn a_feed_that_stops_answering_times_out_and_is_resumed_with_no_gap() {
 async fn both_kings_in_the_centre_with_the_feeds_result_propose_that_result_once() {
     let db = TestDb::new().await;
     let app = spawn(&db).await;
-    let (tournament, game) = round_with_one_board(&app, &db).await;
+    let api = api_with_state(&db, app.state.clone()).await;
+    let (tournament, game) = round_with_one_board(&api).await;
     let feed = Feed::start().await;
     let line = real_game();
-    follow(&app, &db, &tournament, &feed.url).await;
+    follow(&api, &tournament, &feed.url).await;
     feed.publish(1, dgt_json(&line[..10], "*"));
     wait_for_plies(&app, game, 10).await;
     // Both kings on the dark centre squares (d4, e5): 0-1, and the operator's 0-1 with them.
@@ -1730,7 +1688,7 @@ async fn both_kings_in_the_centre_with_the_feeds_result_propose_that_result_once
     kings.push(("Kd4".into(), 280));
     kings.push(("Ke5".into(), 250));
     feed.publish(1, dgt_json(&kings, "0-1"));
-    let attention = wait_for_attention(&app, &db, &tournament, "proposed_result").await;
+    let attention = wait_for_attention(&api, &tournament, "proposed_result").await;
     assert_eq!(attention["attention"]["result"], "0-1", "{attention}");
     assert_eq!(
         stored_moves(&app, game).await.len(),
@@ -1738,11 +1696,11 @@ async fn both_kings_in_the_centre_with_the_feeds_result_propose_that_result_once
         "the kings are not moves"
     );
     let id = attention["attention_id"].as_str().expect("id");
-    let (status, decided) = decide(&app, &db, id, "record_result").await;
+    let (status, decided) = decide(&api, id, "record_result").await;
     assert_eq!(status, 200, "{decided}");
     tokio::time::sleep(Duration::from_millis(400)).await;
     assert_eq!(
-        follow_view(&app, &db, &tournament).await["attentions"],
+        follow_view(&api, &tournament).await["attentions"],
         json!([]),
         "the result the log holds needs nobody"
     );
@@ -1774,20 +1732,14 @@ async fn recorded_types(db: &TestDb, game: Uuid) -> Vec<&'static str> {
 async fn a_round_pgn_result_with_its_termination_is_recorded_as_the_fact_the_file_states() {
     let db = TestDb::new().await;
     let app = spawn(&db).await;
-    let (tournament, game) = round_with_one_board(&app, &db).await;
+    let api = api_with_state(&db, app.state.clone()).await;
+    let (tournament, game) = round_with_one_board(&api).await;
     let feed = Feed::start().await;
     let line = real_game();
-    follow_as(
-        &app,
-        &db,
-        &tournament,
-        "pgn",
-        &format!("{}round.pgn", feed.url),
-    )
-    .await;
+    follow_as(&api, &tournament, "pgn", &format!("{}round.pgn", feed.url)).await;
     // White lost on time after 10 plies, as the broadcast's file states it.
     feed.publish_pgn(round_pgn_terminated(&line[..10], "0-1", "Time forfeit"));
-    let attention = wait_for_attention(&app, &db, &tournament, "proposed_result").await;
+    let attention = wait_for_attention(&api, &tournament, "proposed_result").await;
     assert_eq!(attention["attention"]["result"], "0-1", "{attention}");
     assert_eq!(
         attention["attention"]["termination"], "Time forfeit",
@@ -1795,7 +1747,7 @@ async fn a_round_pgn_result_with_its_termination_is_recorded_as_the_fact_the_fil
     );
     assert_eq!(stored_moves(&app, game).await, sans(&line[..10]));
     let id = attention["attention_id"].as_str().expect("id");
-    let (status, decided) = decide(&app, &db, id, "record_result").await;
+    let (status, decided) = decide(&api, id, "record_result").await;
     assert_eq!(status, 200, "{decided}");
     // Recorded as White's flag fall, which the engine rules on (6.9: Black can mate).
     let types = recorded_types(&db, game).await;
@@ -1818,25 +1770,19 @@ async fn a_round_pgn_result_with_its_termination_is_recorded_as_the_fact_the_fil
 async fn a_round_pgn_result_without_a_termination_is_kept_as_reported() {
     let db = TestDb::new().await;
     let app = spawn(&db).await;
-    let (tournament, game) = round_with_one_board(&app, &db).await;
+    let api = api_with_state(&db, app.state.clone()).await;
+    let (tournament, game) = round_with_one_board(&api).await;
     let feed = Feed::start().await;
     let line = real_game();
-    follow_as(
-        &app,
-        &db,
-        &tournament,
-        "pgn",
-        &format!("{}round.pgn", feed.url),
-    )
-    .await;
+    follow_as(&api, &tournament, "pgn", &format!("{}round.pgn", feed.url)).await;
     feed.publish_pgn(round_pgn(&line[..10], "1/2-1/2"));
-    let attention = wait_for_attention(&app, &db, &tournament, "proposed_result").await;
+    let attention = wait_for_attention(&api, &tournament, "proposed_result").await;
     assert!(
         attention["attention"]["termination"].is_null(),
         "{attention}"
     );
     let id = attention["attention_id"].as_str().expect("id");
-    let (status, decided) = decide(&app, &db, id, "record_result").await;
+    let (status, decided) = decide(&api, id, "record_result").await;
     assert_eq!(status, 200, "{decided}");
     let types = recorded_types(&db, game).await;
     assert_eq!(types.last(), Some(&"arbiter_decision"), "{types:?}");
@@ -1854,7 +1800,8 @@ async fn a_round_pgn_result_without_a_termination_is_kept_as_reported() {
 async fn a_second_takeback_the_feed_applies_keeps_the_undo_of_the_first() {
     let db = TestDb::new().await;
     let app = spawn(&db).await;
-    let (tournament, game) = round_with_one_board(&app, &db).await;
+    let api = api_with_state(&db, app.state.clone()).await;
+    let (tournament, game) = round_with_one_board(&api).await;
     let feed = Feed::start().await;
     let line = real_game();
     // 12 plies (to 6... f4); the board takes back 6. d3 f4 and 6. h3 is played; then it takes
@@ -1876,7 +1823,7 @@ async fn a_second_takeback_the_feed_applies_keeps_the_undo_of_the_first() {
         dgt_json(&second, "*"),
     ];
     feed.play(1, frames);
-    follow(&app, &db, &tournament, &feed.url).await;
+    follow(&api, &tournament, &feed.url).await;
     eventually("every frame served", || async { feed.played() }).await;
     wait_for_plies(&app, game, 10).await;
     eventually("the board's second line stored", || async {
@@ -1884,7 +1831,7 @@ async fn a_second_takeback_the_feed_applies_keeps_the_undo_of_the_first() {
     })
     .await;
     // One notice, for both takebacks: undoing it restores the line before the first.
-    let notice = wait_for_attention(&app, &db, &tournament, "corrected_by_feed").await;
+    let notice = wait_for_attention(&api, &tournament, "corrected_by_feed").await;
     assert_eq!(notice["attention"]["keep_plies"], 9, "{notice}");
     assert_eq!(notice["attention"]["stored_plies"], 12, "{notice}");
     assert_eq!(
@@ -1895,7 +1842,7 @@ async fn a_second_takeback_the_feed_applies_keeps_the_undo_of_the_first() {
         "{notice}"
     );
     let id = notice["attention_id"].as_str().expect("id");
-    let (status, decided) = decide(&app, &db, id, "undo_correction").await;
+    let (status, decided) = decide(&api, id, "undo_correction").await;
     assert_eq!(status, 200, "{decided}");
     assert_eq!(
         stored_moves(&app, game).await,
@@ -1945,15 +1892,16 @@ fn dead_position_game() -> Vec<(String, u64)> {
 async fn a_game_the_engine_ends_in_a_dead_position_stores_nothing_the_board_plays_after() {
     let db = TestDb::new().await;
     let app = spawn(&db).await;
-    let (tournament, game) = round_with_one_board(&app, &db).await;
+    let api = api_with_state(&db, app.state.clone()).await;
+    let (tournament, game) = round_with_one_board(&api).await;
     let feed = Feed::start().await;
     let line = dead_position_game();
     assert_eq!(line.len(), 115, "the record as the file has it");
-    follow(&app, &db, &tournament, &feed.url).await;
+    follow(&api, &tournament, &feed.url).await;
     // The board goes on after the dead position: its last move is published with the rest.
     feed.publish(1, dgt_json(&line, "*"));
     wait_for_plies(&app, game, 114).await;
-    let attention = wait_for_attention(&app, &db, &tournament, "refused").await;
+    let attention = wait_for_attention(&api, &tournament, "refused").await;
     assert_eq!(attention["attention"]["ply"], 115, "{attention}");
     assert_eq!(attention["attention"]["san"], line[114].0, "{attention}");
     let (state, _) = app
@@ -2009,28 +1957,22 @@ async fn a_round_pgn_that_fails_is_waited_for_and_resumed_with_no_gap(fault: Fau
             config.follow_allow_hosts = vec!["127.0.0.1".into()];
         })
         .await;
-    let (tournament, game) = round_with_one_board(&app, &db).await;
+    let api = api_with_state(&db, app.state.clone()).await;
+    let (tournament, game) = round_with_one_board(&api).await;
     let feed = Feed::start().await;
     let line = real_game();
-    follow_as(
-        &app,
-        &db,
-        &tournament,
-        "pgn",
-        &format!("{}round.pgn", feed.url),
-    )
-    .await;
+    follow_as(&api, &tournament, "pgn", &format!("{}round.pgn", feed.url)).await;
     feed.publish_pgn(round_pgn(&line[..6], "*"));
     wait_for_plies(&app, game, 6).await;
     fault.set(&feed, true);
     feed.publish_pgn(round_pgn(&line[..14], "*"));
     eventually("two failed polls", || async {
-        follow_view(&app, &db, &tournament).await["follow"]["failures"]
+        follow_view(&api, &tournament).await["follow"]["failures"]
             .as_u64()
             .is_some_and(|f| f >= 2)
     })
     .await;
-    let view = follow_view(&app, &db, &tournament).await;
+    let view = follow_view(&api, &tournament).await;
     let error = view["follow"]["last_error"].as_str().unwrap_or_default();
     assert!(error.contains("round.pgn"), "{fault:?}: {view}");
     match fault {
@@ -2044,7 +1986,7 @@ async fn a_round_pgn_that_fails_is_waited_for_and_resumed_with_no_gap(fault: Fau
     assert_eq!(stored_moves(&app, game).await, sans(&line[..14]), "no gap");
     assert_eq!(events_of(&db, game).await.len(), 1 + 14, "each move once");
     eventually("the follow answers again", || async {
-        follow_view(&app, &db, &tournament).await["follow"]["failures"] == 0
+        follow_view(&api, &tournament).await["follow"]["failures"] == 0
     })
     .await;
     app.stop().await;
@@ -2069,17 +2011,11 @@ async fn a_round_pgn_that_stops_answering_times_out_and_is_resumed_with_no_gap()
 async fn a_takeback_in_the_round_pgn_is_applied_by_the_feed_and_undoable() {
     let db = TestDb::new().await;
     let app = spawn(&db).await;
-    let (tournament, game) = round_with_one_board(&app, &db).await;
+    let api = api_with_state(&db, app.state.clone()).await;
+    let (tournament, game) = round_with_one_board(&api).await;
     let feed = Feed::start().await;
     let line = real_game();
-    follow_as(
-        &app,
-        &db,
-        &tournament,
-        "pgn",
-        &format!("{}round.pgn", feed.url),
-    )
-    .await;
+    follow_as(&api, &tournament, "pgn", &format!("{}round.pgn", feed.url)).await;
     feed.publish_pgn(round_pgn(&line[..12], "*"));
     wait_for_plies(&app, game, 12).await;
     // The broadcast's file takes back 6... f4; 6... Nf6 is played instead.
@@ -2093,14 +2029,14 @@ async fn a_takeback_in_the_round_pgn_is_applied_by_the_feed_and_undoable() {
     let corrections = corrections_of(&db, game).await;
     assert_eq!(corrections.len(), 1, "{corrections:?}");
     assert_eq!(corrections[0].0, "board feed");
-    let notice = wait_for_attention(&app, &db, &tournament, "corrected_by_feed").await;
+    let notice = wait_for_attention(&api, &tournament, "corrected_by_feed").await;
     assert_eq!(notice["attention"]["keep_plies"], 11, "{notice}");
     let id = notice["attention_id"].as_str().expect("id");
-    let (status, decided) = decide(&app, &db, id, "undo_correction").await;
+    let (status, decided) = decide(&api, id, "undo_correction").await;
     assert_eq!(status, 200, "{decided}");
     assert_eq!(stored_moves(&app, game).await, sans(&line[..12]));
     // The file still shows its own line: now over the arbiter's entries, so it waits.
-    let waits = wait_for_attention(&app, &db, &tournament, "diverges").await;
+    let waits = wait_for_attention(&api, &tournament, "diverges").await;
     assert_eq!(waits["attention"]["ply"], 12, "{waits}");
     app.stop().await;
 }
@@ -2116,11 +2052,12 @@ async fn a_board_whose_feed_changed_is_read_again_before_the_next_poll_and_its_m
             config.follow_allow_hosts = vec!["127.0.0.1".into()];
         })
         .await;
-    let (tournament, game) = round_with_one_board(&app, &db).await;
+    let api = api_with_state(&db, app.state.clone()).await;
+    let (tournament, game) = round_with_one_board(&api).await;
     let feed = Feed::start().await;
     let line = real_game();
     feed.publish(1, dgt_json(&line[..10], "*"));
-    follow(&app, &db, &tournament, &feed.url).await;
+    follow(&api, &tournament, &feed.url).await;
     wait_for_plies(&app, game, 10).await;
     let frame = dgt_json(&line[..11], "*");
     feed.publish(1, frame.clone());
@@ -2139,8 +2076,8 @@ async fn a_board_whose_feed_changed_is_read_again_before_the_next_poll_and_its_m
 }
 
 /// The open attentions of board 1 (by kind), read from the API.
-async fn open_kinds(app: &TestApp, db: &TestDb, tournament: &str) -> Vec<String> {
-    let view = follow_view(app, db, tournament).await;
+async fn open_kinds(api: &Api<'_>, tournament: &str) -> Vec<String> {
+    let view = follow_view(api, tournament).await;
     let mut kinds: Vec<String> = view["attentions"]
         .as_array()
         .map(|all| {
@@ -2159,7 +2096,8 @@ async fn a_fault_that_needs_the_arbiter_after_a_takeback_the_feed_applied_leaves
  {
     let db = TestDb::new().await;
     let app = spawn(&db).await;
-    let (tournament, game) = round_with_one_board(&app, &db).await;
+    let api = api_with_state(&db, app.state.clone()).await;
+    let (tournament, game) = round_with_one_board(&api).await;
     let feed = Feed::start().await;
     let line = real_game();
     let client = reqwest::Client::builder()
@@ -2184,10 +2122,10 @@ async fn a_fault_that_needs_the_arbiter_after_a_takeback_the_feed_applied_leaves
         dgt_json(&misread, "*"),
     ];
     feed.play(1, frames);
-    follow(&app, &db, &tournament, &feed.url).await;
+    follow(&api, &tournament, &feed.url).await;
     eventually("every frame served", || async { feed.played() }).await;
     eventually("the notice and the misread both open", || async {
-        open_kinds(&app, &db, &tournament).await == ["corrected_by_feed", "illegal_move"]
+        open_kinds(&api, &tournament).await == ["corrected_by_feed", "illegal_move"]
     })
     .await;
     assert_eq!(stored_moves(&app, game).await, sans(&other));
@@ -2208,7 +2146,7 @@ async fn a_fault_that_needs_the_arbiter_after_a_takeback_the_feed_applied_leaves
 
     // The misread is decided first: recorded as an illegal move (7.5). The board goes on
     // showing it, and the notice stays open.
-    let view = follow_view(&app, &db, &tournament).await;
+    let view = follow_view(&api, &tournament).await;
     let of_kind = |kind: &str| {
         view["attentions"]
             .as_array()
@@ -2218,19 +2156,19 @@ async fn a_fault_that_needs_the_arbiter_after_a_takeback_the_feed_applied_leaves
             .expect("the attention")
     };
     let (notice, misread_id) = (of_kind("corrected_by_feed"), of_kind("illegal_move"));
-    let (status, decided) = decide(&app, &db, &misread_id, "record_illegal_move").await;
+    let (status, decided) = decide(&api, &misread_id, "record_illegal_move").await;
     assert_eq!(status, 200, "{decided}");
     assert_eq!(decided["attention"]["resolution"], "illegal_move_recorded");
     // Two more polls read the board against the log the decision changed.
     let polls = feed.requests();
     eventually("two more polls", || async { feed.requests() >= polls + 2 }).await;
     assert_eq!(
-        open_kinds(&app, &db, &tournament).await,
+        open_kinds(&api, &tournament).await,
         ["corrected_by_feed"],
         "the notice is still open"
     );
     // Then the takeback is undone: the line as it stood before it.
-    let (status, decided) = decide(&app, &db, &notice, "undo_correction").await;
+    let (status, decided) = decide(&api, &notice, "undo_correction").await;
     assert_eq!(status, 200, "{decided}");
     assert_eq!(decided["attention"]["resolution"], "undone");
     assert_eq!(stored_moves(&app, game).await, sans(&line[..12]));

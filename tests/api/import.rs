@@ -1,7 +1,8 @@
 //! PGN import: `POST /v1/games/import` and `arbiter import FILE.pgn` against a real
 //! PostgreSQL, and the reading of tags into settings.
 
-use crate::support::{TestDb, assert_problem, bearer, send};
+use crate::client::{Api, Reply, api, api_with_state};
+use crate::support::{TestDb, assert_problem, bearer};
 use actix_web::test as actix_test;
 use arbiter::game::event::TimeControlKind;
 use arbiter::interchange::pgn_import::{
@@ -106,24 +107,9 @@ const ENDINGS: &str = r#"[Event "Import Open 2026"]
 /// Two good games, then one whose comment is never closed.
 const BROKEN_COMMENT: &str = "[Event \"Import Open 2026\"]\n[Round \"8.1\"]\n[White \"Before, Bo\"]\n[Black \"Fine, Fay\"]\n\n1. c4 *\n\n[Event \"Import Open 2026\"]\n[Round \"8.2\"]\n[White \"After, Al\"]\n[Black \"Good, Gus\"]\n\n1. d4 *\n\n[Event \"Import Open 2026\"]\n[Round \"8.3\"]\n[White \"Broken, Bea\"]\n[Black \"Lost, Lou\"]\n\n1. e4 { the file was cut here\n";
 
-async fn import<S, B>(app: &S, token: &str, pgn: &str) -> (u16, Value, Option<String>)
-where
-    S: actix_web::dev::Service<
-            actix_http::Request,
-            Response = actix_web::dev::ServiceResponse<B>,
-            Error = actix_web::Error,
-        >,
-    B: actix_web::body::MessageBody,
-{
-    send(
-        app,
-        actix_test::TestRequest::post()
-            .uri("/v1/games/import")
-            .insert_header(bearer(token))
-            .insert_header(("content-type", "application/x-chess-pgn"))
-            .set_payload(pgn.to_string()),
-    )
-    .await
+/// `POST /v1/games/import` of `pgn` with `token`.
+async fn import(api: &Api<'_>, token: &str, pgn: &str) -> Reply {
+    api.with_token(token).import_games("", pgn).await
 }
 
 fn game_id(report: &Value, index: usize) -> Uuid {
@@ -137,8 +123,12 @@ fn game_id(report: &Value, index: usize) -> Uuid {
 async fn a_multi_game_pgn_with_unreadable_games_imports_the_others_and_names_each_by_index_and_reason()
  {
     let db = TestDb::new().await;
-    let app = actix_test::init_service(arbiter::startup::app(db.state())).await;
-    let (status, report, _) = import(&app, &db.arbiter, MIXED).await;
+    let api = api(&db).await;
+    let Reply {
+        status,
+        body: report,
+        ..
+    } = import(&api, &db.arbiter, MIXED).await;
     assert_eq!(status, 200, "{report}");
     assert_eq!(report["games"], 4);
     assert_eq!(report["imported"], 2);
@@ -162,7 +152,7 @@ async fn a_multi_game_pgn_with_unreadable_games_imports_the_others_and_names_eac
     assert!(bad_fen.contains("FEN"), "{bad_fen}");
     assert!(results[1]["game_id"].is_null());
     // Only the readable games exist, with their moves.
-    let (_, list, _) = send(&app, db.get().uri("/v1/games?event=Import%20Open%202026")).await;
+    let list = api.games("event=Import%20Open%202026").await.body;
     assert_eq!(list["items"].as_array().unwrap().len(), 2, "{list}");
     assert_eq!(results[0]["moves_stored"], 4);
     assert_eq!(results[3]["moves_stored"], 3);
@@ -171,8 +161,12 @@ async fn a_multi_game_pgn_with_unreadable_games_imports_the_others_and_names_eac
 #[actix_web::test]
 async fn a_game_with_broken_pgn_syntax_is_unreadable_and_the_games_before_it_are_imported() {
     let db = TestDb::new().await;
-    let app = actix_test::init_service(arbiter::startup::app(db.state())).await;
-    let (status, report, _) = import(&app, &db.arbiter, BROKEN_COMMENT).await;
+    let api = api(&db).await;
+    let Reply {
+        status,
+        body: report,
+        ..
+    } = import(&api, &db.arbiter, BROKEN_COMMENT).await;
     assert_eq!(status, 200, "{report}");
     let outcomes: Vec<&str> = report["results"]
         .as_array()
@@ -194,13 +188,17 @@ async fn a_game_with_broken_pgn_syntax_is_unreadable_and_the_games_before_it_are
 #[actix_web::test]
 async fn tags_become_the_games_settings() {
     let db = TestDb::new().await;
-    let app = actix_test::init_service(arbiter::startup::app(db.state())).await;
-    let (_, report, _) = import(&app, &db.arbiter, MIXED).await;
-    let (status, first, _) = send(
-        &app,
-        db.get().uri(&format!("/v1/games/{}", game_id(&report, 0))),
-    )
-    .await;
+    let api = api(&db).await;
+    let Reply {
+        status: _,
+        body: report,
+        ..
+    } = import(&api, &db.arbiter, MIXED).await;
+    let Reply {
+        status,
+        body: first,
+        ..
+    } = api.game(game_id(&report, 0)).await;
     assert_eq!(status, 200, "{first}");
     let settings = &first["game"]["settings"];
     assert_eq!(settings["white"]["name"], "Alpha, Anna");
@@ -225,11 +223,7 @@ async fn tags_become_the_games_settings() {
         serde_json::json!(["d4", "Nf6", "c4", "e6"])
     );
 
-    let (_, last, _) = send(
-        &app,
-        db.get().uri(&format!("/v1/games/{}", game_id(&report, 3))),
-    )
-    .await;
+    let last = api.game(game_id(&report, 3)).await.body;
     let settings = &last["game"]["settings"];
     assert_eq!(settings["round"], "6");
     assert_eq!(settings["board"], 4, "a Board tag gives the board");
@@ -270,22 +264,10 @@ const DATED: &str = r#"[Event "Dated Open"]
 "#;
 
 /// The `Date` and `Result` tags of a game's PGN.
-async fn exported_tags<S, B>(app: &S, db: &TestDb, game: Uuid) -> (String, String)
-where
-    S: actix_web::dev::Service<
-            actix_http::Request,
-            Response = actix_web::dev::ServiceResponse<B>,
-            Error = actix_web::Error,
-        >,
-    B: actix_web::body::MessageBody,
-{
-    let response = actix_test::call_service(
-        app,
-        db.get().uri(&format!("/v1/games/{game}/pgn")).to_request(),
-    )
-    .await;
-    assert_eq!(response.status().as_u16(), 200);
-    let pgn = String::from_utf8(actix_test::read_body(response).await.to_vec()).expect("utf-8");
+async fn exported_tags(api: &Api<'_>, game: Uuid) -> (String, String) {
+    let reply = api.pgn(game).await;
+    assert_eq!(reply.status, 200);
+    let pgn = reply.text;
     let tag = |name: &str| {
         pgn.lines()
             .find_map(|line| {
@@ -301,8 +283,12 @@ where
 #[actix_web::test]
 async fn a_pgn_import_keeps_the_games_own_date_and_its_pgn_writes_it() {
     let db = TestDb::new().await;
-    let app = actix_test::init_service(arbiter::startup::app(db.state())).await;
-    let (status, report, _) = import(&app, &db.arbiter, DATED).await;
+    let api = api(&db).await;
+    let Reply {
+        status,
+        body: report,
+        ..
+    } = import(&api, &db.arbiter, DATED).await;
     assert_eq!(status, 200, "{report}");
     assert_eq!(report["imported"], 3, "{report}");
     let today = chrono::Utc::now().format("%Y.%m.%d").to_string();
@@ -312,13 +298,13 @@ async fn a_pgn_import_keeps_the_games_own_date_and_its_pgn_writes_it() {
         (2, None, today.as_str()),
     ] {
         let game = game_id(&report, index);
-        let (_, summary, _) = send(&app, db.get().uri(&format!("/v1/games/{game}"))).await;
+        let summary = api.game(game).await.body;
         assert_eq!(
             summary["game"]["settings"]["date"].as_str(),
             kept,
             "game {index}: {summary}"
         );
-        let (date, _) = exported_tags(&app, &db, game).await;
+        let (date, _) = exported_tags(&api, game).await;
         // The day the game is created in the log only where the file's date is unusable.
         assert_eq!(date, written, "game {index}");
     }
@@ -332,15 +318,9 @@ async fn a_pgn_import_keeps_the_games_own_date_and_its_pgn_writes_it() {
         "{report}"
     );
     // The round's PGN (as relays read it) writes the game's own day too.
-    let response = actix_test::call_service(
-        &app,
-        db.get()
-            .uri("/v1/rounds/pgn?event=Dated%20Open&round=1")
-            .to_request(),
-    )
-    .await;
-    assert_eq!(response.status().as_u16(), 200);
-    let round = String::from_utf8(actix_test::read_body(response).await.to_vec()).expect("utf-8");
+    let reply = api.round_pgn("event=Dated%20Open&round=1").await;
+    assert_eq!(reply.status, 200);
+    let round = reply.text;
     assert!(round.contains("[Date \"2019.07.14\"]"), "{round}");
     assert!(round.contains("[Date \"2019.07.??\"]"), "{round}");
 }
@@ -349,8 +329,12 @@ async fn a_pgn_import_keeps_the_games_own_date_and_its_pgn_writes_it() {
 async fn a_result_without_a_termination_is_kept_as_reported_and_a_stated_termination_decides_how_it_is_recorded()
  {
     let db = TestDb::new().await;
-    let app = actix_test::init_service(arbiter::startup::app(db.state())).await;
-    let (status, report, _) = import(&app, &db.arbiter, ENDINGS).await;
+    let api = api(&db).await;
+    let Reply {
+        status,
+        body: report,
+        ..
+    } = import(&api, &db.arbiter, ENDINGS).await;
     assert_eq!(status, 200, "{report}");
     // 7.3 `Time forfeit`, 7.4 `Black resigns`, 7.5 no Termination: each game's log ends with
     // the fact the file states, and its PGN gives back the file's result.
@@ -360,7 +344,7 @@ async fn a_result_without_a_termination_is_kept_as_reported_and_a_stated_termina
         (4, "arbiter_decision", "0-1"),
     ] {
         let game = game_id(&report, index);
-        let (_, page, _) = send(&app, db.get().uri(&format!("/v1/games/{game}/events"))).await;
+        let page = api.events(game).await.body;
         let types: Vec<&str> = page["items"]
             .as_array()
             .expect("items")
@@ -369,11 +353,11 @@ async fn a_result_without_a_termination_is_kept_as_reported_and_a_stated_termina
             .filter(|t| *t != "game_ended" && *t != "claim_ruled")
             .collect();
         assert_eq!(types.last(), Some(&last_event), "game {index}: {types:?}");
-        let (_, written) = exported_tags(&app, &db, game).await;
+        let (_, written) = exported_tags(&api, game).await;
         assert_eq!(written, result, "game {index}");
     }
     let game = game_id(&report, 4);
-    let (_, page, _) = send(&app, db.get().uri(&format!("/v1/games/{game}/events"))).await;
+    let page = api.events(game).await.body;
     let reason = page["items"]
         .as_array()
         .expect("items")
@@ -457,10 +441,14 @@ fn a_round_r_dot_b_is_a_round_and_a_board() {
 #[actix_web::test]
 async fn clock_readings_are_stored_with_each_move_as_the_movers_clock() {
     let db = TestDb::new().await;
-    let app = actix_test::init_service(arbiter::startup::app(db.state())).await;
-    let (_, report, _) = import(&app, &db.arbiter, MIXED).await;
+    let api = api(&db).await;
+    let Reply {
+        status: _,
+        body: report,
+        ..
+    } = import(&api, &db.arbiter, MIXED).await;
     let game = game_id(&report, 0);
-    let (_, page, _) = send(&app, db.get().uri(&format!("/v1/games/{game}/events"))).await;
+    let page = api.events(game).await.body;
     let clocks: Vec<Value> = page["items"]
         .as_array()
         .unwrap()
@@ -478,12 +466,7 @@ async fn clock_readings_are_stored_with_each_move_as_the_movers_clock() {
         ]
     );
     // And they come back out in the PGN.
-    let response = actix_test::call_service(
-        &app,
-        db.get().uri(&format!("/v1/games/{game}/pgn")).to_request(),
-    )
-    .await;
-    let pgn = String::from_utf8(actix_test::read_body(response).await.to_vec()).unwrap();
+    let pgn = api.pgn(game).await.text;
     assert!(
         pgn.contains("1. d4 {[%clk 1:30:25]} 1... Nf6 {[%clk 1:30:27]}"),
         "{pgn}"
@@ -493,8 +476,12 @@ async fn clock_readings_are_stored_with_each_move_as_the_movers_clock() {
 #[actix_web::test]
 async fn a_record_past_its_legal_end_is_stored_up_to_the_end_with_the_ply_and_the_article() {
     let db = TestDb::new().await;
-    let app = actix_test::init_service(arbiter::startup::app(db.state())).await;
-    let (status, report, _) = import(&app, &db.arbiter, ENDINGS).await;
+    let api = api(&db).await;
+    let Reply {
+        status,
+        body: report,
+        ..
+    } = import(&api, &db.arbiter, ENDINGS).await;
     assert_eq!(status, 200, "{report}");
     let results = report["results"].as_array().unwrap();
 
@@ -553,11 +540,7 @@ async fn a_record_past_its_legal_end_is_stored_up_to_the_end_with_the_ply_and_th
     assert_eq!(unexplained["termination"], "arbiter");
 
     // What the engine stored: the game summary agrees.
-    let (_, summary, _) = send(
-        &app,
-        db.get().uri(&format!("/v1/games/{}", game_id(&report, 0))),
-    )
-    .await;
+    let summary = api.game(game_id(&report, 0)).await.body;
     assert_eq!(summary["game"]["termination"], "fivefold_repetition");
     assert_eq!(summary["state"]["ply"], 16);
 }
@@ -565,11 +548,19 @@ async fn a_record_past_its_legal_end_is_stored_up_to_the_end_with_the_ply_and_th
 #[actix_web::test]
 async fn importing_the_same_file_twice_stores_nothing_new() {
     let db = TestDb::new().await;
-    let app = actix_test::init_service(arbiter::startup::app(db.state())).await;
-    let (_, first, _) = import(&app, &db.arbiter, ENDINGS).await;
+    let api = api(&db).await;
+    let Reply {
+        status: _,
+        body: first,
+        ..
+    } = import(&api, &db.arbiter, ENDINGS).await;
     assert_eq!(first["imported"], 5, "{first}");
     let events = db.event_count().await;
-    let (status, second, _) = import(&app, &db.arbiter, ENDINGS).await;
+    let Reply {
+        status,
+        body: second,
+        ..
+    } = import(&api, &db.arbiter, ENDINGS).await;
     assert_eq!(status, 200);
     assert_eq!(db.event_count().await, events, "nothing new stored");
     assert_eq!(second["already_imported"], 5, "{second}");
@@ -592,7 +583,7 @@ async fn importing_the_same_file_twice_stores_nothing_new() {
 async fn an_interrupted_import_is_continued_where_it_stopped() {
     let db = TestDb::new().await;
     let state = db.state();
-    let app = actix_test::init_service(arbiter::startup::app(state.clone())).await;
+    let api = api_with_state(&db, state.clone()).await;
     let games = read_games(ENDINGS.as_bytes()).unwrap();
     let ReadGame::Planned(plan) = &games[0] else {
         panic!("the first game is readable")
@@ -622,7 +613,11 @@ async fn an_interrupted_import_is_continued_where_it_stopped() {
         .record(plan.game_id, 1, first, "an earlier import")
         .await
         .unwrap();
-    let (_, report, _) = import(&app, &db.arbiter, ENDINGS).await;
+    let Reply {
+        status: _,
+        body: report,
+        ..
+    } = import(&api, &db.arbiter, ENDINGS).await;
     let continued = &report["results"][0];
     assert_eq!(continued["outcome"], "imported", "{continued}");
     assert_eq!(continued["moves_added"], 13);
@@ -634,7 +629,7 @@ async fn an_interrupted_import_is_continued_where_it_stopped() {
             .iter()
             .any(|n| n.as_str().unwrap().contains("stopped after 3 half-moves"))
     );
-    let (_, game, _) = send(&app, db.get().uri(&format!("/v1/games/{}", plan.game_id))).await;
+    let game = api.game(plan.game_id).await.body;
     assert_eq!(game["state"]["ply"], 16);
     assert_eq!(game["game"]["termination"], "fivefold_repetition");
 }
@@ -642,33 +637,36 @@ async fn an_interrupted_import_is_continued_where_it_stopped() {
 #[actix_web::test]
 async fn the_audit_of_every_imported_game_says_reproduced() {
     let db = TestDb::new().await;
-    let app = actix_test::init_service(arbiter::startup::app(db.state())).await;
-    let (_, report, _) = import(&app, &db.arbiter, ENDINGS).await;
+    let api = api(&db).await;
+    let Reply {
+        status: _,
+        body: report,
+        ..
+    } = import(&api, &db.arbiter, ENDINGS).await;
     for index in 0..5 {
-        let (status, audit, _) = send(
-            &app,
-            db.get()
-                .uri(&format!("/v1/games/{}/audit", game_id(&report, index))),
-        )
-        .await;
+        let Reply {
+            status,
+            body: audit,
+            ..
+        } = api
+            .get(&format!("/v1/games/{}/audit", game_id(&report, index)))
+            .await;
         assert_eq!(status, 200, "{audit}");
         assert_eq!(audit["verdict"], "reproduced", "game {index}: {audit}");
     }
     // The fivefold, the mate, the flag and the resignation each rest on a stored decision.
-    let (_, audit, _) = send(
-        &app,
-        db.get()
-            .uri(&format!("/v1/games/{}/audit", game_id(&report, 0))),
-    )
-    .await;
+    let audit = api
+        .get(&format!("/v1/games/{}/audit", game_id(&report, 0)))
+        .await
+        .body;
     assert_eq!(audit["decisions_checked"], 1, "{audit}");
 }
 
 #[actix_web::test]
 async fn only_arbiters_import_and_a_token_for_other_events_imports_none_of_these() {
     let db = TestDb::new().await;
-    let app = actix_test::init_service(arbiter::startup::app(db.state())).await;
-    let reply = import(&app, &db.reader, ENDINGS).await;
+    let api = api(&db).await;
+    let reply = import(&api, &db.reader, ENDINGS).await;
     assert_problem(&reply, 403, "forbidden");
     let (_, limited) = db
         .store
@@ -680,7 +678,11 @@ async fn only_arbiters_import_and_a_token_for_other_events_imports_none_of_these
         )
         .await
         .unwrap();
-    let (status, report, _) = import(&app, &limited, ENDINGS).await;
+    let Reply {
+        status,
+        body: report,
+        ..
+    } = import(&api, &limited, ENDINGS).await;
     assert_eq!(status, 200);
     assert_eq!(report["failed"], 5, "{report}");
     assert!(
@@ -696,12 +698,17 @@ async fn only_arbiters_import_and_a_token_for_other_events_imports_none_of_these
         "",
         "資²{ unterminated",
     ] {
-        let reply = import(&app, &db.arbiter, not_pgn).await;
+        let reply = import(&api, &db.arbiter, not_pgn).await;
         assert_problem(&reply, 422, "no_games");
     }
     // The import route takes POST only (GET does not fall through to a game id).
-    let response =
-        actix_test::call_service(&app, db.get().uri("/v1/games/import").to_request()).await;
+    let response = api
+        .call(
+            actix_test::TestRequest::get()
+                .uri("/v1/games/import")
+                .insert_header(bearer(&db.arbiter)),
+        )
+        .await;
     assert_eq!(response.status(), 405);
     assert_eq!(
         response
@@ -710,7 +717,7 @@ async fn only_arbiters_import_and_a_token_for_other_events_imports_none_of_these
             .and_then(|v| v.to_str().ok()),
         Some("POST")
     );
-    let reply = send(&app, db.get().uri("/v1/games/import")).await;
+    let reply = api.get("/v1/games/import").await;
     assert_problem(&reply, 405, "method_not_allowed");
 }
 
@@ -767,8 +774,12 @@ const OPEN_COMMENT: &str = "[Event \"Import Open 2026\"]\n[Round \"9.1\"]\n[Whit
 async fn an_unterminated_comment_makes_its_game_unreadable_and_every_game_after_it_is_still_reported()
  {
     let db = TestDb::new().await;
-    let app = actix_test::init_service(arbiter::startup::app(db.state())).await;
-    let (status, report, _) = import(&app, &db.arbiter, OPEN_COMMENT).await;
+    let api = api(&db).await;
+    let Reply {
+        status,
+        body: report,
+        ..
+    } = import(&api, &db.arbiter, OPEN_COMMENT).await;
     assert_eq!(status, 200, "{report}");
     let results = report["results"].as_array().unwrap();
     let outcomes: Vec<&str> = results
@@ -795,23 +806,20 @@ const DGT_ROUND: &str = "[Event \"Import Open 2026\"]\n[Round \"9.1\"]\n[White \
 async fn the_clock_behaviour_given_with_the_import_is_taken_where_the_readings_do_not_show_one_and_the_readings_win_where_they_do()
  {
     let db = TestDb::new().await;
-    let app = actix_test::init_service(arbiter::startup::app(db.state())).await;
-    let (status, report, _) = send(
-        &app,
-        actix_test::TestRequest::post()
-            .uri("/v1/games/import?period_time_added=at_zero_both_clocks")
-            .insert_header(bearer(&db.arbiter))
-            .insert_header(("content-type", "application/x-chess-pgn"))
-            .set_payload(DGT_ROUND),
-    )
-    .await;
+    let api = api(&db).await;
+    let Reply {
+        status,
+        body: report,
+        ..
+    } = api
+        .import_games("period_time_added=at_zero_both_clocks", DGT_ROUND)
+        .await;
     assert_eq!(status, 200, "{report}");
     let settings_of = |index: usize| {
         let game = game_id(&report, index);
-        let app = &app;
-        let db = &db;
+        let api = &api;
         async move {
-            let (_, detail, _) = send(app, db.get().uri(&format!("/v1/games/{game}"))).await;
+            let detail = api.game(game).await.body;
             detail["game"]["settings"]["clock_behaviour"].clone()
         }
     };
@@ -831,14 +839,13 @@ async fn the_clock_behaviour_given_with_the_import_is_taken_where_the_readings_d
     assert!(notes.contains("The clock readings show"), "{notes}");
 
     // A value that is none of the behaviours is refused, the parameter named.
-    let reply = send(
-        &app,
-        actix_test::TestRequest::post()
-            .uri("/v1/games/import?period_time_added=at_midnight")
-            .insert_header(bearer(&db.arbiter))
-            .set_payload(DGT_ROUND),
-    )
-    .await;
-    assert_eq!(reply.0, 400, "{}", reply.1);
-    assert_eq!(reply.1["field"], "period_time_added", "{}", reply.1);
+    let reply = api
+        .send(
+            actix_test::TestRequest::post()
+                .uri("/v1/games/import?period_time_added=at_midnight")
+                .set_payload(DGT_ROUND),
+        )
+        .await;
+    assert_eq!(reply.status, 400, "{}", reply.body);
+    assert_eq!(reply.body["field"], "period_time_added", "{}", reply.body);
 }

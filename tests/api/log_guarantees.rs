@@ -1,12 +1,12 @@
 //! What the event log guarantees: optimistic concurrency, idempotent retries, a feed that
 //! never skips a late commit, refusal of UPDATE/DELETE/TRUNCATE, and a verifiable chain.
 
-use crate::support::{TestDb, append, create_game, send};
-use actix_web::test;
+use crate::client::{Reply, api};
+use crate::support::TestDb;
 use arbiter::game::event::{Event, RecordedEvent, Side};
 use arbiter::store::{FeedCursor, NewEvent, StoreError};
 use futures::future::join_all;
-use serde_json::json;
+use serde_json::{Value, json};
 use std::collections::HashSet;
 use uuid::Uuid;
 
@@ -17,15 +17,12 @@ fn seqs_of(rows: &[(i64,)]) -> Vec<i64> {
 #[actix_web::test]
 async fn thirty_two_concurrent_appends_with_the_same_expected_seq_store_exactly_one() {
     let db = TestDb::new().await;
-    let app = test::init_service(arbiter::startup::app(db.state())).await;
-    let game = create_game(&app, &db).await;
-    let replies = join_all((0..32).map(|i| {
-        let app = &app;
-        let db = &db;
+    let api = api(&db).await;
+    let game = api.create_standard_game().await;
+    let replies: Vec<(u16, Value)> = join_all((0..32).map(|i| {
+        let api = &api;
         async move {
-            append(
-                app,
-                db,
+            api.append_events(
                 game,
                 1,
                 json!([{"type": "clock_adjust", "side": "white", "delta_ms": i, "reason": format!("writer {i}")}]),
@@ -33,7 +30,10 @@ async fn thirty_two_concurrent_appends_with_the_same_expected_seq_store_exactly_
             .await
         }
     }))
-    .await;
+    .await
+    .into_iter()
+    .map(|reply| (reply.status, reply.body))
+    .collect();
     let stored: Vec<_> = replies
         .iter()
         .filter(|(status, _)| *status == 201)
@@ -67,14 +67,22 @@ async fn thirty_two_concurrent_appends_with_the_same_expected_seq_store_exactly_
 #[actix_web::test]
 async fn the_same_append_retried_with_the_same_event_ids_gets_the_same_answer_and_one_copy() {
     let db = TestDb::new().await;
-    let app = test::init_service(arbiter::startup::app(db.state())).await;
-    let game = create_game(&app, &db).await;
+    let api = api(&db).await;
+    let game = api.create_standard_game().await;
     let events = json!([
         {"type": "move", "by": "white", "san": "e4", "event_id": Uuid::new_v4()},
         {"type": "clock_press", "by": "white", "white_ms": 5_390_000, "event_id": Uuid::new_v4()}
     ]);
-    let (first_status, first) = append(&app, &db, game, 1, events.clone()).await;
-    let (second_status, second) = append(&app, &db, game, 1, events.clone()).await;
+    let Reply {
+        status: first_status,
+        body: first,
+        ..
+    } = api.append_events(game, 1, events.clone()).await;
+    let Reply {
+        status: second_status,
+        body: second,
+        ..
+    } = api.append_events(game, 1, events.clone()).await;
     assert_eq!(first_status, 201, "{first}");
     assert_eq!(second_status, 200, "a retry is answered 200: {second}");
     assert_eq!(first, second, "the retry gets the stored envelopes");
@@ -83,10 +91,10 @@ async fn the_same_append_retried_with_the_same_event_ids_gets_the_same_answer_an
     // The same ids for different content, or at another place, are refused.
     let mut changed = events.clone();
     changed[0]["san"] = json!("d4");
-    let (status, body) = append(&app, &db, game, 1, changed).await;
+    let Reply { status, body, .. } = api.append_events(game, 1, changed).await;
     assert_eq!(status, 409, "{body}");
     assert_eq!(body["code"], "event_id_reused");
-    let (status, body) = append(&app, &db, game, 3, events).await;
+    let Reply { status, body, .. } = api.append_events(game, 3, events).await;
     assert_eq!(status, 409, "{body}");
     assert_eq!(db.event_count().await, 3);
 }
@@ -94,11 +102,12 @@ async fn the_same_append_retried_with_the_same_event_ids_gets_the_same_answer_an
 #[actix_web::test]
 async fn concurrent_identical_retries_store_one_copy_and_all_get_the_stored_answer() {
     let db = TestDb::new().await;
-    let app = test::init_service(arbiter::startup::app(db.state())).await;
-    let game = create_game(&app, &db).await;
+    let api = api(&db).await;
+    let game = api.create_standard_game().await;
     let events = json!([{"type": "move", "by": "white", "san": "e4", "event_id": Uuid::new_v4()}]);
-    let replies = join_all((0..8).map(|_| append(&app, &db, game, 1, events.clone()))).await;
-    for (status, body) in &replies {
+    let replies: Vec<Reply> =
+        join_all((0..8).map(|_| api.append_events(game, 1, events.clone()))).await;
+    for Reply { status, body, .. } in &replies {
         assert!(*status == 201 || *status == 200, "{status} {body}");
         assert_eq!(body["events"][0]["seq"], 2);
     }
@@ -198,20 +207,16 @@ async fn a_feed_reader_sees_every_event_exactly_once_although_a_slow_writer_comm
 #[actix_web::test]
 async fn the_feed_pages_through_every_event_with_small_pages() {
     let db = TestDb::new().await;
-    let app = test::init_service(arbiter::startup::app(db.state())).await;
+    let api = api(&db).await;
     for _ in 0..3 {
-        let game = create_game(&app, &db).await;
-        append(&app, &db, game, 1, json!([{"type": "move", "by": "white", "san": "e4"}, {"type": "move", "by": "black", "san": "e5"}])).await;
+        let game = api.create_standard_game().await;
+        api.append_events(game, 1, json!([{"type": "move", "by": "white", "san": "e4"}, {"type": "move", "by": "black", "san": "e5"}])).await;
     }
     let mut after = FeedCursor::START.to_string();
     let mut total = 0;
     // Other tests' transactions on the same server can hold the fence back for a moment.
     for _ in 0..400 {
-        let (status, body, _) = send(
-            &app,
-            db.get().uri(&format!("/v1/feed?limit=2&after={after}")),
-        )
-        .await;
+        let Reply { status, body, .. } = api.read_feed(&format!("limit=2&after={after}")).await;
         assert_eq!(status, 200, "{body}");
         let items = body["items"].as_array().unwrap().len();
         if items == 0 {
@@ -362,16 +367,15 @@ async fn a_writer_that_claims_the_groups_setting_stores_its_own_link_and_verify_
     // it by hand can store a link not computed from the stored rows: the new promise is that
     // `arbiter verify` (the store's verification) and the public audit name that row.
     let db = TestDb::new().await;
-    let app = test::init_service(arbiter::startup::app(db.state())).await;
-    let game = create_game(&app, &db).await;
-    let (status, body) = append(
-        &app,
-        &db,
-        game,
-        1,
-        json!([{"type": "move", "by": "white", "san": "e4"}, {"type": "move", "by": "black", "san": "e5"}]),
-    )
-    .await;
+    let api = api(&db).await;
+    let game = api.create_standard_game().await;
+    let Reply { status, body, .. } = api
+        .append_events(
+            game,
+            1,
+            json!([{"type": "move", "by": "white", "san": "e4"}, {"type": "move", "by": "black", "san": "e5"}]),
+        )
+        .await;
     assert_eq!(status, 201, "{body}");
     assert!(db.store.verify_chain(game).await.unwrap().intact);
     let mut tx = db.store.pool().begin().await.unwrap();
@@ -391,7 +395,11 @@ async fn a_writer_that_claims_the_groups_setting_stores_its_own_link_and_verify_
     let report = db.store.verify_chain(game).await.unwrap();
     assert!(!report.intact);
     assert_eq!(report.first_break.expect("a break is reported").seq, 4);
-    let (status, audit, _) = send(&app, db.get().uri(&format!("/v1/games/{game}/audit"))).await;
+    let Reply {
+        status,
+        body: audit,
+        ..
+    } = api.get(&format!("/v1/games/{game}/audit")).await;
     assert_eq!(status, 200, "{audit}");
     assert_eq!(audit["chain"]["intact"], false, "{audit}");
     assert_ne!(audit["verdict"], "reproduced", "{audit}");

@@ -2,9 +2,9 @@
 //! security headers, slowing down failed authentications, tokens that expire, rotate and
 //! show when they were last used, and read positions checked without a replica.
 
-use crate::support::{
-    TestDb, append, assert_problem, bearer, create_game, send, send_raw, standard_game,
-};
+use crate::client::{Api, Reply, api, api_with_state};
+use crate::support::{TestDb, assert_problem, bearer, send, send_raw, standard_game};
+use actix_web::http::header::HeaderMap;
 use actix_web::test::{self, TestRequest};
 use arbiter::access::Role;
 use serde_json::{Value, json};
@@ -71,46 +71,58 @@ fn has_series(text: &str, name: &str, labels: &[(&str, &str)]) -> bool {
     })
 }
 
-fn header<'a>(headers: &'a actix_web::http::header::HeaderMap, name: &str) -> Option<&'a str> {
+fn header<'a>(headers: &'a HeaderMap, name: &str) -> Option<&'a str> {
     headers.get(name).and_then(|v| v.to_str().ok())
+}
+
+/// Sends a request exactly as built; returns the status, the response headers and the body
+/// as text (what these tests check: the headers every answer carries).
+async fn with_headers(api: &Api<'_>, request: TestRequest) -> (u16, HeaderMap, String) {
+    let response = api.call(request).await;
+    let status = response.status().as_u16();
+    let headers = response.headers().clone();
+    let bytes = test::read_body(response).await;
+    (
+        status,
+        headers,
+        String::from_utf8_lossy(&bytes).into_owned(),
+    )
 }
 
 #[actix_web::test]
 async fn metrics_count_requests_by_route_pattern_appends_refusals_and_rulings_for_an_admin_only() {
     let db = TestDb::new().await;
     let state = db.state();
-    let app = test::init_service(arbiter::startup::app(state.clone())).await;
+    let api = api_with_state(&db, state.clone()).await;
     let scrape = |token: &str| {
         TestRequest::get()
             .uri("/metrics")
             .insert_header(bearer(token))
     };
-    let (status, headers, before) = send_raw(&app, scrape(&db.admin)).await;
+    let (status, headers, before) = with_headers(&api, scrape(&db.admin)).await;
     assert_eq!(status, 200, "{before}");
     assert!(
         header(&headers, "content-type").is_some_and(|t| t.starts_with("text/plain")),
         "{headers:?}"
     );
 
-    let game = create_game(&app, &db).await;
+    let game = api.create_standard_game().await;
     let missing = Uuid::new_v4();
     for _ in 0..3 {
-        let (status, _, _) = send(&app, db.get().uri(&format!("/v1/games/{missing}"))).await;
+        let status = api.game(missing).await.status;
         assert_eq!(status, 404);
     }
-    let (status, body) = append(
-        &app,
-        &db,
+    api.append_events(
         game,
         1,
         json!([{"type": "move", "by": "white", "san": "e4"}, {"type": "resign", "by": "black"}]),
     )
-    .await;
-    assert_eq!(status, 201, "{body}");
-    let (status, _, _) = send(&app, db.get().uri(&format!("/v1/games/{game}"))).await;
+    .await
+    .expect(201);
+    let status = api.game(game).await.status;
     assert_eq!(status, 200);
 
-    let (status, _, after) = send_raw(&app, scrape(&db.admin)).await;
+    let (status, _, after) = with_headers(&api, scrape(&db.admin)).await;
     assert_eq!(status, 200, "{after}");
     let delta = |name: &str, labels: &[(&str, &str)]| {
         value(&after, name, labels) - value(&before, name, labels)
@@ -180,13 +192,16 @@ async fn metrics_count_requests_by_route_pattern_appends_refusals_and_rulings_fo
     assert!(after.contains("# HELP arbiter_http_requests_total"));
 
     // The access rule: an admin token on the service's address; nobody else there.
-    let reply = send(&app, TestRequest::get().uri("/metrics")).await;
-    assert_problem(&reply, 401, "missing_token");
+    api.send_as_built(TestRequest::get().uri("/metrics"))
+        .await
+        .problem(401, "missing_token");
     for token in [&db.arbiter, &db.reader, &db.appeals] {
-        let reply = send(&app, scrape(token)).await;
-        assert_problem(&reply, 403, "forbidden");
+        api.send_as_built(scrape(token))
+            .await
+            .problem(403, "forbidden");
     }
-    // The separate metrics address needs no token, and serves nothing else.
+    // The separate metrics address needs no token, and serves nothing else: it is another
+    // app than the API's, so it is called directly.
     let metrics_app = test::init_service(arbiter::http::metrics::metrics_app(state)).await;
     let (status, headers, open) = send_raw(&metrics_app, TestRequest::get().uri("/metrics")).await;
     assert_eq!(status, 200);
@@ -199,8 +214,8 @@ async fn metrics_count_requests_by_route_pattern_appends_refusals_and_rulings_fo
 #[actix_web::test]
 async fn a_500_names_its_request_id_which_is_the_header_and_the_key_of_its_log_line() {
     let db = TestDb::new().await;
-    let app = test::init_service(arbiter::startup::app(db.state())).await;
-    let game = create_game(&app, &db).await;
+    let api = api(&db).await;
+    let game = api.create_standard_game().await;
     // Someone with database access appends a row this version cannot read: the chain
     // accepts it (the trigger links it), decoding it fails, and reading the log is a 500.
     sqlx::query(
@@ -216,7 +231,7 @@ async fn a_500_names_its_request_id_which_is_the_header_and_the_key_of_its_log_l
 
     let (log, capturing) = crate::support::capture_log();
     let (status, headers, body) =
-        send_raw(&app, db.get().uri(&format!("/v1/games/{game}/events"))).await;
+        with_headers(&api, db.get().uri(&format!("/v1/games/{game}/events"))).await;
     drop(capturing);
 
     assert_eq!(status, 500, "{body}");
@@ -255,8 +270,8 @@ async fn a_500_names_its_request_id_which_is_the_header_and_the_key_of_its_log_l
     );
 
     // Every answer carries an id, a fresh one each time.
-    let (_, first, _) = send_raw(&app, TestRequest::get().uri("/healthz")).await;
-    let (_, second, _) = send_raw(&app, TestRequest::get().uri("/healthz")).await;
+    let (_, first, _) = with_headers(&api, TestRequest::get().uri("/healthz")).await;
+    let (_, second, _) = with_headers(&api, TestRequest::get().uri("/healthz")).await;
     assert_ne!(
         header(&first, "x-request-id"),
         header(&second, "x-request-id")
@@ -266,7 +281,7 @@ async fn a_500_names_its_request_id_which_is_the_header_and_the_key_of_its_log_l
 #[actix_web::test]
 async fn every_answer_carries_the_security_headers() {
     let db = TestDb::new().await;
-    let app = test::init_service(arbiter::startup::app(db.state())).await;
+    let api = api(&db).await;
     let requests = [
         TestRequest::get().uri("/healthz"),
         TestRequest::get().uri("/v1/games"),
@@ -277,7 +292,7 @@ async fn every_answer_carries_the_security_headers() {
         db.post().uri("/v1/games").set_json(standard_game()),
     ];
     for request in requests {
-        let (status, headers, body) = send_raw(&app, request).await;
+        let (status, headers, body) = with_headers(&api, request).await;
         assert!(status < 500, "{status} {body}");
         assert_eq!(header(&headers, "x-content-type-options"), Some("nosniff"));
         assert_eq!(header(&headers, "referrer-policy"), Some("no-referrer"));
@@ -293,7 +308,7 @@ async fn every_answer_carries_the_security_headers() {
 #[actix_web::test]
 async fn repeated_failed_authentications_from_one_address_are_slowed_but_a_valid_token_is_not() {
     let db = TestDb::new().await;
-    let app = test::init_service(arbiter::startup::app(db.state())).await;
+    let api = api(&db).await;
     let attacker: SocketAddr = "192.0.2.1:40000".parse().unwrap();
     let neighbour: SocketAddr = "192.0.2.2:40000".parse().unwrap();
     let guess = |from: SocketAddr| {
@@ -303,10 +318,14 @@ async fn repeated_failed_authentications_from_one_address_are_slowed_but_a_valid
             .insert_header(bearer(&format!("arb_guess-{}", Uuid::new_v4())))
     };
     for attempt in 1..=10 {
-        let reply = send(&app, guess(attacker)).await;
-        assert_eq!(reply.0, 401, "attempt {attempt} is judged: {}", reply.1);
+        let reply = api.send_as_built(guess(attacker)).await;
+        assert_eq!(
+            reply.status, 401,
+            "attempt {attempt} is judged: {}",
+            reply.body
+        );
     }
-    let (status, headers, body) = send_raw(&app, guess(attacker)).await;
+    let (status, headers, body) = with_headers(&api, guess(attacker)).await;
     assert_eq!(status, 429, "{body}");
     let retry_after: u64 = header(&headers, "retry-after")
         .and_then(|v| v.parse().ok())
@@ -321,8 +340,8 @@ async fn repeated_failed_authentications_from_one_address_are_slowed_but_a_valid
 
     // A valid token from the same address works at once, every time.
     for _ in 0..3 {
-        let (status, _, body) = send_raw(
-            &app,
+        let (status, _, body) = with_headers(
+            &api,
             TestRequest::get()
                 .uri("/v1/games")
                 .peer_addr(attacker)
@@ -331,8 +350,8 @@ async fn repeated_failed_authentications_from_one_address_are_slowed_but_a_valid
         .await;
         assert_eq!(status, 200, "{body}");
     }
-    let (status, _, _) = send_raw(
-        &app,
+    let (status, _, _) = with_headers(
+        &api,
         db.post()
             .uri("/v1/games")
             .peer_addr(attacker)
@@ -341,32 +360,19 @@ async fn repeated_failed_authentications_from_one_address_are_slowed_but_a_valid
     .await;
     assert_eq!(status, 201, "a valid arbiter token still writes");
     // Another address is not held to the attacker's count.
-    let reply = send(&app, guess(neighbour)).await;
-    assert_problem(&reply, 401, "invalid_token");
+    api.send_as_built(guess(neighbour))
+        .await
+        .problem(401, "invalid_token");
     // The attacker stays slowed down.
-    let (status, _, _) = send_raw(&app, guess(attacker)).await;
+    let (status, _, _) = with_headers(&api, guess(attacker)).await;
     assert_eq!(status, 429);
 }
 
-/// Creates a token through the API as the admin; returns (token, info).
-async fn create_token<S, B>(app: &S, db: &TestDb, body: Value) -> (u16, Value)
-where
-    S: actix_web::dev::Service<
-            actix_http::Request,
-            Response = actix_web::dev::ServiceResponse<B>,
-            Error = actix_web::Error,
-        >,
-    B: actix_web::body::MessageBody,
-{
-    let (status, reply, _) = send(
-        app,
-        TestRequest::post()
-            .uri("/v1/tokens")
-            .insert_header(bearer(&db.admin))
-            .set_json(body),
-    )
-    .await;
-    (status, reply)
+/// Creates a token through the API as the admin; returns the status and the answer (the
+/// token and its information, or a problem).
+async fn create_token(api: &Api<'_>, db: &TestDb, body: Value) -> (u16, Value) {
+    let reply = api.with_token(&db.admin).post("/v1/tokens", &body).await;
+    (reply.status, reply.body)
 }
 
 fn seconds_from_now(text: &Value) -> i64 {
@@ -382,12 +388,9 @@ async fn an_expired_token_is_refused_with_token_expired_and_tokens_without_expir
     let db = TestDb::new().await;
     // The database's own rule, moved in time by SQL: every request asks the database (the
     // service's short memory of valid tokens is tested in trust.rs).
-    let app = test::init_service(arbiter::startup::app(
-        db.state_with(|config| config.token_cache_ms = 0),
-    ))
-    .await;
+    let api = api_with_state(&db, db.state_with(|config| config.token_cache_ms = 0)).await;
     let (status, created) = create_token(
-        &app,
+        &api,
         &db,
         json!({"name": "Relay, round 1", "role": "reader", "expires_in": "12h"}),
     )
@@ -404,12 +407,8 @@ async fn an_expired_token_is_refused_with_token_expired_and_tokens_without_expir
         .unwrap()
         .parse()
         .unwrap();
-    let read = |token: &str| {
-        TestRequest::get()
-            .uri("/v1/games")
-            .insert_header(bearer(token))
-    };
-    let (status, _, _) = send(&app, read(&token)).await;
+    let read = |token: &str| api.with_token(token);
+    let status = read(&token).get("/v1/games").await.status;
     assert_eq!(status, 200, "a token before its expiry works");
 
     // Thirteen hours pass (the clock is the database's: move the token's times back).
@@ -421,16 +420,16 @@ async fn an_expired_token_is_refused_with_token_expired_and_tokens_without_expir
     .execute(db.store.pool())
     .await
     .unwrap();
-    let reply = send(&app, read(&token)).await;
+    let reply = read(&token).get("/v1/games").await;
     assert_problem(&reply, 401, "token_expired");
-    let detail = reply.1["detail"].as_str().unwrap();
+    let detail = reply.body["detail"].as_str().unwrap();
     assert!(
         detail.contains("expired at") && detail.contains(&token_id.to_string()),
         "{detail}"
     );
 
     // A token made without an expiry (as every token before migration 0004) still works.
-    let (status, _, _) = send(&app, read(&db.reader)).await;
+    let status = read(&db.reader).get("/v1/games").await.status;
     assert_eq!(status, 200);
 
     // Expiries that cannot be meant are refused, naming the field.
@@ -448,7 +447,7 @@ async fn an_expired_token_is_refused_with_token_expired_and_tokens_without_expir
             "expires_in",
         ),
     ] {
-        let (status, problem) = create_token(&app, &db, body).await;
+        let (status, problem) = create_token(&api, &db, body).await;
         assert_eq!(status, 422, "{problem}");
         assert_eq!(problem["field"], field, "{problem}");
     }
@@ -459,12 +458,9 @@ async fn rotating_a_token_gives_one_with_the_same_rights_and_revokes_or_winds_do
     let db = TestDb::new().await;
     // The database's own rule, moved in time by SQL: every request asks the database (the
     // service's short memory of valid tokens is tested in trust.rs).
-    let app = test::init_service(arbiter::startup::app(
-        db.state_with(|config| config.token_cache_ms = 0),
-    ))
-    .await;
+    let api = api_with_state(&db, db.state_with(|config| config.token_cache_ms = 0)).await;
     let (status, created) = create_token(
-        &app,
+        &api,
         &db,
         json!({"name": "Arbiter, board 1-10", "role": "arbiter", "events": ["Test Open 2026"], "expires_in": "90d"}),
     )
@@ -482,7 +478,11 @@ async fn rotating_a_token_gives_one_with_the_same_rights_and_revokes_or_winds_do
         }
     };
 
-    let (status, rotated, _) = send(&app, rotate(&old_id, None)).await;
+    let Reply {
+        status,
+        body: rotated,
+        ..
+    } = api.send_as_built(rotate(&old_id, None)).await;
     assert_eq!(status, 201, "{rotated}");
     let new = rotated["token"].as_str().unwrap().to_string();
     assert_ne!(new, old);
@@ -499,64 +499,49 @@ async fn rotating_a_token_gives_one_with_the_same_rights_and_revokes_or_winds_do
     assert!(rotated["replaced"]["revoked_at"].is_string(), "{rotated}");
 
     // The new token writes within its events, and only there; the old one is gone at once.
-    let (status, body, _) = send(
-        &app,
-        TestRequest::post()
-            .uri("/v1/games")
-            .insert_header(bearer(&new))
-            .set_json(standard_game()),
-    )
-    .await;
-    assert_eq!(status, 201, "{body}");
+    api.with_token(&new)
+        .create_game(&standard_game())
+        .await
+        .expect(201);
     let mut elsewhere = standard_game();
     elsewhere["event"] = json!("Another Open 2026");
-    let reply = send(
-        &app,
-        TestRequest::post()
-            .uri("/v1/games")
-            .insert_header(bearer(&new))
-            .set_json(elsewhere),
-    )
-    .await;
+    let reply = api.with_token(&new).create_game(&elsewhere).await;
     assert_problem(&reply, 403, "forbidden");
-    let reply = send(
-        &app,
-        TestRequest::get()
-            .uri("/v1/games")
-            .insert_header(bearer(&old)),
-    )
-    .await;
+    let reply = api.with_token(&old).get("/v1/games").await;
     assert_problem(&reply, 401, "invalid_token");
-    let reply = send(&app, rotate(&old_id, None)).await;
+    let reply = api.send_as_built(rotate(&old_id, None)).await;
     assert_problem(&reply, 409, "token_revoked");
-    let reply = send(&app, rotate(&Uuid::new_v4().to_string(), None)).await;
+    let reply = api
+        .send_as_built(rotate(&Uuid::new_v4().to_string(), None))
+        .await;
     assert_problem(&reply, 404, "token_not_found");
 
     // With a grace period, the old token works until it ends, then is expired.
     let new_id = info["token_id"].as_str().unwrap().to_string();
-    let (status, graced, _) = send(
-        &app,
-        rotate(&new_id, Some(json!({"grace": "1h", "expires_in": "30d"}))),
-    )
-    .await;
+    let Reply {
+        status,
+        body: graced,
+        ..
+    } = api
+        .send_as_built(rotate(
+            &new_id,
+            Some(json!({"grace": "1h", "expires_in": "30d"})),
+        ))
+        .await;
     assert_eq!(status, 201, "{graced}");
     assert!(graced["replaced"]["revoked_at"].is_null(), "{graced}");
     let grace = seconds_from_now(&graced["replaced"]["expires_at"]);
     assert!((3600 - 60..=3600).contains(&grace), "{grace}");
     let lifetime = seconds_from_now(&graced["info"]["expires_at"]);
     assert!((30 * 86_400 - 60..=30 * 86_400).contains(&lifetime));
-    let read = |token: &str| {
-        TestRequest::get()
-            .uri("/v1/games")
-            .insert_header(bearer(token))
-    };
-    let (status, _, _) = send(&app, read(&new)).await;
+    let read = |token: &str| api.with_token(token);
+    let status = read(&new).get("/v1/games").await.status;
     assert_eq!(
         status, 200,
         "the replaced token works during the grace period"
     );
     let newest = graced["token"].as_str().unwrap().to_string();
-    let (status, _, _) = send(&app, read(&newest)).await;
+    let status = read(&newest).get("/v1/games").await.status;
     assert_eq!(status, 200);
     sqlx::query(
         "UPDATE api_tokens SET created_at = created_at - interval '2 hours', \
@@ -566,18 +551,20 @@ async fn rotating_a_token_gives_one_with_the_same_rights_and_revokes_or_winds_do
     .execute(db.store.pool())
     .await
     .unwrap();
-    let reply = send(&app, read(&new)).await;
+    let reply = read(&new).get("/v1/games").await;
     assert_problem(&reply, 401, "token_expired");
     let newest_id = graced["info"]["token_id"].as_str().unwrap().to_string();
-    let reply = send(&app, rotate(&newest_id, Some(json!({"grace": "60d"})))).await;
-    assert_eq!(reply.0, 422, "{}", reply.1);
-    assert_eq!(reply.1["field"], "grace");
+    let reply = api
+        .send_as_built(rotate(&newest_id, Some(json!({"grace": "60d"}))))
+        .await;
+    assert_eq!(reply.status, 422, "{}", reply.body);
+    assert_eq!(reply.body["field"], "grace");
 }
 
 #[actix_web::test]
 async fn arbiter_token_rotate_prints_a_new_token_once_and_the_old_one_winds_down() {
     let db = TestDb::new().await;
-    let app = test::init_service(arbiter::startup::app(db.state())).await;
+    let api = api(&db).await;
     let (old_info, old) = db
         .store
         .create_token("Relay", Role::Reader, None, "test")
@@ -609,13 +596,7 @@ async fn arbiter_token_rotate_prints_a_new_token_once_and_the_old_one_winds_down
     assert!(new.starts_with("arb_"), "{stdout}");
     assert!(stderr.contains("keeps working until"), "{stderr}");
     for token in [new, old.as_str()] {
-        let (status, _, _) = send(
-            &app,
-            TestRequest::get()
-                .uri("/v1/games")
-                .insert_header(bearer(token)),
-        )
-        .await;
+        let status = api.with_token(token).get("/v1/games").await.status;
         assert_eq!(status, 200);
     }
     let tokens = db.store.list_tokens().await.unwrap();
@@ -643,10 +624,7 @@ async fn the_token_list_shows_when_each_token_was_last_used_stamped_at_most_once
     let db = TestDb::new().await;
     // The database's own rule, moved in time by SQL: every request asks the database (the
     // service's short memory of valid tokens is tested in trust.rs).
-    let app = test::init_service(arbiter::startup::app(
-        db.state_with(|config| config.token_cache_ms = 0),
-    ))
-    .await;
+    let api = api_with_state(&db, db.state_with(|config| config.token_cache_ms = 0)).await;
     let (info, token) = db
         .store
         .create_token("Relay", Role::Reader, None, "test")
@@ -661,29 +639,25 @@ async fn the_token_list_shows_when_each_token_was_last_used_stamped_at_most_once
             .map(|t| t["last_used_at"].clone())
             .unwrap()
     };
-    let list = || {
-        TestRequest::get()
-            .uri("/v1/tokens")
-            .insert_header(bearer(&db.admin))
-    };
-    let (status, tokens, _) = send(&app, list()).await;
+    let admin = api.with_token(&db.admin);
+    let Reply {
+        status,
+        body: tokens,
+        ..
+    } = admin.get("/v1/tokens").await;
     assert_eq!(status, 200, "{tokens}");
     assert!(last_used(&tokens).is_null(), "never used yet");
 
-    let use_token = || {
-        TestRequest::get()
-            .uri("/v1/games")
-            .insert_header(bearer(&token))
-    };
-    assert_eq!(send(&app, use_token()).await.0, 200);
-    let (_, tokens, _) = send(&app, list()).await;
+    let relay = api.with_token(&token);
+    assert_eq!(relay.get("/v1/games").await.status, 200);
+    let tokens = admin.get("/v1/tokens").await.body;
     let first = last_used(&tokens);
     assert!(
         seconds_from_now(&first).abs() <= 60,
         "stamped on use: {first}"
     );
-    assert_eq!(send(&app, use_token()).await.0, 200);
-    let (_, tokens, _) = send(&app, list()).await;
+    assert_eq!(relay.get("/v1/games").await.status, 200);
+    let tokens = admin.get("/v1/tokens").await.body;
     assert_eq!(
         last_used(&tokens),
         first,
@@ -699,8 +673,8 @@ async fn the_token_list_shows_when_each_token_was_last_used_stamped_at_most_once
     .execute(db.store.pool())
     .await
     .unwrap();
-    assert_eq!(send(&app, use_token()).await.0, 200);
-    let (_, tokens, _) = send(&app, list()).await;
+    assert_eq!(relay.get("/v1/games").await.status, 200);
+    let tokens = admin.get("/v1/tokens").await.body;
     let later = last_used(&tokens);
     assert!(seconds_from_now(&later).abs() <= 60, "{later}");
     assert_ne!(later, first);
@@ -718,11 +692,11 @@ async fn the_token_list_shows_when_each_token_was_last_used_stamped_at_most_once
 #[actix_web::test]
 async fn a_read_position_is_checked_in_the_header_and_the_query_and_ignored_without_a_replica() {
     let db = TestDb::new().await;
-    let app = test::init_service(arbiter::startup::app(db.state())).await;
-    let game = create_game(&app, &db).await;
+    let api = api(&db).await;
+    let game = api.create_standard_game().await;
     let uri = format!("/v1/games/{game}/events");
-    let (status, headers, body) = send_raw(
-        &app,
+    let (status, headers, body) = with_headers(
+        &api,
         db.get()
             .uri(&format!("{uri}?min_lsn=0/16B3748"))
             .insert_header(("X-Arbiter-LSN", "1/0")),
@@ -746,8 +720,7 @@ async fn a_read_position_is_checked_in_the_header_and_the_query_and_ignored_with
             .uri(&format!("{uri}?min_lsn=Ed5441b2%2F7&min_lsn=zz")),
         db.get().uri(&format!("{uri}?min_lsn=123456789/0")),
     ] {
-        let reply = send(&app, request).await;
-        assert_problem(&reply, 400, "invalid_lsn");
+        api.send_as_built(request).await.problem(400, "invalid_lsn");
     }
 }
 
@@ -763,9 +736,11 @@ async fn the_service_built_as_arbiter_serve_builds_it_honours_every_setting_of_i
             config.auth_failures_per_minute = 2;
         })
         .await;
-    let client = reqwest::Client::new();
+    let api = api_with_state(&db, app.state.clone()).await;
 
-    // The metrics listener is started and needs no token.
+    // The metrics listener is started and needs no token: a listener of its own, called on
+    // its port.
+    let client = reqwest::Client::new();
     let metrics_port = app.metrics_port.expect("a metrics listener");
     let metrics = client
         .get(format!("http://127.0.0.1:{metrics_port}/metrics"))
@@ -780,12 +755,10 @@ async fn the_service_built_as_arbiter_serve_builds_it_honours_every_setting_of_i
         app.state.streams.broadcast_delay(),
         std::time::Duration::from_secs(15 * 60)
     );
-    let public = client
-        .get(app.url("/v1/broadcast/rounds/pgn?event=Nothing&round=1"))
-        .send()
-        .await
-        .expect("the service answers");
-    assert_ne!(public.status(), 401, "the public broadcast needs no token");
+    let public = api
+        .send_as_built(TestRequest::get().uri("/v1/broadcast/rounds/pgn?event=Nothing&round=1"))
+        .await;
+    assert_ne!(public.status, 401, "the public broadcast needs no token");
 
     // One game warm at most: recording a second game forgets the first.
     let game = |n: u32| {
@@ -795,28 +768,14 @@ async fn the_service_built_as_arbiter_serve_builds_it_honours_every_setting_of_i
     };
     let mut ids = Vec::new();
     for n in [1, 2] {
-        let created: Value = client
-            .post(app.url("/v1/games"))
-            .header("Authorization", format!("Bearer {}", db.arbiter))
-            .json(&game(n))
-            .send()
-            .await
-            .expect("create a game")
-            .json()
-            .await
-            .expect("a JSON answer");
+        let created = api.create_game(&game(n)).await.body;
         let id: Uuid = created["game"]["game_id"]
             .as_str()
             .and_then(|s| s.parse().ok())
             .expect("a game id");
-        let appended = client
-            .post(app.url(&format!("/v1/games/{id}/events")))
-            .header("Authorization", format!("Bearer {}", db.arbiter))
-            .json(&json!({"expected_seq": 1, "events": [{"type": "move", "by": "white", "san": "e4"}]}))
-            .send()
+        api.append_events(id, 1, json!([{"type": "move", "by": "white", "san": "e4"}]))
             .await
-            .expect("append");
-        assert_eq!(appended.status(), 201);
+            .expect(201);
         ids.push(id);
     }
     assert!(!app.state.arbitration.is_warm(ids[0]));
@@ -825,13 +784,8 @@ async fn the_service_built_as_arbiter_serve_builds_it_honours_every_setting_of_i
     // Two failed authentications a minute, then 429.
     let mut statuses = Vec::new();
     for _ in 0..3 {
-        let refused = client
-            .get(app.url("/v1/games"))
-            .header("Authorization", "Bearer not-a-token")
-            .send()
-            .await
-            .expect("the service answers");
-        statuses.push(refused.status().as_u16());
+        let refused = api.with_token("not-a-token").get("/v1/games").await;
+        statuses.push(refused.status);
     }
     assert_eq!(statuses, [401, 401, 429]);
     app.stop().await;

@@ -1,8 +1,8 @@
 //! Recording whole games through the API: a real game move by move with clock presses, time
 //! travel, the audit, and concurrent writers (also from two service instances).
 
-use crate::support::{TestDb, append, create_game, send, standard_game};
-use actix_web::test;
+use crate::client::{Api, Reply, api, api_with_state};
+use crate::support::{TestDb, standard_game};
 use arbiter::game::Game;
 use arbiter::game::event::{Event, ServiceEvent};
 use futures::future::join_all;
@@ -90,12 +90,11 @@ fn exported_moves(pgn: &str) -> SourceGame {
 #[actix_web::test]
 async fn a_real_game_recorded_move_by_move_matches_its_source_after_every_move() {
     let db = TestDb::new().await;
-    let app = test::init_service(arbiter::startup::app(db.state())).await;
+    let api = api(&db).await;
     let source = mated_lichess_game();
     let mut settings = standard_game();
     settings["time_control"] = json!({"kind": "blitz", "base_ms": 300_000, "increment_ms": 3_000});
-    let (status, created, _) = send(&app, db.post().uri("/v1/games").set_json(&settings)).await;
-    assert_eq!(status, 201, "{created}");
+    let created = api.create_game(&settings).await.expect(201);
     let game: Uuid = created["game"]["game_id"]
         .as_str()
         .unwrap()
@@ -110,34 +109,29 @@ async fn a_real_game_recorded_move_by_move_matches_its_source_after_every_move()
         if let Some(ms) = source.clocks[ply] {
             press[format!("{by}_ms")] = json!(ms);
         }
-        let (status, body) = append(
-            &app,
-            &db,
-            game,
-            seq,
-            json!([{"type": "move", "by": by, "san": san}, press]),
-        )
-        .await;
+        let Reply { status, body, .. } = api
+            .append_events(
+                game,
+                seq,
+                json!([{"type": "move", "by": by, "san": san}, press]),
+            )
+            .await;
         assert_eq!(status, 201, "ply {}: {san}: {body}", ply + 1);
         seq = body["last_seq"].as_u64().unwrap();
         let m = san.parse::<San>().unwrap().to_move(&board).unwrap();
         board.play_unchecked(m);
         let expected_fen = Fen::from_position(&board, EnPassantMode::Legal).to_string();
 
-        let (_, detail, _) = send(&app, db.get().uri(&format!("/v1/games/{game}"))).await;
+        let detail = api.game(game).await.body;
         assert_eq!(
             detail["state"]["fen"],
             expected_fen,
             "the projection after ply {}",
             ply + 1
         );
-        let response = test::call_service(
-            &app,
-            db.get().uri(&format!("/v1/games/{game}/pgn")).to_request(),
-        )
-        .await;
-        assert_eq!(response.status(), 200);
-        let pgn = String::from_utf8(test::read_body(response).await.to_vec()).unwrap();
+        let reply = api.pgn(game).await;
+        assert_eq!(reply.status, 200);
+        let pgn = reply.text;
         let exported = exported_moves(&pgn);
         assert_eq!(
             exported.sans,
@@ -169,7 +163,7 @@ async fn a_real_game_recorded_move_by_move_matches_its_source_after_every_move()
     }
     // The source ends in mate: the game ended by itself (5.1.1) with the source's result,
     // and the ruling carries its evidence.
-    let (_, page, _) = send(&app, db.get().uri(&format!("/v1/games/{game}/events"))).await;
+    let page = api.events(game).await.body;
     let ended = page["items"]
         .as_array()
         .unwrap()
@@ -183,32 +177,19 @@ async fn a_real_game_recorded_move_by_move_matches_its_source_after_every_move()
         ended["event"]["evidence"]["move"],
         *source.sans.last().unwrap()
     );
-    let (_, detail, _) = send(&app, db.get().uri(&format!("/v1/games/{game}"))).await;
+    let detail = api.game(game).await.body;
     assert_eq!(detail["state"]["status"], "ended");
     assert_eq!(detail["state"]["termination"], "checkmate");
     assert_eq!(detail["state"]["result"], source.result);
     assert_eq!(detail["game"]["status"], "ended", "the listing knows too");
-    let response = test::call_service(
-        &app,
-        db.get().uri(&format!("/v1/games/{game}/pgn")).to_request(),
-    )
-    .await;
-    let pgn = String::from_utf8(test::read_body(response).await.to_vec()).unwrap();
+    let pgn = api.pgn(game).await.text;
     assert_eq!(exported_moves(&pgn).result, source.result);
 }
 
 /// Records a game with offers, an incorrect and then a correct repetition claim, a touch,
 /// an illegal move and clock readings; returns its id.
-async fn eventful_game<S, B>(app: &S, db: &TestDb) -> Uuid
-where
-    S: actix_web::dev::Service<
-            actix_http::Request,
-            Response = actix_web::dev::ServiceResponse<B>,
-            Error = actix_web::Error,
-        >,
-    B: actix_web::body::MessageBody,
-{
-    let game = create_game(app, db).await;
+async fn eventful_game(api: &Api<'_>) -> Uuid {
+    let game = api.create_standard_game().await;
     let steps = vec![
         json!([{"type": "move", "by": "white", "san": "Nf3"}, {"type": "clock_press", "by": "white", "white_ms": 5_390_000}]),
         json!([{"type": "move", "by": "black", "san": "Nf6"}, {"type": "draw_offer", "by": "black"}]),
@@ -222,7 +203,7 @@ where
     ];
     let mut seq = 1;
     for step in steps {
-        let (status, body) = append(app, db, game, seq, step.clone()).await;
+        let Reply { status, body, .. } = api.append_events(game, seq, step.clone()).await;
         assert_eq!(status, 201, "{step}: {body}");
         seq = body["last_seq"].as_u64().unwrap();
     }
@@ -232,9 +213,9 @@ where
 #[actix_web::test]
 async fn time_travel_at_every_seq_equals_folding_that_prefix_from_scratch() {
     let db = TestDb::new().await;
-    let app = test::init_service(arbiter::startup::app(db.state())).await;
-    let game = eventful_game(&app, &db).await;
-    let (_, page, _) = send(&app, db.get().uri(&format!("/v1/games/{game}/events"))).await;
+    let api = api(&db).await;
+    let game = eventful_game(&api).await;
+    let page = api.events(game).await.body;
     let events: Vec<Event> = page["items"]
         .as_array()
         .unwrap()
@@ -253,11 +234,11 @@ async fn time_travel_at_every_seq_equals_folding_that_prefix_from_scratch() {
     for (index, event) in events.iter().enumerate() {
         let seq = index as u64 + 1;
         folded.apply(seq, event).unwrap();
-        let (status, detail, _) = send(
-            &app,
-            db.get().uri(&format!("/v1/games/{game}?at_seq={seq}")),
-        )
-        .await;
+        let Reply {
+            status,
+            body: detail,
+            ..
+        } = api.game_at(game, seq).await;
         assert_eq!(status, 200, "{detail}");
         assert_eq!(detail["as_of_seq"], seq);
         assert_eq!(
@@ -265,12 +246,7 @@ async fn time_travel_at_every_seq_equals_folding_that_prefix_from_scratch() {
             serde_json::to_value(folded.view()).unwrap(),
             "the state at seq {seq}"
         );
-        let (_, positions, _) = send(
-            &app,
-            db.get()
-                .uri(&format!("/v1/games/{game}/positions?at_seq={seq}")),
-        )
-        .await;
+        let positions = api.positions(game, &format!("at_seq={seq}")).await.body;
         assert_eq!(
             positions["positions"],
             serde_json::to_value(folded.positions()).unwrap(),
@@ -278,27 +254,26 @@ async fn time_travel_at_every_seq_equals_folding_that_prefix_from_scratch() {
         );
     }
     // The warm state (no at_seq) equals the whole fold, and beyond the log is a 404.
-    let (_, detail, _) = send(&app, db.get().uri(&format!("/v1/games/{game}"))).await;
+    let detail = api.game(game).await.body;
     assert_eq!(
         detail["state"],
         serde_json::to_value(folded.view()).unwrap()
     );
     let last = events.len();
-    let reply = send(
-        &app,
-        db.get()
-            .uri(&format!("/v1/games/{game}?at_seq={}", last + 1)),
-    )
-    .await;
+    let reply = api.game_at(game, last as u64 + 1).await;
     crate::support::assert_problem(&reply, 404, "seq_beyond_log");
 }
 
 #[actix_web::test]
 async fn the_audit_reproduces_every_decision_and_names_an_altered_one() {
     let db = TestDb::new().await;
-    let app = test::init_service(arbiter::startup::app(db.state())).await;
-    let game = eventful_game(&app, &db).await;
-    let (status, audit, _) = send(&app, db.get().uri(&format!("/v1/games/{game}/audit"))).await;
+    let api = api(&db).await;
+    let game = eventful_game(&api).await;
+    let Reply {
+        status,
+        body: audit,
+        ..
+    } = api.get(&format!("/v1/games/{game}/audit")).await;
     assert_eq!(status, 200, "{audit}");
     assert_eq!(audit["verdict"], "reproduced", "{audit}");
     assert!(audit["decisions_checked"].as_u64().unwrap() >= 3, "{audit}");
@@ -338,8 +313,8 @@ async fn the_audit_reproduces_every_decision_and_names_an_altered_one() {
 
     // A fresh service instance (nothing warm) audits the altered log.
     let state = arbiter::state::AppState::new(db.service.clone());
-    let app = test::init_service(arbiter::startup::app(state)).await;
-    let (_, audit, _) = send(&app, db.get().uri(&format!("/v1/games/{game}/audit"))).await;
+    let api = api_with_state(&db, state).await;
+    let audit = api.get(&format!("/v1/games/{game}/audit")).await.body;
     assert_eq!(audit["verdict"], "tampered", "{audit}");
     assert!(
         audit["summary"]
@@ -405,11 +380,10 @@ fn assert_no_decision_is_separated_from_its_cause(items: &[Value]) {
 async fn two_clients_with_stale_expected_seqs_never_interleave_a_decision_between_an_event_and_its_cause()
  {
     let db = TestDb::new().await;
-    let app = test::init_service(arbiter::startup::app(db.state())).await;
-    let game = create_game(&app, &db).await;
+    let api = api(&db).await;
+    let game = api.create_standard_game().await;
     let client = |name: &'static str| {
-        let app = &app;
-        let db = &db;
+        let api = &api;
         async move {
             let mut stored = 0;
             let mut expected = 1;
@@ -418,7 +392,7 @@ async fn two_clients_with_stale_expected_seqs_never_interleave_a_decision_betwee
                 // An incorrect claim: a ruling and a penalty follow it in the same append.
                 let events = json!([{"type": "claim", "by": "white", "kind": "fifty_moves", "event_id": Uuid::new_v4()},
                                     {"type": "clock_adjust", "side": "white", "delta_ms": 0, "reason": name}]);
-                let (status, body) = append(app, db, game, expected, events).await;
+                let Reply { status, body, .. } = api.append_events(game, expected, events).await;
                 match status {
                     201 => {
                         stored += 1;
@@ -435,7 +409,7 @@ async fn two_clients_with_stale_expected_seqs_never_interleave_a_decision_betwee
         }
     };
     let conflicts: u32 = join_all([client("A"), client("B")]).await.into_iter().sum();
-    let (_, page, _) = send(&app, db.get().uri(&format!("/v1/games/{game}/events"))).await;
+    let page = api.events(game).await.body;
     let items = page["items"].as_array().unwrap();
     assert_eq!(
         items.len(),
@@ -452,12 +426,9 @@ async fn two_clients_with_stale_expected_seqs_never_interleave_a_decision_betwee
 #[actix_web::test]
 async fn two_service_instances_writing_to_one_game_stay_correct() {
     let db = TestDb::new().await;
-    let first = test::init_service(arbiter::startup::app(db.state())).await;
-    let second = test::init_service(arbiter::startup::app(arbiter::state::AppState::new(
-        db.service.clone(),
-    )))
-    .await;
-    let game = create_game(&first, &db).await;
+    let first = api(&db).await;
+    let second = api_with_state(&db, arbiter::state::AppState::new(db.service.clone())).await;
+    let game = first.create_standard_game().await;
     let moves = ["e4", "e5", "Nf3", "Nc6", "Bb5", "a6", "Ba4", "Nf6"];
     let mut seq = 1;
     for (ply, san) in moves.iter().enumerate() {
@@ -465,37 +436,27 @@ async fn two_service_instances_writing_to_one_game_stay_correct() {
         // A stale write through the instance that did not write last is refused, not folded.
         if ply > 0 {
             let stale = if ply % 2 == 0 {
-                append(
-                    &first,
-                    &db,
-                    game,
-                    seq - 1,
-                    json!([{"type": "resign", "by": by}]),
-                )
-                .await
+                first
+                    .append_events(game, seq - 1, json!([{"type": "resign", "by": by}]))
+                    .await
             } else {
-                append(
-                    &second,
-                    &db,
-                    game,
-                    seq - 1,
-                    json!([{"type": "resign", "by": by}]),
-                )
-                .await
+                second
+                    .append_events(game, seq - 1, json!([{"type": "resign", "by": by}]))
+                    .await
             };
-            assert_eq!(stale.0, 409, "{}", stale.1);
+            assert_eq!(stale.status, 409, "{}", stale.body);
         }
         let events = json!([{"type": "move", "by": by, "san": san}]);
-        let (status, body) = if ply % 2 == 0 {
-            append(&first, &db, game, seq, events).await
+        let Reply { status, body, .. } = if ply % 2 == 0 {
+            first.append_events(game, seq, events).await
         } else {
-            append(&second, &db, game, seq, events).await
+            second.append_events(game, seq, events).await
         };
         assert_eq!(status, 201, "{san}: {body}");
         seq = body["last_seq"].as_u64().unwrap();
     }
-    let (_, a, _) = send(&first, db.get().uri(&format!("/v1/games/{game}"))).await;
-    let (_, b, _) = send(&second, db.get().uri(&format!("/v1/games/{game}"))).await;
+    let a = first.game(game).await.body;
+    let b = second.game(game).await.body;
     assert_eq!(a["state"], b["state"]);
     assert_eq!(
         a["state"]["fen"],
@@ -506,105 +467,81 @@ async fn two_service_instances_writing_to_one_game_stay_correct() {
 #[actix_web::test]
 async fn rulings_across_games_are_filtered_by_event_round_kind_article_and_outcome() {
     let db = TestDb::new().await;
-    let app = test::init_service(arbiter::startup::app(db.state())).await;
-    let first = eventful_game(&app, &db).await;
+    let api = api(&db).await;
+    let first = eventful_game(&api).await;
     let mut other = standard_game();
     other["event"] = json!("Other Cup");
     other["round"] = json!("2");
-    let (_, created, _) = send(&app, db.post().uri("/v1/games").set_json(&other)).await;
+    let created = api.create_game(&other).await.body;
     let second: Uuid = created["game"]["game_id"]
         .as_str()
         .unwrap()
         .parse()
         .unwrap();
-    let (status, body) = append(
-        &app,
-        &db,
-        second,
-        1,
-        json!([{"type": "resign", "by": "white"}]),
-    )
-    .await;
+    let Reply { status, body, .. } = api
+        .append_events(second, 1, json!([{"type": "resign", "by": "white"}]))
+        .await;
     assert_eq!(status, 201, "{body}");
 
-    let get = |uri: String| {
-        let app = &app;
-        let db = &db;
+    let get = |query: &'static str| {
+        let api = &api;
         async move {
-            let (status, body, _) = send(app, db.get().uri(&uri)).await;
-            assert_eq!(status, 200, "{uri}: {body}");
+            let Reply { status, body, .. } = api.rulings(query).await;
+            assert_eq!(status, 200, "{query}: {body}");
             body["items"].as_array().unwrap().clone()
         }
     };
-    let all = get("/v1/rulings".into()).await;
+    let all = get("").await;
     assert!(all.len() >= 4, "{all:?}");
-    let rejected = get("/v1/rulings?kind=claim_ruled&outcome=rejected".into()).await;
+    let rejected = get("kind=claim_ruled&outcome=rejected").await;
     assert_eq!(rejected.len(), 1);
     assert_eq!(rejected[0]["decision"]["game_id"], first.to_string());
     assert_eq!(rejected[0]["event"], "Test Open 2026");
-    let upheld = get("/v1/rulings?kind=claim_ruled&outcome=upheld&article=9.2.1".into()).await;
+    let upheld = get("kind=claim_ruled&outcome=upheld&article=9.2.1").await;
     assert_eq!(
         upheld.len(),
         1,
         "the intended-move claim was upheld under 9.2.1"
     );
-    let cup = get("/v1/rulings?event=Other%20Cup&round=2".into()).await;
+    let cup = get("event=Other%20Cup&round=2").await;
     assert_eq!(cup.len(), 1);
     assert_eq!(cup[0]["decision"]["event"]["termination"], "resignation");
     assert_eq!(cup[0]["decision"]["event"]["article"], "5.1.2");
-    let wins = get("/v1/rulings?outcome=0-1".into()).await;
+    let wins = get("outcome=0-1").await;
     assert_eq!(wins.len(), 1);
-    let page = get("/v1/rulings?limit=1".into()).await;
+    let page = get("limit=1").await;
     assert_eq!(page.len(), 1);
-    let reply = send(&app, db.get().uri("/v1/rulings?kind=verdict")).await;
+    let reply = api.rulings("kind=verdict").await;
     crate::support::assert_problem(&reply, 400, "invalid_query");
 }
 
 #[actix_web::test]
 async fn an_upheld_appeal_changes_the_result_and_the_history_shows_both() {
     let db = TestDb::new().await;
-    let app = test::init_service(arbiter::startup::app(db.state())).await;
-    let game = create_game(&app, &db).await;
-    let (status, body) = append(
-        &app,
-        &db,
-        game,
-        1,
-        json!([{"type": "flag", "side": "white"}]),
-    )
-    .await;
+    let api = api(&db).await;
+    let game = api.create_standard_game().await;
+    let Reply { status, body, .. } = api
+        .append_events(game, 1, json!([{"type": "flag", "side": "white"}]))
+        .await;
     assert_eq!(status, 201, "{body}");
     let ended_seq = body["events"][1]["seq"].as_u64().unwrap();
     assert_eq!(body["events"][1]["event"]["result"], "0-1");
     let seq = body["last_seq"].as_u64().unwrap();
     // Appeals are recorded with an appeals token.
-    let appeal = |events: Value, seq: u64| {
-        let app = &app;
-        let db = &db;
-        async move {
-            send(
-                app,
-                test::TestRequest::post()
-                    .uri(&format!("/v1/games/{game}/events"))
-                    .insert_header(crate::support::bearer(&db.appeals))
-                    .set_json(json!({"expected_seq": seq, "events": events})),
-            )
-            .await
-        }
-    };
-    let (status, body, _) = appeal(json!([{"type": "appeal_lodged", "by": "white", "against_seq": ended_seq, "grounds": "the clock was faulty"}]), seq).await;
+    let appeals = api.with_token(&db.appeals);
+    let Reply { status, body, .. } = appeals.append_events(game, seq, json!([{"type": "appeal_lodged", "by": "white", "against_seq": ended_seq, "grounds": "the clock was faulty"}])).await;
     assert_eq!(status, 201, "{body}");
     let seq = body["last_seq"].as_u64().unwrap();
-    let (status, body, _) = appeal(json!([{"type": "appeal_decided", "against_seq": ended_seq, "upheld": true, "result": "1/2-1/2", "reason": "the clock was faulty; the game is drawn"}]), seq).await;
+    let Reply { status, body, .. } = appeals.append_events(game, seq, json!([{"type": "appeal_decided", "against_seq": ended_seq, "upheld": true, "result": "1/2-1/2", "reason": "the clock was faulty; the game is drawn"}])).await;
     assert_eq!(status, 201, "{body}");
-    let (_, detail, _) = send(&app, db.get().uri(&format!("/v1/games/{game}"))).await;
+    let detail = api.game(game).await.body;
     assert_eq!(detail["state"]["result"], "1/2-1/2", "{detail}");
     assert_eq!(detail["state"]["termination"], "appeal");
     assert_eq!(
         detail["game"]["result"], "1/2-1/2",
         "the listing follows the appeal"
     );
-    let (_, page, _) = send(&app, db.get().uri(&format!("/v1/games/{game}/events"))).await;
+    let page = api.events(game).await.body;
     let results: Vec<&Value> = page["items"]
         .as_array()
         .unwrap()
@@ -617,7 +554,7 @@ async fn an_upheld_appeal_changes_the_result_and_the_history_shows_both() {
         vec![&json!("0-1"), &json!("1/2-1/2")],
         "the history shows both"
     );
-    let (_, audit, _) = send(&app, db.get().uri(&format!("/v1/games/{game}/audit"))).await;
+    let audit = api.get(&format!("/v1/games/{game}/audit")).await.body;
     assert_eq!(audit["verdict"], "reproduced", "{audit}");
 }
 
@@ -625,97 +562,78 @@ async fn an_upheld_appeal_changes_the_result_and_the_history_shows_both() {
 async fn a_decided_appeal_is_final_and_a_second_decision_is_refused_saying_how_a_decision_is_corrected()
  {
     let db = TestDb::new().await;
-    let app = test::init_service(arbiter::startup::app(db.state())).await;
-    let game = create_game(&app, &db).await;
-    let (status, body) = append(
-        &app,
-        &db,
-        game,
-        1,
-        json!([{"type": "flag", "side": "white"}]),
-    )
-    .await;
+    let api = api(&db).await;
+    let game = api.create_standard_game().await;
+    let Reply { status, body, .. } = api
+        .append_events(game, 1, json!([{"type": "flag", "side": "white"}]))
+        .await;
     assert_eq!(status, 201, "{body}");
     let ended_seq = body["events"][1]["seq"].as_u64().unwrap();
     let seq = body["last_seq"].as_u64().unwrap();
-    let record = |token: String, events: Value, seq: u64| {
-        let app = &app;
-        async move {
-            send(
-                app,
-                test::TestRequest::post()
-                    .uri(&format!("/v1/games/{game}/events"))
-                    .insert_header(crate::support::bearer(&token))
-                    .set_json(json!({"expected_seq": seq, "events": events})),
-            )
-            .await
-        }
-    };
-    let (status, body, _) = record(db.appeals.clone(), json!([{"type": "appeal_lodged", "by": "white", "against_seq": ended_seq, "grounds": "the clock was faulty"}]), seq).await;
+    let record = |token: &str| api.with_token(token);
+    let Reply { status, body, .. } = record(&db.appeals).append_events(game, seq, json!([{"type": "appeal_lodged", "by": "white", "against_seq": ended_seq, "grounds": "the clock was faulty"}])).await;
     assert_eq!(status, 201, "{body}");
     let seq = body["last_seq"].as_u64().unwrap();
-    let (status, body, _) = record(db.appeals.clone(), json!([{"type": "appeal_decided", "against_seq": ended_seq, "upheld": true, "result": "1/2-1/2", "reason": "the clock was faulty"}]), seq).await;
+    let Reply { status, body, .. } = record(&db.appeals).append_events(game, seq, json!([{"type": "appeal_decided", "against_seq": ended_seq, "upheld": true, "result": "1/2-1/2", "reason": "the clock was faulty"}])).await;
     assert_eq!(status, 201, "{body}");
     let decided_seq = body["events"][0]["seq"].as_u64().unwrap();
     let seq = body["last_seq"].as_u64().unwrap();
 
-    let second = record(db.appeals.clone(), json!([{"type": "appeal_decided", "against_seq": ended_seq, "upheld": false, "reason": "on second thoughts"}]), seq).await;
+    let second = record(&db.appeals).append_events(game, seq, json!([{"type": "appeal_decided", "against_seq": ended_seq, "upheld": false, "reason": "on second thoughts"}])).await;
     crate::support::assert_problem(&second, 422, "appeal_already_decided");
-    let detail = second.1["detail"].as_str().unwrap_or_default();
+    let detail = second.body["detail"].as_str().unwrap_or_default();
     assert!(detail.contains("final"), "{detail}");
     assert!(
         detail.contains(&format!("correction (retracts_seq {decided_seq})")),
         "says how a decision recorded wrongly is corrected: {detail}"
     );
-    let (_, state, _) = send(&app, db.get().uri(&format!("/v1/games/{game}"))).await;
+    let state = api.game(game).await.body;
     assert_eq!(
         state["state"]["result"], "1/2-1/2",
         "the first decision stands"
     );
 
     // A decision recorded wrongly is retracted, then recorded as made.
-    let (status, body, _) = record(db.arbiter.clone(), json!([{"type": "correction", "retracts_seq": decided_seq, "reason": "the committee rejected the appeal; typed the wrong outcome"}]), seq).await;
+    let Reply { status, body, .. } = record(&db.arbiter).append_events(game, seq, json!([{"type": "correction", "retracts_seq": decided_seq, "reason": "the committee rejected the appeal; typed the wrong outcome"}])).await;
     assert_eq!(status, 201, "{body}");
     let seq = body["last_seq"].as_u64().unwrap();
-    let (status, body, _) = record(db.appeals.clone(), json!([{"type": "appeal_decided", "against_seq": ended_seq, "upheld": false, "reason": "the clock worked"}]), seq).await;
+    let Reply { status, body, .. } = record(&db.appeals).append_events(game, seq, json!([{"type": "appeal_decided", "against_seq": ended_seq, "upheld": false, "reason": "the clock worked"}])).await;
     assert_eq!(status, 201, "{body}");
-    let (_, state, _) = send(&app, db.get().uri(&format!("/v1/games/{game}"))).await;
+    let state = api.game(game).await.body;
     assert_eq!(state["state"]["result"], "0-1", "{state}");
 }
 
 #[actix_web::test]
 async fn a_correction_retracts_the_latest_event_and_its_decisions() {
     let db = TestDb::new().await;
-    let app = test::init_service(arbiter::startup::app(db.state())).await;
-    let game = create_game(&app, &db).await;
-    let (status, body) = append(
-        &app,
-        &db,
-        game,
-        1,
-        json!([{"type": "move", "by": "white", "san": "e4"}, {"type": "resign", "by": "black"}]),
-    )
-    .await;
+    let api = api(&db).await;
+    let game = api.create_standard_game().await;
+    let Reply { status, body, .. } = api
+        .append_events(
+            game,
+            1,
+            json!([{"type": "move", "by": "white", "san": "e4"}, {"type": "resign", "by": "black"}]),
+        )
+        .await;
     assert_eq!(status, 201, "{body}");
     let resign_seq = body["events"][1]["seq"].as_u64().unwrap();
     let seq = body["last_seq"].as_u64().unwrap();
-    let (status, body) = append(&app, &db, game, seq, json!([{"type": "correction", "retracts_seq": resign_seq, "reason": "typed on the wrong board"}])).await;
+    let Reply { status, body, .. } = api.append_events(game, seq, json!([{"type": "correction", "retracts_seq": resign_seq, "reason": "typed on the wrong board"}])).await;
     assert_eq!(status, 201, "{body}");
     let seq = body["last_seq"].as_u64().unwrap();
-    let (_, detail, _) = send(&app, db.get().uri(&format!("/v1/games/{game}"))).await;
+    let detail = api.game(game).await.body;
     assert_eq!(detail["state"]["status"], "in_progress", "{detail}");
     assert_eq!(
         detail["game"]["status"], "in_progress",
         "the listing follows the correction"
     );
     assert!(detail["game"]["result"].is_null());
-    let (status, body) = append(
-        &app,
-        &db,
-        game,
-        seq,
-        json!([{"type": "move", "by": "black", "san": "e5"}]),
-    )
-    .await;
+    let Reply { status, body, .. } = api
+        .append_events(
+            game,
+            seq,
+            json!([{"type": "move", "by": "black", "san": "e5"}]),
+        )
+        .await;
     assert_eq!(status, 201, "play goes on: {body}");
 }

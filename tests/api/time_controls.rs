@@ -1,10 +1,10 @@
 //! Issue 18 through HTTP: a game's time control in the one-period form, with periods or as a
 //! preset, validated with the field named.
 
-use actix_web::test;
 use serde_json::{Value, json};
 
-use crate::support::{TestDb, send, standard_game};
+use crate::client::{Reply, api};
+use crate::support::{TestDb, standard_game};
 
 fn with_control(control: Value) -> Value {
     let mut settings = standard_game();
@@ -16,15 +16,9 @@ fn with_control(control: Value) -> Value {
 async fn given_the_old_one_period_form_when_a_game_is_created_then_it_is_accepted_and_stored_as_sent()
  {
     let db = TestDb::new().await;
-    let app = test::init_service(arbiter::startup::app(db.state())).await;
+    let api = api(&db).await;
     let control = json!({"kind": "standard", "base_ms": 5_400_000, "increment_ms": 30_000});
-    let (status, body, _) = send(
-        &app,
-        db.post()
-            .uri("/v1/games")
-            .set_json(with_control(control.clone())),
-    )
-    .await;
+    let Reply { status, body, .. } = api.create_game(&with_control(control.clone())).await;
     assert_eq!(status, 201, "{body}");
     assert_eq!(body["event"]["event"]["time_control"], control);
     assert!(
@@ -37,7 +31,7 @@ async fn given_the_old_one_period_form_when_a_game_is_created_then_it_is_accepte
 async fn given_a_control_with_periods_or_a_preset_when_a_game_is_created_then_it_is_stored_with_its_periods()
  {
     let db = TestDb::new().await;
-    let app = test::init_service(arbiter::startup::app(db.state())).await;
+    let api = api(&db).await;
     let periods = json!([
         {"time_ms": 5_400_000, "moves": 40, "bonus": {"mode": "increment", "ms": 30_000}},
         {"time_ms": 1_800_000, "bonus": {"mode": "increment", "ms": 30_000}}
@@ -50,7 +44,7 @@ async fn given_a_control_with_periods_or_a_preset_when_a_game_is_created_then_it
         let mut settings = with_control(control.clone());
         settings["clock_behaviour"] =
             json!({"period_time_added": "at_zero_both_clocks", "increment_credit": "before_move"});
-        let (status, body, _) = send(&app, db.post().uri("/v1/games").set_json(settings)).await;
+        let Reply { status, body, .. } = api.create_game(&settings).await;
         assert_eq!(status, 201, "{control}: {body}");
         let stored = &body["event"]["event"];
         assert_eq!(
@@ -69,7 +63,7 @@ async fn given_a_control_with_periods_or_a_preset_when_a_game_is_created_then_it
 async fn given_a_control_the_laws_classify_otherwise_or_no_clock_can_run_when_a_game_is_created_then_422_names_the_field()
  {
     let db = TestDb::new().await;
-    let app = test::init_service(arbiter::startup::app(db.state())).await;
+    let api = api(&db).await;
     let cases = [
         // A 3-minute game entered as standard: blitz by B.1.
         (
@@ -104,13 +98,7 @@ async fn given_a_control_the_laws_classify_otherwise_or_no_clock_can_run_when_a_
         ),
     ];
     for (control, field, words) in cases {
-        let (status, body, _) = send(
-            &app,
-            db.post()
-                .uri("/v1/games")
-                .set_json(with_control(control.clone())),
-        )
-        .await;
+        let Reply { status, body, .. } = api.create_game(&with_control(control.clone())).await;
         assert_eq!(status, 422, "{control}: {body}");
         assert_eq!(body["field"], field, "{control}: {body}");
         assert!(
@@ -156,15 +144,11 @@ fn quiet_game(plies: usize) -> Vec<String> {
 async fn given_whites_40th_move_recorded_without_its_press_when_whites_flag_is_recorded_then_the_view_shows_the_move_awaiting_its_press_and_white_loses_citing_6_2_1_6_2_2_6_4_6_9()
  {
     let db = TestDb::new().await;
-    let app = test::init_service(arbiter::startup::app(db.state())).await;
+    let api = api(&db).await;
     // 90/40 + 30/rest, 30 s a move, on a clock that counts presses.
-    let (status, body, _) = send(
-        &app,
-        db.post()
-            .uri("/v1/games")
-            .set_json(with_control(json!({"preset": "fide_standard"}))),
-    )
-    .await;
+    let Reply { status, body, .. } = api
+        .create_game(&with_control(json!({"preset": "fide_standard"})))
+        .await;
     assert_eq!(status, 201, "{body}");
     let game = body["game"]["game_id"].as_str().expect("id").to_string();
     let sans = quiet_game(79);
@@ -176,16 +160,18 @@ async fn given_whites_40th_move_recorded_without_its_press_when_whites_flag_is_r
     }
     // 40.: on the board, the clock not pressed.
     events.push(json!({"type": "move", "by": "white", "san": sans[78]}));
-    let game_uuid = game.parse().expect("uuid");
+    let game_uuid: uuid::Uuid = game.parse().expect("uuid");
     let mut seq = 1;
     // In appends of a few events, as a board's recorder sends them.
     for chunk in events.chunks(16) {
-        let (status, body) = crate::support::append(&app, &db, game_uuid, seq, json!(chunk)).await;
+        let Reply { status, body, .. } = api.append_events(game_uuid, seq, json!(chunk)).await;
         assert_eq!(status, 201, "{body}");
         seq = body["last_seq"].as_u64().expect("seq");
     }
 
-    let (status, view, _) = send(&app, db.get().uri(&format!("/v1/games/{game}"))).await;
+    let Reply {
+        status, body: view, ..
+    } = api.game(&game).await;
     assert_eq!(status, 200, "{view}");
     let white = &view["state"]["time_control"]["white"];
     assert_eq!(white["moves_completed"], 39, "{white}");
@@ -199,14 +185,9 @@ async fn given_whites_40th_move_recorded_without_its_press_when_whites_flag_is_r
         "{view}"
     );
 
-    let (status, body) = crate::support::append(
-        &app,
-        &db,
-        game_uuid,
-        seq,
-        json!([{"type": "flag", "side": "white"}]),
-    )
-    .await;
+    let Reply { status, body, .. } = api
+        .append_events(game_uuid, seq, json!([{"type": "flag", "side": "white"}]))
+        .await;
     assert_eq!(status, 201, "{body}");
     let ended = &body["events"][1]["event"];
     assert_eq!(ended["type"], "game_ended", "{body}");
@@ -218,39 +199,38 @@ async fn given_whites_40th_move_recorded_without_its_press_when_whites_flag_is_r
 async fn given_a_game_created_from_a_position_at_move_41_with_the_clocks_readings_when_it_is_read_then_each_player_has_40_moves_in_the_last_period_and_the_pgn_is_numbered_from_41()
  {
     let db = TestDb::new().await;
-    let app = test::init_service(arbiter::startup::app(db.state())).await;
+    let api = api(&db).await;
     let mut settings = with_control(json!({"preset": "fide_standard"}));
     // A study written `0 1`, resumed at move 41 by the arbiter's count.
     settings["start_fen"] =
         json!("r1bq1rk1/pppp1ppp/2n2n2/2b1p3/2B1P3/2N2N2/PPPP1PPP/R1BQ1RK1 w - - 0 1");
     settings["start_moves_completed"] = json!({"white": 40, "black": 40});
     settings["start_clocks"] = json!({"white_ms": 1_500_000, "black_ms": 1_200_000});
-    let (status, body, _) = send(&app, db.post().uri("/v1/games").set_json(settings.clone())).await;
+    let Reply { status, body, .. } = api.create_game(&settings).await;
     assert_eq!(status, 201, "{body}");
     let game = body["game"]["game_id"].as_str().expect("id").to_string();
-    let (status, body) = crate::support::append(
-        &app,
-        &db,
-        game.parse().expect("uuid"),
-        1,
-        json!([
-            {"type": "move", "by": "white", "san": "d3",
-             "clock": {"white_ms": 1_470_000, "black_ms": 1_200_000}},
-            {"type": "move", "by": "black", "san": "d6",
-             "clock": {"white_ms": 1_470_000, "black_ms": 1_110_000}}
-        ]),
-    )
-    .await;
+    let Reply { status, body, .. } = api
+        .append_events(
+            game.parse::<uuid::Uuid>().expect("uuid"),
+            1,
+            json!([
+                {"type": "move", "by": "white", "san": "d3",
+                 "clock": {"white_ms": 1_470_000, "black_ms": 1_200_000}},
+                {"type": "move", "by": "black", "san": "d6",
+                 "clock": {"white_ms": 1_470_000, "black_ms": 1_110_000}}
+            ]),
+        )
+        .await;
     assert_eq!(status, 201, "{body}");
-    let (_, view, _) = send(&app, db.get().uri(&format!("/v1/games/{game}"))).await;
+    let view = api.game(&game).await.body;
     let control = &view["state"]["time_control"];
     assert_eq!(control["white"]["moves_completed"], 41, "{control}");
     assert_eq!(control["white"]["period"], 2, "{control}");
     assert_eq!(control["white"]["last_period"], true, "{control}");
     assert!(control.get("reading_discrepancies").is_none(), "{control}");
-    let (status, pgn, _) = send(&app, db.get().uri(&format!("/v1/games/{game}/pgn"))).await;
-    assert_eq!(status, 200);
-    let pgn = pgn.as_str().expect("text").to_string();
+    let reply = api.pgn(&game).await;
+    assert_eq!(reply.status, 200);
+    let pgn = reply.text;
     assert!(
         pgn.contains(
             "[FEN \"r1bq1rk1/pppp1ppp/2n2n2/2b1p3/2B1P3/2N2N2/PPPP1PPP/R1BQ1RK1 w - - 0 41\"]"
@@ -261,12 +241,12 @@ async fn given_a_game_created_from_a_position_at_move_41_with_the_clocks_reading
 
     // A count that does not fit the side to move is refused, the field named.
     settings["start_moves_completed"] = json!({"white": 41, "black": 40});
-    let reply = send(&app, db.post().uri("/v1/games").set_json(settings)).await;
-    assert_eq!(reply.0, 422, "{}", reply.1);
+    let reply = api.create_game(&settings).await;
+    assert_eq!(reply.status, 422, "{}", reply.body);
     assert!(
-        reply.1.to_string().contains("start_moves_completed"),
+        reply.body.to_string().contains("start_moves_completed"),
         "{}",
-        reply.1
+        reply.body
     );
 }
 
@@ -274,14 +254,10 @@ async fn given_a_game_created_from_a_position_at_move_41_with_the_clocks_reading
 async fn given_a_counting_clock_that_missed_a_press_when_the_reading_after_move_40_lacks_the_period_then_the_view_says_the_clocks_count_is_behind_and_a_flag_during_move_41_adds_the_period_instead_of_losing()
  {
     let db = TestDb::new().await;
-    let app = test::init_service(arbiter::startup::app(db.state())).await;
-    let (status, body, _) = send(
-        &app,
-        db.post()
-            .uri("/v1/games")
-            .set_json(with_control(json!({"preset": "fide_standard"}))),
-    )
-    .await;
+    let api = api(&db).await;
+    let Reply { status, body, .. } = api
+        .create_game(&with_control(json!({"preset": "fide_standard"})))
+        .await;
     assert_eq!(status, 201, "{body}");
     let game: uuid::Uuid = body["game"]["game_id"]
         .as_str()
@@ -302,11 +278,11 @@ async fn given_a_counting_clock_that_missed_a_press_when_the_reading_after_move_
     }
     let mut seq = 1;
     for chunk in events.chunks(16) {
-        let (status, body) = crate::support::append(&app, &db, game, seq, json!(chunk)).await;
+        let Reply { status, body, .. } = api.append_events(game, seq, json!(chunk)).await;
         assert_eq!(status, 201, "{body}");
         seq = body["last_seq"].as_u64().expect("seq");
     }
-    let (_, view, _) = send(&app, db.get().uri(&format!("/v1/games/{game}"))).await;
+    let view = api.game(&game).await.body;
     let control = &view["state"]["time_control"];
     let found = control["reading_discrepancies"]
         .as_array()
@@ -320,20 +296,15 @@ async fn given_a_counting_clock_that_missed_a_press_when_the_reading_after_move_
     assert_eq!(control["white"]["period"], 2, "{control}");
     assert_eq!(control["white"]["clock_period"], 1, "{control}");
 
-    let (status, body) = crate::support::append(
-        &app,
-        &db,
-        game,
-        seq,
-        json!([{"type": "flag", "side": "white"}]),
-    )
-    .await;
+    let Reply { status, body, .. } = api
+        .append_events(game, seq, json!([{"type": "flag", "side": "white"}]))
+        .await;
     assert_eq!(status, 201, "{body}");
     let added = &body["events"][1]["event"];
     assert_eq!(added["type"], "penalty_applied", "{body}");
     assert_eq!(added["add_ms"], 1_800_000, "{body}");
     assert_eq!(added["article"], "6.4, 6.3.2, 6.10.2", "{body}");
-    let (_, view, _) = send(&app, db.get().uri(&format!("/v1/games/{game}"))).await;
+    let view = api.game(&game).await.body;
     assert_eq!(view["state"]["status"], "in_progress", "{view}");
 }
 
@@ -397,14 +368,14 @@ fn given_a_clock_count_behind_the_log_when_the_desk_lists_the_readings_then_it_s
 async fn given_scoresheets_that_stop_at_move_32_when_the_arbiter_records_the_position_reconstructed_at_move_41_then_play_continues_from_it_the_flag_reached_the_control_the_pgn_starts_again_from_it_and_the_audit_reproduces()
  {
     let db = TestDb::new().await;
-    let app = test::init_service(arbiter::startup::app(db.state())).await;
+    let api = api(&db).await;
     // 40 moves in 90 minutes, then 30 minutes, no increment (8.4 lapses under five minutes).
     let mut settings = with_control(json!({"periods": [
         {"time_ms": 5_400_000, "moves": 40}, {"time_ms": 1_800_000}
     ]}));
     settings["start_fen"] =
         json!("r1bq1rk1/pppp1ppp/2n2n2/2b1p3/2B1P3/2N2N2/PPPP1PPP/R1BQ1RK1 w - - 0 30");
-    let (status, body, _) = send(&app, db.post().uri("/v1/games").set_json(settings)).await;
+    let Reply { status, body, .. } = api.create_game(&settings).await;
     assert_eq!(status, 201, "{body}");
     let game: uuid::Uuid = body["game"]["game_id"]
         .as_str()
@@ -421,7 +392,7 @@ async fn given_scoresheets_that_stop_at_move_32_when_the_arbiter_records_the_pos
     .iter()
     .map(|(by, san)| json!({"type": "move", "by": by, "san": san}))
     .collect();
-    let (status, body) = crate::support::append(&app, &db, game, 1, Value::Array(moves)).await;
+    let Reply { status, body, .. } = api.append_events(game, 1, Value::Array(moves)).await;
     assert_eq!(status, 201, "{body}");
     let seq = body["last_seq"].as_u64().expect("seq");
 
@@ -429,21 +400,20 @@ async fn given_scoresheets_that_stop_at_move_32_when_the_arbiter_records_the_pos
     // (2023 8.5.3). The arbiter records that position with the clocks as they stand (7.1).
     let reconstructed =
         "r1bq1rk1/1pp2pp1/p1np1n1p/2b1p3/2B1P3/P1NP1N1P/1PP2PP1/R1BQ1RK1 w - - 16 41";
-    let (status, body) = crate::support::append(
-        &app,
-        &db,
-        game,
-        seq,
-        json!([
-            {"type": "arbiter_decision", "decision": "position_reconstructed",
-             "fen": reconstructed,
-             "reason": "No complete scoresheet after White's flag fell: reconstructed on a second board (8.5.3), 40 moves each",
-             "clock": {"white_ms": 0, "black_ms": 120_000}},
-            {"type": "flag", "side": "white"},
-            {"type": "move", "by": "white", "san": "Kh1"}
-        ]),
-    )
-    .await;
+    let Reply { status, body, .. } = api
+        .append_events(
+            game,
+            seq,
+            json!([
+                {"type": "arbiter_decision", "decision": "position_reconstructed",
+                 "fen": reconstructed,
+                 "reason": "No complete scoresheet after White's flag fell: reconstructed on a second board (8.5.3), 40 moves each",
+                 "clock": {"white_ms": 0, "black_ms": 120_000}},
+                {"type": "flag", "side": "white"},
+                {"type": "move", "by": "white", "san": "Kh1"}
+            ]),
+        )
+        .await;
     assert_eq!(status, 201, "{body}");
     let types: Vec<&str> = body["events"]
         .as_array()
@@ -459,7 +429,7 @@ async fn given_scoresheets_that_stop_at_move_32_when_the_arbiter_records_the_pos
     assert_eq!(body["events"][2]["event"]["add_ms"], 1_800_000, "{body}");
 
     // Play went on from the reconstructed position, numbered from it.
-    let (_, view, _) = send(&app, db.get().uri(&format!("/v1/games/{game}"))).await;
+    let view = api.game(&game).await.body;
     let state = &view["state"];
     assert_eq!(
         state["fen"], "r1bq1rk1/1pp2pp1/p1np1n1p/2b1p3/2B1P3/P1NP1N1P/1PP2PP1/R1BQ1R1K b - - 17 41",
@@ -478,9 +448,9 @@ async fn given_scoresheets_that_stop_at_move_32_when_the_arbiter_records_the_pos
         "{state}"
     );
 
-    let (status, pgn, _) = send(&app, db.get().uri(&format!("/v1/games/{game}/pgn"))).await;
-    assert_eq!(status, 200);
-    let pgn = pgn.as_str().expect("text").to_string();
+    let reply = api.pgn(&game).await;
+    assert_eq!(reply.status, 200);
+    let pgn = reply.text;
     assert!(pgn.contains(&format!("[FEN \"{reconstructed}\"]")), "{pgn}");
     let movetext = pgn.split_whitespace().collect::<Vec<_>>().join(" ");
     assert!(
@@ -494,20 +464,23 @@ async fn given_scoresheets_that_stop_at_move_32_when_the_arbiter_records_the_pos
         "{pgn}"
     );
 
-    let (status, audit, _) = send(&app, db.get().uri(&format!("/v1/games/{game}/audit"))).await;
+    let Reply {
+        status,
+        body: audit,
+        ..
+    } = api.get(&format!("/v1/games/{game}/audit")).await;
     assert_eq!(status, 200, "{audit}");
     assert_eq!(audit["verdict"], "reproduced", "{audit}");
 
     // Without a FEN the decision is refused, saying what to give.
     let last = view["game"]["last_seq"].as_u64().unwrap_or(seq + 4);
-    let (status, body) = crate::support::append(
-        &app,
-        &db,
-        game,
-        last,
-        json!([{"type": "arbiter_decision", "decision": "position_reconstructed", "reason": "?"}]),
-    )
-    .await;
+    let Reply { status, body, .. } = api
+        .append_events(
+            game,
+            last,
+            json!([{"type": "arbiter_decision", "decision": "position_reconstructed", "reason": "?"}]),
+        )
+        .await;
     assert_eq!(status, 422, "{body}");
     assert!(
         body["detail"].as_str().unwrap_or_default().contains("fen"),

@@ -3,8 +3,8 @@
 //! same, verifies every chain, audits every game `reproduced`, and takes new events in the
 //! games still in progress.
 
-use crate::support::{TestDb, send};
-use actix_web::test;
+use crate::client::{Reply, api};
+use crate::support::TestDb;
 use serde_json::{Value, json};
 use std::path::PathBuf;
 use uuid::Uuid;
@@ -87,7 +87,7 @@ async fn a_database_written_by_each_earlier_release_upgrades_with_every_game_int
             serde_json::from_str(&fixture(&format!("{release}.reads.json"))).expect("reads");
         let reads = reads.as_object().expect("reads by game id");
         let db = TestDb::from_dump(&fixture(&format!("{release}.sql"))).await;
-        let app = test::init_service(arbiter::startup::app(db.state())).await;
+        let api = api(&db).await;
 
         // Every chain verifies, through the store and through `arbiter verify --all`.
         let ids = db.store.all_game_ids().await.expect("game ids");
@@ -112,7 +112,9 @@ async fn a_database_written_by_each_earlier_release_upgrades_with_every_game_int
         let mut in_progress = Vec::new();
         for (id, old) in reads {
             // Every game reads the same.
-            let (status, now, _) = send(&app, db.get().uri(&format!("/v1/games/{id}"))).await;
+            let Reply {
+                status, body: now, ..
+            } = api.game(id).await;
             assert_eq!(status, 200, "{release} {id}: {now}");
             let mut differences = Vec::new();
             reads_the_same(old, &now, id, &mut differences);
@@ -159,8 +161,11 @@ async fn a_database_written_by_each_earlier_release_upgrades_with_every_game_int
                 differences.join("\n")
             );
             // Every audit reproduces.
-            let (status, audit, _) =
-                send(&app, db.get().uri(&format!("/v1/games/{id}/audit"))).await;
+            let Reply {
+                status,
+                body: audit,
+                ..
+            } = api.get(&format!("/v1/games/{id}/audit")).await;
             assert_eq!(status, 200, "{release} {id}: {audit}");
             assert_eq!(audit["verdict"], "reproduced", "{release} {id}: {audit}");
             assert_eq!(audit["chain"]["intact"], true, "{release} {id}");
@@ -200,9 +205,9 @@ async fn a_database_written_by_each_earlier_release_upgrades_with_every_game_int
                              "reason": "White is making no effort to win by normal means (III.5.1)", "result": "1/2-1/2"}])
                 }
             };
-            let (status, body) = crate::support::append(&app, &db, *id, seq, events).await;
+            let Reply { status, body, .. } = api.append_events(id, seq, events).await;
             assert_eq!(status, 201, "{release} {id}: {body}");
-            let (_, audit, _) = send(&app, db.get().uri(&format!("/v1/games/{id}/audit"))).await;
+            let audit = api.get(&format!("/v1/games/{id}/audit")).await.body;
             assert_eq!(audit["verdict"], "reproduced", "{release} {id}: {audit}");
             assert!(db.store.verify_chain(*id).await.expect("verify").intact);
         }

@@ -1,8 +1,8 @@
 //! The write path (issue 9): the one-statement append, its conflicts and retries, the warm
 //! games' LRU, the edges that must answer exactly, and `arbiter rebuild`.
 
-use crate::support::{TestDb, append, bearer, create_game, send, standard_game};
-use actix_web::test;
+use crate::client::{Reply, api, api_with_state};
+use crate::support::{TestDb, standard_game};
 use arbiter::access::{Principal, Role};
 use arbiter::app::arbitration::Arbitration;
 use arbiter::game::event::Event;
@@ -41,23 +41,23 @@ async fn new_game_through(store: &arbiter::store::Store) -> Uuid {
 async fn expected_seq_zero_on_an_existing_game_answers_409_with_the_current_seq_warm_or_not() {
     let db = TestDb::new().await;
     // Created by another instance (the one that creates a game keeps it warm).
-    let creator = test::init_service(arbiter::startup::app(db.state())).await;
-    let game = create_game(&creator, &db).await;
-    let app = test::init_service(arbiter::startup::app(db.state())).await;
+    let creator = api(&db).await;
+    let game = creator.create_standard_game().await;
+    let api = api(&db).await;
     let one_move = json!([{"type": "move", "by": "white", "san": "e4"}]);
     // Not warm yet: the game is folded from its log first.
-    let (status, body) = append(&app, &db, game, 0, one_move.clone()).await;
+    let Reply { status, body, .. } = api.append_events(game, 0, one_move.clone()).await;
     assert_eq!(status, 409, "{body}");
     assert_eq!(body["code"], "stale_seq", "{body}");
     assert_eq!(body["current_seq"], 1, "{body}");
     // Warm now.
-    let (status, _) = append(&app, &db, game, 1, one_move.clone()).await;
+    let Reply { status, .. } = api.append_events(game, 1, one_move.clone()).await;
     assert_eq!(status, 201);
-    let (status, body) = append(&app, &db, game, 0, one_move.clone()).await;
+    let Reply { status, body, .. } = api.append_events(game, 0, one_move.clone()).await;
     assert_eq!(status, 409, "{body}");
     assert_eq!(body["current_seq"], 2, "{body}");
     // A game that does not exist is still 404.
-    let (status, body) = append(&app, &db, Uuid::new_v4(), 0, one_move).await;
+    let Reply { status, body, .. } = api.append_events(Uuid::new_v4(), 0, one_move).await;
     assert_eq!(status, 404, "{body}");
 }
 
@@ -257,40 +257,33 @@ async fn read_model(db: &TestDb) -> Vec<Value> {
 #[actix_web::test]
 async fn a_rebuild_equals_the_read_model_the_appends_maintained_and_repairs_a_damaged_one() {
     let db = TestDb::new().await;
-    let app = test::init_service(arbiter::startup::app(db.state())).await;
+    let api = api(&db).await;
     // Games in every state: in progress, resigned, agreed drawn, and only created.
-    let playing = create_game(&app, &db).await;
-    let resigned = create_game(&app, &db).await;
-    let drawn = create_game(&app, &db).await;
-    let _created = create_game(&app, &db).await;
+    let playing = api.create_standard_game().await;
+    let resigned = api.create_standard_game().await;
+    let drawn = api.create_standard_game().await;
+    let _created = api.create_standard_game().await;
     for game in [playing, resigned, drawn] {
-        let (status, body) = append(
-            &app,
-            &db,
-            game,
-            1,
-            json!([{"type": "move", "by": "white", "san": "e4"}, {"type": "move", "by": "black", "san": "e5"}]),
-        )
-        .await;
+        let Reply { status, body, .. } = api
+            .append_events(
+                game,
+                1,
+                json!([{"type": "move", "by": "white", "san": "e4"}, {"type": "move", "by": "black", "san": "e5"}]),
+            )
+            .await;
         assert_eq!(status, 201, "{body}");
     }
-    let (status, body) = append(
-        &app,
-        &db,
-        resigned,
-        3,
-        json!([{"type": "resign", "by": "black"}]),
-    )
-    .await;
+    let Reply { status, body, .. } = api
+        .append_events(resigned, 3, json!([{"type": "resign", "by": "black"}]))
+        .await;
     assert_eq!(status, 201, "{body}");
-    let (status, body) = append(
-        &app,
-        &db,
-        drawn,
-        3,
-        json!([{"type": "move", "by": "white", "san": "Nf3"}, {"type": "draw_offer", "by": "white"}, {"type": "draw_accept", "by": "black"}]),
-    )
-    .await;
+    let Reply { status, body, .. } = api
+        .append_events(
+            drawn,
+            3,
+            json!([{"type": "move", "by": "white", "san": "Nf3"}, {"type": "draw_offer", "by": "white"}, {"type": "draw_accept", "by": "black"}]),
+        )
+        .await;
     assert_eq!(status, 201, "{body}");
     let maintained = read_model(&db).await;
     assert!(
@@ -358,8 +351,8 @@ async fn arbiter_rebuild_on_the_command_line_reports_what_it_did() {
 #[actix_web::test]
 async fn an_unknown_stored_status_is_an_error_never_read_as_in_progress() {
     let db = TestDb::new().await;
-    let app = test::init_service(arbiter::startup::app(db.state())).await;
-    let game = create_game(&app, &db).await;
+    let api = api(&db).await;
+    let game = api.create_standard_game().await;
     sqlx::query("UPDATE games SET status = 'adjourned' WHERE game_id = $1")
         .bind(game)
         .execute(db.store.pool())
@@ -370,13 +363,7 @@ async fn an_unknown_stored_status_is_an_error_never_read_as_in_progress() {
         matches!(&error, StoreError::UnknownStoredValue { what: "game status", value } if value == "adjourned"),
         "{error:?}"
     );
-    let (status, body, _) = send(
-        &app,
-        test::TestRequest::get()
-            .uri(&format!("/v1/games/{game}"))
-            .insert_header(bearer(&db.reader)),
-    )
-    .await;
+    let Reply { status, body, .. } = api.with_token(&db.reader).game(game).await;
     assert_eq!(status, 500, "{body}");
     assert!(body["request_id"].is_string(), "{body}");
 }
@@ -1177,15 +1164,15 @@ async fn a_group_writer_gives_its_connection_back_to_the_pool_as_soon_as_nothing
 async fn a_game_created_through_the_api_is_warm_and_judged_on_that_state_as_on_its_folded_log() {
     let db = TestDb::new().await;
     let state = db.state();
-    let app = test::init_service(arbiter::startup::app(state.clone())).await;
-    let game = create_game(&app, &db).await;
+    let api = api_with_state(&db, state.clone()).await;
+    let game = api.create_standard_game().await;
     assert!(
         state.arbitration.is_warm(game),
         "kept warm from its creation"
     );
     // A stale first append is still told the current seq.
     let one_move = json!([{"type": "move", "by": "white", "san": "e4"}]);
-    let (status, body) = append(&app, &db, game, 0, one_move.clone()).await;
+    let Reply { status, body, .. } = api.append_events(game, 0, one_move.clone()).await;
     assert_eq!(status, 409, "{body}");
     assert_eq!(body["current_seq"], 1, "{body}");
     let moves = json!([
@@ -1193,13 +1180,17 @@ async fn a_game_created_through_the_api_is_warm_and_judged_on_that_state_as_on_i
         {"type": "move", "by": "black", "san": "e5"},
         {"type": "resign", "by": "black"}
     ]);
-    let (status, body) = append(&app, &db, game, 1, moves.clone()).await;
+    let Reply { status, body, .. } = api.append_events(game, 1, moves.clone()).await;
     assert_eq!(status, 201, "{body}");
     // The same appends on a game that another instance created (folded from its log) get
     // the same answers, decision for decision.
-    let creator = test::init_service(arbiter::startup::app(db.state())).await;
-    let other = create_game(&creator, &db).await;
-    let (status, folded) = append(&app, &db, other, 1, moves).await;
+    let creator = crate::client::api(&db).await;
+    let other = creator.create_standard_game().await;
+    let Reply {
+        status,
+        body: folded,
+        ..
+    } = api.append_events(other, 1, moves).await;
     assert_eq!(status, 201, "{folded}");
     let kinds = |body: &Value| -> Vec<(Value, Value)> {
         body["events"]
