@@ -220,6 +220,15 @@ async fn a_change_of_settings_with_a_day_that_does_not_read_is_refused_on_the_pa
     // The page says so and draws the form with what is stored.
     let page = page_text(&app, &page_uri, &cookie).await;
     assert!(page.contains("The settings were saved"), "{page}");
+    assert_eq!(
+        page.matches("The settings were saved").count(),
+        1,
+        "told once, as a notice: {page}"
+    );
+    assert!(
+        !page.contains("class=\"refusal\""),
+        "a saved change is not shown as a refusal: {page}"
+    );
     assert!(page.contains("value=\"2026-05-02\""), "{page}");
     assert!(page.contains("value=\"Forms Open 2026\""), "{page}");
 }

@@ -189,10 +189,10 @@ pub async fn show(
     let settings = &tournament.settings;
     let may_write = viewer.is_arbiter() && viewer.principal.may_create_game(&settings.name).is_ok();
     let load_flash = flash.as_ref().filter(|f| f.form == "load-round");
-    let settings_flash = flash.as_ref().filter(|f| f.form == "settings");
-    // A refused change is drawn again as it was sent; a saved one shows what is stored.
-    let refused_values: Option<TournamentForm> = settings_flash
-        .filter(|f| f.refused)
+    // A refused change is drawn again as it was sent, open, with why; a saved one is told
+    // above the page and the form shows what is stored.
+    let settings_refused = flash.as_ref().filter(|f| f.form == "settings" && f.refused);
+    let refused_values: Option<TournamentForm> = settings_refused
         .map(|f| Fields(f.values.clone()).decode())
         .transpose()?;
     let next_round = rounds
@@ -240,10 +240,10 @@ pub async fn show(
                     dt { "Set up by" } dd { (layout::recorder(&tournament.created_by)) }
                 }
                 @if may_write {
-                    details open[settings_flash.is_some()] {
+                    details open[settings_refused.is_some()] {
                         summary { "Change the settings" }
                         p.hint { "Applies to games created from now on; games already created keep the settings recorded in their first event." }
-                        @if let Some(f) = settings_flash { (refusal(&f.message)) }
+                        @if let Some(f) = settings_refused { (refusal(&f.message)) }
                         (tournament_form(&viewer, &format!("{PREFIX}/events/{}", tournament.tournament_id),
                             &refused_values.unwrap_or_else(|| values_of(settings)), true, "Save the settings"))
                     }
