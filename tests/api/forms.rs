@@ -4,8 +4,9 @@
 //! and nothing changes; a blank optional field is absent; a button that sends nothing but the
 //! page's security token is still refused without it.
 
+use crate::client::{Api, api};
 use crate::office::{page_text, signed_in};
-use crate::support::{TestDb, bearer, send};
+use crate::support::TestDb;
 use actix_web::test;
 use serde_json::{Value, json};
 
@@ -32,15 +33,8 @@ fn form_to(uri: &str, cookie: &str, fields: &[(&str, &str)]) -> test::TestReques
 }
 
 /// The status of the answer to `request`, and where it sends the browser.
-async fn status_and_location<S, B>(app: &S, request: test::TestRequest) -> (u16, Option<String>)
-where
-    S: actix_web::dev::Service<
-            actix_http::Request,
-            Response = actix_web::dev::ServiceResponse<B>,
-            Error = actix_web::Error,
-        >,
-{
-    let response = test::call_service(app, request.to_request()).await;
+async fn status_and_location(api: &Api<'_>, request: test::TestRequest) -> (u16, Option<String>) {
+    let response = api.call(request).await;
     let location = response
         .headers()
         .get("location")
@@ -60,11 +54,11 @@ async fn tournament_count(db: &TestDb) -> i64 {
 async fn a_new_tournament_whose_base_time_does_not_read_is_drawn_again_with_what_to_fix_and_not_created()
  {
     let db = TestDb::new().await;
-    let app = test::init_service(arbiter::startup::app(db.state())).await;
-    let cookie = signed_in(&app, &db.arbiter).await;
-    let csrf = csrf_of(&page_text(&app, "/office/events/new", &cookie).await);
+    let api = api(&db).await;
+    let cookie = signed_in(&api, &db.arbiter).await;
+    let csrf = csrf_of(&page_text(&api, "/office/events/new", &cookie).await);
     let response = test::call_service(
-        &app,
+        &api,
         form_to(
             "/office/events",
             &cookie,
@@ -94,11 +88,11 @@ async fn a_new_tournament_whose_base_time_does_not_read_is_drawn_again_with_what
 #[actix_web::test]
 async fn a_new_tournament_leaves_its_blank_optional_fields_out_and_reads_its_tie_breaks() {
     let db = TestDb::new().await;
-    let app = test::init_service(arbiter::startup::app(db.state())).await;
-    let cookie = signed_in(&app, &db.arbiter).await;
-    let csrf = csrf_of(&page_text(&app, "/office/events/new", &cookie).await);
+    let api = api(&db).await;
+    let cookie = signed_in(&api, &db.arbiter).await;
+    let csrf = csrf_of(&page_text(&api, "/office/events/new", &cookie).await);
     let (status, location) = status_and_location(
-        &app,
+        &api,
         form_to(
             "/office/events",
             &cookie,
@@ -125,8 +119,7 @@ async fn a_new_tournament_leaves_its_blank_optional_fields_out_and_reads_its_tie
     assert_eq!(status, 303);
     let location = location.expect("the tournament's page");
     let id = location.rsplit('/').next().expect("an id");
-    let (status, stored, _) = send(&app, db.get().uri(&format!("/v1/tournaments/{id}"))).await;
-    assert_eq!(status, 200, "{stored}");
+    let stored = api.tournament(id).await.expect(200);
     assert_eq!(stored["name"], "Forms Open 2026", "trimmed: {stored}");
     for absent in ["site", "starts_on", "time_zone", "unplayed_rounds"] {
         assert!(stored[absent].is_null(), "{absent}: {stored}");
@@ -145,7 +138,7 @@ async fn a_new_tournament_leaves_its_blank_optional_fields_out_and_reads_its_tie
     );
     assert_eq!(stored["tie_breaks"], json!(["BH/C1", "SB"]), "{stored}");
     // The page shows the stored settings in the form again.
-    let page = page_text(&app, &location, &cookie).await;
+    let page = page_text(&api, &location, &cookie).await;
     assert!(page.contains("value=\"BH/C1, SB\""), "{page}");
 }
 
@@ -153,27 +146,22 @@ async fn a_new_tournament_leaves_its_blank_optional_fields_out_and_reads_its_tie
 async fn a_change_of_settings_with_a_day_that_does_not_read_is_refused_on_the_page_and_a_good_one_is_saved()
  {
     let db = TestDb::new().await;
-    let app = test::init_service(arbiter::startup::app(db.state())).await;
-    let (status, created, _) = send(
-        &app,
-        db.post().uri("/v1/tournaments").set_json(json!({
+    let api = api(&db).await;
+    let created = api
+        .create_tournament(&json!({
             "name": "Forms Open 2026", "starts_on": "2026-05-01",
             "time_control": {"kind": "standard", "base_ms": 5_400_000, "increment_ms": 30_000},
-        })),
-    )
-    .await;
-    assert_eq!(status, 201, "{created}");
+        }))
+        .await
+        .expect(201);
     let id = created["tournament_id"]
         .as_str()
         .expect("an id")
         .to_string();
     let page_uri = format!("/office/events/{id}");
-    let cookie = signed_in(&app, &db.arbiter).await;
-    let csrf = csrf_of(&page_text(&app, &page_uri, &cookie).await);
-    let stored = || async {
-        let (_, stored, _) = send(&app, db.get().uri(&format!("/v1/tournaments/{id}"))).await;
-        stored
-    };
+    let cookie = signed_in(&api, &db.arbiter).await;
+    let csrf = csrf_of(&page_text(&api, &page_uri, &cookie).await);
+    let stored = || async { api.tournament(&id).await.body };
     let before: Value = stored().await;
     let change = |starts_on: &'static str| {
         form_to(
@@ -191,9 +179,9 @@ async fn a_change_of_settings_with_a_day_that_does_not_read_is_refused_on_the_pa
             ],
         )
     };
-    let (status, _) = status_and_location(&app, change("1 May 2026")).await;
+    let (status, _) = status_and_location(&api, change("1 May 2026")).await;
     assert_eq!(status, 303);
-    let page = page_text(&app, &page_uri, &cookie).await;
+    let page = page_text(&api, &page_uri, &cookie).await;
     assert!(
         page.contains("The first day must be a date like 2026-11-20."),
         "{page}"
@@ -204,7 +192,7 @@ async fn a_change_of_settings_with_a_day_that_does_not_read_is_refused_on_the_pa
     );
     assert_eq!(stored().await, before, "nothing was saved");
 
-    let (status, _) = status_and_location(&app, change("2026-05-02")).await;
+    let (status, _) = status_and_location(&api, change("2026-05-02")).await;
     assert_eq!(status, 303);
     let after = stored().await;
     assert_eq!(
@@ -218,7 +206,7 @@ async fn a_change_of_settings_with_a_day_that_does_not_read_is_refused_on_the_pa
     );
     assert_eq!(after["regulations"]["quickplay_finish"], true, "{after}");
     // The page says so and draws the form with what is stored.
-    let page = page_text(&app, &page_uri, &cookie).await;
+    let page = page_text(&api, &page_uri, &cookie).await;
     assert!(page.contains("The settings were saved"), "{page}");
     assert_eq!(
         page.matches("The settings were saved").count(),
@@ -236,30 +224,30 @@ async fn a_change_of_settings_with_a_day_that_does_not_read_is_refused_on_the_pa
 #[actix_web::test]
 async fn signing_out_needs_the_pages_token_and_then_ends_the_session() {
     let db = TestDb::new().await;
-    let app = test::init_service(arbiter::startup::app(db.state())).await;
-    let cookie = signed_in(&app, &db.arbiter).await;
-    let csrf = csrf_of(&page_text(&app, "/office/", &cookie).await);
+    let api = api(&db).await;
+    let cookie = signed_in(&api, &db.arbiter).await;
+    let csrf = csrf_of(&page_text(&api, "/office/", &cookie).await);
     let home = || {
         test::TestRequest::get()
             .uri("/office/")
             .insert_header(("Cookie", cookie.clone()))
     };
-    let (status, _) = status_and_location(&app, form_to("/office/sign-out", &cookie, &[])).await;
+    let (status, _) = status_and_location(&api, form_to("/office/sign-out", &cookie, &[])).await;
     assert_eq!(status, 403, "a sign-out without the page's token");
     assert_eq!(
-        status_and_location(&app, home()).await.0,
+        status_and_location(&api, home()).await.0,
         200,
         "still signed in"
     );
 
     let (status, location) = status_and_location(
-        &app,
+        &api,
         form_to("/office/sign-out", &cookie, &[("csrf", csrf.as_str())]),
     )
     .await;
     assert_eq!(status, 303);
     assert_eq!(location.as_deref(), Some("/office/sign-in"));
-    let (status, location) = status_and_location(&app, home()).await;
+    let (status, location) = status_and_location(&api, home()).await;
     assert_eq!(status, 303, "the session has ended");
     assert!(
         location.is_some_and(|l| l.starts_with("/office/sign-in")),
@@ -270,9 +258,9 @@ async fn signing_out_needs_the_pages_token_and_then_ends_the_session() {
 #[actix_web::test]
 async fn revoking_a_token_on_its_page_needs_the_pages_token_and_then_stops_it_at_once() {
     let db = TestDb::new().await;
-    let app = test::init_service(arbiter::startup::app(db.state())).await;
-    let cookie = signed_in(&app, &db.admin).await;
-    let page = page_text(&app, "/office/tokens", &cookie).await;
+    let api = api(&db).await;
+    let cookie = signed_in(&api, &db.admin).await;
+    let page = page_text(&api, "/office/tokens", &cookie).await;
     let csrf = csrf_of(&page);
     let row = page.find("test reader").expect("the reader's token listed");
     let action_at = row
@@ -281,27 +269,19 @@ async fn revoking_a_token_on_its_page_needs_the_pages_token_and_then_stops_it_at
             .expect("its revoke form");
     let action = &page[action_at..action_at + page[action_at..].find('"').expect("end")];
     assert!(action.ends_with("/revoke"), "{action}");
-    let reader_reads = || async {
-        let (status, _, _) = send(
-            &app,
-            test::TestRequest::get()
-                .uri("/v1/tournaments")
-                .insert_header(bearer(&db.reader)),
-        )
-        .await;
-        status
-    };
+    let reader = api.with_token(&db.reader);
+    let reader_reads = || async { reader.tournaments().await.status };
     assert_eq!(reader_reads().await, 200);
 
-    let (status, _) = status_and_location(&app, form_to(action, &cookie, &[])).await;
+    let (status, _) = status_and_location(&api, form_to(action, &cookie, &[])).await;
     assert_eq!(status, 403, "a revocation without the page's token");
     assert_eq!(reader_reads().await, 200, "the token still works");
 
     let (status, _) =
-        status_and_location(&app, form_to(action, &cookie, &[("csrf", csrf.as_str())])).await;
+        status_and_location(&api, form_to(action, &cookie, &[("csrf", csrf.as_str())])).await;
     assert_eq!(status, 303);
     assert_eq!(reader_reads().await, 401, "the token no longer works");
-    let page = page_text(&app, "/office/tokens", &cookie).await;
+    let page = page_text(&api, "/office/tokens", &cookie).await;
     assert!(
         page.contains("The token of test reader is revoked"),
         "{page}"

@@ -428,42 +428,6 @@ pub fn bearer(token: &str) -> (&'static str, String) {
     ("Authorization", format!("Bearer {token}"))
 }
 
-/// Creates a game through the API and returns its id.
-pub async fn create_game<S, B>(app: &S, db: &TestDb) -> Uuid
-where
-    S: Service<actix_http::Request, Response = ServiceResponse<B>, Error = actix_web::Error>,
-    B: MessageBody,
-{
-    let (status, body, _) = send(app, db.post().uri("/v1/games").set_json(standard_game())).await;
-    assert_eq!(status, 201, "game creation answered {body}");
-    body["game"]["game_id"]
-        .as_str()
-        .and_then(|s| s.parse().ok())
-        .expect("game id")
-}
-
-/// Appends events through the API.
-pub async fn append<S, B>(
-    app: &S,
-    db: &TestDb,
-    game: Uuid,
-    expected_seq: u64,
-    events: Value,
-) -> (u16, Value)
-where
-    S: Service<actix_http::Request, Response = ServiceResponse<B>, Error = actix_web::Error>,
-    B: MessageBody,
-{
-    let (status, body, _) = send(
-        app,
-        db.post()
-            .uri(&format!("/v1/games/{game}/events"))
-            .set_json(json!({"expected_seq": expected_seq, "events": events})),
-    )
-    .await;
-    (status, body)
-}
-
 /// An answer as the checks read it: status, JSON body, media type (the tuple [`send`]
 /// returns, or the typed client's [`crate::client::Reply`]).
 pub trait Answer {

@@ -316,7 +316,7 @@ pub async fn record(
         })?;
     let events = match desk_events(&form, &fields) {
         Ok(events) => events,
-        Err(flash) => return refuse(&state, &viewer, flash, &refusal_target).await,
+        Err(flash) => return refuse(&state, &viewer, *flash, &refusal_target).await,
     };
     if form.confirmed.as_deref() != Some("yes")
         && let Some(doubt) = doubt_of(&state, game_id, expected_seq, &events).await?
@@ -369,11 +369,16 @@ pub async fn record(
 
 /// The events a desk form records, checked as the API checks them; or the refusal that
 /// says what to fix, keeping what was typed.
-fn desk_events(form: &DeskForm, fields: &Fields) -> Result<Vec<NewEvent>, Flash> {
-    let command = DeskCommand::read(form).map_err(|message| refused(fields, None, message))?;
-    command
-        .events(form.event_id.clone())
-        .map_err(|problem| refused(fields, Some(problem.code.as_str()), problem.message))
+fn desk_events(form: &DeskForm, fields: &Fields) -> Result<Vec<NewEvent>, Box<Flash>> {
+    let command =
+        DeskCommand::read(form).map_err(|message| Box::new(refused(fields, None, message)))?;
+    command.events(form.event_id.clone()).map_err(|problem| {
+        Box::new(refused(
+            fields,
+            Some(problem.code.as_str()),
+            problem.message,
+        ))
+    })
 }
 
 /// What the arbiter is told when the engine or the log refused a desk form; an error of
