@@ -6,8 +6,12 @@
 //! Each answer is a [`Reply`]: the status, the JSON body and the media type, with the checks
 //! every test repeats ([`Reply::expect`], [`Reply::problem`]).
 
-mod as_service;
+// The routes of each area, beside the games' and tournaments' below.
+mod diagrams;
 mod fair_play;
+mod follow;
+mod import;
+mod recording;
 mod standings;
 mod streams;
 mod trf_trail;
@@ -24,11 +28,6 @@ use serde_json::{Value, json};
 use std::fmt::Display;
 use std::rc::Rc;
 use uuid::Uuid;
-
-mod diagrams;
-mod follow;
-mod import;
-mod recording;
 
 /// One answer of the API.
 #[derive(Debug, Clone)]

@@ -9,7 +9,7 @@
 //! once, and a form drawn before someone else recorded is refused with what to do.
 
 use crate::client::{Api, api};
-use crate::office::{ORIGIN, office_page, office_session};
+use crate::office::{ORIGIN, page_text, signed_in};
 use crate::support::{TestDb, standard_game};
 use actix_web::test::TestRequest;
 use serde_json::{Value, json};
@@ -975,12 +975,12 @@ struct Session {
 impl Session {
     async fn open(api: &Api<'_>, token: &str) -> Session {
         Session {
-            cookie: office_session(api, token).await,
+            cookie: signed_in(api, token).await,
         }
     }
 
     async fn page(&self, api: &Api<'_>, uri: &str) -> String {
-        office_page(api, uri, &self.cookie).await
+        page_text(api, uri, &self.cookie).await
     }
 
     /// Posts `fields` to the form's `action`; the answer's status and `Location`.

@@ -57,9 +57,8 @@ async fn a_new_tournament_whose_base_time_does_not_read_is_drawn_again_with_what
     let api = api(&db).await;
     let cookie = signed_in(&api, &db.arbiter).await;
     let csrf = csrf_of(&page_text(&api, "/office/events/new", &cookie).await);
-    let response = test::call_service(
-        &api,
-        form_to(
+    let response = api
+        .call(form_to(
             "/office/events",
             &cookie,
             &[
@@ -70,10 +69,8 @@ async fn a_new_tournament_whose_base_time_does_not_read_is_drawn_again_with_what
                 ("base_minutes", "ninety"),
                 ("increment_seconds", "30"),
             ],
-        )
-        .to_request(),
-    )
-    .await;
+        ))
+        .await;
     assert_eq!(response.status().as_u16(), 422);
     let page = String::from_utf8(test::read_body(response).await.to_vec()).expect("utf-8");
     assert!(

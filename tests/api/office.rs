@@ -26,18 +26,14 @@ pub(crate) fn session_of<B>(response: &actix_web::dev::ServiceResponse<B>) -> Op
 #[actix_web::test]
 async fn a_sign_in_from_another_site_is_refused_and_one_from_this_origin_sets_a_strict_cookie() {
     let db = TestDb::new().await;
-    let app = test::init_service(arbiter::startup::app(db.state())).await;
+    let api = api(&db).await;
 
-    let response = test::call_service(
-        &app,
-        sign_in(&db.arbiter)
-            .insert_header(("Origin", "http://evil.example"))
-            .to_request(),
-    )
-    .await;
+    let response = api
+        .call(sign_in(&db.arbiter).insert_header(("Origin", "http://evil.example")))
+        .await;
     assert_eq!(response.status().as_u16(), 403);
     assert!(session_of(&response).is_none());
-    let response = test::call_service(&app, sign_in(&db.arbiter).to_request()).await;
+    let response = api.call(sign_in(&db.arbiter)).await;
     assert_eq!(
         response.status().as_u16(),
         403,
@@ -45,13 +41,9 @@ async fn a_sign_in_from_another_site_is_refused_and_one_from_this_origin_sets_a_
     );
 
     // A browser that sends no Origin but a Referer of this origin is accepted.
-    let response = test::call_service(
-        &app,
-        sign_in(&db.arbiter)
-            .insert_header(("Referer", format!("{ORIGIN}/office/sign-in")))
-            .to_request(),
-    )
-    .await;
+    let response = api
+        .call(sign_in(&db.arbiter).insert_header(("Referer", format!("{ORIGIN}/office/sign-in"))))
+        .await;
     assert_eq!(response.status().as_u16(), 303);
     let cookie = response
         .response()
@@ -72,14 +64,13 @@ async fn a_sign_in_from_another_site_is_refused_and_one_from_this_origin_sets_a_
     assert_ne!(stored, cookie.value().as_bytes(), "only a hash is stored");
 
     // Behind a proxy that terminates TLS and says so, the cookie is Secure.
-    let response = test::call_service(
-        &app,
-        sign_in(&db.arbiter)
-            .insert_header(("Origin", "https://localhost:8080"))
-            .insert_header(("X-Forwarded-Proto", "https"))
-            .to_request(),
-    )
-    .await;
+    let response = api
+        .call(
+            sign_in(&db.arbiter)
+                .insert_header(("Origin", "https://localhost:8080"))
+                .insert_header(("X-Forwarded-Proto", "https")),
+        )
+        .await;
     assert_eq!(response.status().as_u16(), 303);
     let cookie = response
         .response()
@@ -92,38 +83,27 @@ async fn a_sign_in_from_another_site_is_refused_and_one_from_this_origin_sets_a_
 #[actix_web::test]
 async fn a_session_ends_when_idle_past_its_lifetime_or_with_its_token() {
     let db = TestDb::new().await;
-    let app = test::init_service(arbiter::startup::app(db.state())).await;
+    let api = api(&db).await;
     let open = || async {
-        let response = test::call_service(
-            &app,
-            sign_in(&db.reader)
-                .insert_header(("Origin", ORIGIN))
-                .to_request(),
-        )
-        .await;
+        let response = api
+            .call(sign_in(&db.reader).insert_header(("Origin", ORIGIN)))
+            .await;
         session_of(&response).expect("a session")
     };
     let page = |session: String| {
         test::TestRequest::get()
             .uri("/office/")
             .insert_header(("Cookie", format!("arbiter_session={session}")))
-            .to_request()
     };
     let live = open().await;
-    assert_eq!(
-        test::call_service(&app, page(live.clone()))
-            .await
-            .status()
-            .as_u16(),
-        200
-    );
+    assert_eq!(api.call(page(live.clone())).await.status().as_u16(), 200);
 
     // Unused for longer than the idle time (4 hours by default).
     sqlx::query("UPDATE web_sessions SET last_seen_at = now() - interval '5 hours'")
         .execute(db.store.pool())
         .await
         .expect("age the session");
-    let response = test::call_service(&app, page(live)).await;
+    let response = api.call(page(live)).await;
     assert_eq!(response.status().as_u16(), 303);
     assert!(
         response
@@ -139,10 +119,7 @@ async fn a_session_ends_when_idle_past_its_lifetime_or_with_its_token() {
         .execute(db.store.pool())
         .await
         .expect("expire the sessions");
-    assert_eq!(
-        test::call_service(&app, page(late)).await.status().as_u16(),
-        303
-    );
+    assert_eq!(api.call(page(late)).await.status().as_u16(), 303);
 
     // With its token's expiry.
     let expiring = open().await;
@@ -153,13 +130,7 @@ async fn a_session_ends_when_idle_past_its_lifetime_or_with_its_token() {
     .execute(db.store.pool())
     .await
     .expect("expire the token");
-    assert_eq!(
-        test::call_service(&app, page(expiring))
-            .await
-            .status()
-            .as_u16(),
-        303
-    );
+    assert_eq!(api.call(page(expiring)).await.status().as_u16(), 303);
     sqlx::query("UPDATE api_tokens SET expires_at = NULL WHERE name = 'test reader'")
         .execute(db.store.pool())
         .await
@@ -171,24 +142,16 @@ async fn a_session_ends_when_idle_past_its_lifetime_or_with_its_token() {
         .execute(db.store.pool())
         .await
         .expect("revoke the token");
-    assert_eq!(
-        test::call_service(&app, page(revoked))
-            .await
-            .status()
-            .as_u16(),
-        303
-    );
+    assert_eq!(api.call(page(revoked)).await.status().as_u16(), 303);
 }
 
 #[actix_web::test]
 async fn pages_are_html_with_their_own_headers_and_unknown_pages_are_not_problem_json() {
     let db = TestDb::new().await;
-    let app = test::init_service(arbiter::startup::app(db.state())).await;
-    let response = test::call_service(
-        &app,
-        test::TestRequest::get().uri("/office/sign-in").to_request(),
-    )
-    .await;
+    let api = api(&db).await;
+    let response = api
+        .call(test::TestRequest::get().uri("/office/sign-in"))
+        .await;
     assert_eq!(response.status().as_u16(), 200);
     let header = |name: &str| {
         response
@@ -202,13 +165,9 @@ async fn pages_are_html_with_their_own_headers_and_unknown_pages_are_not_problem
     assert!(header("content-security-policy").contains("default-src 'self'"));
     assert_eq!(header("x-content-type-options"), "nosniff");
     assert_eq!(header("referrer-policy"), "same-origin");
-    let response = test::call_service(
-        &app,
-        test::TestRequest::get()
-            .uri("/office/no-such-page")
-            .to_request(),
-    )
-    .await;
+    let response = api
+        .call(test::TestRequest::get().uri("/office/no-such-page"))
+        .await;
     // An unknown page is an HTML page, not the API's problem JSON.
     assert_eq!(response.status().as_u16(), 404);
     assert!(
@@ -218,7 +177,7 @@ async fn pages_are_html_with_their_own_headers_and_unknown_pages_are_not_problem
             .and_then(|v| v.to_str().ok())
             .is_some_and(|t| t.starts_with("text/html"))
     );
-    let response = test::call_service(&app, test::TestRequest::get().uri("/").to_request()).await;
+    let response = api.call(test::TestRequest::get().uri("/")).await;
     assert_eq!(response.status().as_u16(), 303);
 }
 
@@ -239,9 +198,9 @@ async fn a_desk_form_sent_twice_is_stored_once_and_one_drawn_before_another_reco
     let db = TestDb::new().await;
     let api = api(&db).await;
     let game = api.create_standard_game().await;
-    let cookie = office_session(&api, &db.arbiter).await;
+    let cookie = signed_in(&api, &db.arbiter).await;
     let desk = format!("/office/games/{game}");
-    let page = office_page(&api, &desk, &cookie).await;
+    let page = page_text(&api, &desk, &cookie).await;
     let form = |form_id: &str, extra: Vec<(&'static str, &'static str)>| {
         let mut fields = vec![
             ("csrf", field_in(&page, form_id, "csrf")),
@@ -278,7 +237,7 @@ async fn a_desk_form_sent_twice_is_stored_once_and_one_drawn_before_another_reco
     let refused = api.call(post(touch)).await;
     assert_eq!(refused.status().as_u16(), 303);
     assert_eq!(db.event_count().await, stored, "nothing stored");
-    let page = office_page(&api, &desk, &cookie).await;
+    let page = page_text(&api, &desk, &cookie).await;
     assert!(page.contains("Someone recorded in this game while the form was open"));
     assert!(
         page.contains("<span class=\"code\">Someone recorded first</span>"),
@@ -290,23 +249,19 @@ async fn a_desk_form_sent_twice_is_stored_once_and_one_drawn_before_another_reco
         "the form keeps what was typed"
     );
     // Shown once: the next page no longer carries the refusal.
-    let page = office_page(&api, &desk, &cookie).await;
+    let page = page_text(&api, &desk, &cookie).await;
     assert!(!page.contains("Someone recorded in this game"));
 }
 
 #[actix_web::test]
 async fn guessing_tokens_at_the_sign_in_is_slowed_down_like_the_api() {
     let db = TestDb::new().await;
-    let app = test::init_service(arbiter::startup::app(db.state())).await;
+    let api = api(&db).await;
     let mut statuses = Vec::new();
     for attempt in 0..12 {
-        let response = test::call_service(
-            &app,
-            sign_in(&format!("arb_guess_{attempt}"))
-                .insert_header(("Origin", ORIGIN))
-                .to_request(),
-        )
-        .await;
+        let response = api
+            .call(sign_in(&format!("arb_guess_{attempt}")).insert_header(("Origin", ORIGIN)))
+            .await;
         statuses.push(response.status().as_u16());
         if response.status().as_u16() == 429 {
             assert!(response.headers().contains_key("retry-after"));
@@ -315,13 +270,9 @@ async fn guessing_tokens_at_the_sign_in_is_slowed_down_like_the_api() {
     assert_eq!(&statuses[..10], &[401; 10]);
     assert_eq!(&statuses[10..], &[429, 429]);
     // A valid token still signs in from the same address.
-    let response = test::call_service(
-        &app,
-        sign_in(&db.arbiter)
-            .insert_header(("Origin", ORIGIN))
-            .to_request(),
-    )
-    .await;
+    let response = api
+        .call(sign_in(&db.arbiter).insert_header(("Origin", ORIGIN)))
+        .await;
     assert_eq!(response.status().as_u16(), 303);
 }
 
@@ -340,8 +291,8 @@ async fn a_draw_offer_before_the_agreement_move_says_it_stands_and_that_agreemen
     )
     .await
     .expect(201);
-    let cookie = office_session(&api, &db.arbiter).await;
-    let page = office_page(&api, &format!("/office/games/{game}?recorded=2-3"), &cookie).await;
+    let cookie = signed_in(&api, &db.arbiter).await;
+    let page = page_text(&api, &format!("/office/games/{game}?recorded=2-3"), &cookie).await;
     assert!(
         page.contains("an acceptance now would be refused")
             && page.contains("only once both players have completed 30 moves")
@@ -369,8 +320,8 @@ async fn after_a_piece_is_touched_the_answer_says_what_4_3_binds_the_player_to_a
     )
     .await
     .expect(201);
-    let cookie = office_session(&api, &db.arbiter).await;
-    let page = office_page(&api, &format!("/office/games/{game}?recorded=4-4"), &cookie).await;
+    let cookie = signed_in(&api, &db.arbiter).await;
+    let page = page_text(&api, &format!("/office/games/{game}?recorded=4-4"), &cookie).await;
     let answer = &page[page.find("id=\"answer\"").expect("the answer")..];
     let answer = &answer[..answer.find("</section>").expect("its end")];
     assert!(
@@ -386,7 +337,7 @@ async fn a_typed_move_refused_as_illegal_is_recorded_in_one_click_as_the_illegal
     let db = TestDb::new().await;
     let api = api(&db).await;
     let game = api.create_standard_game().await;
-    let cookie = office_session(&api, &db.arbiter).await;
+    let cookie = signed_in(&api, &db.arbiter).await;
     let desk = format!("/office/games/{game}");
     let post = |fields: Vec<(&'static str, String)>| {
         test::TestRequest::post()
@@ -395,7 +346,7 @@ async fn a_typed_move_refused_as_illegal_is_recorded_in_one_click_as_the_illegal
             .insert_header(("Origin", ORIGIN))
             .set_form(fields)
     };
-    let page = office_page(&api, &desk, &cookie).await;
+    let page = page_text(&api, &desk, &cookie).await;
     let typed = vec![
         ("csrf", field_in(&page, "form-move", "csrf")),
         ("expected_seq", field_in(&page, "form-move", "expected_seq")),
@@ -412,7 +363,7 @@ async fn a_typed_move_refused_as_illegal_is_recorded_in_one_click_as_the_illegal
         1,
         "the illegal move is not stored as a move"
     );
-    let page = office_page(&api, &desk, &cookie).await;
+    let page = page_text(&api, &desk, &cookie).await;
     assert!(
         page.contains("Record Ke2 as an illegal move (7.5)"),
         "the refusal offers it"
@@ -453,7 +404,7 @@ async fn send_desk_form(
     form_id: &str,
     fields: Vec<(&'static str, String)>,
 ) -> u16 {
-    let page = office_page(api, &format!("/office/games/{game}"), cookie).await;
+    let page = page_text(api, &format!("/office/games/{game}"), cookie).await;
     let mut form = vec![
         ("csrf", field_in(&page, form_id, "csrf")),
         ("expected_seq", field_in(&page, form_id, "expected_seq")),
@@ -515,7 +466,7 @@ async fn a_flag_for_a_clock_that_cannot_have_run_down_asks_the_arbiter_to_confir
     )
     .await
     .expect(201);
-    let cookie = office_session(&api, &db.arbiter).await;
+    let cookie = signed_in(&api, &db.arbiter).await;
     let status = send_desk_form(
         &api,
         &cookie,
@@ -526,7 +477,7 @@ async fn a_flag_for_a_clock_that_cannot_have_run_down_asks_the_arbiter_to_confir
     .await;
     assert_eq!(status, 303);
     assert_eq!(db.event_count().await, 3, "nothing stored yet");
-    let page = office_page(&api, &format!("/office/games/{game}"), &cookie).await;
+    let page = page_text(&api, &format!("/office/games/{game}"), &cookie).await;
     assert!(
         page.contains("White's clock read 1:30:00")
             && page.contains("has not run since (Black's clock runs)"),
@@ -553,7 +504,7 @@ async fn a_flag_for_a_clock_that_cannot_have_run_down_asks_the_arbiter_to_confir
     )
     .await;
     assert_eq!(status, 303);
-    let page = office_page(&api, &format!("/office/games/{other}"), &cookie).await;
+    let page = page_text(&api, &format!("/office/games/{other}"), &cookie).await;
     assert!(!page.contains("record confirm"), "no confirmation asked");
 }
 
@@ -577,7 +528,7 @@ async fn a_resignation_or_a_result_the_board_contradicts_asks_the_arbiter_to_con
     )
     .await
     .expect(201);
-    let cookie = office_session(&api, &db.arbiter).await;
+    let cookie = signed_in(&api, &db.arbiter).await;
     let status = send_desk_form(
         &api,
         &cookie,
@@ -588,7 +539,7 @@ async fn a_resignation_or_a_result_the_board_contradicts_asks_the_arbiter_to_con
     .await;
     assert_eq!(status, 303);
     assert_eq!(db.event_count().await, 2, "nothing stored yet");
-    let page = office_page(&api, &format!("/office/games/{game}"), &cookie).await;
+    let page = page_text(&api, &format!("/office/games/{game}"), &cookie).await;
     assert!(
         page.contains("Black cannot checkmate White by any series of legal moves")
             && page.contains("(5.1.2)"),
@@ -596,7 +547,7 @@ async fn a_resignation_or_a_result_the_board_contradicts_asks_the_arbiter_to_con
     );
     // A 0-1 entered on the results page for this board is asked about there.
     let results = "/office/results?event=Test+Open+2026&round=1";
-    let page = office_page(&api, results, &cookie).await;
+    let page = page_text(&api, results, &cookie).await;
     let csrf_at = page.find("name=\"csrf\" value=\"").expect("a form") + 19;
     let csrf = &page[csrf_at..csrf_at + page[csrf_at..].find('"').expect("end")];
     let response = api
@@ -617,7 +568,7 @@ async fn a_resignation_or_a_result_the_board_contradicts_asks_the_arbiter_to_con
         .await;
     assert_eq!(response.status().as_u16(), 303);
     assert_eq!(db.event_count().await, 2, "nothing stored yet");
-    let page = office_page(&api, results, &cookie).await;
+    let page = page_text(&api, results, &cookie).await;
     assert!(
         page.contains("Black cannot checkmate by any series of legal moves")
             && page.contains("record confirm"),
@@ -644,50 +595,7 @@ async fn a_resignation_or_a_result_the_board_contradicts_asks_the_arbiter_to_con
 }
 
 /// The page at `uri` as the session of `cookie` sees it.
-pub(crate) async fn page_text<S, B>(app: &S, uri: &str, cookie: &str) -> String
-where
-    S: actix_web::dev::Service<
-            actix_http::Request,
-            Response = actix_web::dev::ServiceResponse<B>,
-            Error = actix_web::Error,
-        >,
-    B: actix_web::body::MessageBody,
-{
-    let response = test::call_service(
-        app,
-        test::TestRequest::get()
-            .uri(uri)
-            .insert_header(("Cookie", cookie.to_string()))
-            .to_request(),
-    )
-    .await;
-    String::from_utf8(test::read_body(response).await.to_vec()).expect("utf-8")
-}
-
-/// Signs in with `token` from this origin and returns the session's `Cookie` header value.
-pub(crate) async fn signed_in<S, B>(app: &S, token: &str) -> String
-where
-    S: actix_web::dev::Service<
-            actix_http::Request,
-            Response = actix_web::dev::ServiceResponse<B>,
-            Error = actix_web::Error,
-        >,
-{
-    let response = test::call_service(
-        app,
-        sign_in(token)
-            .insert_header(("Origin", ORIGIN))
-            .to_request(),
-    )
-    .await;
-    format!(
-        "arbiter_session={}",
-        session_of(&response).expect("a session")
-    )
-}
-
-/// The page at `uri` as the session of `cookie` sees it, through the typed client's app.
-pub(crate) async fn office_page(api: &Api<'_>, uri: &str, cookie: &str) -> String {
+pub(crate) async fn page_text(api: &Api<'_>, uri: &str, cookie: &str) -> String {
     api.send_for_text_as_built(
         test::TestRequest::get()
             .uri(uri)
@@ -697,9 +605,8 @@ pub(crate) async fn office_page(api: &Api<'_>, uri: &str, cookie: &str) -> Strin
     .text
 }
 
-/// Signs in with `token` from this origin through the typed client's app and returns the
-/// session's `Cookie` header value.
-pub(crate) async fn office_session(api: &Api<'_>, token: &str) -> String {
+/// Signs in with `token` from this origin and returns the session's `Cookie` header value.
+pub(crate) async fn signed_in(api: &Api<'_>, token: &str) -> String {
     let response = api
         .call(sign_in(token).insert_header(("Origin", ORIGIN)))
         .await;
@@ -809,12 +716,12 @@ async fn the_incident_sheet_prints_the_times_of_the_log_in_the_venues_time_zone(
         .format("%H:%M:%S %Z")
         .to_string();
 
-    let cookie = office_session(&api, &db.arbiter).await;
+    let cookie = signed_in(&api, &db.arbiter).await;
     let event = tournament["name"]
         .as_str()
         .expect("name")
         .replace(' ', "%20");
-    let page = office_page(
+    let page = page_text(
         &api,
         &format!("/office/incidents?event={event}&round=1"),
         &cookie,
@@ -832,7 +739,7 @@ async fn the_incident_sheet_prints_the_times_of_the_log_in_the_venues_time_zone(
 
     // The desk's timeline and the decision's review page keep the same clock.
     let claim_seq = appended["events"][0]["seq"].as_u64().expect("seq");
-    let desk = office_page(&api, &format!("/office/games/{game}"), &cookie).await;
+    let desk = page_text(&api, &format!("/office/games/{game}"), &cookie).await;
     assert!(
         desk.contains(&in_sao_paulo),
         "the timeline in the hall's time"
@@ -855,7 +762,7 @@ async fn the_incident_sheet_prints_the_times_of_the_log_in_the_venues_time_zone(
         .with_timezone(&chrono_tz::America::Sao_Paulo)
         .format("%H:%M:%S %Z")
         .to_string();
-    let review = office_page(
+    let review = page_text(
         &api,
         &format!("/office/games/{game}/decisions/{}", claim_seq + 1),
         &cookie,
@@ -903,9 +810,9 @@ async fn a_double_forfeit_entered_on_the_results_page_is_each_players_forfeit_in
         .expect("uuid");
 
     // Board 1: neither player came; the arbiter enters it on the results page.
-    let cookie = office_session(&api, &db.arbiter).await;
+    let cookie = signed_in(&api, &db.arbiter).await;
     let results = "/office/results?event=City+Open+2026&round=1";
-    let page = office_page(&api, results, &cookie).await;
+    let page = page_text(&api, results, &cookie).await;
     assert!(page.contains("double forfeit, 0-0"), "the form offers it");
     let csrf_at = page.find("name=\"csrf\" value=\"").expect("a form") + 19;
     let csrf = &page[csrf_at..csrf_at + page[csrf_at..].find('"').expect("end")];
@@ -926,7 +833,7 @@ async fn a_double_forfeit_entered_on_the_results_page_is_each_players_forfeit_in
         )
         .await;
     assert_eq!(response.status().as_u16(), 303);
-    let page = office_page(&api, results, &cookie).await;
+    let page = page_text(&api, results, &cookie).await;
     assert!(page.contains("−/−"), "the pairing list writes it −/−");
 
     // Board 2: White resigns, and White appeals; the appeal is not decided yet.
@@ -988,7 +895,7 @@ async fn a_double_forfeit_entered_on_the_results_page_is_each_players_forfeit_in
 
     // The tournament page: the report was due seven days after the last day, and an appeal
     // is still open.
-    let page = office_page(&api, &format!("/office/events/{tournament}"), &cookie).await;
+    let page = page_text(&api, &format!("/office/events/{tournament}"), &cookie).await;
     assert!(
         page.contains("Due to the rating officer by <strong>2026-01-17</strong>"),
         "{page}"
@@ -1005,7 +912,7 @@ async fn a_double_forfeit_entered_on_the_results_page_is_each_players_forfeit_in
 
     // The chief arbiter's report: the round's tally and boards, who recorded, the appeal open.
     let report_uri = format!("/office/events/{tournament}/report");
-    let report = office_page(&api, &report_uri, &cookie).await;
+    let report = page_text(&api, &report_uri, &cookie).await;
     assert!(report.contains("Chief arbiter"), "{report}");
     assert!(
         report.contains("2 games: 0 won by White, 0 drawn, 1 won by Black, 1 double forfeit(s)."),
@@ -1031,10 +938,10 @@ async fn a_double_forfeit_entered_on_the_results_page_is_each_players_forfeit_in
         )
         .await
         .expect(201);
-    let report = office_page(&api, &report_uri, &cookie).await;
+    let report = page_text(&api, &report_uri, &cookie).await;
     assert!(!report.contains("not decided yet"));
     assert!(report.contains("the resignation was clear"), "{report}");
-    let page = office_page(&api, &format!("/office/events/{tournament}"), &cookie).await;
+    let page = page_text(&api, &format!("/office/events/{tournament}"), &cookie).await;
     assert!(!page.contains("Appeals not decided yet"));
     assert!(page.contains("Nothing is missing"));
 }
@@ -1043,9 +950,9 @@ async fn a_double_forfeit_entered_on_the_results_page_is_each_players_forfeit_in
 async fn the_token_form_gives_an_expiry_and_the_fair_play_capability_and_the_list_says_which_tokens_no_longer_work()
  {
     let db = TestDb::new().await;
-    let app = test::init_service(arbiter::startup::app(db.state())).await;
-    let cookie = signed_in(&app, &db.admin).await;
-    let page = page_text(&app, "/office/tokens", &cookie).await;
+    let api = api(&db).await;
+    let cookie = signed_in(&api, &db.admin).await;
+    let page = page_text(&api, "/office/tokens", &cookie).await;
     assert!(
         page.contains("name=\"expires_in\""),
         "the form asks for a lifetime"
@@ -1056,23 +963,22 @@ async fn the_token_form_gives_an_expiry_and_the_fair_play_capability_and_the_lis
     );
     let csrf_at = page.find("name=\"csrf\" value=\"").expect("a form") + 19;
     let csrf = &page[csrf_at..csrf_at + page[csrf_at..].find('"').expect("end")];
-    let response = test::call_service(
-        &app,
-        test::TestRequest::post()
-            .uri("/office/tokens")
-            .insert_header(("Cookie", cookie.clone()))
-            .insert_header(("Origin", ORIGIN))
-            .set_form(vec![
-                ("csrf", csrf.to_string()),
-                ("name", "FA Ane Etxeberria, fair-play arbiter".to_string()),
-                ("role", "arbiter".to_string()),
-                ("events", String::new()),
-                ("expires_in", "7d".to_string()),
-                ("fair_play_role", "fair_play_arbiter".to_string()),
-            ])
-            .to_request(),
-    )
-    .await;
+    let response = api
+        .call(
+            test::TestRequest::post()
+                .uri("/office/tokens")
+                .insert_header(("Cookie", cookie.clone()))
+                .insert_header(("Origin", ORIGIN))
+                .set_form(vec![
+                    ("csrf", csrf.to_string()),
+                    ("name", "FA Ane Etxeberria, fair-play arbiter".to_string()),
+                    ("role", "arbiter".to_string()),
+                    ("events", String::new()),
+                    ("expires_in", "7d".to_string()),
+                    ("fair_play_role", "fair_play_arbiter".to_string()),
+                ]),
+        )
+        .await;
     assert_eq!(response.status().as_u16(), 200);
     let tokens = db.store.list_tokens().await.expect("tokens");
     let made = tokens
@@ -1095,7 +1001,7 @@ async fn the_token_form_gives_an_expiry_and_the_fair_play_capability_and_the_lis
         .execute(db.store.pool())
         .await
         .expect("the arbiter's token is revoked");
-    let page = page_text(&app, "/office/tokens", &cookie).await;
+    let page = page_text(&api, "/office/tokens", &cookie).await;
     let row_of = |name: &str| {
         let at = page.find(&format!("<td>{name}</td>")).expect(name);
         page[at..at + page[at..].find("</tr>").expect("end of row")].to_string()
@@ -1167,8 +1073,8 @@ async fn the_floor_says_a_board_not_started_is_not_started_and_keeps_a_finished_
     )
     .await
     .expect(201);
-    let cookie = office_session(&api, &db.arbiter).await;
-    let page = office_page(&api, "/office/floor?event=City+Open+2026&round=1", &cookie).await;
+    let cookie = signed_in(&api, &db.arbiter).await;
+    let page = page_text(&api, "/office/floor?event=City+Open+2026&round=1", &cookie).await;
     let row_of = |board: usize| {
         let at = page
             .find(&format!("data-game=\"{}\"", game(board)))
@@ -1194,8 +1100,8 @@ async fn the_desk_records_the_position_the_arbiter_reconstructed_and_play_goes_o
     let db = TestDb::new().await;
     let api = api(&db).await;
     let game = api.create_standard_game().await;
-    let cookie = office_session(&api, &db.arbiter).await;
-    let page = office_page(&api, &format!("/office/games/{game}"), &cookie).await;
+    let cookie = signed_in(&api, &db.arbiter).await;
+    let page = page_text(&api, &format!("/office/games/{game}"), &cookie).await;
     assert!(
         page.contains("value=\"position_reconstructed\""),
         "the decision form offers it"
@@ -1224,7 +1130,7 @@ async fn the_desk_records_the_position_the_arbiter_reconstructed_and_play_goes_o
         view["state"]["reconstructed_positions"][0]["fen"], start,
         "{view}"
     );
-    let page = office_page(&api, &format!("/office/games/{game}"), &cookie).await;
+    let page = page_text(&api, &format!("/office/games/{game}"), &cookie).await;
     assert!(
         page.contains("reconstructs the position"),
         "the timeline tells it"
@@ -1236,7 +1142,7 @@ async fn the_desk_scoresheet_numbers_the_moves_after_a_reconstructed_position_fr
     let db = TestDb::new().await;
     let api = api(&db).await;
     let game = api.create_standard_game().await;
-    let cookie = office_session(&api, &db.arbiter).await;
+    let cookie = signed_in(&api, &db.arbiter).await;
     let moves = serde_json::json!([
         {"type": "move", "by": "white", "san": "e4"},
         {"type": "move", "by": "black", "san": "e5"},
@@ -1264,7 +1170,7 @@ async fn the_desk_scoresheet_numbers_the_moves_after_a_reconstructed_position_fr
     assert_eq!(status, 303);
     let reply = serde_json::json!([{"type": "move", "by": "black", "san": "a6"}]);
     api.append_events(game, 5, reply).await.expect(201);
-    let page = office_page(&api, &format!("/office/games/{game}"), &cookie).await;
+    let page = page_text(&api, &format!("/office/games/{game}"), &cookie).await;
     let sheet = &page[page
         .find("<table class=\"scoresheet\"")
         .expect("the scoresheet")..];
