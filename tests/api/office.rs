@@ -1191,3 +1191,31 @@ async fn the_desk_scoresheet_numbers_the_moves_after_a_reconstructed_position_fr
     );
     assert!(!sheet.contains("--"), "no placeholder move: {sheet}");
 }
+
+#[actix_web::test]
+async fn the_review_of_a_decision_says_what_it_rests_on_in_one_sentence_with_one_full_stop() {
+    let db = TestDb::new().await;
+    let api = api(&db).await;
+    let game = api.create_standard_game().await;
+    api.append_events(
+        game,
+        1,
+        serde_json::json!([{"type": "arbiter_decision", "decision": "game_ended",
+            "reason": "11.3.1: White's mobile phone rang in the playing venue (11.3.2.1).",
+            "result": "0-1", "cause": "rules_infraction"}]),
+    )
+    .await
+    .expect(201);
+    let cookie = signed_in(&api, &db.arbiter).await;
+    let review = page_text(&api, &format!("/office/games/{game}/decisions/2"), &cookie).await;
+    let before = review
+        .split("The game as it stood just before this: ")
+        .nth(1)
+        .and_then(|rest| rest.split("</p>").next())
+        .expect("the review says what the decision rests on");
+    assert!(before.contains("(11.3.2.1)"), "{before}");
+    assert!(
+        before.trim_end().ends_with('.') && !before.trim_end().ends_with(".."),
+        "one full stop: {before}"
+    );
+}

@@ -129,7 +129,12 @@ impl DecisionPage<'_> {
         html! {
             div.desk-board {
                 h2 { "As the arbiter saw it" }
-                p.hint { "The game as it stood just before " @if let Some(c) = self.cause_event() { "this: " (desk::describe(&self.narrator, c.seq, &c.event)) } @else { "the decision" } "." }
+                p.hint {
+                    "The game as it stood just before "
+                    // The sentence ends with its own full stop.
+                    @if let Some(c) = self.cause_event() { "this: " (desk::describe(&self.narrator, c.seq, &c.event).trim_end_matches('.')) } @else { "the decision" }
+                    "."
+                }
                 (desk::diagram(game_id, before_seq, 320, &format!("After event #{before_seq}: {} to move", layout::side_name(before.side_to_move))))
                 dl.facts {
                     dt { "Clocks" } dd { "W " (layout::clock(before.clocks.white_ms)) " · B " (layout::clock(before.clocks.black_ms)) }
