@@ -358,10 +358,11 @@ pub(super) fn feed_evidence(
     )
 }
 
-/// The attention in a sentence.
+/// The attention in a sentence, without its full stop (the page that shows it ends it; a
+/// reason quoted from the engine loses its own, so that the page never shows two).
 pub fn describe(attention: &Attention) -> String {
     match attention {
-        Attention::IllegalMove { reason, .. } => reason.clone(),
+        Attention::IllegalMove { reason, .. } => reason.trim_end_matches('.').to_string(),
         Attention::TakenBack {
             keep_plies,
             stored_plies,
@@ -388,7 +389,7 @@ pub fn describe(attention: &Attention) -> String {
                 .unwrap_or_default()
         ),
         Attention::Refused { san, reason, .. } => {
-            format!("the engine refuses {san}: {reason}")
+            format!("the engine refuses {san}: {}", reason.trim_end_matches('.'))
         }
         Attention::CorrectedByFeed {
             keep_plies,
@@ -473,6 +474,19 @@ mod tests {
             stored_plies: keep + retracted.len(),
             retracted: moves(retracted),
         }
+    }
+
+    #[test]
+    fn an_attention_quoting_the_engine_is_described_without_the_engines_full_stop() {
+        let refused = Attention::Refused {
+            ply: 7,
+            san: "Ke2".into(),
+            reason: "Ke2 is not legal here: the king would be in check.".into(),
+        };
+        assert_eq!(
+            describe(&refused),
+            "the engine refuses Ke2: Ke2 is not legal here: the king would be in check"
+        );
     }
 
     #[test]
