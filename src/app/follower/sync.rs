@@ -269,23 +269,26 @@ impl Followers {
         first_ply: usize,
         moves: &[FeedMove],
     ) -> Result<(usize, Option<Attention>), FollowError> {
-        let events: Vec<NewEvent> = moves
-            .iter()
-            .enumerate()
-            .map(|(index, feed_move)| {
-                move_event(
-                    start,
-                    follow_id,
-                    board,
-                    seq + index as u64,
-                    first_ply + index,
-                    feed_move,
-                )
-            })
-            .collect();
+        // The events of the first moves of `moves`, each at its own seq and ply.
+        let events_of = |moves: &[FeedMove]| -> Vec<NewEvent> {
+            moves
+                .iter()
+                .enumerate()
+                .map(|(index, feed_move)| {
+                    move_event(
+                        start,
+                        follow_id,
+                        board,
+                        seq + index as u64,
+                        first_ply + index,
+                        feed_move,
+                    )
+                })
+                .collect()
+        };
         match self
             .arbitration
-            .record(game_id, seq, events, FEED_RECORDER)
+            .record(game_id, seq, events_of(moves), FEED_RECORDER)
             .await
         {
             Ok(_) => Ok((moves.len(), None)),
@@ -298,24 +301,10 @@ impl Followers {
                 if index == 0 {
                     return Ok((0, Some(refused)));
                 }
-                let prefix = &moves[..index];
-                let events: Vec<NewEvent> = prefix
-                    .iter()
-                    .enumerate()
-                    .map(|(i, feed_move)| {
-                        move_event(
-                            start,
-                            follow_id,
-                            board,
-                            seq + i as u64,
-                            first_ply + i,
-                            feed_move,
-                        )
-                    })
-                    .collect();
+                // The moves before the refused one are recorded on their own.
                 match self
                     .arbitration
-                    .record(game_id, seq, events, FEED_RECORDER)
+                    .record(game_id, seq, events_of(&moves[..index]), FEED_RECORDER)
                     .await
                 {
                     Ok(_) => Ok((index, Some(refused))),
